@@ -1,0 +1,1 @@
+"""The ruleset-agnostic encounter machinery: state, commands, events, the round loop, tactics."""

@@ -1,0 +1,157 @@
+"""``fracas fight``, ``fracas validate``, ``fracas rules``."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from fracas.errors import FracasError
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def _fight(
+    file: Path = typer.Argument(
+        ..., help="An encounter file (YAML or TOML), e.g. examples/ed4/mica-and-the-ghouls.yaml"
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed for the dice; the same seed replays the same fight."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON event per line on stdout instead of the narration."
+    ),
+    step: bool = typer.Option(
+        False, "--step", help="Pause after each action; press Enter to go on (q to stop)."
+    ),
+    max_rounds: int | None = typer.Option(
+        None, "--max-rounds", help="Stop as a draw after this many rounds."
+    ),
+) -> None:
+    """Run a fight from an encounter file to the end, narrated round by round.
+
+    Every combatant is played by its tactic; each test shows its step or dice, every face, the Difficulty
+    Number and the modifiers with their rule ids. Examples:
+
+      fracas fight examples/ed4/mica-and-the-ghouls.yaml
+
+      fracas fight examples/ed4/mica-and-the-ghouls.yaml --seed 3 --json
+    """
+    from fracas.dice.source import RandomDice
+    from fracas.engine import encounter
+    from fracas.engine.events import to_json
+    from fracas.engine.narrate import narrate
+    from fracas.engine.play import Fight
+    from fracas.rules.registry import get_ruleset
+
+    spec, state = encounter.load(file)
+    if max_rounds is not None:
+        state.max_rounds = max_rounds
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    ruleset = get_ruleset(spec.ruleset)
+    fight = Fight(ruleset, state, RandomDice(seed), seed=seed)
+
+    def show(events: list, st: object) -> None:
+        for e in events:
+            if as_json:
+                sys.stdout.write(json.dumps(to_json(e), separators=(",", ":")) + "\n")
+            else:
+                line = narrate(e, fight.state, ruleset)
+                if line is not None:
+                    console.print(line, markup=False)
+
+    fight.listeners.append(show)
+    fight.log = None
+    interactive = step and sys.stdin.isatty()
+    while not fight.state.ended:
+        decision = fight.advance_until_decision()
+        if decision is None:
+            break
+        fight.submit(fight.auto_command(decision))
+        if step:
+            if interactive:
+                answer = console.input("[dim](Enter: next action, q: stop)[/] ")
+            else:
+                answer = sys.stdin.readline()
+            if answer.strip().lower() == "q":
+                console.print("Stopped by request.")
+                return
+
+
+def _validate(file: Path = typer.Argument(..., help="The encounter file to check.")) -> None:
+    """Check an encounter file and explain each error (file, field, what was found, what is allowed)."""
+    from fracas.engine import encounter
+
+    spec, state = encounter.load(file)
+    console.print(f"[green]OK[/] {file}: {spec.name or '(unnamed)'} — ruleset {spec.ruleset}", markup=True)
+    for side in state.sides:
+        members = state.on_side(side)
+        console.print(f"  {side}: " + ", ".join(c.name for c in members))
+    on = [k for k, v in state.options.items() if v]
+    if on:
+        console.print("  optional rules on: " + ", ".join(on))
+
+
+def _rules(
+    ruleset_id: str = typer.Argument(..., help="ed4, ed1, gurps4 or sas"),
+    as_json: bool = typer.Option(False, "--json", help="The list as JSON."),
+) -> None:
+    """List every rule of a ruleset's text: implemented (id and page) or left to the game master (why)."""
+    from fracas.rules.registry import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    rules = ruleset.rules()
+    optional = ruleset.optional_rules()
+    if as_json:
+        out = {
+            "ruleset": ruleset.id,
+            "name": ruleset.name,
+            "source": ruleset.source,
+            "rules": [
+                {"id": r.id, "title": r.title, "page": r.page, "status": r.status, "note": r.note}
+                for r in rules
+            ],
+            "optional_rules": [
+                {"id": o.id, "title": o.title, "default": o.default, "page": o.page, "note": o.note}
+                for o in optional
+            ],
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    table = Table(title=f"{ruleset.name} ({ruleset.id}) — {ruleset.source}")
+    table.add_column("rule id")
+    table.add_column("rule")
+    table.add_column("page")
+    table.add_column("status")
+    for r in rules:
+        status = r.status + (f": {r.note}" if r.note else "")
+        table.add_row(r.id, r.title, r.page, status)
+    console.print(table)
+    if optional:
+        t2 = Table(title="Optional rules (encounter file: options)")
+        t2.add_column("option")
+        t2.add_column("rule")
+        t2.add_column("default")
+        t2.add_column("page")
+        for o in optional:
+            t2.add_row(o.id, o.title, "on" if o.default else "off", o.page)
+        console.print(t2)
+    counts: dict[str, int] = {}
+    for r in rules:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    console.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("fight")(_fight)
+    app.command("validate")(_validate)
+    app.command("rules")(_rules)
+
+
+__all__ = ["register", "FracasError"]

@@ -1,0 +1,360 @@
+"""What happened: immutable events, the source of truth of a fight (DESIGN.md).
+
+Every event is a frozen dataclass of plain values (str, int, bool, None, tuples, dicts of those) so it
+serialises to one JSON object (:func:`to_json`) and back (:func:`from_json`). ``apply`` is the only code that
+changes a :class:`~fracas.engine.state.FightState`. Rulesets may define their own events by subclassing
+:class:`Event`; the subclass registers itself under its class name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from fracas.engine.state import Condition
+
+if TYPE_CHECKING:
+    from fracas.engine.state import FightState
+
+REGISTRY: dict[str, type[Event]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "Event"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # slots dataclasses create a second class object; registering by name keeps the final one.
+        cls.kind = cls.__name__
+        REGISTRY[cls.__name__] = cls
+
+    def apply(self, state: FightState) -> None:
+        """Change ``state`` as this event says. Narration-only events change nothing."""
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": event.kind}
+    for f in dataclasses.fields(event):
+        out[f.name] = _thaw(getattr(event, f.name))
+    return out
+
+
+def from_json(data: dict[str, Any]) -> Event:
+    cls = REGISTRY.get(data.get("type", ""))
+    if cls is None:
+        raise ValueError(f"unknown event type {data.get('type')!r}")
+    kwargs = {f.name: _freeze(data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+    return cls(**kwargs)
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_thaw(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in value.items()}
+    return value
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _freeze(v) for k, v in value.items()}
+    return value
+
+
+# ----- the fight as a whole ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FightStarted(Event):
+    ruleset: str
+    name: str
+    seed: int | None = None
+
+    def apply(self, state: FightState) -> None:
+        state.phase = "started"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        state.round = self.round
+        state.phase = "declare"
+        state.order = []
+        state.turn = -1
+        state.initiative = {}
+        state.declarations = {}
+        state.acted = set()
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged(Event):
+    phase: str
+
+    def apply(self, state: FightState) -> None:
+        state.phase = self.phase
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """A combatant's declaration before Initiative (action and options), as the ruleset defines it."""
+
+    actor: str
+    action: str
+    options: tuple[str, ...] = ()
+    target: str | None = None
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def apply(self, state: FightState) -> None:
+        state.declarations[self.actor] = {
+            "action": self.action,
+            "options": self.options,
+            "target": self.target,
+            **self.args,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    actor: str
+    value: int
+    step: int | None = None
+    roll: dict[str, Any] | None = None
+    modifiers: tuple[tuple[Any, ...], ...] = ()
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        state.initiative[self.actor] = self.value
+
+
+@dataclass(frozen=True, slots=True)
+class OrderSet(Event):
+    """The acting order of the round (or of the rest of it, after a change)."""
+
+    order: tuple[str, ...]
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        current = state.current
+        state.order = list(self.order)
+        state.turn = state.order.index(current) if current in state.order else -1
+        state.phase = "act"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    actor: str
+    initiative: int | None = None
+
+    def apply(self, state: FightState) -> None:
+        if self.actor in state.order:
+            state.turn = state.order.index(self.actor)
+        else:
+            state.order.append(self.actor)
+            state.turn = len(state.order) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    actor: str
+
+    def apply(self, state: FightState) -> None:
+        state.acted.add(self.actor)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    round: int
+
+    def apply(self, state: FightState) -> None:
+        state.phase = "round-end"
+
+
+@dataclass(frozen=True, slots=True)
+class FightEnded(Event):
+    winner: str | None
+    rounds: int
+    reason: str
+
+    def apply(self, state: FightState) -> None:
+        state.ended = True
+        state.winner = self.winner
+        state.end_reason = self.reason
+        state.phase = "ended"
+
+
+# ----- tests and what they do --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """A test: what was rolled (every face), against what, with every modifier and its rule.
+
+    ``step`` is the Earthdawn step or ``expr`` the dice notation; ``total`` the result; ``dn`` the
+    Difficulty Number or, for roll-under systems, the target number (``under`` True). ``outcome`` is a short
+    word ("success", "failure", "critical success", "hit", "Rule of One"...), ``extra`` extra successes or the
+    ruleset's degree (margin, success level).
+    """
+
+    actor: str
+    test: str
+    total: int
+    roll: dict[str, Any]
+    step: int | None = None
+    expr: str = ""
+    target: str | None = None
+    against: str = ""
+    dn: int | None = None
+    under: bool = False
+    outcome: str = ""
+    success: bool | None = None
+    extra: int = 0
+    modifiers: tuple[tuple[Any, ...], ...] = ()
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    actor: str
+    path: tuple[tuple[int, int], ...]
+    mode: str = "move"
+    facing: int | None = None
+    altitude: int | None = None
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.actor]
+        if self.path:
+            c.pos = tuple(self.path[-1])  # type: ignore[assignment]
+        if self.facing is not None:
+            c.facing = self.facing
+        if self.altitude is not None:
+            c.altitude = self.altitude
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged(Event):
+    """Damage that got through armor. ``counter`` is the track it adds to ("damage", "stun", "hp"...)."""
+
+    target: str
+    amount: int
+    source: str | None = None
+    counter: str = "damage"
+    raw: int | None = None
+    armor: int = 0
+    damage_type: str = ""
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.target]
+        c.counters[self.counter] = c.counters.get(self.counter, 0) + self.amount
+
+
+@dataclass(frozen=True, slots=True)
+class Wounded(Event):
+    target: str
+    wounds: int = 1
+    counter: str = "wounds"
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.target]
+        c.counters[self.counter] = c.counters.get(self.counter, 0) + self.wounds
+
+
+@dataclass(frozen=True, slots=True)
+class CounterChanged(Event):
+    """Any other tracked number: Strain taken, Karma spent, Recovery tests used, damage healed..."""
+
+    target: str
+    counter: str
+    delta: int
+    why: str = ""
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.target]
+        c.counters[self.counter] = c.counters.get(self.counter, 0) + self.delta
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionAdded(Event):
+    target: str
+    name: str
+    until_round: int | None = None
+    value: int = 0
+    source: str = ""
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        state.combatants[self.target].conditions[self.name] = Condition(
+            self.name, self.until_round, self.value, self.source, self.rule
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionRemoved(Event):
+    target: str
+    name: str
+    why: str = ""
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        state.combatants[self.target].conditions.pop(self.name, None)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusChanged(Event):
+    """Active, unconscious, dead, fled, surrendered... ``is_out`` of the ruleset reads it."""
+
+    target: str
+    status: str
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        state.combatants[self.target].status = self.status
+
+
+@dataclass(frozen=True, slots=True)
+class Marked(Event):
+    """A ruleset's own per-combatant fact (mounted on, grappled by, weapon lost...). None removes it."""
+
+    target: str
+    key: str
+    value: Any = None
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        marks = state.combatants[self.target].marks
+        if self.value is None:
+            marks.pop(self.key, None)
+        else:
+            marks[self.key] = self.value
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraSet(Event):
+    """A ruleset's own fight-wide fact (reserved actions, side order...). None removes it."""
+
+    key: str
+    value: Any = None
+
+    def apply(self, state: FightState) -> None:
+        if self.value is None:
+            state.extra.pop(self.key, None)
+        else:
+            state.extra[self.key] = self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Event):
+    """Something for the log that changes nothing (a declared reserved action, a refusal, a GM call)."""
+
+    text: str
+    actor: str | None = None
+    rule: str = ""

@@ -1,0 +1,118 @@
+"""The narrated log: each event in words a game master would use. Rulesets may word their own events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine import events as ev
+
+if TYPE_CHECKING:
+    from fracas.engine.state import FightState
+    from fracas.rules.base import Ruleset
+
+
+def _name(state: FightState, cid: str | None) -> str:
+    if cid is None:
+        return "?"
+    c = state.combatants.get(cid)
+    return c.name if c else cid
+
+
+def modifiers_text(mods: tuple[tuple[Any, ...], ...]) -> str:
+    return "; ".join(f"{int(v):+d} {why} [{rule}]" for v, why, rule in mods)
+
+
+def faces_text(roll: dict[str, Any] | None) -> str:
+    if not roll:
+        return ""
+    parts = []
+    for d in roll.get("dice", ()):
+        sides, faces = abs(int(d[0])), [int(f) for f in d[1:]]
+        parts.append(f"d{sides}:" + ("+".join(map(str, faces)) + "!" if len(faces) > 1 else str(faces[0])))
+    text = " ".join(parts)
+    mod = roll.get("modifier", 0)
+    if mod:
+        text += f" {mod:+d}"
+    return text
+
+
+def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) -> str | None:
+    """A line for ``event`` (None: nothing worth a line)."""
+    if ruleset is not None:
+        line = ruleset.narrate(event, state)
+        if line is not None:
+            return line or None
+    n = lambda cid: _name(state, cid)  # noqa: E731
+    match event:
+        case ev.FightStarted():
+            return f"== {event.name or 'The fight'} begins ({event.ruleset}" + (
+                f", seed {event.seed})" if event.seed is not None else ")"
+            )
+        case ev.RoundStarted():
+            return f"\n-- Round {event.round} --"
+        case ev.Declared():
+            opts = f" with {', '.join(event.options)}" if event.options else ""
+            tgt = f" against {n(event.target)}" if event.target else ""
+            return f"{n(event.actor)} declares {event.action}{tgt}{opts}."
+        case ev.InitiativeRolled():
+            detail = f" (step {event.step}: {faces_text(event.roll)})" if event.step is not None else ""
+            mods = f"; {modifiers_text(event.modifiers)}" if event.modifiers else ""
+            return f"{n(event.actor)} Initiative {event.value}{detail}{mods}"
+        case ev.OrderSet():
+            return "Order: " + ", ".join(
+                f"{n(c)} ({state.initiative[c]})" if c in state.initiative else n(c) for c in event.order
+            )
+        case ev.TurnStarted():
+            return None
+        case ev.Rolled():
+            what = f"step {event.step}" if event.step is not None else event.expr
+            tgt = f" vs {n(event.target)}" if event.target else ""
+            against = ""
+            if event.dn is not None:
+                label = f"{event.against} " if event.against else "DN "
+                against = f" {'<=' if event.under else 'vs'} {label}{event.dn}"
+            outcome = f" -> {event.outcome}" if event.outcome else ""
+            extra = f", {event.extra} extra success{'es' if event.extra != 1 else ''}" if event.extra else ""
+            mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
+            return (
+                f"  {n(event.actor)}: {event.test}{tgt}, {what} ({faces_text(event.roll)}) = {event.total}"
+                f"{against}{outcome}{extra}{mods}"
+            )
+        case ev.Moved():
+            if not event.path:
+                return None
+            to = event.path[-1]
+            return f"  {n(event.actor)} {event.mode}s to ({to[0]}, {to[1]})" + (
+                f" [{event.rule}]" if event.rule else ""
+            )
+        case ev.Damaged():
+            armor = f" after {event.armor} armor" if event.armor else ""
+            raw = f" ({event.raw} rolled{armor})" if event.raw is not None else ""
+            src = f" from {n(event.source)}" if event.source else ""
+            return f"  {n(event.target)} takes {event.amount} {event.counter}{src}{raw}"
+        case ev.Wounded():
+            c = state.combatants.get(event.target)
+            now = c.count(event.counter) if c else "?"
+            return f"  {n(event.target)} suffers {event.wounds} {event.counter} (now {now}) [{event.rule}]"
+        case ev.CounterChanged():
+            verb = "+" if event.delta >= 0 else ""
+            return f"  {n(event.target)} {event.counter} {verb}{event.delta}" + (
+                f" ({event.why})" if event.why else ""
+            )
+        case ev.ConditionAdded():
+            until = f" until the end of round {event.until_round}" if event.until_round is not None else ""
+            return f"  {n(event.target)} is {event.name}{until} [{event.rule}]"
+        case ev.ConditionRemoved():
+            return f"  {n(event.target)} is no longer {event.name}" + (f" ({event.why})" if event.why else "")
+        case ev.StatusChanged():
+            if event.status == "active":
+                return f"  {n(event.target)} is back in the fight."
+            return f"  {n(event.target)} is {event.status}! [{event.rule}]"
+        case ev.Note():
+            return f"  {event.text}" + (f" [{event.rule}]" if event.rule else "")
+        case ev.FightEnded():
+            who = f"{event.winner} win" if event.winner else "No winner"
+            return (
+                f"\n== {who} after {event.rounds} round{'s' if event.rounds != 1 else ''} ({event.reason})."
+            )
+    return None

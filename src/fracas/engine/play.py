@@ -1,0 +1,143 @@
+"""The round loop: ask the ruleset what happens next, get a command from the right controller, apply events.
+
+:class:`Fight` is what the CLI, the web view and the simulator drive. It owns the state, the dice source and
+the event log; it never decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from fracas.engine.commands import Command, Decision
+from fracas.engine.events import Event, FightEnded, FightStarted
+from fracas.engine.state import FightState
+from fracas.errors import FracasError, IllegalCommand
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
+    from fracas.engine.tactics import Tactic
+    from fracas.rules.base import Ruleset
+
+Listener = Callable[[list[Event], FightState], None]
+
+
+class TooManySteps(FracasError):
+    """A fight that stopped advancing (a ruleset bug): raised instead of looping for ever."""
+
+
+@dataclass(slots=True)
+class Fight:
+    ruleset: Ruleset
+    state: FightState
+    dice: DiceSource
+    log: list[Event] | None = field(default_factory=list)
+    listeners: list[Listener] = field(default_factory=list)
+    controllers: dict[str, Tactic] = field(default_factory=dict)
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.controllers:
+            self.controllers = self.ruleset.tactics()
+
+    # ----- applying -------------------------------------------------------------------------------
+    def apply(self, events: list[Event]) -> list[Event]:
+        state = self.state
+        for e in events:
+            e.apply(state)
+        state.events_applied += len(events)
+        if not state.ended and state.phase != "start":
+            end = self._check_end()
+            if end is not None:
+                end.apply(state)
+                events = [*events, end]
+        if self.log is not None:
+            self.log.extend(events)
+        for listener in self.listeners:
+            listener(events, state)
+        return events
+
+    def _check_end(self) -> FightEnded | None:
+        state = self.state
+        standing = {c.side for c in state.combatants.values() if not self.ruleset.is_out(c)}
+        if len(standing) <= 1:
+            winner = next(iter(standing)) if standing else None
+            return FightEnded(winner, state.round, "last side standing" if winner else "nobody left standing")
+        if state.phase == "round-end" and state.round >= state.max_rounds:
+            return FightEnded(None, state.round, f"round limit ({state.max_rounds}) reached: a draw")
+        return None
+
+    # ----- driving --------------------------------------------------------------------------------
+    def start(self) -> list[Event]:
+        if self.state.phase != "start":
+            return []
+        return self.apply([FightStarted(self.state.ruleset, self.state.name, self.seed)])
+
+    def pending(self) -> Decision | None:
+        if self.state.ended:
+            return None
+        return self.ruleset.pending(self.state)
+
+    def submit(self, command: Command) -> list[Event]:
+        """A command from a person (or a tactic): validated, resolved, applied. Illegal: nothing changes."""
+        if self.state.ended:
+            raise IllegalCommand("the fight is over")
+        decision = self.ruleset.pending(self.state)
+        if decision is None or decision.actor != command.actor:
+            who = decision.actor if decision else "nobody"
+            raise IllegalCommand(f"it is not {command.actor}'s decision now (waiting for {who})")
+        self.ruleset.validate(self.state, command)
+        return self.apply(self.ruleset.resolve(self.state, command, self.dice))
+
+    def auto_command(self, decision: Decision) -> Command:
+        actor = self.state.combatants[decision.actor]
+        tactic = self.controllers.get(actor.tactic)
+        if tactic is None:
+            known = ", ".join(sorted(self.controllers))
+            raise IllegalCommand(f"{actor.id}: unknown tactic {actor.tactic!r}; known: {known}")
+        return tactic.choose(self.state, decision, self.ruleset)
+
+    def step(self) -> list[Event]:
+        """One unit of play: the automatic events, or one command chosen by the actor's tactic."""
+        if self.state.phase == "start":
+            return self.start()
+        if self.state.ended:
+            return []
+        decision = self.ruleset.pending(self.state)
+        if decision is None:
+            return self.apply(self.ruleset.advance(self.state, self.dice))
+        return self.submit(self.auto_command(decision))
+
+    def advance_until_decision(self, max_steps: int = 100_000) -> Decision | None:
+        """Apply automatic events until someone must decide (or the fight ends)."""
+        if self.state.phase == "start":
+            self.start()
+        for _ in range(max_steps):
+            if self.state.ended:
+                return None
+            decision = self.ruleset.pending(self.state)
+            if decision is not None:
+                return decision
+            events = self.apply(self.ruleset.advance(self.state, self.dice))
+            if not events:
+                raise TooManySteps("the ruleset produced no events and asks for no decision")
+        raise TooManySteps(f"no decision after {max_steps} automatic steps")
+
+    def run(self, max_steps: int = 1_000_000) -> FightState:
+        """Play to the end with every combatant under its tactic."""
+        for _ in range(max_steps):
+            if self.state.ended:
+                return self.state
+            if not self.step() and not self.state.ended:
+                raise TooManySteps("the fight stopped advancing")
+        raise TooManySteps(f"the fight did not end within {max_steps} steps")
+
+
+def replay(ruleset: Ruleset, initial: FightState, events: list[Event]) -> FightState:
+    """The state after ``events``, folded onto a copy of ``initial``."""
+    state = initial.clone()
+    for e in events:
+        e.apply(state)
+    state.events_applied += len(events)
+    return state

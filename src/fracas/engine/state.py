@@ -1,0 +1,213 @@
+"""The state of a fight: a fold of its events (DESIGN.md "Events are the source of truth").
+
+Only events change a :class:`FightState` (through :meth:`FightState.apply`); rulesets read it. Static
+numbers of a combatant (its stat block, already derived) live in ``stats``, which the ruleset defines and
+nothing changes during a fight; everything that changes is in ``counters``, ``conditions``, ``marks``,
+``pos``, ``status``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from fracas.engine.events import Event
+
+
+@dataclass(slots=True)
+class Condition:
+    """A condition on a combatant. ``until_round``: it ends at the end of that round (None: until removed)."""
+
+    name: str
+    until_round: int | None = None
+    value: int = 0
+    source: str = ""
+    rule: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "until_round": self.until_round,
+            "value": self.value,
+            "source": self.source,
+            "rule": self.rule,
+        }
+
+
+@dataclass(slots=True)
+class Combatant:
+    id: str
+    name: str
+    side: str
+    stats: Any
+    player: bool = False
+    tactic: str = "default"
+    hidden: bool = False
+    template: str = ""
+    pos: Hex | None = None
+    facing: int = 0
+    altitude: int = 0
+    status: str = "active"
+    counters: dict[str, int] = field(default_factory=dict)
+    conditions: dict[str, Condition] = field(default_factory=dict)
+    marks: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+    def count(self, name: str) -> int:
+        return self.counters.get(name, 0)
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    def clone(self) -> Combatant:
+        return Combatant(
+            self.id,
+            self.name,
+            self.side,
+            self.stats,
+            self.player,
+            self.tactic,
+            self.hidden,
+            self.template,
+            self.pos,
+            self.facing,
+            self.altitude,
+            self.status,
+            dict(self.counters),
+            {
+                k: Condition(c.name, c.until_round, c.value, c.source, c.rule)
+                for k, c in self.conditions.items()
+            },
+            dict(self.marks),
+        )
+
+
+@dataclass(slots=True)
+class FightState:
+    ruleset: str
+    name: str
+    combatants: dict[str, Combatant]
+    sides: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    max_rounds: int = 100
+    round: int = 0
+    phase: str = "start"
+    order: list[str] = field(default_factory=list)
+    turn: int = -1
+    initiative: dict[str, int] = field(default_factory=dict)
+    declarations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    acted: set[str] = field(default_factory=set)
+    ended: bool = False
+    winner: str | None = None
+    end_reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    events_applied: int = 0
+
+    def apply(self, event: Event) -> None:
+        event.apply(self)
+        self.events_applied += 1
+
+    def apply_all(self, events: list[Event]) -> None:
+        for e in events:
+            e.apply(self)
+        self.events_applied += len(events)
+
+    # ----- reading ---------------------------------------------------------------------------------
+    def get(self, cid: str) -> Combatant:
+        return self.combatants[cid]
+
+    @property
+    def current(self) -> str | None:
+        return self.order[self.turn] if 0 <= self.turn < len(self.order) else None
+
+    def on_side(self, side: str) -> list[Combatant]:
+        return [c for c in self.combatants.values() if c.side == side]
+
+    def enemies_of(self, cid: str) -> list[Combatant]:
+        side = self.combatants[cid].side
+        return [c for c in self.combatants.values() if c.side != side]
+
+    def occupied(self, except_id: str | None = None) -> set[Hex]:
+        return {
+            c.pos
+            for c in self.combatants.values()
+            if c.pos is not None and c.id != except_id and c.status not in ("dead", "fled")
+        }
+
+    def at(self, h: Hex) -> list[Combatant]:
+        return [c for c in self.combatants.values() if c.pos == h]
+
+    def clone(self) -> FightState:
+        """An independent copy (stat blocks shared: nothing changes them)."""
+        return FightState(
+            self.ruleset,
+            self.name,
+            {k: c.clone() for k, c in self.combatants.items()},
+            self.sides,
+            dict(self.options),
+            self.max_rounds,
+            self.round,
+            self.phase,
+            list(self.order),
+            self.turn,
+            dict(self.initiative),
+            {k: dict(v) for k, v in self.declarations.items()},
+            set(self.acted),
+            self.ended,
+            self.winner,
+            self.end_reason,
+            _copy_extra(self.extra),
+            self.events_applied,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """A plain picture of everything that changes in a fight (for replay checks and views)."""
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "order": list(self.order),
+            "turn": self.turn,
+            "initiative": dict(self.initiative),
+            "ended": self.ended,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "extra": _plain(self.extra),
+            "combatants": {
+                c.id: {
+                    "status": c.status,
+                    "pos": list(c.pos) if c.pos is not None else None,
+                    "facing": c.facing,
+                    "altitude": c.altitude,
+                    "counters": dict(sorted(c.counters.items())),
+                    "conditions": {k: v.to_json() for k, v in sorted(c.conditions.items())},
+                    "marks": _plain(c.marks),
+                }
+                for c in self.combatants.values()
+            },
+        }
+
+
+def _copy_extra(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_extra(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_extra(v) for v in value]
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, set):
+        return sorted(_plain(v) for v in value)
+    return value

@@ -1,0 +1,43 @@
+"""Policies that choose commands for automated combatants.
+
+A tactic is any object with ``choose(state, decision, ruleset) -> Command``. Each ruleset names its own
+tactics in :meth:`Ruleset.tactics` ("default" at least); an encounter file picks one per combatant with
+``tactic:``. Tactics must be deterministic functions of the state (the dice belong to the rules), so that a
+seeded fight replays identically.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from fracas.engine.hexgrid import distance
+
+if TYPE_CHECKING:
+    from fracas.engine.commands import Command, Decision
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.base import Ruleset
+
+
+class Tactic(Protocol):
+    def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command: ...
+
+
+class FirstChoice:
+    """Takes the first legal command the ruleset lists (a baseline for tests)."""
+
+    def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
+        return ruleset.choices(state, decision)[0]
+
+
+def nearest_enemy(state: FightState, actor: Combatant, active_only: bool = True) -> Combatant | None:
+    """The closest enemy still in the fight (ties: the most hurt, then the first listed)."""
+    best = None
+    best_key = None
+    for c in state.combatants.values():
+        if c.side == actor.side or (active_only and not c.active) or c.hidden and not actor.player:
+            continue
+        d = distance(actor.pos, c.pos) if actor.pos is not None and c.pos is not None else 0
+        key = (d, -c.count("damage"), c.id)
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best

@@ -1,0 +1,1 @@
+"""Rulesets: one package per ruleset, each implementing :class:`fracas.rules.base.Ruleset`."""
