@@ -25,7 +25,7 @@ class Event:
     kind: ClassVar[str] = "Event"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
+        # No super() call: slots dataclasses are rebuilt as new classes, which breaks zero-argument super.
         # slots dataclasses create a second class object; registering by name keeps the final one.
         cls.kind = cls.__name__
         REGISTRY[cls.__name__] = cls
