@@ -64,7 +64,7 @@ _register_all()
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the Typer app, turning every :class:`FracasError` into one line and an exit code."""
     try:
-        app(args=argv, standalone_mode=False)
+        rv = app(args=argv, standalone_mode=False)
     except FracasError as exc:
         err_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
         return exc.exit_code
@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         err_console.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}", markup=True)
         return 1
-    return 0
+    # with standalone_mode=False click returns typer.Exit's code instead of exiting with it
+    return rv if isinstance(rv, int) else 0
 
 
 if __name__ == "__main__":
