@@ -74,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # typer.Exit and click's own exits
         return int(exc.code or 0)
     except Exception as exc:  # click usage errors and anything unforeseen: one line, never a traceback
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            return exc.exit_code
-        if isinstance(exc, click.exceptions.Abort):
+        # typer may ship its own copy of click (typer._click): match click's exceptions by name
+        names = {c.__name__ for c in type(exc).__mro__}
+        if "ClickException" in names:
+            exc.show()  # type: ignore[attr-defined]
+            return int(exc.exit_code)  # type: ignore[attr-defined]
+        if "Abort" in names:
             err_console.print("aborted")
             return 1
         err_console.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}", markup=True)

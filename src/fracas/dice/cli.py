@@ -215,9 +215,8 @@ def _odds(
     }
     lines: list[Any] = []
     head = f"[bold]{e}[/]" + (f" ({ruleset}: {pool_notation(pool)})" if e.has_step else "")
-    lines.append(
-        f"{head}  mean {d.mean:.3f}  sd {d.sd:.3f}  min {d.min}  max {'no limit (explodes)' if d.max is None else d.max}"
-    )
+    top = "no limit (explodes)" if d.max is None else d.max
+    lines.append(f"{head}  mean {d.mean:.3f}  sd {d.sd:.3f}  min {d.min}  max {top}")
     if dn is not None:
         out["dn"] = dn
         if ruleset == "ed4":
