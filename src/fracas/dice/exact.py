@@ -238,7 +238,8 @@ def _all_ones_total(pool: Pool) -> int:
 class Ed4Odds:
     """An ED4 Action test against a DN: P(success), P(exactly k extra successes), the Rule of One.
 
-    ``extra[k]`` is P(success with exactly k extra successes); ``extra.sum() == p_success``. Outcomes where
+    ``extra[k]`` is P(success with exactly k extra successes), the last entry holding "that many or more";
+    ``extra.sum() == p_success``. Outcomes where
     the Rule of One applies count as failures (``p_rule_of_one`` says how often all dice show 1).
     """
 
@@ -258,7 +259,17 @@ class Ed4Odds:
         return float(self.extra[k:].sum())
 
 
-EXTRA_SUCCESS_EVERY = 5  # ED4 p.377 (000_...txt): one extra success per 5 points over the DN
+EXTRA_SUCCESS_EVERY = 5  # ED4 p.377 (000_4b24aca42c3b6366.txt): one extra success per 5 points over the DN
+
+
+def extra_successes(result: int, dn: int) -> int:
+    """ED4 extra successes of a result against a DN: one per full 5 points over the DN, 0 on a failure
+    (ED4 p.377: 18 against Physical Defense 7 is two extra successes).
+
+    >>> extra_successes(18, 7)
+    2
+    """
+    return (result - dn) // EXTRA_SUCCESS_EVERY if result >= dn else 0
 
 
 def ed4_test(
@@ -266,7 +277,7 @@ def ed4_test(
     dn: int,
     edition: str = "ed4",
     rule_of_one_min_dice: int | None = None,
-    max_extra: int = 20,
+    max_extra: int = 40,
 ) -> Ed4Odds:
     """Odds of an Earthdawn 4th Edition test against ``dn`` (ED4 p.377: result >= DN succeeds; each full 5
     points over the DN is one extra success; e.g. 18 against PD 7 is three successes, two of them extra).

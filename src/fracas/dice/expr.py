@@ -25,16 +25,12 @@ from functools import lru_cache
 
 from fracas.dice.roll import Roll, RolledDie, roll_die
 from fracas.dice.source import DiceSource, RandomDice
-from fracas.dice.steps import EDITIONS, MAX_STEP, step_dice
+from fracas.dice.steps import EDITIONS, MAX_STEP, STEP_MINIMUM, step_dice
 from fracas.errors import UsageError
 
 MAX_DICE = 1000  # dice per expression, the same cap avrae/d20 uses
 MAX_SIDES = 1000
 MAX_CONSTANT = 1_000_000
-STEP_MINIMUM = 1
-"""The lowest total of a test on an Earthdawn step. The rules texts we hold are silent; reference/earthdawn.md
-1.4 (single source: fvtt-earthdawn4e ``EdRoll.total``, its issue #496) floors step tests at 1, which only
-changes steps 1 and 2 (d4-2, d4-1). Plain dice expressions ("d4-2") are not floored."""
 
 ACCEPTED = 'accepted: NdM, dM, d% (d100), NdM! (explodes on max), Nd (GURPS, d6), +k/-k, "step N" or sN'
 

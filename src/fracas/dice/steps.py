@@ -20,6 +20,10 @@ from fracas.errors import UsageError
 
 EDITIONS = ("ed4", "ed1")
 MAX_STEP = 100
+STEP_MINIMUM = 1
+"""The lowest total of a test on an Earthdawn step (both editions). The rules texts we hold are silent;
+reference/earthdawn.md 1.4 (single source: fvtt-earthdawn4e ``EdRoll.total``, its issue #496) floors step
+tests at 1. It only changes steps 1 and 2 (d4-2, d4-1). Plain dice expressions ("d4-2") are not floored."""
 
 _TERM = re.compile(r"(\d*)d(\d+)")
 
@@ -87,6 +91,7 @@ def step_dice(step: int, edition: str = "ed4") -> StepDice:
 
 
 def roll_step(step: int, source: DiceSource, edition: str = "ed4", why: str = "") -> Roll:
-    """Roll a step test: every die explodes; steps 1 and 2 subtract from the total."""
+    """Roll a step test: every die explodes; steps 1 and 2 subtract from the total, which is at least
+    :data:`STEP_MINIMUM` (recorded as the roll's ``floor``)."""
     sd = step_dice(step, edition)
-    return roll_dice(sd.dice, source, sd.modifier, explode=True, why=why)
+    return roll_dice(sd.dice, source, sd.modifier, explode=True, floor=STEP_MINIMUM, why=why)
