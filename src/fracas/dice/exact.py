@@ -3,8 +3,8 @@
 A :class:`Distribution` is ``p`` (float64) with an ``offset``: ``p[i] = P(total == offset + i)``.
 
 Exploding dice have no largest result, so each exploding die is expanded level by level until the chance
-that it is *still* exploding is at most ``TAIL_MASS / (number of exploding dice)``; with ``TAIL_MASS =
-1e-12`` the mass left out of a whole expression (``Distribution.tail``) is at most 1e-12. Every outcome
+that it is *still* exploding is at most ``TAIL_MASS / (2 x number of exploding dice)``; with ``TAIL_MASS =
+1e-12`` the mass left out of a whole expression (``Distribution.tail``) is at most 0.5e-12. Every outcome
 left out has a total of at least ``Distribution.cut``, so P(total >= DN) -- computed as the kept mass at or
 above DN plus ``tail`` -- is exact (up to float rounding) for every DN <= ``cut`` and off by at most
 ``tail`` above it. Distributions are cached per normalized expression (the order of terms does not matter).
@@ -102,8 +102,9 @@ class Distribution:
 
 
 def explode_levels(sides: int, exploding_dice: int = 1) -> int:
-    """How many levels of an exploding die are kept: the least K with ``sides**-K <= TAIL_MASS / n``."""
-    return max(1, math.ceil(math.log(exploding_dice / TAIL_MASS) / math.log(sides) - 1e-9))
+    """How many levels of an exploding die are kept: the least K with ``sides**-K <= TAIL_MASS / (2 n)``
+    (half the budget, so that float rounding never takes a distribution's sum below 1 - TAIL_MASS)."""
+    return max(1, math.ceil(math.log(2 * exploding_dice / TAIL_MASS) / math.log(sides) - 1e-9))
 
 
 @cache
