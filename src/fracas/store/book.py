@@ -1,0 +1,407 @@
+"""A saved fight brought back to life: its state is the fold of the log; each action is planned on a copy.
+
+:class:`FightBook` replays a fight from its encounter and log (undone batches left out) and *plans* what each
+action would append, without changing anything: a planned batch is written to the store first (one
+transaction) and only then taken into the book. So an action that is refused -- an illegal command, a die face
+that cannot be, too few or too many typed faces -- leaves the fight exactly as it was.
+
+Batches: everything one action produced. A command batch holds the command's events and then the automatic
+events that follow without dice (end of turn, next turn), up to the next decision; an automatic step that
+rolls dice (Initiative, say) waits for the game master, who rolls it on the server or types the faces in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fracas.dice.source import AskedDice, DiceError, RandomDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.narrate import narrate
+from fracas.engine.play import Fight, TooManySteps
+from fracas.errors import FracasError, IllegalCommand, UsageError
+from fracas.rules.registry import get_ruleset
+from fracas.store.fights import MARKERS, BatchRow, FightRecord, LogRow
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
+    from fracas.engine.state import FightState
+    from fracas.rules.base import Ruleset
+
+MAX_TYPED_FACES = 500
+MAX_ROUND_STEPS = 20_000
+
+
+class Refused(FracasError):
+    """An action that cannot be taken as asked (the message says why); nothing was changed."""
+
+    exit_code = 2
+
+
+class FacesNeeded(FracasError):
+    """The typed-in faces ran out: one more die is needed (``sides``, ``why``). Nothing was changed."""
+
+    exit_code = 2
+
+    def __init__(self, sides: int, why: str, used: int) -> None:
+        what = f" for {why}" if why else ""
+        super().__init__(f"one more face needed: roll a d{sides}{what} ({used} typed so far)")
+        self.sides = sides
+        self.why = why
+        self.used = used
+
+
+class _DiceNeeded(Exception):
+    def __init__(self, sides: int, why: str) -> None:
+        super().__init__(sides, why)
+        self.sides = sides
+        self.why = why
+
+
+class _NoDice:
+    """A source that refuses every die: tells whether an automatic step rolls dice."""
+
+    def roll(self, sides: int, why: str = "") -> int:
+        raise _DiceNeeded(sides, why)
+
+
+NO_DICE = _NoDice()
+
+
+class TypedDice:
+    """The faces of a physical roll typed in by a person, handed out in order (the engine's AskedDice).
+
+    A face that the die cannot show is refused (:class:`Refused`); when they run out, :class:`FacesNeeded`
+    says which die comes next; :meth:`check_all_used` refuses leftovers.
+    """
+
+    def __init__(self, faces: list[int]) -> None:
+        if len(faces) > MAX_TYPED_FACES:
+            raise Refused(f"{len(faces)} faces typed; at most {MAX_TYPED_FACES}")
+        for f in faces:
+            if isinstance(f, bool) or not isinstance(f, int):
+                raise Refused(f"a face is a whole number, not {f!r}")
+        self.faces = list(faces)
+        self.used = 0
+        self.asked: list[tuple[int, str]] = []
+        self._asked = AskedDice(self._next)
+
+    def _next(self, sides: int, why: str) -> int:
+        if self.used >= len(self.faces):
+            raise FacesNeeded(sides, why, self.used)
+        face = self.faces[self.used]
+        self.used += 1
+        self.asked.append((sides, why))
+        return face
+
+    def roll(self, sides: int, why: str = "") -> int:
+        try:
+            return self._asked.roll(sides, why)
+        except DiceError as exc:
+            what = f" ({why})" if why else ""
+            raise Refused(f"face {self.used} of the typed roll{what}: {exc}") from None
+
+    def check_all_used(self) -> None:
+        if self.used < len(self.faces):
+            raise Refused(
+                f"{len(self.faces)} faces typed but the roll used {self.used}: "
+                f"type exactly the faces rolled ({', '.join(f'd{s}' for s, _ in self.asked) or 'none'})"
+            )
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of the narrated log, with the event it comes from."""
+
+    batch: int
+    event: ev.Event
+    text: str
+
+
+@dataclass(slots=True)
+class Plan:
+    """What an action would append: a batch of events (or one marker) and the state after it."""
+
+    kind: str
+    what: str
+    events: list[ev.Event] = field(default_factory=list)
+    marker: tuple[str, int] | None = None
+    state: FightState | None = None
+
+    def rows(self) -> list[tuple[str, dict[str, Any]]]:
+        if self.marker is not None:
+            return [(self.marker[0], {"batch": self.marker[1]})]
+        return [(e.kind, ev.to_json(e)) for e in self.events]
+
+
+def batch_seed(seed: int, batch: int) -> int:
+    """The seed of the server's dice for one batch: the same fight and batch roll the same."""
+    digest = hashlib.blake2b(f"{seed}:{batch}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+class FightBook:
+    """One saved fight in memory: the encounter, the log, the active batches and the current state."""
+
+    def __init__(self, record: FightRecord, batches: list[BatchRow], rows: list[LogRow]) -> None:
+        self.record = record
+        self.spec, self.initial = encounter.load_data(record.encounter, f"fight {record.id}")
+        self.ruleset: Ruleset = get_ruleset(self.spec.ruleset)
+        self.batch_info: dict[int, BatchRow] = {b.batch: b for b in batches}
+        self.events: dict[int, list[ev.Event]] = {}
+        self.active: list[int] = []
+        self.redo: list[int] = []
+        self.seq = 0
+        self.last_batch = 0
+        for row in rows:
+            if row.seq != self.seq + 1:
+                raise UsageError(f"fight {record.id}: the log jumps from {self.seq} to {row.seq}")
+            self.seq = row.seq
+            self._take_row(row)
+        self.last_batch = max([0, *self.batch_info, *self.events])
+        self.lines: list[Line] = []
+        self.state = self._fold()
+
+    # ----- reading the log ---------------------------------------------------------------------------
+    def _take_row(self, row: LogRow) -> None:
+        if row.type in MARKERS:
+            self._marker(row.type, int(row.data["batch"]))
+            self.events.setdefault(row.batch, [])
+            return
+        try:
+            event = ev.from_json({**row.data, "type": row.type})
+        except (ValueError, TypeError, KeyError) as exc:
+            raise UsageError(f"fight {self.record.id}: log row {row.seq} is not an event: {exc}") from None
+        if row.batch not in self.events:
+            self.events[row.batch] = []
+            self.active.append(row.batch)
+            self.redo.clear()
+        self.events[row.batch].append(event)
+
+    def _marker(self, kind: str, batch: int) -> None:
+        if kind == "Undo":
+            if not self.active or self.active[-1] != batch:
+                raise UsageError(f"fight {self.record.id}: Undo of batch {batch}, which is not the last one")
+            self.active.pop()
+            self.redo.append(batch)
+        else:
+            if not self.redo or self.redo[-1] != batch:
+                raise UsageError(f"fight {self.record.id}: Redo of batch {batch}, which was not undone last")
+            self.redo.pop()
+            self.active.append(batch)
+
+    def _fold(self) -> FightState:
+        state = self.initial.clone()
+        lines: list[Line] = []
+        for b in self.active:
+            lines.extend(self._narrated(state, b, self.events[b]))
+        self.lines = lines
+        return state
+
+    def _narrated(self, state: FightState, batch: int, events: list[ev.Event]) -> list[Line]:
+        """Apply ``events`` to ``state`` one by one, narrating each right after it happened."""
+        out = []
+        for e in events:
+            state.apply(e)
+            text = narrate(e, state, self.ruleset)
+            if text:
+                out.append(Line(batch, e, text.strip("\n")))
+        return out
+
+    @property
+    def undoable(self) -> list[int]:
+        """Batches that undo may take back (the fight's start cannot be undone)."""
+        return [b for b in self.active if self.batch_kind(b) != "start"]
+
+    def batch_kind(self, batch: int) -> str:
+        info = self.batch_info.get(batch)
+        return info.kind if info else ""
+
+    def decision(self) -> Decision | None:
+        if self.state.ended or self.state.phase == "start":
+            return None
+        return self.ruleset.pending(self.state)
+
+    def waiting_for_dice(self) -> tuple[int, str] | None:
+        """If no one decides and the next automatic step rolls dice: (sides, why) of its first die."""
+        if self.state.ended or self.decision() is not None or self.state.phase == "start":
+            return None
+        try:
+            self.ruleset.advance(self.state, NO_DICE)
+        except _DiceNeeded as need:
+            return need.sides, need.why
+        return None
+
+    def choices(self) -> list[Command]:
+        d = self.decision()
+        return [] if d is None else self.ruleset.choices(self.state, d)
+
+    def status_text(self) -> str:
+        s = self.state
+        if s.ended:
+            who = f"{s.winner} won" if s.winner else "no winner"
+            return f"ended after round {s.round}: {who}"
+        if s.round == 0:
+            return "not started"
+        return f"round {s.round}"
+
+    # ----- planning actions -------------------------------------------------------------------------
+    def _fight(self, dice: DiceSource) -> Fight:
+        return Fight(self.ruleset, self.state.clone(), dice, log=[], seed=self.record.seed)
+
+    def server_dice(self) -> RandomDice:
+        return RandomDice(batch_seed(self.record.seed, self.last_batch + 1))
+
+    def _dice(self, faces: list[int] | None) -> DiceSource:
+        return self.server_dice() if faces is None else TypedDice(faces)
+
+    @staticmethod
+    def _settle(fight: Fight) -> None:
+        """Apply the automatic steps that roll no dice, up to the next decision, dice or the end."""
+        if fight.state.phase == "start":
+            fight.start()
+        for _ in range(MAX_ROUND_STEPS):
+            if fight.state.ended or fight.ruleset.pending(fight.state) is not None:
+                return
+            try:
+                events = fight.ruleset.advance(fight.state, NO_DICE)
+            except _DiceNeeded:
+                return
+            if not events:
+                raise TooManySteps("the ruleset produced no events and asks for no decision")
+            fight.apply(events)
+        raise TooManySteps(f"no decision after {MAX_ROUND_STEPS} automatic steps")
+
+    def _finish(self, fight: Fight, dice: DiceSource, kind: str, what: str) -> Plan:
+        if isinstance(dice, TypedDice):
+            dice.check_all_used()
+        self._settle(fight)
+        return Plan(kind, what, list(fight.log or []), state=fight.state)
+
+    def plan_start(self) -> Plan:
+        if self.active:
+            raise Refused("the fight has already started")
+        fight = self._fight(NO_DICE)
+        self._settle(fight)
+        return Plan("start", "the fight begins", list(fight.log or []), state=fight.state)
+
+    def _name(self, cid: str | None) -> str:
+        c = self.state.combatants.get(cid or "")
+        return c.name if c else str(cid)
+
+    def find_choice(self, posted: dict[str, Any]) -> Command:
+        """The legal command equal to ``posted`` (a command as JSON), or :class:`Refused` saying why."""
+        decision = self.decision()
+        if decision is None:
+            over = ": the fight is over" if self.state.ended else ""
+            raise Refused("nobody has to decide anything now" + over)
+        wanted = _plain_command(posted)
+        for c in self.ruleset.choices(self.state, decision):
+            if _plain_command(c.to_json()) == wanted:
+                return c
+        raise Refused(
+            f"that is not one of the actions {self._name(decision.actor)} may take now; reload the page"
+        )
+
+    def plan_command(self, command: Command, faces: list[int] | None = None) -> Plan:
+        """A person's command for the deciding combatant, rolled on the server or with typed faces."""
+        dice = self._dice(faces)
+        fight = self._fight(dice)
+        try:
+            fight.submit(command)
+        except IllegalCommand as exc:
+            raise Refused(str(exc)) from None
+        return self._finish(fight, dice, "command", f"{self._name(command.actor)}: {command.describe()}")
+
+    def plan_tactic(self, faces: list[int] | None = None) -> Plan:
+        """Let the deciding combatant's tactic choose its command."""
+        decision = self.decision()
+        if decision is None:
+            raise Refused("nobody has to decide anything now")
+        dice = self._dice(faces)
+        fight = self._fight(dice)
+        command = fight.auto_command(decision)
+        fight.submit(command)
+        return self._finish(
+            fight, dice, "tactic", f"{self._name(command.actor)} (tactic): {command.describe()}"
+        )
+
+    def plan_advance(self, faces: list[int] | None = None) -> Plan:
+        """The automatic step that rolls dice (Initiative...), rolled on the server or with typed faces."""
+        need = self.waiting_for_dice()
+        if need is None:
+            raise Refused("no automatic step is waiting for dice now")
+        dice = self._dice(faces)
+        fight = self._fight(dice)
+        fight.apply(self.ruleset.advance(fight.state, dice))
+        return self._finish(fight, dice, "advance", f"automatic step ({need[1] or 'dice'})")
+
+    def plan_round(self) -> Plan:
+        """Tactics play everyone (server dice) until the round ends or the fight does."""
+        if self.state.ended:
+            raise Refused("the fight is over")
+        fight = self._fight(self.server_dice())
+        target = max(fight.state.round, 1)
+        for steps in range(MAX_ROUND_STEPS):
+            s = fight.state
+            if s.ended or (steps and (s.phase == "round-end" or s.round > target)):
+                break
+            fight.step()
+        else:
+            raise TooManySteps(f"the round did not end within {MAX_ROUND_STEPS} steps")
+        self._settle(fight)
+        what = f"tactics play the rest of round {target}"
+        return Plan("round", what, list(fight.log or []), state=fight.state)
+
+    def plan_undo(self) -> Plan:
+        if not self.undoable:
+            raise Refused("nothing to undo")
+        b = self.active[-1]
+        return Plan("undo", f"undo: {self._what(b)}", marker=("Undo", b))
+
+    def plan_redo(self) -> Plan:
+        if not self.redo:
+            raise Refused("nothing to redo")
+        b = self.redo[-1]
+        return Plan("redo", f"redo: {self._what(b)}", marker=("Redo", b))
+
+    def _what(self, batch: int) -> str:
+        info = self.batch_info.get(batch)
+        return info.what if info else f"batch {batch}"
+
+    # ----- taking a written plan in ------------------------------------------------------------------
+    def take(self, plan: Plan, batch: int, seq: int, created: float) -> None:
+        """Take in a plan that the store has just written as ``batch`` ending at ``seq``."""
+        self.batch_info[batch] = BatchRow(batch, plan.kind, plan.what, created)
+        self.last_batch = batch
+        self.seq = seq
+        self.events[batch] = list(plan.events)
+        if plan.marker is not None:
+            self._marker(*plan.marker)
+            self.state = self._fold()
+            return
+        self.active.append(batch)
+        self.redo.clear()
+        self.lines.extend(self._narrated(self.state.clone(), batch, plan.events))
+        assert plan.state is not None
+        self.state = plan.state
+
+
+def _plain_command(data: dict[str, Any]) -> dict[str, Any]:
+    """A command as comparable JSON (tuples and lists alike)."""
+    import json
+
+    try:
+        c = Command.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise Refused("a command needs at least an actor and an action") from None
+    out = c.to_json()
+    out.pop("label", None)
+    return json.loads(json.dumps(out, sort_keys=True, default=str))
+
+
+Planner = Callable[[FightBook], Plan]

@@ -1,0 +1,163 @@
+"""The SQLite file behind the store: connection settings, the schema and its migrations.
+
+Standard library ``sqlite3`` in WAL mode with ``synchronous=FULL``: a transaction that returned from COMMIT is
+on disk, so an acknowledged action survives a killed process. The schema is versioned with
+``PRAGMA user_version``; :data:`MIGRATIONS` takes a file from any older version to :data:`SCHEMA_VERSION`, one
+step per transaction. A file from a newer fracas is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from fracas.errors import UsageError
+
+SCHEMA_VERSION = 2
+
+# version -> SQL that takes a file from version-1 to version. Never edit a released step: add a new one.
+MIGRATIONS: dict[int, str] = {
+    1: """
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE fights (
+            id        TEXT PRIMARY KEY,
+            name      TEXT NOT NULL,
+            ruleset   TEXT NOT NULL,
+            encounter TEXT NOT NULL,      -- the encounter file as JSON: the fight's starting point
+            seed      INTEGER NOT NULL,   -- seeds the server's dice, batch by batch
+            created   REAL NOT NULL,
+            updated   REAL NOT NULL
+        );
+        -- What was done, one row per command (or undo/redo), in order.
+        CREATE TABLE batches (
+            fight_id TEXT NOT NULL REFERENCES fights(id) ON DELETE CASCADE,
+            batch    INTEGER NOT NULL,
+            kind     TEXT NOT NULL,       -- start, command, tactic, advance, round, undo, redo
+            what     TEXT NOT NULL,       -- in words, for the log and the export
+            created  REAL NOT NULL,
+            PRIMARY KEY (fight_id, batch)
+        ) WITHOUT ROWID;
+        -- The append-only event log: engine events and the Undo/Redo markers. Rows are never changed.
+        CREATE TABLE log (
+            fight_id TEXT NOT NULL REFERENCES fights(id) ON DELETE CASCADE,
+            seq      INTEGER NOT NULL,
+            batch    INTEGER NOT NULL,
+            type     TEXT NOT NULL,
+            data     TEXT NOT NULL,
+            PRIMARY KEY (fight_id, seq)
+        ) WITHOUT ROWID;
+    """,
+    2: """
+        ALTER TABLE fights ADD COLUMN status TEXT NOT NULL DEFAULT '';
+        CREATE INDEX fights_by_update ON fights(updated);
+    """,
+}
+
+
+def default_path() -> Path:
+    """``$FRACAS_DB`` if set, else ``fracas.sqlite3`` in the user's data directory (platformdirs)."""
+    env = os.environ.get("FRACAS_DB")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("fracas", appauthor=False)) / "fracas.sqlite3"
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the file to ``target``; each step and its version bump commit together. Returns the old one."""
+    old = schema_version(conn)
+    if old > SCHEMA_VERSION:
+        raise UsageError(
+            f"this database has schema version {old}, newer than this fracas knows ({SCHEMA_VERSION}); "
+            "upgrade fracas or choose another file with --db"
+        )
+    for version in range(old + 1, target + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # executescript would commit on its own; run the statements one by one inside the transaction.
+            for statement in _statements(MIGRATIONS[version]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return old
+
+
+def _statements(script: str) -> list[str]:
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), WAL, FULL sync, foreign keys on."""
+    p = Path(path)
+    if str(p) != ":memory:":
+        p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(p), timeout=30.0, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.DatabaseError as exc:
+        raise UsageError(f"{p}: not a fracas database ({exc})") from None
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA busy_timeout=30000")
+    return conn
+
+
+class Database:
+    """One SQLite file shared by threads: a connection per thread, writes in ``BEGIN IMMEDIATE`` blocks."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        conn = self.conn
+        try:
+            migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(f"{self.path}: not a fracas database ({exc})") from None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: everything inside commits together or not at all."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                with suppress(sqlite3.Error):
+                    conn.close()
+            self._all.clear()
+        self._local = threading.local()
