@@ -427,16 +427,24 @@ class Catalog:
         return sorted(out, key=lambda t: (t.kind, t.key))
 
 
+_UNION_TAGS = {"int", "str", "float", "bool", "none", "list", "dict"}
+
+
+def _is_field(part: str) -> bool:
+    """Pydantic puts union members (``constrained-int``, ``literal['NA']``) in error locations: skip them."""
+    return part not in _UNION_TAGS and "-" not in part and "[" not in part
+
+
 def _describe(exc: ValidationError, path: Path, section: str) -> str:
-    lines = []
-    for err in exc.errors()[:10]:
+    grouped: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    for err in exc.errors():
         loc = [str(p) for p in err["loc"]]
         if len(loc) >= 2 and loc[0] == section:
             where = f"entry '{section}.{loc[1]}'"
-            fld = ".".join(loc[2:]) or "(the entry)"
+            fld = ".".join(p for p in loc[2:] if _is_field(p)) or "(the entry)"
         else:
             where = "top level"
-            fld = ".".join(loc) or "(the file)"
+            fld = ".".join(p for p in loc if _is_field(p)) or "(the file)"
         found = err.get("input")
         if err["type"] == "missing":
             found_text = "nothing (the field is required)"
@@ -446,10 +454,14 @@ def _describe(exc: ValidationError, path: Path, section: str) -> str:
             found_text = "a table"
         else:
             found_text = repr(found)
-        lines.append(f"{path}: {where}, field '{fld}': found {found_text}; allowed: {err['msg']}")
-    more = len(exc.errors()) - 10
-    if more > 0:
-        lines.append(f"... and {more} more errors")
+        allowed = str(err["msg"]).removeprefix("Value error, ")
+        grouped.setdefault((where, fld), (found_text, []))[1].append(allowed)
+    lines = [
+        f"{path}: {where}, field '{fld}': found {found_text}; allowed: {' or '.join(msgs)}"
+        for (where, fld), (found_text, msgs) in list(grouped.items())[:10]
+    ]
+    if len(grouped) > 10:
+        lines.append(f"... and {len(grouped) - 10} more errors")
     return "\n".join(lines)
 
 
