@@ -125,3 +125,15 @@ def test_creature_ranged_attack_ranges() -> None:
     xbow = ed.creature("ork-scorcher").attack("Light crossbow")
     assert xbow.short_range == (2, 32) and xbow.long_range == (33, 64)
     assert xbow.range_band(64) == "long" and xbow.range_band(65) is None
+
+
+def test_the_data_doc_names_every_template_and_every_text_override() -> None:
+    doc = (catalog.RULES_DIR.parents[2] / "docs" / "rulesets" / "earthdawn-data.md").read_text()
+    for edition in ("ed4", "ed1"):
+        for t in ed.list_templates(edition):
+            assert t.name.split()[0].lower() in doc.lower(), t.name
+        for key, row in catalog.get_catalog(edition).creatures.items():
+            for fld in row.text_values:
+                label = fld.replace("_", " ")
+                assert any(label in line.lower() and row.name.split()[0].lower() in line.lower()
+                           for line in doc.splitlines()), (key, fld)  # fmt: skip
