@@ -1,0 +1,252 @@
+"""``fracas sim`` and ``fracas sweep``."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import html
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from fracas.errors import FracasError, UsageError
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False)
+
+
+def _backend(workers: int | None, scheduler: str | None) -> Any:
+    from fracas.sim.runner import LocalBackend, SerialBackend
+
+    if scheduler:
+        from fracas.sim.dask_backend import DaskBackend
+
+        return DaskBackend(scheduler)
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {workers}")
+    if workers == 1:
+        return SerialBackend()
+    return LocalBackend(workers)
+
+
+@contextlib.contextmanager
+def _progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr (only on a terminal); yields the callback for the runner."""
+    if quiet or not err_console.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+
+
+def _sim(
+    file: Path = typer.Argument(..., help="An encounter file, e.g. examples/ed4/mica-and-the-ghouls.yaml"),
+    runs: int = typer.Option(10_000, "-n", "--runs", help="How many fights to play."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Master seed: the same seed gives the same numbers, whatever the workers."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout (docs/sim.md)."),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", help="Local worker processes (default: all cores; 1: this process)."
+    ),
+    report: Path | None = typer.Option(
+        None, "--report", help="Also write a self-contained HTML page with the plots."
+    ),
+    engine: str = typer.Option(
+        "auto",
+        "--engine",
+        help="auto: a batch kernel where the encounter allows it, else the engine; reference: always the "
+        "engine; kernel: the kernel or an error.",
+    ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
+    ),
+    max_rounds: int | None = typer.Option(None, "--max-rounds", help="Stop each fight as a draw after N rounds."),
+) -> None:
+    """Play an encounter many times and report how it goes: win rates with 95% intervals, rounds,
+    casualties, damage and Wounds per combatant.
+
+    Ctrl-C stops early and reports the fights played so far. Examples:
+
+      fracas sim examples/ed4/mica-and-the-ghouls.yaml -n 20000
+
+      fracas sim examples/ed4/mica-and-the-ghouls.yaml -n 20000 --seed 1 --json
+
+      fracas sim examples/ed4/mica-and-the-ghouls.yaml --report report.html
+    """
+    from fracas.sim import plots
+    from fracas.sim import report as rep
+    from fracas.sim.runner import load_scenario, simulate
+
+    scenario = load_scenario(str(file), max_rounds)
+    backend = _backend(workers, scheduler)
+    s = _seed(seed)
+    with _progress(f"{scenario.name}", False) as cb:
+        result = simulate(scenario, runs, s, engine, backend, cb)
+    if result.tally.runs == 0:
+        raise FracasError("interrupted before any fight finished")
+    data = rep.to_json(result)
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        rep.print_report(data, console)
+        if result.note and result.engine == "reference" and engine == "auto":
+            console.print(f"(reference engine: {result.note})", style="dim", markup=False)
+    if report is not None:
+        page = rep.html_page(data, plots.report_images(data))
+        report.write_text(page, encoding="utf-8")
+        if not as_json:
+            console.print(f"report written to {report}", markup=False)
+
+
+def _sweep(
+    file: Path = typer.Argument(..., help="An encounter file."),
+    vary: list[str] = typer.Option(
+        ...,
+        "--vary",
+        help='ENTRY.FIELD=VALUES: an entry by id or template, a field (count, stats.x...), values 1..8, '
+        "1..8:2 or 1,2,4. Repeat for a grid.",
+    ),
+    runs: int = typer.Option(2_000, "-n", "--runs", help="Fights per point."),
+    seed: int | None = typer.Option(None, "--seed", help="Master seed (the same for every point)."),
+    as_json: bool = typer.Option(False, "--json", help="The sweep as JSON on stdout."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
+    ),
+    engine: str = typer.Option("auto", "--engine", help="auto, reference or kernel (see fracas sim)."),
+    plot: Path | None = typer.Option(None, "--plot", help="Write the win-rate plot as a PNG file."),
+    report: Path | None = typer.Option(None, "--report", help="Write an HTML page with the table and plot."),
+) -> None:
+    """Run an encounter over a grid of variations and report the win rate at each point.
+
+    Examples:
+
+      fracas sweep examples/ed4/mica-and-the-ghouls.yaml --vary "ghoul.count=1..8" -n 5000
+
+      fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.dex=5,7" --scheduler tcp://host:8786
+    """
+    from fracas.engine import encounter
+    from fracas.errors import EncounterFileError
+    from fracas.sim import plots
+    from fracas.sim import report as rep
+    from fracas.sim import sweep as sw
+    from fracas.sim.runner import scenario_from_data, simulate_many
+
+    data = encounter.read_file(file)
+    varies = [sw.parse_vary(v, data) for v in vary]
+    points = sw.grid(data, varies)
+    scenarios = []
+    for values, point in points:
+        where = ", ".join(f"{k}={v}" for k, v in values.items())
+        try:
+            scenarios.append(scenario_from_data(point, f"{file} [{where}]"))
+        except EncounterFileError as exc:
+            raise EncounterFileError(str(exc)) from None
+    backend = _backend(workers, scheduler)
+    s = _seed(seed)
+    start = time.perf_counter()
+    with _progress(f"sweep of {len(points)} points", False) as cb:
+        results = simulate_many(scenarios, runs, s, engine, backend, cb)
+    seconds = time.perf_counter() - start
+    reports = [rep.to_json(r) for r in results]
+    total = sum(r.tally.runs for r in results)
+    timing = {
+        "seconds": round(seconds, 4),
+        "fights_per_second": round(total / seconds, 1) if seconds > 0 else None,
+        "backend": getattr(backend, "name", ""),
+        "workers": int(getattr(backend, "workers", 1)),
+    }
+    out = sw.sweep_json(varies, [v for v, _ in points], reports, timing)
+    if as_json:
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        _print_sweep(out)
+    if plot is not None or report is not None:
+        png = plots.sweep_plot(out)
+        if plot is not None:
+            plot.write_bytes(base64.b64decode(png))
+        if report is not None:
+            report.write_text(_sweep_page(out, png), encoding="utf-8")
+
+
+def _print_sweep(out: dict[str, Any]) -> None:
+    t = Table(title=f"{out['encounter']}: {out['runs']:,} fights per point, seed {out['seed']}")
+    names = [v["name"] for v in out["vary"]]
+    for n in names:
+        t.add_column(n, justify="right")
+    sides = list(out["points"][0]["sides"]) if out["points"] else []
+    for side in sides:
+        t.add_column(f"{side} wins (95%)", justify="right")
+    t.add_column("draws", justify="right")
+    t.add_column("rounds (mean)", justify="right")
+    for p in out["points"]:
+        row = [str(p["values"][n]) for n in names]
+        for side in sides:
+            s = p["sides"][side]
+            row.append(f"{100 * s['win_rate']:.1f}% ({100 * s['ci_low']:.1f}–{100 * s['ci_high']:.1f})")
+        row.append(f"{100 * p['draws']['rate']:.1f}%")
+        row.append(str(p["rounds"]["mean"]))
+        t.add_row(*row)
+    console.print(t)
+    tm = out["timing"]
+    console.print(
+        f"{tm['seconds']:.2f} s on {tm['workers']} worker(s) ({tm['backend']})"
+        + (" — interrupted" if out["interrupted"] else ""),
+        style="dim",
+        markup=False,
+    )
+
+
+def _sweep_page(out: dict[str, Any], png: str) -> str:
+    names = [v["name"] for v in out["vary"]]
+    sides = list(out["points"][0]["sides"]) if out["points"] else []
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in [*names, *(f"{s} wins" for s in sides), "draws"])
+    rows = []
+    for p in out["points"]:
+        cells = [str(p["values"][n]) for n in names]
+        cells += [
+            f"{100 * p['sides'][s]['win_rate']:.1f}% ({100 * p['sides'][s]['ci_low']:.1f}–"
+            f"{100 * p['sides'][s]['ci_high']:.1f})"
+            for s in sides
+        ]
+        cells.append(f"{100 * p['draws']['rate']:.1f}%")
+        rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+    title = html.escape(f"Sweep of {out['encounter']}")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head><body>"
+        f"<h1>{title}</h1><p>seed {out['seed']}, {out['runs']:,} fights per point, fracas {out['fracas']}</p>"
+        f"<table border='1' cellpadding='4'><tr>{head}</tr>{''.join(rows)}</table>"
+        f"<img alt='win rate' src='data:image/png;base64,{png}'></body></html>"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sim")(_sim)
+    app.command("sweep")(_sweep)

@@ -1,0 +1,75 @@
+"""Vectorised batch kernels: many fights of one encounter at once, in NumPy lock-step.
+
+A kernel plays a whole chunk of fights as arrays (one lane per fight) instead of one object graph per fight.
+It is only used for encounters whose every rule it supports; a builder inspects the loaded encounter and
+either returns a :class:`Kernel` or raises :class:`Unsupported` saying which rule or feature it lacks (the
+simulator then runs the reference engine). A statistical test per kernel keeps it in agreement with the
+engine (tests/sim/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from fracas.engine.state import FightState
+    from fracas.rules.base import Ruleset
+    from fracas.sim.stats import Tally
+
+
+class Unsupported(Exception):  # noqa: N818 - a reason, not an error shown to a person
+    """This encounter uses something the kernel does not model; the message says what."""
+
+
+class Kernel(Protocol):
+    """Plays ``n`` fights from the loaded encounter with the random stream ``rng``."""
+
+    name: str
+    chunk: int
+
+    def run(self, n: int, rng: np.random.Generator) -> Tally: ...
+
+
+Builder = Callable[["Ruleset", "FightState"], Kernel]
+
+_BUILDERS: dict[str, list[Builder]] = {}
+_BUILTINS_LOADED = False
+
+
+def register(ruleset_id: str, builder: Builder) -> None:
+    """Offer ``builder`` for encounters of ``ruleset_id`` (tried in the order registered)."""
+    _BUILDERS.setdefault(ruleset_id, [])
+    if builder not in _BUILDERS[ruleset_id]:
+        _BUILDERS[ruleset_id].append(builder)
+
+
+def _load_builtins() -> None:
+    global _BUILTINS_LOADED
+    if _BUILTINS_LOADED:
+        return
+    _BUILTINS_LOADED = True
+    import importlib
+
+    for module in ("fracas.sim.kernels.ed4_melee",):
+        try:
+            importlib.import_module(module)
+        except ImportError:  # the ruleset it mirrors is not there yet
+            continue
+
+
+def find_kernel(ruleset: Ruleset, state: FightState) -> tuple[Kernel | None, str]:
+    """A kernel for this encounter, or None and the reason none applies."""
+    _load_builtins()
+    builders = _BUILDERS.get(ruleset.id, [])
+    if not builders:
+        return None, f"no batch kernel for the {ruleset.id} ruleset"
+    reasons = []
+    for build in builders:
+        try:
+            return build(ruleset, state), ""
+        except Unsupported as exc:
+            reasons.append(str(exc))
+    return None, "; ".join(reasons)

@@ -1,0 +1,405 @@
+"""Monte Carlo runs of an encounter: fixed chunks, seeds derived from the master seed, any backend.
+
+The runs of a simulation are cut into fixed chunks (their size depends only on the engine used, never on
+the number of workers). Chunk ``i`` draws its randomness from ``SeedSequence(seed, spawn_key=(i,))``: the
+reference engine seeds one :class:`~fracas.dice.source.RandomDice` per run from that stream, a kernel uses
+it as its NumPy generator. Each chunk returns an integer :class:`~fracas.sim.stats.Tally`; tallies merge
+by addition. So the same seed gives the same report whether the chunks run in one process, in local
+worker processes or on a Dask cluster.
+
+The reference engine is :class:`fracas.engine.play.Fight` with narration off (``log = None``) and one
+listener that collects what the statistics need (``Damaged`` and ``Wounded``); winner, rounds and final
+statuses are read from the final state.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fracas.dice.source import RandomDice
+from fracas.engine.events import Damaged, Wounded
+from fracas.engine.play import Fight
+from fracas.errors import UsageError
+from fracas.sim.kernels import find_kernel
+from fracas.sim.stats import Tally
+
+if TYPE_CHECKING:
+    from fracas.engine.state import FightState
+    from fracas.rules.base import Ruleset
+
+# Runs per chunk for the reference engine: small enough for a smooth progress bar and a quick Ctrl-C.
+ENGINE_CHUNK = 250
+
+ENGINES = ("auto", "reference", "kernel")
+
+
+# ----- what to simulate --------------------------------------------------------------------------------
+
+
+def _ruleset_by_id(ruleset_id: str) -> Ruleset:
+    from fracas.rules.registry import get_ruleset
+
+    return get_ruleset(ruleset_id)
+
+
+def _rebuild(ruleset_ref: Any, state: FightState, name: str, source: str, token: str) -> Scenario:
+    ruleset = _ruleset_by_id(ruleset_ref) if isinstance(ruleset_ref, str) else ruleset_ref
+    return Scenario(ruleset, state, name, source, token)
+
+
+@dataclass(slots=True)
+class Scenario:
+    """One loaded encounter: the ruleset and the initial state every run starts from (``state.clone()``).
+
+    Pickles small: a ruleset of the registry travels as its id and is looked up again in the worker.
+    ``token`` identifies the scenario in a worker's cache (prepared tactics or a compiled kernel).
+    """
+
+    ruleset: Ruleset
+    state: FightState
+    name: str = ""
+    source: str = ""
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        ref: Any = self.ruleset
+        try:
+            if _ruleset_by_id(self.ruleset.id) is self.ruleset:
+                ref = self.ruleset.id
+        except Exception:  # noqa: BLE001 - not a registry ruleset: send the object itself
+            ref = self.ruleset
+        return (_rebuild, (ref, self.state, self.name, self.source, self.token))
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self.state.combatants)
+
+    def names(self) -> dict[str, str]:
+        return {c.id: c.name for c in self.state.combatants.values()}
+
+    def sides_of(self) -> dict[str, str]:
+        return {c.id: c.side for c in self.state.combatants.values()}
+
+
+def load_scenario(path: str, max_rounds: int | None = None) -> Scenario:
+    """The scenario of an encounter file (errors are :class:`~fracas.errors.EncounterFileError`)."""
+    from fracas.engine import encounter
+
+    spec, state = encounter.load(path)
+    if max_rounds is not None:
+        state.max_rounds = max_rounds
+    return Scenario(_ruleset_by_id(spec.ruleset), state, spec.name or str(path), str(path))
+
+
+def scenario_from_data(data: dict[str, Any], source: str = "<encounter>") -> Scenario:
+    from fracas.engine import encounter
+
+    spec, state = encounter.load_data(data, source)
+    return Scenario(_ruleset_by_id(spec.ruleset), state, spec.name or source, source)
+
+
+# ----- seeds and chunks --------------------------------------------------------------------------------
+
+
+def chunk_plan(runs: int, chunk: int) -> list[tuple[int, int]]:
+    """(chunk index, runs in it) for ``runs`` runs cut into chunks of ``chunk``."""
+    if runs < 0:
+        raise UsageError(f"the number of runs must be at least 0, not {runs}")
+    return [(i, min(chunk, runs - i * chunk)) for i in range(math.ceil(runs / chunk))]
+
+
+def chunk_seed_sequence(seed: int, chunk: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=(chunk,))
+
+
+def run_seeds(seed: int, chunk: int, count: int) -> list[int]:
+    """The seeds of the ``count`` runs of chunk ``chunk`` (64-bit words of the chunk's stream)."""
+    words = chunk_seed_sequence(seed, chunk).generate_state(count, np.uint64)
+    return [int(w) for w in words]
+
+
+# ----- one chunk, in whatever process --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Prepared:
+    scenario: Scenario
+    engine: str
+    controllers: dict[str, Any] | None = None
+    kernel: Any = None
+
+
+_CACHE: dict[tuple[str, str], _Prepared] = {}
+
+
+def _prepare(scenario: Scenario, engine: str) -> _Prepared:
+    key = (scenario.token, engine)
+    got = _CACHE.get(key)
+    if got is not None:
+        return got
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    if engine == "reference":
+        prepared = _Prepared(scenario, engine, controllers=scenario.ruleset.tactics())
+    else:
+        kernel, why = find_kernel(scenario.ruleset, scenario.state)
+        if kernel is None:
+            raise UsageError(f"no batch kernel for this encounter: {why}")
+        prepared = _Prepared(scenario, engine, kernel=kernel)
+    _CACHE[key] = prepared
+    return prepared
+
+
+def engine_runs(
+    ruleset: Ruleset,
+    initial: FightState,
+    seeds: Sequence[int],
+    controllers: dict[str, Any] | None = None,
+) -> Tally:
+    """Play one fight per seed with the reference engine and tally them."""
+    ids = tuple(initial.combatants)
+    sides = tuple(initial.sides)
+    tally = Tally(ids, sides)
+    index = {cid: i for i, cid in enumerate(ids)}
+    side_index = {s: i for i, s in enumerate(sides)}
+    if controllers is None:
+        controllers = ruleset.tactics()
+    dealt = tally.dealt
+    taken = tally.taken
+    wounds = tally.wounds
+
+    def listen(events: list[Any], _state: FightState) -> None:
+        for e in events:
+            if isinstance(e, Damaged):
+                taken[index[e.target]] += e.amount
+                src = index.get(e.source) if e.source is not None else None
+                if src is not None:
+                    dealt[src] += e.amount
+            elif isinstance(e, Wounded):
+                wounds[index[e.target]] += e.wounds
+
+    is_out = ruleset.is_out
+    for s in seeds:
+        fight = Fight(ruleset, initial.clone(), RandomDice(s), None, [listen], controllers, s)
+        state = fight.run()
+        tally.runs += 1
+        if state.winner is not None:
+            tally.wins[side_index[state.winner]] += 1
+        elif any(not is_out(c) for c in state.combatants.values()):
+            tally.draws += 1
+        else:
+            tally.wipeouts += 1
+        tally.rounds[state.round] = tally.rounds.get(state.round, 0) + 1
+        for i, c in enumerate(state.combatants.values()):
+            st = tally.status[i]
+            st[c.status] = st.get(c.status, 0) + 1
+    return tally
+
+
+def run_chunk(scenario: Scenario, engine: str, seed: int, chunk: int, count: int) -> Tally:
+    """Chunk ``chunk`` (``count`` runs) of a simulation with master seed ``seed``; the unit of work."""
+    prepared = _prepare(scenario, engine)
+    if prepared.kernel is not None:
+        rng = np.random.Generator(np.random.PCG64(chunk_seed_sequence(seed, chunk)))
+        return prepared.kernel.run(count, rng)
+    return engine_runs(
+        scenario.ruleset, scenario.state, run_seeds(seed, chunk, count), prepared.controllers
+    )
+
+
+# ----- backends ------------------------------------------------------------------------------------------
+
+# A task: (scenario index, engine, chunk index, runs). on_done(task index, tally) is called as each ends.
+Task = tuple[int, str, int, int]
+OnDone = Callable[[int, Tally], None]
+
+
+class SerialBackend:
+    """Every chunk in this process, in order."""
+
+    name = "serial"
+    workers = 1
+
+    def execute(self, scenarios: list[Scenario], tasks: list[Task], seed: int, on_done: OnDone) -> None:
+        for ti, (si, engine, chunk, count) in enumerate(tasks):
+            on_done(ti, run_chunk(scenarios[si], engine, seed, chunk, count))
+
+
+_WORKER_SCENARIOS: list[Scenario] = []
+
+
+def _worker_init(scenarios: list[Scenario]) -> None:
+    # Ctrl-C goes to the whole process group: only the parent handles it (and keeps what it has).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER_SCENARIOS[:] = scenarios
+
+
+def _worker_chunk(si: int, engine: str, seed: int, chunk: int, count: int) -> Tally:
+    return run_chunk(_WORKER_SCENARIOS[si], engine, seed, chunk, count)
+
+
+class LocalBackend:
+    """Local worker processes (fork where the platform has it, so workers start in milliseconds)."""
+
+    name = "processes"
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+
+    def execute(self, scenarios: list[Scenario], tasks: list[Task], seed: int, on_done: OnDone) -> None:
+        import multiprocessing as mp
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        if self.workers == 1 or len(tasks) <= 1:
+            SerialBackend().execute(scenarios, tasks, seed, on_done)
+            return
+        methods = mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=min(self.workers, len(tasks)),
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(scenarios,),
+        )
+        futures: dict[Any, int] = {}
+        try:
+            for ti, (si, engine, chunk, count) in enumerate(tasks):
+                futures[pool.submit(_worker_chunk, si, engine, seed, chunk, count)] = ti
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in sorted(done, key=lambda f: futures[f]):
+                    on_done(futures[f], f.result())
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for p in processes:
+                if p.is_alive():
+                    p.terminate()
+            raise
+        pool.shutdown(wait=True)
+
+
+# ----- a simulation ---------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SimResult:
+    scenario: Scenario
+    seed: int
+    requested: int
+    engine: str
+    tally: Tally
+    interrupted: bool = False
+    seconds: float = 0.0
+    backend: str = ""
+    workers: int = 1
+    note: str = ""
+
+
+def choose_engine(scenario: Scenario, engine: str) -> tuple[str, str]:
+    """("reference" or the kernel's name, why no kernel) for the ``--engine`` choice."""
+    if engine not in ENGINES:
+        raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "reference":
+        return "reference", "--engine reference"
+    kernel, why = find_kernel(scenario.ruleset, scenario.state)
+    if kernel is None:
+        if engine == "kernel":
+            raise UsageError(f"no batch kernel for this encounter: {why}")
+        return "reference", why
+    return "kernel:" + kernel.name, ""
+
+
+def _chunk_size(scenario: Scenario, engine: str) -> int:
+    if engine == "reference":
+        return ENGINE_CHUNK
+    kernel, _ = find_kernel(scenario.ruleset, scenario.state)
+    assert kernel is not None
+    return int(kernel.chunk)
+
+
+def simulate_many(
+    scenarios: list[Scenario],
+    runs: int,
+    seed: int,
+    engine: str = "auto",
+    backend: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[SimResult]:
+    """``runs`` fights of each scenario with the same master seed (common random numbers across a sweep).
+
+    ``progress(done_runs, total_runs)`` is called after each chunk. Ctrl-C (KeyboardInterrupt) stops the
+    work; the results then hold the chunks already done and ``interrupted`` is True.
+    """
+    if runs < 1:
+        raise UsageError(f"-n must be at least 1, not {runs}")
+    backend = backend or LocalBackend()
+    chosen = [choose_engine(s, engine) for s in scenarios]
+    tasks: list[Task] = []
+    for si, (name, _why) in enumerate(chosen):
+        worker_engine = "reference" if name == "reference" else "kernel"
+        size = _chunk_size(scenarios[si], worker_engine)
+        tasks += [(si, worker_engine, c, k) for c, k in chunk_plan(runs, size)]
+    results: dict[int, Tally] = {}
+    total = runs * len(scenarios)
+    done_runs = 0
+
+    def on_done(ti: int, tally: Tally) -> None:
+        nonlocal done_runs
+        results[ti] = tally
+        done_runs += tally.runs
+        if progress is not None:
+            progress(done_runs, total)
+
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        backend.execute(scenarios, tasks, seed, on_done)
+    except KeyboardInterrupt:
+        interrupted = True
+    seconds = time.perf_counter() - start
+    out = []
+    for si, scenario in enumerate(scenarios):
+        tally = Tally(scenario.ids, tuple(scenario.state.sides))
+        for ti in sorted(results):
+            if tasks[ti][0] == si:
+                tally.merge(results[ti])
+        out.append(
+            SimResult(
+                scenario,
+                seed,
+                runs,
+                chosen[si][0],
+                tally,
+                interrupted,
+                seconds,
+                getattr(backend, "name", type(backend).__name__),
+                int(getattr(backend, "workers", 1)),
+                chosen[si][1],
+            )
+        )
+    return out
+
+
+def simulate(
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    engine: str = "auto",
+    backend: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimResult:
+    """``runs`` fights of one scenario (see :func:`simulate_many`)."""
+    return simulate_many([scenario], runs, seed, engine, backend, progress)[0]
