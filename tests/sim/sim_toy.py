@@ -64,7 +64,9 @@ class ToyDuel(Ruleset):
 
     def choices(self, state, decision):
         me = state.combatants[decision.actor]
-        return [Command(me.id, "hit", c.id) for c in state.combatants.values() if c.side != me.side and c.active]
+        return [
+            Command(me.id, "hit", c.id) for c in state.combatants.values() if c.side != me.side and c.active
+        ]
 
     def validate(self, state, command):
         pass

@@ -7,6 +7,7 @@ import pickle
 import pytest
 from sim_toy import TOY, ToyStats, exact_duel, make_state
 
+from fracas.errors import UsageError
 from fracas.sim import report
 from fracas.sim.runner import (
     ENGINE_CHUNK,
@@ -19,7 +20,6 @@ from fracas.sim.runner import (
     simulate,
 )
 from fracas.sim.stats import Z999, wilson
-from fracas.errors import UsageError
 
 A = ToyStats(hit_on=3, sides=6, damage=2, hp=6)  # 1/2 to hit, 3 hits to put down
 B = ToyStats(hit_on=2, sides=6, damage=3, hp=6)  # 1/3 to hit, 2 hits to put down
@@ -100,7 +100,9 @@ def test_json_has_the_documented_shape() -> None:
     c = data["combatants"]["left-1"]
     assert set(c) >= {"unconscious", "dead", "damage_dealt", "damage_taken", "wounds"}
     assert set(data["timing"]) == {"seconds", "fights_per_second", "backend", "workers"}
-    assert data["draws"]["rate"] + sum(s["win_rate"] for s in data["sides"].values()) == pytest.approx(1, abs=1e-5)
+    assert data["draws"]["rate"] + sum(s["win_rate"] for s in data["sides"].values()) == pytest.approx(
+        1, abs=1e-5
+    )
 
 
 def test_wounds_and_deaths_are_counted() -> None:
@@ -120,7 +122,9 @@ def test_ctrl_c_reports_what_it_has() -> None:
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    res = simulate(sc, 10 * ENGINE_CHUNK, seed=1, engine="reference", backend=SerialBackend(), progress=progress)
+    res = simulate(
+        sc, 10 * ENGINE_CHUNK, seed=1, engine="reference", backend=SerialBackend(), progress=progress
+    )
     assert res.interrupted and res.tally.runs == 2 * ENGINE_CHUNK
     data = report.to_json(res)
     assert data["interrupted"] and data["runs"] == 2 * ENGINE_CHUNK and data["requested"] == 10 * ENGINE_CHUNK
@@ -134,7 +138,9 @@ def test_ctrl_c_with_worker_processes() -> None:
         seen.append(done)
         raise KeyboardInterrupt
 
-    res = simulate(sc, 40 * ENGINE_CHUNK, seed=1, engine="reference", backend=LocalBackend(2), progress=progress)
+    res = simulate(
+        sc, 40 * ENGINE_CHUNK, seed=1, engine="reference", backend=LocalBackend(2), progress=progress
+    )
     assert res.interrupted and 0 < res.tally.runs < 40 * ENGINE_CHUNK
 
 

@@ -87,8 +87,20 @@ def test_summary_numbers() -> None:
     s = summarize(t, {"a": "Alf"}, {"a": "x", "b": "y"})
     assert s["sides"]["x"]["win_rate"] == 0.75
     assert s["draws"]["rate"] == 0.25
-    assert s["rounds"] == {"mean": 4.5, "p50": 3, "p90": 10, "min": 2, "max": 10,
-                           "histogram": {"2": 1, "3": 2, "10": 1}}
+    assert s["rounds"] == {
+        "mean": 4.5,
+        "p50": 3,
+        "p90": 10,
+        "min": 2,
+        "max": 10,
+        "histogram": {"2": 1, "3": 2, "10": 1},
+    }
     b = s["combatants"]["b"]
-    assert (b["dead"], b["unconscious"], b["out"], b["wounds"], b["damage_taken"]) == (0.5, 0.25, 0.75, 1.5, 5.0)
+    assert (b["dead"], b["unconscious"], b["out"], b["wounds"], b["damage_taken"]) == (
+        0.5,
+        0.25,
+        0.75,
+        1.5,
+        5.0,
+    )
     assert s["combatants"]["a"]["name"] == "Alf"

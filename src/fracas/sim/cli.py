@@ -87,7 +87,9 @@ def _sim(
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
     ),
-    max_rounds: int | None = typer.Option(None, "--max-rounds", help="Stop each fight as a draw after N rounds."),
+    max_rounds: int | None = typer.Option(
+        None, "--max-rounds", help="Stop each fight as a draw after N rounds."
+    ),
 ) -> None:
     """Play an encounter many times and report how it goes: win rates with 95% intervals, rounds,
     casualties, damage and Wounds per combatant.
@@ -130,7 +132,7 @@ def _sweep(
     vary: list[str] = typer.Option(
         ...,
         "--vary",
-        help='ENTRY.FIELD=VALUES: an entry by id or template, a field (count, stats.x...), values 1..8, '
+        help="ENTRY.FIELD=VALUES: an entry by id or template, a field (count, stats.x...), values 1..8, "
         "1..8:2 or 1,2,4. Repeat for a grid.",
     ),
     runs: int = typer.Option(2_000, "-n", "--runs", help="Fights per point."),

@@ -86,7 +86,11 @@ def sweep_plot(sweep: dict[str, Any]) -> str:
             ys = [p["sides"][side]["win_rate"] for p in points]
             lo = [p["sides"][side]["ci_low"] for p in points]
             hi = [p["sides"][side]["ci_high"] for p in points]
-            label = side + ("" if not rest else " (" + ", ".join(f"{n}={v}" for n, v in zip(params[1:], rest, strict=True)) + ")")
+            label = side + (
+                ""
+                if not rest
+                else " (" + ", ".join(f"{n}={v}" for n, v in zip(params[1:], rest, strict=True)) + ")"
+            )
             (line,) = ax.plot(xs, ys, marker="o", label=label)
             ax.fill_between(xs, lo, hi, alpha=0.2, color=line.get_color())
         if not numeric:

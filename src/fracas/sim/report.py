@@ -129,7 +129,8 @@ def html_page(report: dict[str, Any], images: dict[str, str]) -> str:
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p class='meta'>ruleset {html.escape(report['ruleset'])}, file {html.escape(report['file'])}, "
-        f"seed {report['seed']}, engine {html.escape(report['engine'])}, fracas {html.escape(report['fracas'])}"
+        f"seed {report['seed']}, engine {html.escape(report['engine'])}, "
+        f"fracas {html.escape(report['fracas'])}"
         f"; {t['seconds']:.2f} s on {t['workers']} worker(s) ({html.escape(str(t['backend']))})"
         + (" — <b>interrupted</b>" if report["interrupted"] else "")
         + "</p>",
@@ -170,6 +171,8 @@ def html_page(report: dict[str, Any], images: dict[str, str]) -> str:
         )
     )
     for name, b64 in images.items():
-        parts.append(f"<h2>{html.escape(name)}</h2><img alt='{html.escape(name)}' src='data:image/png;base64,{b64}'>")
+        parts.append(
+            f"<h2>{html.escape(name)}</h2><img alt='{html.escape(name)}' src='data:image/png;base64,{b64}'>"
+        )
     parts.append("</body></html>")
     return "\n".join(parts)

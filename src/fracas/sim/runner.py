@@ -211,9 +211,7 @@ def run_chunk(scenario: Scenario, engine: str, seed: int, chunk: int, count: int
     if prepared.kernel is not None:
         rng = np.random.Generator(np.random.PCG64(chunk_seed_sequence(seed, chunk)))
         return prepared.kernel.run(count, rng)
-    return engine_runs(
-        scenario.ruleset, scenario.state, run_seeds(seed, chunk, count), prepared.controllers
-    )
+    return engine_runs(scenario.ruleset, scenario.state, run_seeds(seed, chunk, count), prepared.controllers)
 
 
 # ----- backends ------------------------------------------------------------------------------------------

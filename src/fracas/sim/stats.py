@@ -155,7 +155,9 @@ def _rate(k: int, n: int) -> dict[str, Any]:
     return {"count": k, "rate": _r(k / n) if n else 0.0, "ci_low": _r(lo), "ci_high": _r(hi)}
 
 
-def summarize(tally: Tally, names: dict[str, str] | None = None, sides_of: dict[str, str] | None = None) -> dict:
+def summarize(
+    tally: Tally, names: dict[str, str] | None = None, sides_of: dict[str, str] | None = None
+) -> dict:
     """The report's numbers (the stable ``--json`` shape without the run's header and ``timing``)."""
     n = tally.runs
     names = names or {}
