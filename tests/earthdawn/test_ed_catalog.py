@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fracas.errors import UsageError
 from fracas.rules import earthdawn as ed
 from fracas.rules.earthdawn import catalog
+from fracas.rules.earthdawn import characteristics as ch
 from fracas.rules.earthdawn.stats import Attack, EarthdawnStats
 
 
@@ -137,3 +140,34 @@ def test_the_data_doc_names_every_template_and_every_text_override() -> None:
                 label = fld.replace("_", " ")
                 assert any(label in line.lower() and row.name.split()[0].lower() in line.lower()
                            for line in doc.splitlines()), (key, fld)  # fmt: skip
+
+
+@settings(max_examples=200)
+@given(
+    edition=st.sampled_from(["ed4", "ed1"]),
+    race=st.sampled_from(["dwarf", "elf", "human", "obsidiman", "ork", "troll", "tskrang", "windling"]),
+    values=st.lists(st.integers(min_value=1, max_value=30), min_size=6, max_size=6),
+    armor=st.sampled_from([None, "leather", "hide", "chain-mail"]),
+    shield=st.sampled_from([None, "buckler"]),
+    circle=st.one_of(st.none(), st.integers(min_value=1, max_value=15)),
+)
+def test_any_character_is_consistent(
+    edition: str, race: str, values: list[int], armor: str | None, shield: str | None, circle: int | None
+) -> None:
+    attrs = dict(zip(ch.ATTRIBUTES, values, strict=True))
+    s = EarthdawnStats.from_character("x", edition, race, attrs, armor=armor, shield=shield, circle=circle,
+                                      weapons=["dagger"])  # fmt: skip
+    a = s.armor
+    sh = s.shield
+    dex_step = ch.attribute_step(attrs["dexterity"])
+    penalty = (a.initiative_penalty if a else 0) + (sh.initiative_penalty if sh else 0)
+    assert s.initiative_step == max(1, dex_step - penalty)
+    assert s.physical_armor == (a.physical if a else 0)
+    assert s.dexterity == dex_step and s.knockdown_step == ch.attribute_step(attrs["strength"])
+    assert s.recovery_step == ch.attribute_step(attrs["toughness"])
+    assert s.unconsciousness_rating is not None and s.unconsciousness_rating < s.death_rating
+    if attrs["toughness"] >= 2:  # ED4 Toughness 1: WT 3 above UR 2, as the formulas give
+        assert s.wound_threshold < s.unconsciousness_rating
+    assert (s.karma_max > 0) == (circle is not None)
+    assert s.full_movement == 2 * s.movement
+    assert s.attack("Dagger").damage_step == s.strength + catalog.weapon("dagger", edition).damage_step
