@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fracas.dice.roll import Roll, RolledDie, roll_die
+from fracas.dice.roll import MAX_EXPLOSIONS, Roll, RolledDie, roll_die
 from fracas.dice.source import DiceSource, RandomDice
 from fracas.dice.steps import EDITIONS, MAX_STEP, STEP_MINIMUM, step_dice
 from fracas.errors import UsageError
@@ -141,6 +141,12 @@ def _pool(expr: Expr) -> Pool:
     return Pool(tuple(dice), modifier, STEP_MINIMUM if expr.has_step else None)
 
 
+@lru_cache(maxsize=2048)
+def _single_faces(sides: int, explode: bool) -> tuple[RolledDie, ...]:
+    """Every one-face result of a die, made once: RolledDie is immutable, so rolls can share them."""
+    return tuple(RolledDie(sides, (f,), explode) for f in range(sides + 1))
+
+
 def _roll_fast(pool: Pool, source: RandomDice) -> Roll:
     """The same faces, in the same order, as rolling die by die through ``source.roll``; only quicker."""
     rnd = source._random
@@ -149,12 +155,12 @@ def _roll_fast(pool: Pool, source: RandomDice) -> Roll:
         face = int(rnd() * sides) + 1
         if explode and face == sides and sides > 1:
             faces = [face]
-            while face == sides and len(faces) <= 1000:
+            while face == sides and len(faces) <= MAX_EXPLOSIONS:
                 face = int(rnd() * sides) + 1
                 faces.append(face)
             out.append(RolledDie(sides, tuple(faces), True))
         else:
-            out.append(RolledDie(sides, (face,), explode))
+            out.append(_single_faces(sides, explode)[face])
     return Roll(tuple(out), pool.modifier, pool.floor)
 
 
@@ -302,5 +308,14 @@ def roll(
     >>> roll("step 14", ScriptedDice([12, 3, 5])).total
     20
     """
+    if source is None:
+        source = RandomDice(seed)
+    if type(source) is RandomDice:
+        return _roll_fast(_pool(text) if isinstance(text, Expr) else _parsed_pool(text, edition), source)
     expr = text if isinstance(text, Expr) else parse(text, edition)
-    return expr.roll(source if source is not None else RandomDice(seed))
+    return expr.roll(source)
+
+
+@lru_cache(maxsize=1024)
+def _parsed_pool(text: str, edition: str) -> Pool:
+    return _pool(parse(text, edition))

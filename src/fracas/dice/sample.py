@@ -27,8 +27,8 @@ def _rng(rng: RngLike) -> np.random.Generator:
 
 
 def _faces(rng: np.random.Generator, sides: int, shape: tuple[int, ...]) -> np.ndarray:
-    dtype = np.uint8 if sides < 256 else np.uint16
-    return rng.integers(1, sides + 1, size=shape, dtype=dtype, endpoint=False)
+    # int16 is the quickest dtype NumPy's bounded integers offer here (faster than uint8 and int64)
+    return rng.integers(1, sides + 1, size=shape, dtype=np.int16)
 
 
 def sample_pool(pool: Pool, n: int, rng: RngLike = None) -> np.ndarray:
