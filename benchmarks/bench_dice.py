@@ -113,7 +113,8 @@ def bench_exact(repeat: int) -> list[tuple[str, float, float]]:
         diff = float(np.abs(ours_t - theirs_t).max())
         same = "identical to 1e-9" if diff <= 1e-9 else "DIFFERENT"
         print(
-            f"table {edition} steps 1-40 x DN 1-60: fracas cold {cold * 1e3:7.2f} ms, warm {warm * 1e3:6.3f} ms   "
+            f"table {edition} steps 1-40 x DN 1-60: fracas cold {cold * 1e3:7.2f} ms, "
+            f"warm {warm * 1e3:6.3f} ms   "
             f"icepool {ice * 1e3:8.1f} ms   ratio cold {ice / cold:6.1f}x, warm {ice / warm:7.0f}x   "
             f"max |diff| {diff:.1e} ({same})"
         )
@@ -182,7 +183,8 @@ def bench_batch(repeat: int) -> None:
     n = 1_000_000
     for step, edition in ((5, "ed4"), (14, "ed4"), (19, "ed4"), (30, "ed4"), (40, "ed4"), (14, "ed1")):
         t = best(lambda step=step, edition=edition: sample_steps(step, n, rng, edition), repeat)
-        print(f"{edition} step {step:2}: {n:,} tests in {t * 1e3:6.1f} ms = {n / t / 1e6:6.1f} million step tests/s")
+        rate = n / t / 1e6
+        print(f"{edition} step {step:2}: {n:,} tests in {t * 1e3:6.1f} ms = {rate:6.1f} million step tests/s")
 
     def numpy_d12() -> np.ndarray:
         x = rng.integers(1, 13, n)
@@ -202,7 +204,8 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer repetitions")
     args = ap.parse_args()
     repeat = 3 if args.quick else 7
-    print(f"# fracas dice benchmark  (python {sys.version.split()[0]}, numpy {np.__version__}, {platform.machine()})")
+    versions = f"python {sys.version.split()[0]}, numpy {np.__version__}, {platform.machine()}"
+    print(f"# fracas dice benchmark  ({versions})")
     bench_exact(repeat)
     bench_rolls(1.5 if args.quick else 4.5)
     bench_batch(repeat)
