@@ -1,0 +1,321 @@
+"""The web app: the game master's view, the players' view and the JSON API behind them (FastAPI + Jinja2).
+
+Pages are drawn on the server; a little JavaScript (static/*.js, no build step) posts actions and redraws the
+fight when its log moves on (short polling of ``/api/fights/{id}/version``). Every change needs the game
+master's token (header ``X-Fracas-Token`` or ``?token=``); every input is checked on the server and a refused
+one changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from fastapi import Depends, FastAPI, File, HTTPException, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from fracas import __version__
+from fracas.engine import encounter as enc
+from fracas.errors import EncounterFileError, FracasError, RuleNotImplemented, UsageError
+from fracas.store.book import FacesNeeded, FightBook
+from fracas.store.fights import StaleFight, check_id
+from fracas.store.session import FightService
+from fracas.web.views import gm_view, player_view
+
+HERE = Path(__file__).parent
+MAX_UPLOAD = 1_000_000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DiceIn(_Strict):
+    """How to roll: on the server, or the faces of a physical roll typed in (in the order rolled)."""
+
+    mode: Literal["server", "typed"] = "server"
+    faces: list[StrictInt] = Field(default_factory=list, max_length=500)
+
+
+class ActionIn(_Strict):
+    expected: StrictInt | None = None
+    dice: DiceIn = Field(default_factory=DiceIn)
+
+
+class CommandIn(ActionIn):
+    command: dict[str, Any]
+
+
+class PlainIn(_Strict):
+    expected: StrictInt | None = None
+
+
+class CreateIn(_Strict):
+    encounter: dict[str, Any]
+    seed: StrictInt | None = Field(default=None, ge=1, le=2**62)
+
+
+def _faces(dice: DiceIn) -> list[int] | None:
+    return None if dice.mode == "server" else list(dice.faces)
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def create_app(service: FightService, token: str) -> FastAPI:
+    """The app for one store; ``token`` is the game master's secret."""
+    app = FastAPI(title="fracas", version=__version__, docs_url=None, redoc_url=None)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.state.service = service
+    app.state.token = token
+
+    def given_token(request: Request) -> str:
+        return request.headers.get("x-fracas-token") or request.query_params.get("token") or ""
+
+    def is_gm(request: Request) -> bool:
+        return secrets.compare_digest(given_token(request).encode(), token.encode())
+
+    def gm_only(request: Request) -> None:
+        if not is_gm(request):
+            raise HTTPException(403, "the game master's token is missing or wrong: use the link `fracas serve` printed")
+
+    # ----- errors: one clear sentence, never a traceback --------------------------------------------
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _error(exc.status_code, str(exc.detail))
+        return HTMLResponse(_page_error(exc.status_code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        parts = []
+        for err in exc.errors()[:5]:
+            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
+            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+        return _error(400, "malformed request: " + "; ".join(parts))
+
+    @app.exception_handler(StaleFight)
+    async def _stale(request: Request, exc: StaleFight) -> Response:
+        return _error(409, str(exc))
+
+    @app.exception_handler(FacesNeeded)
+    async def _need(request: Request, exc: FacesNeeded) -> Response:
+        return JSONResponse(
+            {"status": "need", "message": str(exc), "need": {"sides": exc.sides, "why": exc.why, "used": exc.used}}
+        )
+
+    @app.exception_handler(FracasError)
+    async def _refused(request: Request, exc: FracasError) -> Response:
+        status = 404 if str(exc).startswith("no saved fight") else 400
+        if request.url.path.startswith("/api/"):
+            return _error(status, str(exc))
+        return HTMLResponse(_page_error(status, str(exc)), status_code=status)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error (nothing was changed): {type(exc).__name__}: {exc}")
+
+    def book_of(fight_id: str) -> FightBook:
+        check_id(fight_id)
+        if not service.store.exists(fight_id):
+            raise HTTPException(404, f"no saved fight with id {fight_id!r}")
+        return service.book(fight_id)
+
+    def rulesets() -> list[dict[str, Any]]:
+        from fracas.rules.registry import RULESETS, get_ruleset
+
+        out = []
+        for rid, (_, title) in RULESETS.items():
+            item: dict[str, Any] = {"id": rid, "name": title, "available": False}
+            try:
+                rs = get_ruleset(rid)
+                item.update(
+                    available=True,
+                    name=rs.name or title,
+                    templates=list(rs.templates()),
+                    tactics=sorted(rs.tactics()),
+                    options=[{"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()],
+                )
+            except (RuleNotImplemented, ImportError, AttributeError) as exc:
+                item["why"] = str(exc)
+            out.append(item)
+        return out
+
+    # ----- pages ------------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> Response:
+        gm = is_gm(request)
+        fights = service.store.fights()
+        return templates.TemplateResponse(
+            request, "index.html", {"fights": fights, "gm": gm, "token": token if gm else ""}
+        )
+
+    @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def gm_page(request: Request, fight_id: str) -> Response:
+        view = gm_view(book_of(fight_id))
+        return templates.TemplateResponse(request, "gm.html", {"v": view, "token": token})
+
+    @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def gm_fragment(request: Request, fight_id: str) -> Response:
+        view = gm_view(book_of(fight_id))
+        return templates.TemplateResponse(request, "_gm_fight.html", {"v": view, "token": token})
+
+    @app.get("/view/{fight_id}", response_class=HTMLResponse)
+    def player_page(request: Request, fight_id: str) -> Response:
+        view = player_view(book_of(fight_id))
+        return templates.TemplateResponse(request, "player.html", {"v": view})
+
+    @app.get("/view/{fight_id}/fragment", response_class=HTMLResponse)
+    def player_fragment(request: Request, fight_id: str) -> Response:
+        view = player_view(book_of(fight_id))
+        return templates.TemplateResponse(request, "_player_fight.html", {"v": view})
+
+    @app.get("/new", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def new_page(request: Request) -> Response:
+        return templates.TemplateResponse(
+            request, "new.html", {"token": token, "rulesets_json": json.dumps(rulesets())}
+        )
+
+    # ----- reading ----------------------------------------------------------------------------------
+    @app.get("/api/fights", dependencies=[Depends(gm_only)])
+    def list_fights() -> Any:
+        return [
+            {"id": f.id, "name": f.name, "ruleset": f.ruleset, "status": f.status, "updated": f.updated}
+            for f in service.store.fights()
+        ]
+
+    @app.get("/api/fights/{fight_id}/version")
+    def version(fight_id: str) -> Any:
+        check_id(fight_id)
+        return {"seq": service.store.last_seq(fight_id)}
+
+    @app.get("/api/fights/{fight_id}/gm", dependencies=[Depends(gm_only)])
+    def gm_json(fight_id: str, log: bool = True) -> Any:
+        return gm_view(book_of(fight_id), with_log=log)
+
+    @app.get("/api/fights/{fight_id}/player")
+    def player_json(fight_id: str) -> Any:
+        return player_view(book_of(fight_id))
+
+    @app.get("/api/fights/{fight_id}/export", dependencies=[Depends(gm_only)])
+    def export(fight_id: str) -> Any:
+        book_of(fight_id)
+        data = service.export(fight_id)
+        return JSONResponse(
+            data, headers={"Content-Disposition": f'attachment; filename="{fight_id}.fracas.json"'}
+        )
+
+    @app.get("/api/rulesets", dependencies=[Depends(gm_only)])
+    def list_rulesets() -> Any:
+        return rulesets()
+
+    # ----- changing ---------------------------------------------------------------------------------
+    def done(book: FightBook, plan: Any) -> dict[str, Any]:
+        return {"status": "ok", "seq": book.seq, "what": plan.what, "events": len(plan.events)}
+
+    @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
+    def command(fight_id: str, body: CommandIn) -> Any:
+        book_of(fight_id)
+        faces = _faces(body.dice)
+        book, plan = service.act(
+            fight_id, lambda b: b.plan_command(b.find_choice(body.command), faces), body.expected
+        )
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/tactic", dependencies=[Depends(gm_only)])
+    def tactic(fight_id: str, body: ActionIn) -> Any:
+        book_of(fight_id)
+        faces = _faces(body.dice)
+        book, plan = service.act(fight_id, lambda b: b.plan_tactic(faces), body.expected)
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/advance", dependencies=[Depends(gm_only)])
+    def advance(fight_id: str, body: ActionIn) -> Any:
+        book_of(fight_id)
+        faces = _faces(body.dice)
+        book, plan = service.act(fight_id, lambda b: b.plan_advance(faces), body.expected)
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/round", dependencies=[Depends(gm_only)])
+    def rest_of_round(fight_id: str, body: PlainIn) -> Any:
+        book_of(fight_id)
+        book, plan = service.act(fight_id, lambda b: b.plan_round(), body.expected)
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/undo", dependencies=[Depends(gm_only)])
+    def undo(fight_id: str, body: PlainIn) -> Any:
+        book_of(fight_id)
+        book, plan = service.act(fight_id, lambda b: b.plan_undo(), body.expected)
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/redo", dependencies=[Depends(gm_only)])
+    def redo(fight_id: str, body: PlainIn) -> Any:
+        book_of(fight_id)
+        book, plan = service.act(fight_id, lambda b: b.plan_redo(), body.expected)
+        return done(book, plan)
+
+    def created(book: FightBook) -> dict[str, Any]:
+        fid = book.record.id
+        return {
+            "status": "ok",
+            "id": fid,
+            "seq": book.seq,
+            "gm": f"/gm/{fid}?token={token}",
+            "player": f"/view/{fid}",
+        }
+
+    @app.post("/api/fights", dependencies=[Depends(gm_only)])
+    def create(body: CreateIn) -> Any:
+        return created(service.create(body.encounter, seed=body.seed, source="encounter"))
+
+    @app.post("/api/fights/import", dependencies=[Depends(gm_only)])
+    def import_fight(body: dict[str, Any]) -> Any:
+        return created(service.import_(body, source="import"))
+
+    @app.post("/api/encounters/parse", dependencies=[Depends(gm_only)])
+    async def parse_upload(file: UploadFile = File(...)) -> Any:
+        """An uploaded encounter file (YAML or TOML), checked; returned as JSON for the builder."""
+        raw = await file.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            raise UsageError(f"the file is larger than {MAX_UPLOAD // 1000} kB")
+        name = file.filename or "upload"
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise EncounterFileError(f"{name}: not a UTF-8 text file") from None
+        data = _parse_text(text, name)
+        enc.load_data(data, name)  # every error of the file, before the builder takes it
+        return {"status": "ok", "encounter": json.loads(json.dumps(data, default=str))}
+
+    return app
+
+
+def _parse_text(text: str, name: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text) if name.lower().endswith(".toml") else yaml.safe_load(text)
+    except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
+        raise EncounterFileError(f"{name}: not valid {'TOML' if name.endswith('.toml') else 'YAML'}: {exc}") from None
+    if not isinstance(data, dict):
+        raise EncounterFileError(f"{name}: the file must hold a mapping (ruleset, sides, ...)")
+    return data
+
+
+def _page_error(status: int, message: str) -> str:
+    from html import escape
+
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>fracas</title>"
+        "<link rel='stylesheet' href='/static/fracas.css'></head><body><main class='error-page'>"
+        f"<h1>{status}</h1><p>{escape(message)}</p><p><a href='/'>fracas</a></p></main></body></html>"
+    )

@@ -1,0 +1,163 @@
+// fracas: the little JavaScript of the game master's and players' views (no build step).
+// The server draws the pages; this posts actions with the game master's token and redraws the fight when its
+// log moves on (short polling of /api/fights/<id>/version).
+"use strict";
+
+const Fracas = (() => {
+  const POLL_MS = 1000;
+  let app, fightId, token, fragmentUrl, seq = 0, busy = false;
+
+  function currentSeq() {
+    const f = document.querySelector("#fight .fight");
+    return f ? parseInt(f.dataset.seq, 10) : 0;
+  }
+
+  async function refresh() {
+    const r = await fetch(fragmentUrl + (token ? "?token=" + encodeURIComponent(token) : ""), { cache: "no-store" });
+    if (!r.ok) return;
+    const html = await r.text();
+    const logBox = document.querySelector("#fight .log .lines");
+    const atBottom = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
+    document.getElementById("fight").innerHTML = html;
+    seq = currentSeq();
+    const lines = document.querySelector("#fight .log .lines");
+    if (lines && atBottom) lines.scrollTop = lines.scrollHeight;
+  }
+
+  async function poll() {
+    try {
+      const r = await fetch("/api/fights/" + fightId + "/version", { cache: "no-store" });
+      if (r.ok) {
+        const v = await r.json();
+        if (v.seq !== seq && !busy) await refresh();
+      }
+    } catch (e) { /* the server may be restarting: try again */ }
+    setTimeout(poll, POLL_MS);
+  }
+
+  function say(text, kind) {
+    const m = document.getElementById("message");
+    if (!m) return;
+    m.textContent = text;
+    m.className = kind || "error";
+    m.hidden = !text;
+    if (text) setTimeout(() => { if (m.textContent === text) m.hidden = true; }, 8000);
+  }
+
+  async function post(path, body) {
+    const r = await fetch("/api/fights/" + fightId + "/" + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Fracas-Token": token },
+      body: JSON.stringify(body),
+    });
+    let data = {};
+    try { data = await r.json(); } catch (e) { data = { error: "the server answered " + r.status }; }
+    data.httpStatus = r.status;
+    return data;
+  }
+
+  // ----- typed-in dice ----------------------------------------------------------------------------------
+  function typedRoll(path, extra) {
+    const dlg = document.getElementById("dice-dialog");
+    const face = document.getElementById("dice-face");
+    const err = document.getElementById("dice-error");
+    let faces = [];
+    const expected = seq;
+
+    async function attempt() {
+      const data = await post(path, Object.assign({ expected, dice: { mode: "typed", faces } }, extra));
+      if (data.status === "need") {
+        document.getElementById("dice-what").textContent =
+          "Roll a d" + data.need.sides + (data.need.why ? " for " + data.need.why : "") + ".";
+        document.getElementById("dice-die").textContent = "d" + data.need.sides;
+        document.getElementById("dice-so-far").textContent = faces.length ? "Typed so far: " + faces.join(" ") : "";
+        if (!dlg.open) dlg.showModal();
+        face.value = "";
+        face.focus();
+        return;
+      }
+      if (data.status === "ok") {
+        dlg.close();
+        say(data.what, "ok");
+        await refresh();
+        return;
+      }
+      if (data.httpStatus === 409) { dlg.close(); say(data.error); await refresh(); return; }
+      // refused: drop the faces just typed and ask again
+      err.textContent = data.error || "refused";
+      faces = faces.slice(0, lastGood);
+      document.getElementById("dice-so-far").textContent = faces.length ? "Typed so far: " + faces.join(" ") : "";
+      if (!dlg.open) dlg.showModal();
+      face.value = "";
+      face.focus();
+    }
+
+    let lastGood = 0;
+    document.getElementById("dice-form").onsubmit = (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      const parts = face.value.trim().split(/[\s,]+/).filter((s) => s.length);
+      if (!parts.length) { err.textContent = "type the face the die shows"; return; }
+      const nums = parts.map((s) => (/^-?\d+$/.test(s) ? parseInt(s, 10) : NaN));
+      if (nums.some((n) => Number.isNaN(n))) { err.textContent = "a face is a whole number"; return; }
+      lastGood = faces.length;
+      faces = faces.concat(nums);
+      attempt();
+    };
+    document.getElementById("dice-cancel").onclick = () => { dlg.close(); };
+    err.textContent = "";
+    attempt();
+  }
+
+  // ----- the game master's buttons -----------------------------------------------------------------------
+  async function act(button) {
+    const what = button.dataset.act;
+    const mode = button.dataset.mode || "server";
+    let path = what, extra = {};
+    if (what === "command") {
+      const li = button.closest(".choice");
+      extra = { command: JSON.parse(li.dataset.command) };
+    }
+    if (mode === "typed") { typedRoll(path, extra); return; }
+    busy = true;
+    const body = Object.assign({ expected: seq }, extra);
+    if (what === "command" || what === "tactic" || what === "advance") body.dice = { mode: "server" };
+    try {
+      const data = await post(path, body);
+      if (data.status === "need") { busy = false; typedRoll(path, extra); return; }
+      if (data.status === "ok") say(data.what, "ok");
+      else say(data.error || "refused");
+    } finally {
+      busy = false;
+      await refresh();
+    }
+  }
+
+  function gm() {
+    app = document.getElementById("app");
+    fightId = app.dataset.id;
+    token = app.dataset.token;
+    fragmentUrl = app.dataset.fragment;
+    seq = currentSeq();
+    document.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-act]");
+      if (b && !b.disabled) { e.preventDefault(); act(b); }
+    });
+    const lines = document.querySelector("#fight .log .lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+    setTimeout(poll, POLL_MS);
+  }
+
+  function player() {
+    app = document.getElementById("app");
+    fightId = app.dataset.id;
+    token = "";
+    fragmentUrl = app.dataset.fragment;
+    seq = currentSeq();
+    const lines = document.querySelector("#fight .log .lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+    setTimeout(poll, POLL_MS);
+  }
+
+  return { gm, player };
+})();

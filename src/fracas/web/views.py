@@ -1,0 +1,358 @@
+"""What each view shows, as plain data (the JSON API returns it; the templates draw it).
+
+Ruleset-agnostic: a combatant's card is :meth:`Ruleset.card`, the odds :meth:`Ruleset.odds`, the log lines
+:meth:`Ruleset.narrate` (through the engine's narration). The player view is built from an allow-list: no
+hidden combatant (not its id, not its name, not a log line that mentions it) and no monster statistics (no
+card, no counters, no modifiers, no Difficulty Numbers, no monster totals) ever reach it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine import events as ev
+from fracas.engine.narrate import faces_text, narrate
+
+if TYPE_CHECKING:
+    from fracas.engine.state import Combatant, FightState
+    from fracas.store.book import FightBook, Line
+
+MAX_LOG = 400  # lines sent with a view; the export holds everything
+HEX = 24.0  # hex radius in SVG units
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _conditions(c: Combatant, state: FightState) -> list[dict[str, Any]]:
+    out = []
+    for cond in c.conditions.values():
+        left = None
+        if cond.until_round is not None:
+            left = max(cond.until_round - state.round + 1, 0)
+        out.append({"name": cond.name, "rounds_left": left, "value": cond.value, "rule": cond.rule})
+    return out
+
+
+def _involved(event: ev.Event, state: FightState) -> set[str]:
+    """The combatants an event names (actor, target, source; the acting order)."""
+    ids: set[str] = set()
+    for name in ("actor", "target", "source"):
+        v = getattr(event, name, None)
+        if isinstance(v, str):
+            ids.add(v)
+    if isinstance(event, ev.OrderSet):
+        ids.update(event.order)
+    return {i for i in ids if i in state.combatants}
+
+
+# ----- the game master ---------------------------------------------------------------------------------
+
+
+def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
+    state = book.state
+    ruleset = book.ruleset
+    decision = book.decision()
+    choices = []
+    if decision is not None:
+        for i, cmd in enumerate(ruleset.choices(state, decision)):
+            try:
+                odds = ruleset.odds(state, cmd)
+            except Exception as exc:  # odds are a help, never a reason to hide the action
+                odds = f"(odds unavailable: {type(exc).__name__})"
+            choices.append({"index": i, "command": _plain(cmd.to_json()), "label": cmd.describe(), "odds": odds})
+    waiting = book.waiting_for_dice()
+    combatants = []
+    for c in state.combatants.values():
+        combatants.append(
+            {
+                "id": c.id,
+                "name": c.name,
+                "side": c.side,
+                "player": c.player,
+                "hidden": c.hidden,
+                "template": c.template,
+                "tactic": c.tactic,
+                "status": c.status,
+                "out": ruleset.is_out(c),
+                "pos": list(c.pos) if c.pos is not None else None,
+                "facing": c.facing,
+                "altitude": c.altitude,
+                "counters": dict(c.counters),
+                "conditions": _conditions(c, state),
+                "card": _plain(ruleset.card(c)),
+                "initiative": state.initiative.get(c.id),
+            }
+        )
+    undo = book.undoable
+    view: dict[str, Any] = {
+        "id": book.record.id,
+        "name": book.record.name,
+        "ruleset": ruleset.id,
+        "ruleset_name": ruleset.name,
+        "seq": book.seq,
+        "round": state.round,
+        "phase": state.phase,
+        "status": book.status_text(),
+        "ended": state.ended,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "sides": list(state.sides),
+        "order": _order(state, ruleset, visible=None),
+        "current": state.current,
+        "combatants": combatants,
+        "decision": (
+            {
+                "actor": decision.actor,
+                "name": state.combatants[decision.actor].name,
+                "kind": decision.kind,
+                "prompt": decision.prompt,
+                "player": state.combatants[decision.actor].player,
+            }
+            if decision
+            else None
+        ),
+        "choices": choices,
+        "waiting_for_dice": {"sides": waiting[0], "why": waiting[1]} if waiting else None,
+        "can_undo": book._what(undo[-1]) if undo else None,
+        "can_redo": book._what(book.redo[-1]) if book.redo else None,
+        "map": hex_map(state, visible=None),
+    }
+    if with_log:
+        view["log"] = [_gm_line(line) for line in book.lines[-MAX_LOG:]]
+    return view
+
+
+def _gm_line(line: Line) -> dict[str, Any]:
+    e = line.event
+    details: list[str] = []
+    mods = getattr(e, "modifiers", ())
+    for m in mods or ():
+        try:
+            v, why, rule = m
+            details.append(f"{int(v):+d} {why} [{rule}]")
+        except (TypeError, ValueError):
+            details.append(str(m))
+    roll = getattr(e, "roll", None)
+    if isinstance(roll, dict):
+        details.append(f"dice: {faces_text(roll)}")
+    rule = getattr(e, "rule", "")
+    if rule:
+        details.append(f"rule: {rule}")
+    return {"batch": line.batch, "type": e.kind, "text": line.text, "details": details}
+
+
+def _order(state: FightState, ruleset: Any, visible: set[str] | None) -> list[dict[str, Any]]:
+    out = []
+    for i, cid in enumerate(state.order):
+        c = state.combatants.get(cid)
+        if c is None or (visible is not None and cid not in visible):
+            continue
+        item = {
+            "id": c.id,
+            "name": c.name,
+            "side": c.side,
+            "current": i == state.turn,
+            "acted": cid in state.acted,
+            "out": ruleset.is_out(c),
+        }
+        if visible is None or c.player:
+            item["initiative"] = state.initiative.get(cid)
+        out.append(item)
+    return out
+
+
+# ----- the players -------------------------------------------------------------------------------------
+
+
+def player_view(book: FightBook) -> dict[str, Any]:
+    """What the players' link shows: built field by field from what players may see."""
+    state = book.state
+    ruleset = book.ruleset
+    visible = {c.id for c in state.combatants.values() if not c.hidden}
+    hidden_words = [w for c in state.combatants.values() if c.hidden for w in (c.id, c.name) if w]
+    combatants = []
+    for c in state.combatants.values():
+        if c.id not in visible:
+            continue
+        item: dict[str, Any] = {
+            "id": c.id,
+            "name": c.name,
+            "side": c.side,
+            "player": c.player,
+            "status": c.status,
+            "out": ruleset.is_out(c),
+            "pos": list(c.pos) if c.pos is not None else None,
+            "conditions": [
+                {"name": d["name"], "rounds_left": d["rounds_left"]} for d in _conditions(c, state)
+            ],
+        }
+        if c.player:
+            item["card"] = _plain(ruleset.card(c))
+        combatants.append(item)
+    current = state.current if state.current in visible else None
+    log = []
+    for line in book.lines:
+        text = player_line(line, state, book, visible)
+        if text is None or any(w in text for w in hidden_words):
+            continue
+        log.append({"text": text})
+    return {
+        "id": book.record.id,
+        "name": book.record.name,
+        "ruleset": ruleset.id,
+        "ruleset_name": ruleset.name,
+        "seq": book.seq,
+        "round": state.round,
+        "status": book.status_text(),
+        "ended": state.ended,
+        "winner": state.winner,
+        "sides": list(state.sides),
+        "order": _order(state, ruleset, visible=visible),
+        "current": current,
+        "combatants": combatants,
+        "log": log[-MAX_LOG:],
+        "map": hex_map(state, visible=visible),
+    }
+
+
+def player_line(line: Line, state: FightState, book: FightBook, visible: set[str]) -> str | None:
+    """A log line for the players, or None. Lines about monsters are reworded from the event's fields."""
+    e = line.event
+    involved = _involved(e, state)
+    if involved - visible:
+        return None
+    monsters = {cid for cid in involved if not state.combatants[cid].player}
+    if not monsters:
+        return line.text
+
+    def n(cid: str | None) -> str:
+        c = state.combatants.get(cid or "")
+        return c.name if c else "?"
+
+    match e:
+        case ev.Rolled():
+            tgt = f" vs {n(e.target)}" if e.target else ""
+            actor = state.combatants[e.actor]
+            outcome = f" -> {e.outcome}" if e.outcome else ""
+            if actor.player:
+                what = f"{e.expr or 'step ' + str(e.step)} ({faces_text(e.roll)}) = {e.total}"
+                return f"{actor.name}: {e.test}{tgt}, {what}{outcome}"
+            return f"{actor.name}: {e.test}{tgt}{outcome}"
+        case ev.InitiativeRolled():
+            return f"{n(e.actor)} rolls Initiative."
+        case ev.OrderSet():
+            return "Order: " + ", ".join(n(c) for c in e.order if c in visible)
+        case ev.Damaged():
+            src = f" from {n(e.source)}" if e.source else ""
+            return f"  {n(e.target)} takes {e.amount} {e.counter}{src}"
+        case ev.Declared():
+            return f"{n(e.actor)} declares."
+        case (
+            ev.Moved()
+            | ev.Wounded()
+            | ev.StatusChanged()
+            | ev.ConditionAdded()
+            | ev.ConditionRemoved()
+            | ev.TurnStarted()
+            | ev.TurnEnded()
+        ):
+            text = narrate(e, state, None)
+            return text.strip("\n") if text else None
+    who = ", ".join(sorted(n(cid) for cid in involved))
+    words = "".join(" " + ch.lower() if ch.isupper() else ch for ch in e.kind).strip()
+    return f"  {who}: {words}"
+
+
+# ----- the battle map ----------------------------------------------------------------------------------
+
+
+def _xy(q: int, r: int) -> tuple[float, float]:
+    return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
+
+
+def _corners(x: float, y: float) -> str:
+    pts = []
+    for i in range(6):
+        a = math.radians(60 * i - 30)
+        pts.append(f"{x + HEX * math.cos(a):.1f},{y + HEX * math.sin(a):.1f}")
+    return " ".join(pts)
+
+
+def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
+    """Hexes (pointy-top, axial q, r) around everyone placed, with terrain and the tokens as SVG data."""
+    terrain = state.extra.get("map", {}) if isinstance(state.extra.get("map"), dict) else {}
+    blocked = {tuple(h) for h in terrain.get("blocked", [])}
+    cover = {tuple(h) for h in terrain.get("cover", [])}
+    shown = [
+        c
+        for c in state.combatants.values()
+        if c.pos is not None and (visible is None or c.id in visible) and c.status not in ("fled",)
+    ]
+    points = [tuple(c.pos) for c in shown] + list(blocked) + list(cover)
+    if not points:
+        points = [(0, 0)]
+    xs, ys = zip(*(_xy(q, r) for q, r in points), strict=True)
+    pad = HEX * 2.2
+    xmin, xmax = min(xs) - pad, max(xs) + pad
+    ymin, ymax = min(ys) - pad, max(ys) + pad
+    # at least a 9 x 7 field so a small fight still has room around it
+    if xmax - xmin < HEX * 16:
+        grow = (HEX * 16 - (xmax - xmin)) / 2
+        xmin, xmax = xmin - grow, xmax + grow
+    if ymax - ymin < HEX * 10:
+        grow = (HEX * 10 - (ymax - ymin)) / 2
+        ymin, ymax = ymin - grow, ymax + grow
+    cells = []
+    rmin, rmax = math.floor(ymin / (HEX * 1.5)), math.ceil(ymax / (HEX * 1.5))
+    for r in range(rmin, rmax + 1):
+        qmin = math.floor(xmin / (HEX * math.sqrt(3)) - r / 2)
+        qmax = math.ceil(xmax / (HEX * math.sqrt(3)) - r / 2)
+        for q in range(qmin, qmax + 1):
+            x, y = _xy(q, r)
+            if not (xmin - HEX <= x <= xmax + HEX and ymin - HEX <= y <= ymax + HEX):
+                continue
+            kind = "blocked" if (q, r) in blocked else "cover" if (q, r) in cover else ""
+            cells.append({"q": q, "r": r, "points": _corners(x, y), "kind": kind, "x": round(x, 1), "y": round(y, 1)})
+    tokens = []
+    stacked: dict[tuple[int, int], int] = {}
+    sides = list(state.sides)
+    for c in shown:
+        q, r = c.pos  # type: ignore[misc]
+        k = stacked.get((q, r), 0)
+        stacked[(q, r)] = k + 1
+        x, y = _xy(q, r)
+        x, y = x + k * 7, y - k * 7
+        initials = "".join(w[0] for w in c.name.split()[:2]).upper() if c.name else c.id[:2]
+        if c.name and c.name.split()[-1].isdigit():
+            initials = c.name[0].upper() + c.name.split()[-1]
+        tokens.append(
+            {
+                "id": c.id,
+                "name": c.name,
+                "label": initials[:3],
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "q": q,
+                "r": r,
+                "side": sides.index(c.side) if c.side in sides else 0,
+                "current": c.id == state.current,
+                "active": c.status == "active",
+                "hidden": c.hidden,
+            }
+        )
+    return {
+        "viewbox": f"{xmin:.0f} {ymin:.0f} {xmax - xmin:.0f} {ymax - ymin:.0f}",
+        "cells": cells,
+        "tokens": tokens,
+        "light": terrain.get("light", "bright"),
+        "hex_yards": None,
+    }
