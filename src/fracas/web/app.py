@@ -86,7 +86,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     def gm_only(request: Request) -> None:
         if not is_gm(request):
-            raise HTTPException(403, "the game master's token is missing or wrong: use the link `fracas serve` printed")
+            raise HTTPException(403, "the game master's token is missing or wrong: use the printed link")
 
     # ----- errors: one clear sentence, never a traceback --------------------------------------------
     @app.exception_handler(HTTPException)
@@ -109,9 +109,8 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.exception_handler(FacesNeeded)
     async def _need(request: Request, exc: FacesNeeded) -> Response:
-        return JSONResponse(
-            {"status": "need", "message": str(exc), "need": {"sides": exc.sides, "why": exc.why, "used": exc.used}}
-        )
+        need = {"sides": exc.sides, "why": exc.why, "used": exc.used}
+        return JSONResponse({"status": "need", "message": str(exc), "need": need})
 
     @app.exception_handler(FracasError)
     async def _refused(request: Request, exc: FracasError) -> Response:
@@ -143,7 +142,9 @@ def create_app(service: FightService, token: str) -> FastAPI:
                     name=rs.name or title,
                     templates=list(rs.templates()),
                     tactics=sorted(rs.tactics()),
-                    options=[{"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()],
+                    options=[
+                        {"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()
+                    ],
                 )
             except (RuleNotImplemented, ImportError, AttributeError) as exc:
                 item["why"] = str(exc)
@@ -305,7 +306,8 @@ def _parse_text(text: str, name: str) -> dict[str, Any]:
     try:
         data = tomllib.loads(text) if name.lower().endswith(".toml") else yaml.safe_load(text)
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        raise EncounterFileError(f"{name}: not valid {'TOML' if name.endswith('.toml') else 'YAML'}: {exc}") from None
+        kind = "TOML" if name.lower().endswith(".toml") else "YAML"
+        raise EncounterFileError(f"{name}: not valid {kind}: {exc}") from None
     if not isinstance(data, dict):
         raise EncounterFileError(f"{name}: the file must hold a mapping (ruleset, sides, ...)")
     return data

@@ -1,4 +1,4 @@
-"""``fracas serve`` (the browser view) and ``fracas fights`` (the saved fights: list, export, import, delete)."""
+"""``fracas serve`` (the browser view) and ``fracas fights`` (saved fights: list, export, import, delete)."""
 
 from __future__ import annotations
 

@@ -68,7 +68,8 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 odds = ruleset.odds(state, cmd)
             except Exception as exc:  # odds are a help, never a reason to hide the action
                 odds = f"(odds unavailable: {type(exc).__name__})"
-            choices.append({"index": i, "command": _plain(cmd.to_json()), "label": cmd.describe(), "odds": odds})
+            item = {"index": i, "command": _plain(cmd.to_json()), "label": cmd.describe(), "odds": odds}
+            choices.append(item)
     waiting = book.waiting_for_dice()
     combatants = []
     for c in state.combatants.values():
@@ -321,7 +322,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
             if not (xmin - HEX <= x <= xmax + HEX and ymin - HEX <= y <= ymax + HEX):
                 continue
             kind = "blocked" if (q, r) in blocked else "cover" if (q, r) in cover else ""
-            cells.append({"q": q, "r": r, "points": _corners(x, y), "kind": kind, "x": round(x, 1), "y": round(y, 1)})
+            cells.append({"q": q, "r": r, "points": _corners(x, y), "kind": kind})
     tokens = []
     stacked: dict[tuple[int, int], int] = {}
     sides = list(state.sides)
