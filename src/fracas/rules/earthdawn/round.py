@@ -1,0 +1,1141 @@
+"""The Earthdawn combat round on the fracas engine, shared by the editions (ED4 p.371-377).
+
+:class:`EarthdawnRuleset` runs declare -> Initiative -> turns -> end of round, the Standard/Simple actions,
+movement, reserved and delayed actions and the Attack/Damage procedure, with every number explained by
+:class:`~fracas.rules.base.Modifier` lists. An edition subclass supplies its :class:`Edition` (step table,
+rule ids and pages), its rules list, its optional rules, its Initiative step and its movement.
+
+Plug-in points (docs/rulesets/ed4.md "Extending the resolver"):
+
+- ``self.step_providers[test]``: functions ``(TestContext) -> Iterable[Modifier]`` adding step modifiers to
+  one kind of test ("initiative", "attack", "damage", "knockdown", "recovery", ...; "*" for every test);
+- ``self.defense_providers``: modifiers to the Defense of an attack's target (they change the DN);
+- ``self.dn_providers``: modifiers to the DN from the attacker's side (reserved action, ...);
+- ``self.actions[name]``: an :class:`Action` (validate, resolve, Standard or not): new command types;
+- ``self.combat_options[name]``: combat options a declaration may carry (issue 4 registers them).
+
+Commands (``Command.action``): ``declare``, ``attack``, ``move``, ``run``, ``stand-up``, ``revive``,
+``reserve``, ``delay``, ``sustain``, ``simple``, ``end``; to a reserved action's trigger ``react`` with
+any Standard-action command or ``pass``; a delaying character ``act-now`` or ``wait``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance
+from fracas.errors import EncounterFileError, IllegalCommand
+from fracas.rules.base import Modifier, Ruleset
+from fracas.rules.earthdawn.combat import (
+    Edition,
+    Provider,
+    Scratch,
+    TestContext,
+    current_damage,
+    damage_events,
+    initiative_order_key,
+    recovery_events,
+    rolled_event,
+    run_test,
+)
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
+    from fracas.engine.encounter import CombatantSpec
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile
+
+ACTION_TESTS = frozenset({"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity"})
+"""Tests that the Situation Modifiers' "Action test" penalties apply to (not Damage, Initiative, Recovery)."""
+
+STANDARD = "standard"
+SIMPLE = "simple"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A command type: ``kind`` "standard" (uses the Standard action), "simple" or "turn" (ends/shapes the
+    turn); ``validate(state, command)`` raises IllegalCommand; ``resolve(state, command, dice, sc)`` emits
+    into the scratch."""
+
+    name: str
+    kind: str
+    validate: Callable[[FightState, Command], None]
+    resolve: Callable[[FightState, Command, DiceSource, Scratch], None]
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CombatOption:
+    """A combat option a declaration may name (issue 4 registers them; ``check`` raises IllegalCommand)."""
+
+    name: str
+    rule: str
+    check: Callable[[FightState, Command], None] | None = None
+
+
+class EarthdawnRuleset(Ruleset):
+    edition: Edition
+    hex_yards = 2.0
+
+    def __init__(self) -> None:
+        self.step_providers: dict[str, list[Provider]] = {}
+        self.defense_providers: list[Provider] = []
+        self.dn_providers: list[Provider] = []
+        self.actions: dict[str, Action] = {}
+        self.combat_options: dict[str, CombatOption] = {}
+        self._tactics: dict[str, Any] | None = None
+        self._install_core()
+
+    # ----- edition hooks ----------------------------------------------------------------------------------
+    def ref(self, key: str) -> str:
+        return self.edition.refs[key]
+
+    def movement_hexes(self, c: Combatant) -> int:
+        """Hexes of free movement in a round (Movement Rate in yards / 2 yards per hex, rounded down)."""
+        p: CombatProfile = c.stats
+        if "knocked-down" in c.conditions:
+            return 1  # crawling at Movement Rate 2 (p.389)
+        return p.movement // 2
+
+    def load_profile(self, spec: CombatantSpec, name: str, where: str) -> CombatProfile:
+        raise NotImplementedError
+
+    # ----- registration -----------------------------------------------------------------------------------
+    def add_step_provider(self, test: str, provider: Provider) -> None:
+        self.step_providers.setdefault(test, []).append(provider)
+
+    def add_action(self, action: Action) -> None:
+        self.actions[action.name] = action
+
+    def _install_core(self) -> None:
+        r = self.ref
+        self.add_step_provider("*", self._wound_penalty)
+        self.add_step_provider("*", self._knocked_down_tests)
+        self.add_step_provider("*", self._harried_tests)
+        self.add_step_provider("attack", self._long_range)
+        self.add_step_provider("damage", self._long_range)
+        self.defense_providers += [
+            self._knocked_down_defense,
+            self._harried_defense,
+            self._unconscious_defense,
+        ]
+        self.dn_providers.append(self._reserved_dn)
+        for a in (
+            Action("attack", STANDARD, self._v_attack, self._r_attack, r("attack")),
+            Action("move", SIMPLE, self._v_move, self._r_move, r("movement")),
+            Action("run", STANDARD, self._v_run, self._r_run, r("movement.double")),
+            Action("stand-up", STANDARD, self._v_stand_up, self._r_stand_up, r("situation.knocked-down")),
+            Action("revive", STANDARD, self._v_revive, self._r_revive, r("recovery.unconscious")),
+            Action("sustain", STANDARD, self._v_none, self._r_sustain, r("actions.sustained")),
+            Action("simple", SIMPLE, self._v_none, self._r_simple, r("actions.simple")),
+            Action("end", "turn", self._v_none, self._r_end, r("round.resolve")),
+            Action("reserve", "turn", self._v_reserve, self._r_reserve, r("actions.reserved")),
+            Action("delay", "turn", self._v_none, self._r_delay, r("actions.delayed")),
+        ):
+            self.add_action(a)
+
+    # ----- modifiers --------------------------------------------------------------------------------------
+    def step_mods(self, ctx: TestContext) -> list[Modifier]:
+        out: list[Modifier] = []
+        for key in ("*", ctx.test):
+            for prov in self.step_providers.get(key, ()):
+                out.extend(prov(ctx))
+        return out
+
+    def defense_mods(self, ctx: TestContext) -> list[Modifier]:
+        out: list[Modifier] = []
+        for prov in self.defense_providers:
+            out.extend(prov(ctx))
+        for prov in self.dn_providers:
+            out.extend(prov(ctx))
+        return out
+
+    def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test == "recovery" or not ctx.state.options.get("wound-penalties", True):
+            return ()
+        w = ctx.actor.counters.get("wounds", 0)
+        if not w:
+            return ()
+        return (Modifier(-w, f"{w} Wound{'s' if w > 1 else ''}", self.ref("wounds.penalty")),)
+
+    def _knocked_down_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test in ACTION_TESTS and "knocked-down" in ctx.actor.conditions:
+            return (Modifier(-3, "Knocked Down", self.ref("situation.knocked-down")),)
+        return ()
+
+    def _harried_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        cond = ctx.actor.conditions.get("harried")
+        if cond is not None and ctx.test in ACTION_TESTS:
+            return (Modifier(-cond.value or -2, "Harried", self.ref("situation.harried")),)
+        return ()
+
+    def _long_range(self, ctx: TestContext) -> Iterable[Modifier]:
+        a = ctx.attack
+        if a is None or a.close or a.short is None or ctx.target is None:
+            return ()
+        yards = ctx.extra.get("yards")
+        if yards is not None and yards > a.short:
+            return (Modifier(-2, "Long range", self.ref("situation.range")),)
+        return ()
+
+    def _knocked_down_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is not None and "knocked-down" in t.conditions:
+            return (Modifier(-3, f"{t.name} Knocked Down", self.ref("situation.knocked-down")),)
+        return ()
+
+    def _harried_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is not None and "harried" in t.conditions:
+            return (Modifier(-2, f"{t.name} Harried", self.ref("situation.harried")),)
+        return ()
+
+    def _unconscious_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is not None and t.status == "unconscious":
+            return (Modifier(-2, f"{t.name} unconscious: Blindsided", self.ref("damage.unconscious")),)
+        return ()
+
+    def _reserved_dn(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.extra.get("reserved"):
+            return (Modifier(2, "DN: reserved action", self.ref("actions.reserved")),)
+        return ()
+
+    # ----- building ---------------------------------------------------------------------------------------
+    def make_combatants(self, spec: CombatantSpec, side: str, where: str) -> list[Combatant]:
+        from fracas.engine.encounter import assign_ids
+        from fracas.engine.state import Combatant
+
+        ids = assign_ids(spec, "combatant")
+        profile = self.load_profile(
+            spec, ids[0][1] if spec.count == 1 else (spec.name or spec.template or ""), where
+        )
+        known = self.tactics()
+        if spec.tactic not in known:
+            raise EncounterFileError(
+                f"{where}.tactic: unknown tactic {spec.tactic!r}; allowed: {', '.join(sorted(known))}"
+            )
+        out = []
+        for (cid, name), pos in zip(ids, spec.positions(), strict=True):
+            counters = {"damage": 0, "wounds": 0}
+            if profile.karma:
+                counters["karma"] = profile.karma
+            out.append(
+                Combatant(
+                    cid,
+                    name,
+                    side,
+                    profile,
+                    player=spec.player,
+                    tactic=spec.tactic,
+                    hidden=spec.hidden,
+                    template=spec.template or "",
+                    pos=pos,
+                    facing=spec.facing,
+                    altitude=spec.altitude,
+                    counters=counters,
+                )
+            )
+        return out
+
+    def prepare(self, state: FightState, spec: Any) -> None:
+        """Place combatants without a starting hex on free hexes, in rows (sides 8 hexes apart)."""
+        taken = {c.pos for c in state.combatants.values() if c.pos is not None}
+        for si, side in enumerate(state.sides):
+            q = si * 8
+            r = 0
+            for c in state.on_side(side):
+                if c.pos is not None:
+                    continue
+                while (q, r) in taken:
+                    r += 1
+                c.pos = (q, r)
+                taken.add((q, r))
+
+    # ----- the round --------------------------------------------------------------------------------------
+    def _declarers(self, state: FightState) -> tuple[str, ...]:
+        tactics = self.tactics()
+        out = []
+        for c in state.combatants.values():
+            if not c.active:
+                continue
+            t = tactics.get(c.tactic)
+            if t is None or getattr(t, "declares", True):
+                out.append(c.id)
+        return tuple(out)
+
+    def pending(self, state: FightState) -> Decision | None:
+        phase = state.phase
+        extra = state.extra
+        if phase == "act":
+            intr = extra.get("interrupt")
+            if intr is not None:
+                return Decision(intr["by"], "react", f"reserved action: {intr['actor']} triggers it")
+            cur = state.current
+            if cur is not None and cur not in state.acted:
+                c = state.combatants[cur]
+                delayers = extra.get("delayers", ())
+                reserved = extra.get("reserved", {})
+                if c.active and cur not in delayers and cur not in reserved:
+                    return Decision(cur, "act")
+            delayers = extra.get("delayers")
+            if delayers:
+                asked = extra.get("delay_asked")
+                done = asked["ids"] if asked and asked["at"] == state.turn else ()
+                for d in delayers:
+                    if d not in done and state.combatants[d].active:
+                        last = self._next_index(state) is None
+                        return Decision(d, "delayed", "end of round" if last else "between turns")
+            return None
+        if phase == "declare":
+            roster = extra.get("roster", ())
+            n = len(state.declarations)
+            if n < len(roster):
+                return Decision(roster[n], "declare")
+        return None
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        phase = state.phase
+        if phase == "act":
+            nxt = self._next_index(state)
+            if nxt is not None:
+                cid = state.order[nxt]
+                return [ev.TurnStarted(cid, state.initiative.get(cid))]
+            return self._end_round(state)
+        if phase in ("started", "round-end"):
+            return self._start_round(state, dice)
+        if phase == "declare":
+            return self._initiative(state, dice, state.round)
+        raise AssertionError(f"unexpected phase {phase!r}")
+
+    def _next_index(self, state: FightState) -> int | None:
+        order = state.order
+        acted = state.acted
+        cs = state.combatants
+        i = state.turn + 1
+        n = len(order)
+        while i < n:
+            cid = order[i]
+            if cid not in acted and cs[cid].status == "active":
+                return i
+            i += 1
+        return None
+
+    def _start_round(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        rnd = state.round + 1
+        out: list[ev.Event] = [ev.RoundStarted(rnd)]
+        # An unconscious character may make a Recovery test one minute (10 rounds) after falling (p.380).
+        sc: Scratch | None = None
+        for c in state.combatants.values():
+            if c.status == "unconscious" and not c.marks.get("recovery_tried"):
+                since = c.marks.get("unconscious_since", rnd)
+                if rnd - since >= 10:
+                    sc = sc or Scratch(state)
+                    sc.emit(ev.Marked(c.id, "recovery_tried", True, self.ref("recovery.unconscious")))
+                    recovery_events(sc, self.edition, dice, c.id, "one minute after falling unconscious")
+        if sc is not None:
+            out += sc.events
+        roster = self._declarers(state)
+        if roster:
+            out.append(ev.ExtraSet("roster", roster))
+            return out
+        if "roster" in state.extra:
+            out.append(ev.ExtraSet("roster", None))
+        out += self._initiative(state, dice, rnd, sc)
+        return out
+
+    def initiative_step(
+        self, state: FightState, c: Combatant, sc: Scratch | None
+    ) -> tuple[int, list[Modifier]]:
+        p: CombatProfile = c.stats
+        mods = self.step_mods(TestContext(state, sc, "initiative", c))
+        return p.initiative_step, mods
+
+    def _initiative(
+        self, state: FightState, dice: DiceSource, rnd: int, sc: Scratch | None = None
+    ) -> list[ev.Event]:
+        """Initiative tests (p.371): each active character rolls its Initiative step (armor and shields
+        already in it); Wounds and other involuntary penalties below Step 1 mean acting last at 1. Identical
+        creatures of a side share one test (group Initiative, p.372); with "take-the-initiative" gamemaster
+        characters use their step as the result (p.372); a character who delayed into this round acts at
+        one above the highest Initiative (p.376)."""
+        options = state.options
+        group = options.get("group-initiative", True)
+        take = options.get("take-the-initiative", False)
+        r_init = self.ref("initiative")
+        out: list[ev.Event] = []
+        keys: list[tuple[Any, ...]] = []
+        groups: dict[tuple[Any, ...], int] = {}
+        delayed: list[Combatant] = []
+        best = 0
+        cs = [c for c in state.combatants.values() if c.status == "active"]
+        for c in cs:
+            if c.marks.get("delay_into") == rnd:
+                delayed.append(c)
+                continue
+            p: CombatProfile = c.stats
+            base, mods = self.initiative_step(state, c, sc)
+            step = base + sum(m.value for m in mods)
+            forced = step < 1
+            if forced:
+                value = 1
+                out.append(
+                    ev.InitiativeRolled(c.id, 1, step, None, _mt(mods), self.ref("initiative.below-one"))
+                )
+            elif take and not c.player:
+                value = step
+                out.append(
+                    ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.take"))
+                )
+            else:
+                gkey = (c.side, c.template, step) if group and c.template and not c.player else None
+                if gkey is not None and gkey in groups:
+                    value = groups[gkey]
+                    out.append(
+                        ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.group"))
+                    )
+                else:
+                    res = run_test(dice, self.edition, step)
+                    value = res.total
+                    if gkey is not None:
+                        groups[gkey] = value
+                    out.append(ev.InitiativeRolled(c.id, value, step, res.roll.to_json(), _mt(mods), r_init))
+            if value > best:
+                best = value
+            keys.append(initiative_order_key(value, forced, c.player, p.initiative_step, p.dexterity, c.id))
+        for c in delayed:
+            p = c.stats
+            value = best + 1
+            out.append(ev.Marked(c.id, "delay_into", None, self.ref("actions.delayed")))
+            out.append(
+                ev.InitiativeRolled(c.id, value, None, None, (), self.ref("actions.delayed.next-round"))
+            )
+            keys.append(initiative_order_key(value, False, c.player, p.initiative_step, p.dexterity, c.id))
+        keys.sort()
+        order = tuple(k[-1] for k in keys)
+        out.append(ev.OrderSet(order, r_init))
+        if order:
+            out.append(ev.TurnStarted(order[0], None))
+        return out
+
+    def _end_round(self, state: FightState) -> list[ev.Event]:
+        rnd = state.round
+        out: list[ev.Event] = []
+        for c in state.combatants.values():
+            for name, cond in c.conditions.items():
+                if cond.until_round is not None and cond.until_round <= rnd:
+                    out.append(ev.ConditionRemoved(c.id, name, "end of round", cond.rule))
+        extra = state.extra
+        for key in ("reserved", "delayers", "delay_asked", "interrupt"):
+            if key in extra:
+                out.append(ev.ExtraSet(key, None))
+        out.append(ev.RoundEnded(rnd))
+        return out
+
+    # ----- commands ---------------------------------------------------------------------------------------
+    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        me = state.combatants[decision.actor]
+        kind = decision.kind
+        if kind == "declare":
+            return [
+                Command(me.id, "declare", args={"action": "act"}, label="declare: act (no combat options)")
+            ]
+        if kind == "delayed":
+            last = decision.prompt == "end of round"
+            return [
+                Command(me.id, "act-now", label="act now"),
+                Command(me.id, "wait", label="delay into the next round" if last else "keep waiting"),
+            ]
+        out: list[Command] = []
+        p: CombatProfile = me.stats
+        if kind == "react":
+            intr = state.extra["interrupt"]
+            foe = state.combatants[intr["actor"]]
+            for a in p.attacks:
+                cmd = Command(me.id, "attack", foe.id, {"attack": a.name})
+                if self._is_legal(state, cmd):
+                    out.append(cmd)
+            out.append(Command(me.id, "pass", label="let it happen (keep the reserved action)"))
+            return out
+        for foe in state.combatants.values():
+            if foe.side == me.side or foe.status != "active":
+                continue
+            for a in p.attacks:
+                cmd = Command(me.id, "attack", foe.id, {"attack": a.name})
+                if self._is_legal(state, cmd):
+                    out.append(cmd)
+        if "knocked-down" in me.conditions:
+            out.append(Command(me.id, "stand-up"))
+        for ally in state.combatants.values():
+            near = me.pos is not None and ally.pos is not None and distance(me.pos, ally.pos) == 1
+            if ally.side == me.side and ally.status == "unconscious" and near:
+                out.append(Command(me.id, "revive", ally.id))
+        out += [
+            Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": None}}),
+            Command(me.id, "delay"),
+            Command(me.id, "end"),
+        ]
+        return out
+
+    def _is_legal(self, state: FightState, cmd: Command) -> bool:
+        try:
+            self.validate(state, cmd)
+        except IllegalCommand:
+            return False
+        return True
+
+    def validate(self, state: FightState, command: Command) -> None:
+        decision = self.pending(state)
+        kind = decision.kind if decision is not None and decision.actor == command.actor else "act"
+        name = command.action
+        if command.actor not in state.combatants:
+            raise IllegalCommand(f"no combatant {command.actor!r}")
+        if kind == "declare":
+            if name != "declare":
+                raise IllegalCommand(
+                    "declare the round's general action and combat options first", self.ref("round.declare")
+                )
+            for opt in command.args.get("options", ()) or ():
+                spec = self.combat_options.get(opt)
+                if spec is None:
+                    known = ", ".join(sorted(self.combat_options)) or "none implemented yet"
+                    raise IllegalCommand(
+                        f"unknown combat option {opt!r}; known: {known}", self.ref("round.declare")
+                    )
+                if spec.check is not None:
+                    spec.check(state, command)
+            return
+        if kind == "delayed":
+            if name not in ("act-now", "wait"):
+                raise IllegalCommand(
+                    "a delaying character either acts now or keeps waiting", self.ref("actions.delayed")
+                )
+            return
+        if kind == "react":
+            if name == "pass":
+                return
+            action = self.actions.get(name)
+            if action is None or action.kind != STANDARD:
+                raise IllegalCommand(
+                    "a reserved action is a Standard action (or pass)", self.ref("actions.reserved")
+                )
+            action.validate(state, command)
+            return
+        action = self.actions.get(name)
+        if action is None:
+            raise IllegalCommand(f"unknown action {name!r}; known: {', '.join(sorted(self.actions))}")
+        me = state.combatants[command.actor]
+        if action.kind == STANDARD and me.marks.get("std") == state.round:
+            raise IllegalCommand(
+                "the Standard action of this round is used already", self.ref("actions.standard")
+            )
+        action.validate(state, command)
+
+    def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        sc = Scratch(state)
+        decision = self.pending(state)
+        kind = decision.kind if decision is not None else "act"
+        name = command.action
+        me = command.actor
+        if kind == "declare":
+            a = command.args
+            sc.emit(
+                ev.Declared(
+                    me,
+                    str(a.get("action", "act")),
+                    tuple(a.get("options", ()) or ()),
+                    command.target,
+                    {k: v for k, v in a.items() if k not in ("action", "options")},
+                )
+            )
+            return sc.events
+        if kind == "delayed":
+            self._resolve_delayed(state, command, sc)
+            return sc.events
+        if kind == "react":
+            intr = state.extra["interrupt"]
+            if name == "pass":
+                sc.emit(
+                    ev.Marked(
+                        me, "passed", [intr["actor"], state.round, state.turn], self.ref("actions.reserved")
+                    ),
+                    ev.ExtraSet("interrupt", None),
+                )
+                return sc.events
+            reserved = dict(state.extra.get("reserved", {}))
+            reserved.pop(me, None)
+            order = [c for c in state.order if c != me]
+            order.insert(order.index(intr["actor"]), me)
+            sc.emit(
+                ev.ExtraSet("interrupt", None),
+                ev.ExtraSet("reserved", reserved or None),
+                ev.OrderSet(tuple(order), self.ref("actions.reserved")),
+                ev.TurnStarted(me, state.initiative.get(me)),
+            )
+            sc.flags["reserved"] = True
+            self.actions[name].resolve(state, command, dice, sc)
+            if not any(isinstance(e, ev.TurnEnded) for e in sc.events):
+                sc.emit(ev.TurnEnded(me))
+            return sc.events
+        action = self.actions[name]
+        # A reserved action's trigger interrupts before the command happens (p.375).
+        if action.kind == STANDARD or name == "move":
+            trig = self._triggered(state, command)
+            if trig is not None:
+                sc.emit(
+                    ev.Note(
+                        f"{state.combatants[trig].name} interrupts {state.combatants[me].name} "
+                        "with a reserved action",
+                        trig,
+                        self.ref("actions.reserved"),
+                    ),
+                    ev.ExtraSet(
+                        "interrupt", {"by": trig, "actor": me, "target": command.target, "action": name}
+                    ),
+                )
+                return sc.events
+        action.resolve(state, command, dice, sc)
+        return sc.events
+
+    def _triggered(self, state: FightState, command: Command) -> str | None:
+        reserved = state.extra.get("reserved")
+        if not reserved:
+            return None
+        me = state.combatants[command.actor]
+        for rid, trig in reserved.items():
+            r = state.combatants[rid]
+            if r.side == me.side or r.status != "active":
+                continue
+            passed = r.marks.get("passed")
+            if passed is not None and list(passed) == [me.id, state.round, state.turn]:
+                continue
+            on = trig.get("on", "attack")
+            if on == "action":
+                pass
+            elif on == "attack":
+                if command.action != "attack":
+                    continue
+                tgt = trig.get("target")
+                victim = state.combatants.get(command.target or "")
+                if victim is None:
+                    continue
+                if tgt is None and victim.side != r.side:
+                    continue
+                if tgt is not None and tgt != victim.id:
+                    continue
+            else:
+                continue
+            by = trig.get("by")
+            if by is not None and by != me.id:
+                continue
+            return rid
+        return None
+
+    def _resolve_delayed(self, state: FightState, command: Command, sc: Scratch) -> None:
+        me = command.actor
+        delayers = [d for d in state.extra.get("delayers", ()) if d != me]
+        last = self._next_index(state) is None
+        if command.action == "act-now":
+            cur = state.current
+            order = [c for c in state.order if c != me]
+            pos = order.index(cur) + 1 if cur in order else len(order)
+            order.insert(pos, me)
+            sc.emit(
+                ev.ExtraSet("delayers", delayers or None),
+                ev.OrderSet(tuple(order), self.ref("actions.delayed")),
+                ev.TurnStarted(me, state.initiative.get(me)),
+            )
+            return
+        if last:
+            sc.emit(
+                ev.ExtraSet("delayers", delayers or None),
+                ev.Marked(me, "delay_into", state.round + 1, self.ref("actions.delayed.next-round")),
+                ev.Note(
+                    f"{state.combatants[me].name} delays into the next round",
+                    me,
+                    self.ref("actions.delayed.next-round"),
+                ),
+            )
+            return
+        asked = state.extra.get("delay_asked")
+        ids = list(asked["ids"]) if asked and asked["at"] == state.turn else []
+        sc.emit(ev.ExtraSet("delay_asked", {"at": state.turn, "ids": [*ids, me]}))
+
+    # ----- geometry ---------------------------------------------------------------------------------------
+    def _blocked(self, state: FightState, mover: str) -> set[tuple[int, int]]:
+        blocked = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
+        blocked |= state.occupied(mover)
+        return blocked  # type: ignore[return-value]
+
+    def _check_path(
+        self, state: FightState, me: Combatant, path: Any, limit: int, rule: str
+    ) -> list[tuple[int, int]]:
+        if not path:
+            return []
+        try:
+            hexes = [(int(h[0]), int(h[1])) for h in path]
+        except (TypeError, ValueError, IndexError):
+            raise IllegalCommand(f"a path is a list of [q, r] hexes, found {path!r}") from None
+        if len(hexes) > limit:
+            raise IllegalCommand(
+                f"{me.name} can move {limit} hex{'es' if limit != 1 else ''} now (2 yards each), "
+                f"not {len(hexes)}",
+                rule,
+            )
+        blocked = self._blocked(state, me.id)
+        prev = me.pos
+        for h in hexes:
+            if prev is None or distance(prev, h) != 1:
+                raise IllegalCommand(f"the path must go hex by hex; {list(h)} is not next to {prev}", rule)
+            if h in blocked:
+                raise IllegalCommand(f"hex {list(h)} is blocked or taken", rule)
+            prev = h
+        return hexes
+
+    def moved_this_round(self, state: FightState, c: Combatant) -> int:
+        m = c.marks.get("moved")
+        return m[1] if m is not None and m[0] == state.round else 0
+
+    # ----- actions: validate ------------------------------------------------------------------------------
+    def _v_none(self, state: FightState, command: Command) -> None:
+        return None
+
+    def _v_active(self, state: FightState, command: Command) -> Combatant:
+        me = state.combatants[command.actor]
+        if me.status != "active":
+            raise IllegalCommand(f"{me.name} is {me.status} and cannot act", self.ref("damage.unconscious"))
+        return me
+
+    def _target(self, state: FightState, command: Command) -> Combatant:
+        t = state.combatants.get(command.target or "")
+        if t is None:
+            raise IllegalCommand(f"no target {command.target!r}")
+        return t
+
+    def _v_attack(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)
+        target = self._target(state, command)
+        if target.status == "dead":
+            raise IllegalCommand(f"{target.name} is dead already")
+        if target.id == me.id:
+            raise IllegalCommand("a character does not attack himself")
+        p: CombatProfile = me.stats
+        a = p.attack(command.args.get("attack"))
+        if a is None:
+            raise IllegalCommand(
+                f"{me.name} has no attack {command.args.get('attack')!r}; "
+                f"known: {', '.join(x.name for x in p.attacks)}"
+            )
+        if command.args.get("karma") and me.counters.get("karma", 0) < 1:
+            raise IllegalCommand(f"{me.name} has no Karma left", self.ref("karma"))
+        if command.args.get("karma") and not a.karma:
+            raise IllegalCommand(f"Karma cannot be spent on {me.name}'s {a.name} test", self.ref("karma"))
+        if command.args.get("karma_damage") and not a.karma_damage:
+            raise IllegalCommand(
+                f"nothing lets {me.name} add Karma to the {a.name} Damage test", self.ref("karma")
+            )
+        left = self.movement_hexes(me) - self.moved_this_round(state, me)
+        path = self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement"))
+        where = path[-1] if path else me.pos
+        if where is None or target.pos is None:
+            return
+        d = distance(where, target.pos)
+        if a.close:
+            if d != 1:
+                raise IllegalCommand(
+                    f"{target.name} is {d} hexes away: close combat needs an adjacent target",
+                    self.ref("combat.close"),
+                )
+        else:
+            yards = d * 2
+            if a.long is not None and yards > a.long:
+                raise IllegalCommand(
+                    f"{target.name} is {yards} yards away, beyond the {a.name}'s long range {a.long}",
+                    self.ref("combat.ranged"),
+                )
+            if yards < a.minimum:
+                raise IllegalCommand(f"{target.name} is inside the minimum range", self.ref("combat.ranged"))
+
+    def _v_move(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)
+        left = self.movement_hexes(me) - self.moved_this_round(state, me)
+        self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement"))
+
+    def _v_run(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)
+        if "knocked-down" in me.conditions:
+            raise IllegalCommand(f"{me.name} must stand up first", self.ref("situation.knocked-down"))
+        left = 2 * self.movement_hexes(me) - self.moved_this_round(state, me)
+        self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement.double"))
+
+    def _v_stand_up(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)
+        if "knocked-down" not in me.conditions:
+            raise IllegalCommand(f"{me.name} is not knocked down", self.ref("situation.knocked-down"))
+        p: CombatProfile = me.stats
+        self._check_path(state, me, command.args.get("path"), p.movement // 2, self.ref("movement"))
+
+    def _v_revive(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)
+        t = self._target(state, command)
+        if t.status != "unconscious":
+            raise IllegalCommand(f"{t.name} is not unconscious", self.ref("recovery.unconscious"))
+        if me.pos and t.pos and distance(me.pos, t.pos) != 1:
+            raise IllegalCommand(f"{me.name} must stand next to {t.name}", self.ref("recovery.unconscious"))
+        if t.counters.get("recovery_used", 0) >= t.stats.recovery_tests:
+            raise IllegalCommand(f"{t.name} has no Recovery test left", self.ref("recovery"))
+
+    def _v_reserve(self, state: FightState, command: Command) -> None:
+        self._v_active(state, command)
+        trig = command.args.get("trigger") or {"on": "attack"}
+        if not isinstance(trig, dict) or trig.get("on", "attack") not in ("attack", "action"):
+            raise IllegalCommand(
+                "a reserved action names its trigger: {on: attack|action, target: id, by: id}",
+                self.ref("actions.reserved"),
+            )
+
+    # ----- actions: resolve -------------------------------------------------------------------------------
+    def _end_or_mark(self, state: FightState, command: Command, sc: Scratch, standard: bool) -> None:
+        if command.args.get("end", True):
+            sc.emit(ev.TurnEnded(command.actor))
+        elif standard:
+            sc.emit(ev.Marked(command.actor, "std", state.round, self.ref("actions.standard")))
+
+    def _emit_move(
+        self,
+        state: FightState,
+        command: Command,
+        sc: Scratch,
+        path: list[tuple[int, int]],
+        mode: str,
+        rule: str,
+    ) -> None:
+        if not path:
+            return
+        me = sc.get(command.actor)
+        moved = self.moved_this_round(state, me) + len(path)
+        sc.emit(ev.Moved(command.actor, tuple(path), mode, None, None, rule))
+        if not command.args.get("end", True) or command.action == "move":
+            sc.emit(ev.Marked(command.actor, "moved", [state.round, moved], rule))
+
+    def _r_move(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        path = [tuple(h) for h in command.args.get("path") or ()]
+        me = state.combatants[command.actor]
+        mode = "crawl" if "knocked-down" in me.conditions else "move"
+        self._emit_move(state, command, sc, path, mode, self.ref("movement"))  # type: ignore[arg-type]
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(command.actor))
+
+    def _r_run(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        path = [tuple(h) for h in command.args.get("path") or ()]
+        self._emit_move(state, command, sc, path, "run", self.ref("movement.double"))  # type: ignore[arg-type]
+        self._flee_check(state, command, sc)
+        self._end_or_mark(state, command, sc, True)
+
+    def _flee_check(self, state: FightState, command: Command, sc: Scratch) -> None:
+        """A retreating character escapes when no enemy could reach him with a doubled move next round."""
+        if not command.args.get("flee"):
+            return
+        me = sc.get(command.actor)
+        if me.pos is None:
+            return
+        for c in state.combatants.values():
+            reach = 2 * self.movement_hexes(c) + 1
+            if (
+                c.side != me.side
+                and c.status == "active"
+                and c.pos is not None
+                and distance(c.pos, me.pos) <= reach
+            ):
+                return
+        sc.emit(ev.StatusChanged(me.id, "fled", self.ref("movement.double")))
+
+    def _r_stand_up(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        sc.emit(
+            ev.ConditionRemoved(
+                command.actor, "knocked-down", "stands up", self.ref("situation.knocked-down")
+            )
+        )
+        path = [tuple(h) for h in command.args.get("path") or ()]
+        self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[arg-type]
+        self._end_or_mark(state, command, sc, True)
+
+    def _r_revive(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        recovery_events(sc, self.edition, dice, command.target or "", f"revived by {command.actor}")
+        self._end_or_mark(state, command, sc, True)
+
+    def _r_sustain(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = state.combatants[command.actor]
+        task = str(command.args.get("task", "a sustained action"))
+        need = int(command.args.get("rounds", 2))
+        cur = me.marks.get("sustained")
+        done = (cur["done"] if cur and cur["task"] == task else 0) + 1
+        if done >= need:
+            sc.emit(
+                ev.Marked(me.id, "sustained", None, self.ref("actions.sustained")),
+                ev.Note(f"{me.name} completes {task} ({need} rounds)", me.id, self.ref("actions.sustained")),
+            )
+        else:
+            sc.emit(
+                ev.Marked(
+                    me.id,
+                    "sustained",
+                    {"task": task, "done": done, "of": need},
+                    self.ref("actions.sustained"),
+                ),
+                ev.Note(
+                    f"{me.name} works on {task} ({done} of {need} rounds)",
+                    me.id,
+                    self.ref("actions.sustained"),
+                ),
+            )
+        self._end_or_mark(state, command, sc, True)
+
+    def _r_simple(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        what = str(command.args.get("what", "a simple action"))
+        sc.emit(
+            ev.Note(
+                f"{state.combatants[command.actor].name}: {what}", command.actor, self.ref("actions.simple")
+            )
+        )
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(command.actor))
+
+    def _r_end(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        sc.emit(ev.TurnEnded(command.actor))
+
+    def _r_reserve(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        trig = dict(command.args.get("trigger") or {"on": "attack"})
+        trig.setdefault("on", "attack")
+        reserved = dict(state.extra.get("reserved", {}))
+        reserved[command.actor] = trig
+        who = state.combatants.get(trig.get("target") or "")
+        what = (
+            f"an attack on {who.name}"
+            if who
+            else ("any attack on its side" if trig["on"] == "attack" else "any action")
+        )
+        sc.emit(
+            ev.ExtraSet("reserved", reserved),
+            ev.Note(
+                f"{state.combatants[command.actor].name} reserves its action for {what}",
+                command.actor,
+                self.ref("actions.reserved"),
+            ),
+        )
+
+    def _r_delay(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        delayers = [*state.extra.get("delayers", ()), command.actor]
+        sc.emit(
+            ev.ExtraSet("delayers", delayers),
+            ev.ExtraSet("delay_asked", {"at": state.turn, "ids": [command.actor]}),
+            ev.Note(
+                f"{state.combatants[command.actor].name} delays its action",
+                command.actor,
+                self.ref("actions.delayed"),
+            ),
+        )
+
+    # ----- the attack -------------------------------------------------------------------------------------
+    def _r_attack(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        """Attack test against the target's Defense (p.377), extra successes (+2 damage steps each against
+        Physical Defense), Damage test (weapon + Strength, p.378), Armor, Wounds, knockdown, unconsciousness
+        and death (p.379-380). A creature with several Actions makes that many attacks (until the target
+        falls)."""
+        me_id = command.actor
+        path = [tuple(h) for h in command.args.get("path") or ()]
+        self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[arg-type]
+        me = sc.get(me_id)
+        p: CombatProfile = me.stats
+        a = p.attack(command.args.get("attack"))
+        assert a is not None
+        reserved = bool(sc.flags.get("reserved"))  # reacting with a reserved action (+2 to DNs, p.375)
+        karma = bool(command.args.get("karma"))
+        karma_damage = bool(command.args.get("karma_damage"))
+        n = p.actions if a.kind != "spell" else 1
+        for _ in range(n):
+            target = sc.get(command.target or "")
+            if target.status == "dead" or (_ and target.status != "active"):
+                break
+            self.attack_once(state, sc, dice, me, target, a, command, reserved, karma, karma_damage)
+            if karma and me.counters.get("karma", 0) < 1:
+                karma = False
+            if karma_damage and me.counters.get("karma", 0) < 1:
+                karma_damage = False
+            if me.status != "active":
+                break
+        self._end_or_mark(state, command, sc, True)
+
+    def attack_once(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        target: Combatant,
+        a: AttackProfile,
+        command: Command | None,
+        reserved: bool,
+        karma: bool,
+        karma_damage: bool,
+    ) -> None:
+        p: CombatProfile = me.stats
+        tp: CombatProfile = target.stats
+        yards = distance(me.pos, target.pos) * 2 if me.pos is not None and target.pos is not None else 0
+        ctx = TestContext(
+            state, sc, "attack", me, target, a, command, a.against, {"yards": yards, "reserved": reserved}
+        )
+        smods = self.step_mods(ctx)
+        defense = (
+            tp.physical_defense
+            if a.against == "physical"
+            else tp.mystic_defense
+            if a.against == "mystic"
+            else tp.social_defense
+        )
+        dmods = self.defense_mods(ctx)
+        dn = defense + sum(m.value for m in dmods)
+        if dn < 1:
+            dn = 1
+        use_karma = karma and me.counters.get("karma", 0) > 0
+        res = run_test(dice, self.edition, a.step, smods, dn, p.karma_step if use_karma else None)
+        label = {"physical": "Physical Defense", "mystic": "Mystic Defense", "social": "Social Defense"}[
+            a.against
+        ]
+        rule = (
+            self.ref("attack.extra-successes")
+            if res.extra and a.against == "physical"
+            else self.ref("attack")
+        )
+        if use_karma:
+            sc.emit(
+                ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", self.ref("karma"))
+            )
+        sc.emit(
+            rolled_event(me.id, f"{a.name} Attack", res, rule, target.id, label, dmods, self.ref("karma"))
+        )
+        if not res.success:
+            return
+        ctx.test = "damage"
+        dsm = self.step_mods(ctx)
+        if res.extra and a.against == "physical":
+            dsm.append(
+                Modifier(
+                    res.extra * self.edition.extra_success_damage,
+                    f"{res.extra} extra success{'es' if res.extra > 1 else ''}",
+                    self.ref("attack.extra-successes"),
+                )
+            )
+        use_kd = karma_damage and me.counters.get("karma", 0) > 0
+        if use_kd:
+            sc.emit(
+                ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Damage test", self.ref("karma"))
+            )
+        dres = run_test(dice, self.edition, a.damage, dsm, None, p.karma_step if use_kd else None)
+        sc.emit(
+            rolled_event(
+                me.id, f"{a.name} Damage", dres, self.ref("damage"), target.id, karma_rule=self.ref("karma")
+            )
+        )
+        armor = 0 if a.armor == "none" else tp.physical_armor if a.armor == "physical" else tp.mystic_armor
+        stun = a.stun or bool(command and command.args.get("stun"))
+
+        def kd_mods(t: Combatant) -> list[Modifier]:
+            return self.step_mods(TestContext(state, sc, "knockdown", t))
+
+        damage_events(
+            sc,
+            self.edition,
+            dice,
+            target.id,
+            dres.total,
+            armor,
+            me.id,
+            stun=stun,
+            damage_type=a.armor if a.armor != "none" else "unarmored",
+            knockdown_mods=kd_mods,
+            round_no=state.round,
+        )
+
+    # ----- showing ----------------------------------------------------------------------------------------
+    def is_out(self, combatant: Combatant) -> bool:
+        return combatant.status != "active"
+
+    def card(self, combatant: Combatant) -> dict[str, Any]:
+        p: CombatProfile = combatant.stats
+        return {
+            "damage": current_damage(combatant),
+            "unconsciousness": p.unconsciousness,
+            "death": p.death,
+            "wounds": combatant.count("wounds"),
+            "wound_threshold": p.wound_threshold,
+            "karma": combatant.count("karma"),
+            "physical_defense": p.physical_defense,
+            "mystic_defense": p.mystic_defense,
+            "social_defense": p.social_defense,
+            "physical_armor": p.physical_armor,
+            "mystic_armor": p.mystic_armor,
+            "initiative_step": p.initiative_step,
+            "movement": p.movement,
+            "conditions": sorted(combatant.conditions),
+            "attacks": [f"{a.name}: step {a.step}, damage {a.damage}" for a in p.attacks],
+        }
+
+    def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        if isinstance(event, ev.TurnStarted):
+            c = state.combatants.get(event.actor)
+            init = state.initiative.get(event.actor)
+            return f"{c.name if c else event.actor} acts" + (
+                f" (Initiative {init})" if init is not None else ""
+            )
+        if isinstance(event, ev.Damaged) and event.damage_type == "strain":
+            c = state.combatants[event.target]
+            return f"  {c.name} takes {event.amount} Strain [{event.rule}]"
+        if isinstance(event, ev.Damaged):
+            c = state.combatants[event.target]
+            src = state.combatants.get(event.source or "")
+            what = "Stun damage" if event.counter == "stun" else "damage"
+            armor = f" - {event.armor} {event.damage_type} armor" if event.armor else ""
+            return (
+                f"  {c.name} takes {event.amount} {what}"
+                + (f" from {src.name}" if src else "")
+                + (f" ({event.raw}{armor})" if event.raw is not None and event.armor else "")
+                + f"; Current Damage {current_damage(c)}/{c.stats.unconsciousness or '-'}/{c.stats.death}"
+            )
+        if isinstance(event, ev.InitiativeRolled) and event.roll is None:
+            c = state.combatants.get(event.actor)
+            how = {
+                self.ref("initiative.group"): "one test for the group",
+                self.ref("initiative.take"): "the step as the result",
+                self.ref("initiative.below-one"): "step below 1: acts last",
+                self.ref("actions.delayed.next-round"): "delayed from last round: one above the highest",
+            }.get(event.rule, event.rule)
+            step = f"step {event.step}, " if event.step is not None else ""
+            mods = (
+                "; " + "; ".join(f"{int(v):+d} {w} [{r}]" for v, w, r in event.modifiers)
+                if event.modifiers
+                else ""
+            )
+            return (
+                f"{c.name if c else event.actor} Initiative {event.value} ({step}{how} [{event.rule}]){mods}"
+            )
+        if isinstance(event, ev.Wounded):
+            c = state.combatants[event.target]
+            return f"  {c.name} takes a Wound (now {c.count('wounds')}) [{event.rule}]"
+        if isinstance(event, ev.ConditionAdded) and event.name == "knocked-down":
+            c = state.combatants[event.target]
+            return f"  {c.name} is knocked down [{event.rule}]"
+        if isinstance(event, ev.Declared) and event.action == "act" and not event.options:
+            return ""
+        if isinstance(event, (ev.ExtraSet, ev.Marked)):
+            return ""
+        return None
+
+
+def _mt(mods: list[Modifier]) -> tuple[tuple[Any, ...], ...]:
+    return tuple((m.value, m.why, m.rule) for m in mods)

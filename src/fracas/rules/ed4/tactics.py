@@ -1,0 +1,314 @@
+"""Tactics for automated ED4 combatants (deterministic: no dice, only the state).
+
+- ``default``: close to the nearest enemy and attack it with the attack that deals the most expected
+  damage (exact odds of hitting x mean damage after armor); spend Karma on the Attack test when it raises
+  the chance to hit by at least 10 points; stand up when knocked down; revive an unconscious friend next to
+  it when no enemy is; a character (not a creature) retreats when the next hit could kill it.
+- ``guard``: holds its ground; attacks what is next to it (or in range of a missile weapon); otherwise
+  reserves its action to strike whoever attacks its side (ED4 p.375, Herekar guarding Tairin).
+- ``hold``: never moves or attacks (a target dummy for tests and examples).
+
+A tactic answers every kind of decision the ruleset asks: "declare", "act", "react" (a reserved action's
+trigger) and "delayed".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance, neighbours
+from fracas.rules.earthdawn.combat import current_damage
+
+if TYPE_CHECKING:
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile
+
+KARMA_GAIN = 0.10
+"""Spend a Karma point on an Attack test when it raises the chance to hit by at least this much."""
+
+
+@lru_cache(maxsize=65536)
+def p_hit(step: int, dn: int, karma_step: int = 0) -> float:
+    """Chance that a test at ``step`` (plus a Karma die at ``karma_step``) reaches ``dn`` (exact odds)."""
+    from fracas.dice.exact import ed4_test
+
+    step = max(1, step)
+    expr = f"step {step}" + (f"+step {karma_step}" if karma_step else "")
+    return float(ed4_test(expr, max(dn, 1)).p_success)
+
+
+@lru_cache(maxsize=4096)
+def mean_step(step: int) -> float:
+    from fracas.dice.exact import step_distribution
+
+    return float(step_distribution(max(1, step)).mean)
+
+
+def _defense(p: CombatProfile, against: str) -> int:
+    return (
+        p.physical_defense
+        if against == "physical"
+        else p.mystic_defense
+        if against == "mystic"
+        else p.social_defense
+    )
+
+
+def expected_damage(me: Combatant, target: Combatant, a: AttackProfile, karma: bool = False) -> float:
+    p: CombatProfile = me.stats
+    tp: CombatProfile = target.stats
+    wounds = me.counters.get("wounds", 0)
+    down = 3 if "knocked-down" in me.conditions else 0
+    dn = _defense(tp, a.against) - (3 if "knocked-down" in target.conditions else 0)
+    ph = p_hit(a.step - wounds - down, dn, p.karma_step if karma else 0)
+    armor = 0 if a.armor == "none" else tp.physical_armor if a.armor == "physical" else tp.mystic_armor
+    return ph * max(0.5, mean_step(a.damage - wounds) - armor)
+
+
+def _blocked(state: FightState, me: Combatant) -> set[tuple[int, int]]:
+    blocked = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
+    for c in state.combatants.values():
+        if c.pos is not None and c.id != me.id and c.status not in ("dead", "fled"):
+            blocked.add(c.pos)
+    return blocked  # type: ignore[return-value]
+
+
+def path_towards(
+    start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]], stop_at: int = 1
+) -> list[tuple[int, int]]:
+    """Greedy hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away."""
+    path: list[tuple[int, int]] = []
+    here = start
+    d = distance(here, goal)
+    while len(path) < limit and d > stop_at:
+        best, best_d = None, d
+        for n in neighbours(here):
+            if n in blocked:
+                continue
+            nd = distance(n, goal)
+            if nd < best_d:
+                best, best_d = n, nd
+        if best is None:
+            break
+        path.append(best)
+        here, d = best, best_d
+    return path
+
+
+def path_away(
+    start: tuple[int, int], threat: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    path: list[tuple[int, int]] = []
+    here = start
+    for _ in range(limit):
+        best, best_d = None, distance(here, threat)
+        for n in neighbours(here):
+            if n in blocked or n in path:
+                continue
+            nd = distance(n, threat)
+            if nd > best_d:
+                best, best_d = n, nd
+        if best is None:
+            break
+        path.append(best)
+        here = best
+    return path
+
+
+def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
+    return [
+        c
+        for c in state.combatants.values()
+        if c.side != me.side and c.status == "active" and not (c.hidden and not me.player)
+    ]
+
+
+def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
+    best, key = None, None
+    for c in foes:
+        d = distance(me.pos, c.pos) if me.pos is not None and c.pos is not None else 0
+        k = (d, -current_damage(c), c.id)
+        if key is None or k < key:
+            best, key = c, k
+    return best
+
+
+class Ed4Tactic:
+    name = "default"
+    declares = False  # never declares combat options: the ruleset declares "act" for it
+
+    def choose(self, state: FightState, decision: Decision, ruleset: Any) -> Command:
+        kind = decision.kind
+        actor = decision.actor
+        if kind == "declare":
+            return Command(actor, "declare", args={"action": "attack"})
+        if kind == "delayed":
+            return Command(actor, "act-now")
+        if kind == "react":
+            return self.react(state, state.combatants[actor], ruleset)
+        return self.act(state, state.combatants[actor], ruleset)
+
+    # ----- attacks ------------------------------------------------------------------------------------
+    def attack_plan(
+        self,
+        state: FightState,
+        me: Combatant,
+        target: Combatant,
+        ruleset: Any,
+        move_left: int,
+        blocked: set | None = None,
+    ) -> Command | None:
+        """The best attack on ``target`` possible now (moving first up to ``move_left`` hexes), or None."""
+        p: CombatProfile = me.stats
+        if me.pos is None or target.pos is None:
+            return None
+        d = distance(me.pos, target.pos)
+        best: tuple[float, Command] | None = None
+        path: list[tuple[int, int]] | None = None
+        for a in p.attacks:
+            if a.close:
+                if d == 1:
+                    cmd_path: list[tuple[int, int]] = []
+                elif d - 1 <= move_left:
+                    if path is None:
+                        if blocked is None:
+                            blocked = _blocked(state, me)
+                        path = path_towards(me.pos, target.pos, move_left, blocked)
+                    if not path or distance(path[-1], target.pos) != 1:
+                        continue
+                    cmd_path = path
+                else:
+                    continue
+            else:
+                yards = d * 2
+                if a.long is None or yards > a.long or yards < a.minimum:
+                    continue
+                cmd_path = []
+            score = expected_damage(me, target, a)
+            if best is None or score > best[0]:
+                args: dict[str, Any] = {"attack": a.name}
+                if cmd_path:
+                    args["path"] = [list(h) for h in cmd_path]
+                best = (score, Command(me.id, "attack", target.id, args))
+        if best is None:
+            return None
+        cmd = best[1]
+        a = p.attack(cmd.args["attack"])
+        if a is not None and a.karma and me.counters.get("karma", 0) > 0:
+            tp: CombatProfile = target.stats
+            wounds = me.counters.get("wounds", 0)
+            dn = _defense(tp, a.against)
+            gain = p_hit(a.step - wounds, dn, p.karma_step) - p_hit(a.step - wounds, dn)
+            if gain >= KARMA_GAIN:
+                cmd.args["karma"] = True
+        return cmd
+
+    def react(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        intr = state.extra["interrupt"]
+        foe = state.combatants[intr["actor"]]
+        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        cmd = self.attack_plan(state, me, foe, ruleset, max(0, left))
+        return cmd if cmd is not None else Command(me.id, "pass")
+
+    def in_danger(self, me: Combatant, foes: list[Combatant]) -> bool:
+        """A character retreats when one more average hit from the strongest enemy near it could kill it."""
+        p: CombatProfile = me.stats
+        if p.kind != "character" or me.pos is None:
+            return False
+        worst = 0.0
+        for f in foes:
+            if f.pos is not None and distance(f.pos, me.pos) <= 2:
+                fp: CombatProfile = f.stats
+                for a in fp.attacks:
+                    worst = max(worst, mean_step(a.damage) - p.physical_armor)
+        return worst > 0 and current_damage(me) + worst >= p.death
+
+    def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        foes = _enemies(state, me)
+        target = _nearest(me, foes)
+        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        if "knocked-down" in me.conditions:
+            args: dict[str, Any] = {}
+            if (
+                target is not None
+                and me.pos is not None
+                and target.pos is not None
+                and distance(me.pos, target.pos) > 1
+            ):
+                path = path_towards(me.pos, target.pos, me.stats.movement // 2, _blocked(state, me))
+                if path:
+                    args["path"] = [list(h) for h in path]
+            return Command(me.id, "stand-up", args=args)
+        if target is None or me.pos is None:
+            return Command(me.id, "end")
+        if self.in_danger(me, foes):
+            path = path_away(me.pos, target.pos, 2 * ruleset.movement_hexes(me), _blocked(state, me))
+            if path:
+                return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
+        revive = self.revive(state, me, foes)
+        if revive is not None:
+            return revive
+        cmd = self.attack_plan(state, me, target, ruleset, max(0, left))
+        if cmd is not None:
+            return cmd
+        for other in sorted(foes, key=lambda c: (distance(me.pos, c.pos) if c.pos else 0, c.id))[:4]:
+            if other is not target:
+                cmd = self.attack_plan(state, me, other, ruleset, max(0, left))
+                if cmd is not None:
+                    return cmd
+        path = path_towards(
+            me.pos,
+            target.pos,
+            2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me),
+            _blocked(state, me),
+        )
+        if path:
+            return Command(me.id, "run", args={"path": [list(h) for h in path]})
+        return Command(me.id, "end")
+
+    def revive(self, state: FightState, me: Combatant, foes: list[Combatant]) -> Command | None:
+        if me.pos is None:
+            return None
+        for f in foes:
+            if f.pos is not None and distance(f.pos, me.pos) == 1:
+                return None
+        for c in state.combatants.values():
+            if (
+                c.side == me.side
+                and c.status == "unconscious"
+                and c.pos is not None
+                and distance(c.pos, me.pos) == 1
+            ) and c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
+                return Command(me.id, "revive", c.id)
+        return None
+
+
+class GuardTactic(Ed4Tactic):
+    name = "guard"
+
+    def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        if "knocked-down" in me.conditions:
+            return Command(me.id, "stand-up")
+        foes = _enemies(state, me)
+        for foe in sorted(foes, key=lambda c: (distance(me.pos, c.pos) if me.pos and c.pos else 0, c.id)):
+            cmd = self.attack_plan(state, me, foe, ruleset, 0)
+            if cmd is not None:
+                return cmd
+        if not foes:
+            return Command(me.id, "end")
+        return Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": None}})
+
+
+class HoldTactic(Ed4Tactic):
+    name = "hold"
+
+    def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        return Command(me.id, "end")
+
+    def react(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        return Command(me.id, "pass")
+
+
+TACTICS: dict[str, Ed4Tactic] = {"default": Ed4Tactic(), "guard": GuardTactic(), "hold": HoldTactic()}
