@@ -154,3 +154,15 @@ def test_console_script_exit_code() -> None:
         [*cmd, "odds", "step 14", "--dn", "9", "--json"], capture_output=True, text=True, timeout=120
     )
     assert good.returncode == 0 and json.loads(good.stdout)["dn"] == 9
+
+
+def test_ask_for_physical_dice(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    # a face out of range or not a number is asked again; the 12 explodes and its bonus roll is asked too
+    monkeypatch.setattr("sys.stdin", io.StringIO("13\nx\n12\n3\n5\n"))
+    code, out, err = run(capsys, "roll", "step 14", "--ask", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert [d["faces"] for d in obj["dice"]] == [[12, 3], [5]] and obj["total"] == 20 and obj["seed"] is None
+    assert "shows 1 to 12" in err

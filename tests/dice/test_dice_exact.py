@@ -137,6 +137,14 @@ def test_sampler_matches_exact_by_chi_square() -> None:
         _chi_square(sample(text, 1_000_000, rng), distribution(text), text)
 
 
+@given(st.integers(1, 60), st.sampled_from(["ed4", "ed1"]))
+@settings(max_examples=12, deadline=None)
+def test_sampler_matches_exact_property(step: int, edition: str) -> None:
+    # a fixed seed per example, 10^6 draws, chi-square against the exact distribution
+    draws = sample_steps(step, 1_000_000, np.random.default_rng(1000 * step + len(edition)), edition)
+    _chi_square(draws, step_distribution(step, edition), f"{edition} step {step}")
+
+
 def _chi_square(draws: np.ndarray, d: exact.Distribution, what: str, min_expected: float = 20.0) -> None:
     n = len(draws)
     top = d.offset + len(d.p)

@@ -75,6 +75,9 @@ def _roll(
         1, "--times", help=f"Roll this many times (at most {MAX_TIMES}) and summarise."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    ask: bool = typer.Option(
+        False, "--ask", help="Roll physical dice: type in each face when asked (explosions are asked too)."
+    ),
 ) -> None:
     """Roll dice: every die, every explosion and the total.
 
@@ -87,16 +90,24 @@ def _roll(
       fracas roll "3d6" --seed 7
 
       fracas roll "2d+3" --times 1000
+
+      fracas roll "step 14" --ask
     """
     from fracas.dice.exact import RULE_OF_ONE_MIN_DICE
-    from fracas.dice.source import RandomDice
+    from fracas.dice.source import AskedDice, DiceSource, RandomDice
 
     e = _expr(expression, ruleset)
     if not 1 <= times <= MAX_TIMES:
         raise UsageError(f"--times takes 1 to {MAX_TIMES}, not {times}")
-    if seed is None:
-        seed = random.SystemRandom().randrange(1, 2**31)
-    source = RandomDice(seed)
+    source: DiceSource
+    if ask:
+        if seed is not None:
+            raise UsageError("--ask and --seed do not go together: the faces come from your dice")
+        source = AskedDice(_ask_face)
+    else:
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 2**31)
+        source = RandomDice(seed)
     pool = e.pool
     edition = e.edition if ruleset in ("ed4", "ed1") else None
     min_dice = RULE_OF_ONE_MIN_DICE[edition] if edition else None
@@ -122,12 +133,12 @@ def _roll(
         "seed": seed,
     }
     if times == 1:
-        r = e.roll(source)
+        r = e.roll(source, str(e) if ask else "")
         if as_json:
             _emit(base | roll_json(r))
             return
         title = f"[bold]{e}[/]" + (f" ({ruleset}: {pool_notation(pool)})" if e.has_step else "")
-        console.print(f"{title}  [dim]seed {seed}[/]")
+        console.print(f"{title}  [dim]{'your dice' if ask else f'seed {seed}'}[/]")
         for d in r.dice:
             faces = " + ".join(str(f) for f in d.faces)
             note = "  [yellow]explodes[/]" if len(d.faces) > 1 else ""
@@ -139,7 +150,7 @@ def _roll(
         if rule_of_one(r):
             console.print("  [red]Rule of One:[/] every die shows 1, the test fails whatever the total")
         return
-    rolls = [e.roll(source) for _ in range(times)]
+    rolls = [e.roll(source, str(e) if ask else "") for _ in range(times)]
     totals = [r.total for r in rolls]
     mean = sum(totals) / times
     sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / times)
@@ -157,7 +168,9 @@ def _roll(
             out["rolls"] = [roll_json(r) for r in rolls]
         _emit(out)
         return
-    console.print(f"[bold]{e}[/] x {times}  [dim]({pool_notation(pool)}, seed {seed})[/]")
+    console.print(
+        f"[bold]{e}[/] x {times}  [dim]({pool_notation(pool)}, {'your dice' if ask else f'seed {seed}'})[/]"
+    )
     if times <= 20:
         console.print("  totals: " + " ".join(str(t) for t in totals))
     console.print(f"  mean {mean:.3f}  sd {sd:.3f}  min {min(totals)}  max {max(totals)}")
@@ -169,6 +182,19 @@ def _roll(
         for t in sorted(counts):
             table.add_row(str(t), str(counts[t]), _pct(counts[t] / times))
         console.print(table)
+
+
+def _ask_face(sides: int, why: str) -> int:
+    """Ask on the terminal for the face of one physical die until it is a number from 1 to ``sides``."""
+    while True:
+        text = typer.prompt(f"d{sides}" + (f" ({why})" if why else ""), err=True)
+        try:
+            face = int(text)
+        except ValueError:
+            face = 0
+        if 1 <= face <= sides:
+            return face
+        typer.echo(f"a d{sides} shows 1 to {sides}", err=True)
 
 
 # -- odds ----------------------------------------------------------------------------------------------
