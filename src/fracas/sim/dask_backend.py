@@ -16,12 +16,13 @@ from fracas.sim.runner import OnDone, Scenario, Task, run_chunk
 class DaskBackend:
     name = "dask"
 
-    def __init__(self, scheduler: str | None = None, client: Any = None) -> None:
+    def __init__(self, scheduler: str | None = None, client: Any = None, timeout: str = "10s") -> None:
         if scheduler is None and client is None:
             raise UsageError("the Dask backend needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
         self.scheduler = scheduler
         self.client = client
         self.workers = 0
+        self.timeout = timeout
 
     def _connect(self) -> tuple[Any, bool]:
         if self.client is not None:
@@ -31,7 +32,7 @@ class DaskBackend:
         except ImportError as exc:  # pragma: no cover - dask[distributed] is a dependency
             raise UsageError(f"the Dask backend needs dask[distributed]: {exc}") from None
         try:
-            return Client(self.scheduler, timeout="10s"), True
+            return Client(self.scheduler, timeout=self.timeout), True
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
 
