@@ -42,7 +42,7 @@ def test_vary_finds_entries_by_id_or_template_with_dotted_ids() -> None:
     assert (v2.selector, v2.field) == ("mica.b", ("stats", "dex"))
     with pytest.raises(UsageError, match="entries: boss, ghost"):
         sw.parse_vary(
-            "ghost.count=1..2", {**DATA, "sides": [{"combatants": [{"id": "boss"}, {"id": "ghost"}]}]}
+            "wraith.count=1..2", {**DATA, "sides": [{"combatants": [{"id": "boss"}, {"id": "ghost"}]}]}
         )
     with pytest.raises(UsageError, match="ghoul.count=1..8"):
         sw.parse_vary("ghoul.count", DATA)
