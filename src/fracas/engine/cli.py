@@ -17,8 +17,8 @@ console = Console(highlight=False, soft_wrap=True)
 
 
 def _fight(
-    file: Path = typer.Argument(
-        ..., help="An encounter file (YAML or TOML), e.g. examples/ed4/mica-and-the-ghouls.yaml"
+    file: Path | None = typer.Argument(
+        None, help="An encounter file (YAML or TOML), e.g. examples/ed4/mica-and-the-ghouls.yaml"
     ),
     seed: int | None = typer.Option(
         None, "--seed", help="Seed for the dice; the same seed replays the same fight."
@@ -32,6 +32,10 @@ def _fight(
     max_rounds: int | None = typer.Option(
         None, "--max-rounds", help="Stop as a draw after this many rounds."
     ),
+    resume: str | None = typer.Option(
+        None, "--resume", help="Go on with a saved fight (its id: `fracas fights list`), saving as it goes."
+    ),
+    db: Path | None = typer.Option(None, "--db", help="The saved fights' SQLite file (with --resume)."),
 ) -> None:
     """Run a fight from an encounter file to the end, narrated round by round.
 
@@ -41,7 +45,21 @@ def _fight(
       fracas fight examples/ed4/mica-and-the-ghouls.yaml
 
       fracas fight examples/ed4/mica-and-the-ghouls.yaml --seed 3 --json
+
+      fracas fight --resume mica-and-the-ghouls-1a2b3c
     """
+    if resume is not None:  # a saved fight (fracas.store), e.g. one begun in the browser
+        from fracas.errors import UsageError
+        from fracas.store.cli import resume_fight
+
+        if file is not None or seed is not None or max_rounds is not None:
+            raise UsageError("--resume goes on with a saved fight: give no FILE, --seed or --max-rounds")
+        resume_fight(resume, db, console, as_json=as_json, step=step)
+        return
+    if file is None:
+        from fracas.errors import UsageError
+
+        raise UsageError("give an encounter FILE, or --resume ID for a saved fight")
     from fracas.dice.source import RandomDice
     from fracas.engine import encounter
     from fracas.engine.events import to_json
