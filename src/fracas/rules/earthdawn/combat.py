@@ -265,7 +265,7 @@ def damage_events(
     *,
     stun: bool = False,
     damage_type: str = "physical",
-    knockdown_mods: Callable[[Combatant], list[Modifier]] | None = None,
+    knockdown_mods: Callable[[Combatant, int], list[Modifier]] | None = None,
     round_no: int = 0,
 ) -> int:
     """Emit what a Damage test result does to ``target_id``; returns the damage that got through.
@@ -303,11 +303,13 @@ def damage_events(
     if amount == 0:
         return 0
     wt = p.wound_threshold
+    new_wounds = 0
     if amount >= wt:
         if stun:
             sc.emit(ev.ConditionAdded(target_id, "harried", round_no, 2, source or "", r("damage.stun")))
         else:
             sc.emit(ev.Wounded(target_id, 1, "wounds", r("damage.wounds")))
+            new_wounds = 1
     total = current_damage(t)
     if not stun and total >= p.death:
         sc.emit(ev.StatusChanged(target_id, "dead", r("damage.death")))
@@ -322,7 +324,9 @@ def damage_events(
         return amount
     if amount - wt >= 5 and "knocked-down" not in t.conditions and t.status == "active":
         dn = amount - wt
-        mods = knockdown_mods(t) if knockdown_mods else []
+        # The Wound this damage causes does not penalise its own Knockdown test (p.379: Tomas "makes the
+        # test using his Strength Step"); earlier Wounds do (p.381).
+        mods = knockdown_mods(t, new_wounds) if knockdown_mods else []
         res = run_test(dice, edition, p.knockdown_step, mods, dn)
         sc.emit(rolled_event(target_id, "Knockdown", res, r("damage.knockdown"), against="Knockdown DN"))
         if not res.success:

@@ -158,8 +158,8 @@ class EarthdawnRuleset(Ruleset):
     def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
         if ctx.test == "recovery" or not ctx.state.options.get("wound-penalties", True):
             return ()
-        w = ctx.actor.counters.get("wounds", 0)
-        if not w:
+        w = ctx.actor.counters.get("wounds", 0) - ctx.extra.get("new_wounds", 0)
+        if w <= 0:
             return ()
         return (Modifier(-w, f"{w} Wound{'s' if w > 1 else ''}", self.ref("wounds.penalty")),)
 
@@ -1045,8 +1045,8 @@ class EarthdawnRuleset(Ruleset):
         armor = 0 if a.armor == "none" else tp.physical_armor if a.armor == "physical" else tp.mystic_armor
         stun = a.stun or bool(command and command.args.get("stun"))
 
-        def kd_mods(t: Combatant) -> list[Modifier]:
-            return self.step_mods(TestContext(state, sc, "knockdown", t))
+        def kd_mods(t: Combatant, new_wounds: int) -> list[Modifier]:
+            return self.step_mods(TestContext(state, sc, "knockdown", t, extra={"new_wounds": new_wounds}))
 
         damage_events(
             sc,
