@@ -184,6 +184,7 @@ class RangedStats(_Model):
     mult: bool
     bulk: int
     rof: int = 1
+    reload: int = 1
     noisy: bool = False
 
 

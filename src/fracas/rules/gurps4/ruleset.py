@@ -1,0 +1,1118 @@
+"""The ``gurps4`` ruleset for the encounter engine: GURPS 4th Edition combat with the mounted and aerial
+rules of rules text 002 (Basic Set pp.B396-398).
+
+A round is one second. Everyone acts in turn order (Basic Speed, then DX; B363), choosing a maneuver as an
+"act" command; an attack that may be defended waits for the defender's "react" command (Dodge, Parry,
+Block, with or without a retreat). Mounts are combatants of their own, paired with their riders: the mount
+moves (carrying its rider) and, if war-trained, attacks on its turn; the rider fights on his.
+
+Commands (``Command(actor, action, target, args)``):
+
+- ``attack`` target, args ``weapon`` (an attack name, e.g. ``lance``, ``broadsword:swing``, ``trample``),
+  ``maneuver`` (attack | all_out_attack_determined | all_out_attack_strong | all_out_attack_double |
+  move_and_attack), optional ``location`` (hit location), ``deceptive`` (levels), ``trick`` (turn_in_saddle |
+  hang_on_far_side, mounted ranged attacks)
+- ``move`` args ``to`` [q, r], optional ``altitude`` (flyers), ``dive`` (true: +10 air Move descending)
+- ``aim`` target, args ``weapon``; ``evaluate`` target; ``feint`` target, args ``weapon``
+- ``all_out_defense`` args ``variant`` (increased_dodge | increased_parry | increased_block)
+- ``ready``; ``change_posture`` args ``posture``; ``concentrate``; ``do_nothing``
+- ``defend`` (the react decision) args ``defense`` (dodge | parry | block | none), ``retreat`` (bool),
+  ``weapon`` (for a parry)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fracas.dice.source import DiceSource
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance
+from fracas.engine.state import Combatant, FightState
+from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
+from fracas.rules.base import OptionalRule, Rule, Ruleset
+from fracas.rules.gurps4 import aerial, core, data, mounted
+from fracas.rules.gurps4.combat import (
+    ATTACK_KEY,
+    ATTACK_MANEUVERS,
+    S,
+    Work,
+    apply_hit,
+    attack_roll_parts,
+    flying,
+    height_ft,
+    hp_now,
+    in_reach,
+    knocked_out,
+    max_range,
+    mount_loses_control,
+    mount_of,
+    move_figure,
+    path_towards,
+    range_yards,
+    rider_of,
+    riding_base,
+    spook,
+)
+from fracas.rules.gurps4.modifiers import TEXT, Modifier, mod
+from fracas.rules.gurps4.rules_list import OPTIONAL, RULES
+from fracas.rules.gurps4.stats import Attack, build_stats, template_names
+
+if TYPE_CHECKING:
+    from fracas.engine.encounter import CombatantSpec, EncounterSpec
+    from fracas.engine.tactics import Tactic
+
+ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
+NOT_IMPLEMENTED_MANEUVERS = {
+    "wait": "Wait (B366)",
+    "all_out_attack_feint": "All-Out Attack (Feint) (B365)",
+    "all_out_defense_double": "All-Out Defense (Double Defense) (B366)",
+}
+
+
+class GurpsRuleset(Ruleset):
+    id = "gurps4"
+    name = "GURPS 4th Edition (mounted and aerial combat)"
+    source = TEXT
+    hex_yards = 1.0
+
+    # ----- the book ---------------------------------------------------------------------------------
+    def rules(self) -> list[Rule]:
+        return list(RULES)
+
+    def optional_rules(self) -> list[OptionalRule]:
+        return list(OPTIONAL)
+
+    def templates(self) -> list[str]:
+        return template_names()
+
+    # ----- building ---------------------------------------------------------------------------------
+    def make_combatants(self, spec: CombatantSpec, side: str, where: str) -> list[Combatant]:
+        from fracas.engine.encounter import assign_ids
+
+        for key in spec.options:
+            if key not in ENTRY_OPTIONS:
+                raise EncounterFileError(
+                    f"{where}.options.{key}: unknown; allowed: {', '.join(ENTRY_OPTIONS)}"
+                )
+        stats = build_stats(spec.template, spec.stats, spec.equipment, spec.options, where)
+        if spec.altitude < 0:
+            raise EncounterFileError(
+                f"{where}.altitude: yards above the ground, at least 0 (found {spec.altitude})"
+            )
+        if spec.altitude > 0 and not stats.flies:
+            raise EncounterFileError(f"{where}.altitude: {spec.altitude}, but it cannot fly (stats.flight)")
+        mounts_wanted = spec.options.get("mount")
+        ids = assign_ids(spec, "fighter")
+        if mounts_wanted is not None:
+            wanted = [mounts_wanted] if isinstance(mounts_wanted, str) else list(mounts_wanted)
+            if len(wanted) != len(ids) or not all(isinstance(m, str) for m in wanted):
+                raise EncounterFileError(
+                    f"{where}.options.mount: one mount id per rider ({len(ids)}), found {mounts_wanted!r}"
+                )
+        else:
+            wanted = []
+        out = []
+        for i, ((cid, name), pos) in enumerate(zip(ids, spec.positions(), strict=True)):
+            c = Combatant(
+                cid,
+                name,
+                side,
+                stats,
+                spec.player,
+                spec.tactic,
+                spec.hidden,
+                spec.template or "",
+                pos,
+                spec.facing,
+                spec.altitude,
+                counters={"injury": 0},
+                marks={"posture": "standing", **({"wielding": stats.weapons[0]} if stats.weapons else {})},
+            )
+            if wanted:
+                c.marks["mount"] = wanted[i]
+                c.marks["shares_hex"] = True
+                c.pos = None
+            out.append(c)
+        return out
+
+    def prepare(self, state: FightState, spec: EncounterSpec) -> None:
+        for c in list(state.combatants.values()):
+            mid = c.marks.pop("shares_hex", None) and c.marks.get("mount")
+            if not mid:
+                continue
+            m = state.combatants.get(mid)
+            if m is None or not S(m).mount:
+                raise EncounterFileError(f"{c.id}.options.mount: {mid!r} is not a mount in this encounter")
+            if m.side != c.side:
+                raise EncounterFileError(f"{c.id}.options.mount: {mid!r} is on another side")
+            if m.pos is None:
+                raise EncounterFileError(f"{mid}: a ridden mount needs a position (at)")
+            if m.marks.get("rider"):
+                mounted.passenger_allowed(S(m).sm, S(c).sm)
+                if m.marks.get("passenger"):
+                    raise EncounterFileError(f"{c.id}.options.mount: {mid!r} already carries two riders")
+                m.marks["passenger"] = c.id
+            else:
+                m.marks["rider"] = c.id
+            c.pos = m.pos
+            c.altitude = m.altitude
+
+    # ----- play -------------------------------------------------------------------------------------
+    def pending(self, state: FightState) -> Decision | None:
+        if state.ended:
+            return None
+        att = state.extra.get(ATTACK_KEY)
+        if att:
+            a, d = state.combatants[att["attacker"]], state.combatants[att["defender"]]
+            return Decision(d.id, "react", f"{a.name} attacks {d.name} with {att['attack']}: defend?")
+        if state.phase == "act":
+            cur = state.current
+            if cur is not None and cur not in state.acted and state.combatants[cur].active:
+                return Decision(cur, "act", f"{state.combatants[cur].name}: choose a maneuver")
+        return None
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        if state.phase in ("start", "started"):
+            order = self._turn_order(state, dice)
+            return [
+                ev.ExtraSet("gurps_order", order),
+                ev.RoundStarted(1),
+                ev.OrderSet(tuple(order), "gurps4/core/turn-order B363"),
+            ]
+        if state.phase == "round-end":
+            return [
+                ev.RoundStarted(state.round + 1),
+                ev.OrderSet(tuple(state.extra["gurps_order"]), "gurps4/core/turn-order B363"),
+            ]
+        cur = state.current
+        if cur is not None and cur not in state.acted:
+            # the actor dropped out during its own turn (or cannot act): close the turn
+            w = Work(state.clone(), dice)
+            self._end_turn(w, w.c(cur))
+            return w.events
+        nxt = self._next_actor(state)
+        if nxt is None:
+            return [ev.RoundEnded(state.round)]
+        w = Work(state.clone(), dice)
+        self._start_turn(w, w.c(nxt))
+        return w.events
+
+    def _turn_order(self, state: FightState, dice: DiceSource) -> list[str]:
+        fighters = [(c.id, S(c).basic_speed, S(c).dx) for c in state.combatants.values()]
+        return core.turn_order(fighters, dice)
+
+    def _next_actor(self, state: FightState) -> str | None:
+        start = state.turn + 1 if state.turn >= 0 else 0
+        for cid in state.order[start:]:
+            if cid not in state.acted and state.combatants[cid].active:
+                return cid
+        return None
+
+    def _start_turn(self, w: Work, c: Combatant) -> None:
+        w.emit(ev.TurnStarted(c.id))
+        for key, value in (
+            ("retreated", None),
+            ("parries", None),
+            ("blocked", None),
+            ("moved", None),
+            ("attacked", None),
+            ("trick", None),
+        ):
+            w.mark(c, key, value)
+        if "shock" in c.conditions:
+            w.mark(c, "shock_now", c.conditions["shock"].value, "gurps4/core/shock B419")
+            w.emit(ev.ConditionRemoved(c.id, "shock", "applies to this turn only", "gurps4/core/shock B419"))
+        if hp_now(c) <= 0:
+            r = core.consciousness_roll(S(c).ht, hp_now(c), S(c).hp, w.dice)
+            w.rolled(c.id, r, rule="gurps4/core/hp-thresholds B419")
+            if not r.success:
+                knocked_out(w, c, "unconscious", "gurps4/core/hp-thresholds B419")
+                self._end_turn(w, c)
+                return
+        if w.option("panic") and S(c).unused_to_cavalry and not c.marks.get("panic_checked"):
+            self._panic(w, c)
+            if not c.active:
+                return
+        if c.has("stunned"):
+            w.mark(c, "maneuver", "do_nothing")
+            w.note(f"{c.name} is stunned: Do Nothing", c.id, "gurps4/core/stun B420")
+            r = core.stun_recovery(S(c).ht, w.dice)
+            w.rolled(c.id, r, rule="gurps4/core/stun B420")
+            if r.success:
+                w.emit(ev.ConditionRemoved(c.id, "stunned", "recovered", "gurps4/core/stun B420"))
+            self._end_turn(w, c)
+            return
+        if S(c).mount and c.marks.get("out_of_control"):
+            w.note(
+                f"{c.name} is out of control ({c.marks['out_of_control']}): it obeys no one this turn "
+                "(placeholder until the GM completes the table)",
+                c.id,
+                "gurps4/mounted/loss-of-control B397",
+            )
+            w.mark(c, "out_of_control", None)
+            w.mark(c, "maneuver", "do_nothing")
+            self._end_turn(w, c)
+
+    def _panic(self, w: Work, c: Combatant) -> None:
+        """Will roll against a cavalry charge (B396): a mounted foe whose mount moved toward this NPC."""
+        for m in w.state.combatants.values():
+            if m.side == c.side or not S(m).mount or not m.active or not m.marks.get("rider"):
+                continue
+            if int(m.marks.get("moved_last_turn", 0)) <= 0 or m.pos is None or c.pos is None:
+                continue
+            if distance(m.pos, c.pos) > max(2, S(m).basic_move):
+                continue
+            w.mark(c, "panic_checked", True)
+            if not mounted.panic_roll_required(S(c).sm, S(m).sm):
+                return
+            r = mounted.panic_roll(S(c).will, S(c).combat_reflexes, w.dice)
+            w.rolled(c.id, r, m.id, "gurps4/mounted/panic B396")
+            if not r.success:
+                w.emit(ev.StatusChanged(c.id, "fled", "gurps4/mounted/panic B396"))
+            return
+
+    def _end_turn(self, w: Work, c: Combatant) -> None:
+        w.mark(c, "moved_last_turn", int(c.marks.get("moved", 0)) or None)
+        w.mark(c, "attacked_last_turn", True if c.marks.get("attacked") else None)
+        w.mark(c, "shock_now", None)
+        if c.marks.get("maneuver") not in ("aim",) and c.marks.get("aim"):
+            w.mark(c, "aim", None)
+        if c.marks.get("maneuver") not in ("evaluate",) + ATTACK_MANEUVERS and c.marks.get("evaluate"):
+            w.mark(c, "evaluate", None)
+        w.emit(ev.TurnEnded(c.id))
+
+    # ----- choosing ---------------------------------------------------------------------------------
+    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        if decision.kind == "react":
+            return [cmd for cmd, _ in self.defense_options(state)]
+        a = state.combatants[decision.actor]
+        cands: list[Command] = []
+        enemies = [e for e in state.combatants.values() if e.side != a.side and e.active]
+        for t in enemies:
+            for atk in S(a).attacks():
+                for m in ATTACK_MANEUVERS:
+                    cands.append(Command(a.id, "attack", t.id, {"weapon": atk.name, "maneuver": m}))
+            for atk in S(a).attacks():
+                if atk.ranged:
+                    cands.append(Command(a.id, "aim", t.id, {"weapon": atk.name}))
+            cands.append(Command(a.id, "evaluate", t.id))
+            for atk in S(a).attacks():
+                if not atk.ranged and not atk.natural:
+                    cands.append(Command(a.id, "feint", t.id, {"weapon": atk.name}))
+            if t.pos is not None:
+                cands.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
+        for v in ("increased_dodge", "increased_parry", "increased_block"):
+            cands.append(Command(a.id, "all_out_defense", None, {"variant": v}))
+        cands += [Command(a.id, "ready", None, {"weapon": wpn}) for wpn in S(a).weapons]
+        cands += [
+            Command(a.id, "ready"),
+            Command(a.id, "change_posture", None, {"posture": "standing"}),
+            Command(a.id, "concentrate"),
+            Command(a.id, "do_nothing"),
+        ]
+        out = []
+        for cmd in cands:
+            try:
+                self.validate(state, cmd)
+            except (IllegalCommand, RuleNotImplemented):
+                continue
+            out.append(cmd)
+        return out
+
+    # ----- validating -------------------------------------------------------------------------------
+    def validate(self, state: FightState, command: Command) -> None:
+        if command.actor not in state.combatants:
+            raise IllegalCommand(f"no combatant {command.actor!r}")
+        a = state.combatants[command.actor]
+        if command.action == "defend":
+            att = state.extra.get(ATTACK_KEY)
+            if not att or att["defender"] != a.id:
+                raise IllegalCommand(
+                    f"{a.name} has no attack to defend against now", "gurps4/core/active-defense"
+                )
+            want = (
+                command.args.get("defense", "none"),
+                bool(command.args.get("retreat", False)),
+                command.args.get("weapon"),
+            )
+            for cmd, _ in self.defense_options(state):
+                if (cmd.args["defense"], cmd.args.get("retreat", False), cmd.args.get("weapon")) == want or (
+                    want[0] == cmd.args["defense"]
+                    and want[0] != "parry"
+                    and want[1] == cmd.args.get("retreat")
+                ):
+                    return
+            self._explain_defense_refusal(state, a, command)
+        if state.extra.get(ATTACK_KEY):
+            raise IllegalCommand("an attack is waiting for its defense", "gurps4/core/active-defense")
+        action = command.action
+        args = command.args
+        st = S(a)
+        if action in NOT_IMPLEMENTED_MANEUVERS or args.get("maneuver") in NOT_IMPLEMENTED_MANEUVERS:
+            name = NOT_IMPLEMENTED_MANEUVERS.get(action) or NOT_IMPLEMENTED_MANEUVERS[args["maneuver"]]
+            raise RuleNotImplemented(f"the {name} maneuver is not implemented in this version")
+        known = (
+            "attack",
+            "move",
+            "aim",
+            "evaluate",
+            "feint",
+            "all_out_defense",
+            "ready",
+            "change_posture",
+            "concentrate",
+            "do_nothing",
+        )
+        if action not in known:
+            raise IllegalCommand(
+                f"unknown action {action!r}; known: {', '.join(known)}", "gurps4/core/maneuver B363"
+            )
+        if a.has("stunned") and action != "do_nothing":
+            raise IllegalCommand(f"{a.name} is stunned: Do Nothing only", "gurps4/core/stun B420")
+        if S(a).mount and a.marks.get("out_of_control"):
+            raise IllegalCommand(f"{a.name} is out of control", "gurps4/mounted/loss-of-control B397")
+        self._check_stall(state, a, command)
+        posture = a.marks.get("posture", "standing")
+        if action == "change_posture":
+            p = args.get("posture", "standing")
+            core.posture(p)
+            if p == posture:
+                raise IllegalCommand(f"{a.name} is already {p}", "gurps4/core/posture B551")
+            if mount_of(state, a) is not None:
+                raise IllegalCommand("a rider stays seated", "gurps4/core/posture B551")
+            return
+        if action == "ready":
+            want = args.get("weapon")
+            if want is not None:
+                if want not in S(a).weapons or want in a.marks.get("broken", ()):
+                    raise IllegalCommand(
+                        f"{a.name} has no usable {want!r} to ready", "gurps4/core/maneuver/ready B366"
+                    )
+                if want == a.marks.get("wielding") and not a.marks.get("unready"):
+                    raise IllegalCommand(f"{a.name} already holds {want}", "gurps4/core/maneuver/ready B366")
+                return
+            if not (a.marks.get("reload") or a.marks.get("unready")):
+                raise IllegalCommand(f"{a.name} has nothing to ready", "gurps4/core/maneuver/ready B366")
+            return
+        if action in ("concentrate", "do_nothing"):
+            return
+        if action == "all_out_defense":
+            v = args.get("variant", "increased_dodge")
+            core.maneuver(f"all_out_defense_{v}")
+            return
+        if action == "move":
+            if mount_of(state, a) is not None:
+                raise IllegalCommand(
+                    "a rider moves by moving his mount (the mount's turn)", "gurps4/mounted B396"
+                )
+            if posture not in ("standing", "crouching"):
+                raise IllegalCommand(
+                    f"{a.name} is {posture}: change posture first", "gurps4/core/posture B551"
+                )
+            to = args.get("to")
+            if not (isinstance(to, list | tuple) and len(to) == 2 and all(isinstance(v, int) for v in to)):
+                raise IllegalCommand("move needs args.to = [q, r]", "gurps4/core/maneuver/move B364")
+            if not isinstance(args.get("stop_at", 0), int) or not 0 <= args.get("stop_at", 0) <= 20:
+                raise IllegalCommand("args.stop_at: yards short of the destination, 0..20")
+            alt = args.get("altitude")
+            if alt is not None and alt != a.altitude and not st.flies:
+                raise IllegalCommand(f"{a.name} cannot fly", "gurps4/aerial/movement B398")
+            if alt is not None and alt < 0:
+                raise IllegalCommand("altitude is at least 0", "gurps4/aerial/movement B398")
+            if args.get("dive") and (not st.flies or alt is None or alt >= a.altitude):
+                raise IllegalCommand("a dive is a flyer's descending Move", "gurps4/aerial/dive B398")
+            return
+        t = state.combatants.get(command.target or "")
+        if t is None:
+            raise IllegalCommand(f"{action} needs a target (one of {', '.join(state.combatants)})")
+        if t.id == a.id or not t.active:
+            raise IllegalCommand(f"{t.name} cannot be the target of {a.name}'s {action}")
+        if action == "evaluate":
+            return
+        atk = self._attack_of(a, args.get("weapon"))
+        if action == "aim":
+            if not atk.ranged:
+                raise IllegalCommand(f"{atk.name} is not a ranged weapon", "gurps4/core/maneuver/aim B364")
+            self._check_ready(a, atk)
+            if range_yards(a, t) > max_range(st, atk):
+                raise IllegalCommand(
+                    f"{t.name} is beyond {atk.name}'s range", "gurps4/core/size-modifier B550"
+                )
+            return
+        if action == "feint":
+            if atk.ranged or atk.natural:
+                raise IllegalCommand("a feint is made with a melee weapon", "gurps4/core/maneuver/feint B365")
+            if not in_reach(a, t, atk):
+                raise IllegalCommand(f"{t.name} is out of reach", "gurps4/core/maneuver/feint B365")
+            return
+        # attack
+        maneuver = args.get("maneuver", "attack")
+        if maneuver not in ATTACK_MANEUVERS:
+            raise IllegalCommand(
+                f"unknown attack maneuver {maneuver!r}; known: {', '.join(ATTACK_MANEUVERS)}",
+                "gurps4/core/maneuver B363",
+            )
+        if st.mount:
+            mounted.mount_can_attack(st.war_trained)
+            if not atk.natural:
+                raise IllegalCommand(
+                    "a mount attacks with its natural attacks", "gurps4/mounted/mount-attacks B396"
+                )
+        self._check_ready(a, atk)
+        if posture in ("lying", "crawling", "sitting") and maneuver != "attack":
+            raise IllegalCommand(f"{a.name} is {posture}", "gurps4/core/posture B551")
+        if mount_of(state, a) is not None and maneuver in ("move_and_attack",) and not atk.ranged:
+            pass
+        trick_name = args.get("trick")
+        if trick_name:
+            if mount_of(state, a) is None or not atk.ranged:
+                raise IllegalCommand(
+                    "the riding tricks are for shooting from a mount", "gurps4/mounted/tricks B397"
+                )
+            mounted.trick(trick_name)
+        loc = args.get("location", "torso")
+        table = data.hit_locations(S(t).body)
+        if loc not in table:
+            raise IllegalCommand(
+                f"{loc!r} is not a hit location of {t.name}; known: {', '.join(table)}",
+                "gurps4/core/hit-location B398",
+            )
+        if table[loc].only_types and atk.damage_type not in table[loc].only_types:
+            raise IllegalCommand(
+                f"{atk.damage_type} attacks cannot target the {loc}", "gurps4/core/hit-location B399"
+            )
+        if t.marks.get("trick") == "hang_on_far_side":
+            mounted.hanging_rider_target_allowed(loc)
+        if atk.ranged:
+            if range_yards(a, t) > max_range(st, atk):
+                raise IllegalCommand(
+                    f"{t.name} is beyond {atk.name}'s range", "gurps4/core/size-modifier B550"
+                )
+            if maneuver in ("all_out_attack_strong", "all_out_attack_double"):
+                raise IllegalCommand(
+                    f"{maneuver} is a melee option", "gurps4/core/maneuver/all-out-attack B365"
+                )
+            return
+        if not self._reachable(state, a, t, atk, maneuver):
+            raise IllegalCommand(f"{t.name} is out of {atk.name}'s reach", "gurps4/core/maneuver B363")
+
+    def _explain_defense_refusal(self, state: FightState, d: Combatant, command: Command) -> None:
+        kind = command.args.get("defense", "none")
+        if S(d).mount and kind != "dodge":
+            mounted.mount_defense_allowed(kind)
+        raise IllegalCommand(
+            f"{d.name} cannot {kind}{' and retreat' if command.args.get('retreat') else ''} now "
+            f"(allowed: {', '.join(c.describe() for c, _ in self.defense_options(state))})",
+            "gurps4/core/active-defense B374",
+        )
+
+    def _check_stall(self, state: FightState, a: Combatant, command: Command) -> None:
+        st = S(a)
+        if not (st.flies and a.altitude > 0 and st.flight_limitation != "none"):
+            return
+        m = command.action if command.action != "attack" else command.args.get("maneuver", "attack")
+        if m not in ("move", "move_and_attack"):
+            raise RuleNotImplemented(
+                f"{a.name} cannot hover ({st.flight_limitation}): a {m} maneuver would stall it and it would "
+                "fall (falling, B431, is not implemented); take Move or Move and Attack (B398)"
+            )
+
+    def _attack_of(self, a: Combatant, name: Any) -> Attack:
+        if not isinstance(name, str):
+            names = ", ".join(x.name for x in S(a).attacks())
+            raise IllegalCommand(f"say which weapon (args.weapon): one of {names}")
+        atk = S(a).attack(name)
+        if atk is None:
+            names = ", ".join(x.name for x in S(a).attacks())
+            raise IllegalCommand(f"{a.name} has no attack {name!r}; known: {names}")
+        if atk.weapon in a.marks.get("broken", ()):
+            raise IllegalCommand(f"{a.name}'s {atk.weapon} is broken", "gurps4/mounted/jousting-lance B397")
+        return atk
+
+    def _check_ready(self, a: Combatant, atk: Attack) -> None:
+        if not atk.natural and atk.weapon != a.marks.get("wielding"):
+            raise IllegalCommand(
+                f"{a.name} must Ready {atk.weapon} first (holding {a.marks.get('wielding')})",
+                "gurps4/core/maneuver/ready B366",
+            )
+        if a.marks.get("unready") and not atk.natural:
+            raise IllegalCommand(f"{a.name} must Ready a weapon first", "gurps4/core/maneuver/ready B366")
+        if atk.ranged and a.marks.get("reload"):
+            raise IllegalCommand(
+                f"{a.name} must Ready {atk.weapon} ({a.marks['reload']} s)", "gurps4/core/maneuver/ready B366"
+            )
+
+    def movement_allowance(self, state: FightState, a: Combatant, maneuver: str) -> int:
+        st = S(a)
+        move = st.air_move if flying(a) else st.basic_move
+        if core.reeling(hp_now(a), st.hp):
+            move = -(-move // 2)
+        if a.marks.get("posture", "standing") not in ("standing", "crouching"):
+            return 0
+        if mount_of(state, a) is not None:
+            return 0
+        return core.maneuver_move(maneuver, move)
+
+    def _reachable(self, state: FightState, a: Combatant, t: Combatant, atk: Attack, maneuver: str) -> bool:
+        if in_reach(a, t, atk):
+            return True
+        path, alt = self.approach(state, a, t, atk, self.movement_allowance(state, a, maneuver))
+        if not path and alt is None:
+            return False
+        probe = a.clone()
+        if path:
+            probe.pos = path[-1]
+        if alt is not None:
+            probe.altitude = alt
+        return in_reach(probe, t, atk)
+
+    def approach(
+        self, state: FightState, a: Combatant, t: Combatant, atk: Attack | None, budget: int
+    ) -> tuple[list[tuple[int, int]], int | None]:
+        """A path (and new altitude) toward ``t`` within ``budget`` yards, stopping within reach."""
+        if budget <= 0 or t.pos is None or a.pos is None:
+            return [], None
+        alt = None
+        vertical = 0
+        if S(a).flies:
+            want = t.altitude if flying(t) else (1 if flying(a) else 0)
+            vertical = min(abs(want - a.altitude), budget)
+            if vertical:
+                alt = a.altitude + (vertical if want > a.altitude else -vertical)
+        horizontal = 0
+        while aerial.move_cost(horizontal + 1, vertical) <= budget:
+            horizontal += 1
+        reach = max((max(r, 1) for r in atk.reach), default=1) if atk is not None else 1
+        stop = 1 if reach <= 1 else min(reach, 2)
+        return path_towards(state, a, t.pos, horizontal, stop_at=stop), alt
+
+    # ----- defenses ---------------------------------------------------------------------------------
+    def defense_options(self, state: FightState) -> list[tuple[Command, int]]:
+        """Every legal defense against the waiting attack, with its effective value."""
+        att = state.extra.get(ATTACK_KEY)
+        if not att:
+            return []
+        d, a = state.combatants[att["defender"]], state.combatants[att["attacker"]]
+        out: list[tuple[Command, int]] = [
+            (Command(d.id, "defend", None, {"defense": "none"}, "no defense"), -99)
+        ]
+        kinds: list[tuple[str, str | None, int, tuple[Modifier, ...]]] = []
+        ds = S(d)
+        dodge = ds.dodge()
+        dodge_mods: list[Modifier] = []
+        if core.reeling(hp_now(d), ds.hp):
+            half = -(-dodge // 2)
+            dodge_mods.append(
+                mod(half - dodge, "below 1/3 HP: Dodge halved", "gurps4/core/hp-thresholds", "B419")
+            )
+        kinds.append(("dodge", None, dodge, tuple(dodge_mods)))
+        if not ds.mount:
+            if not att["ranged"]:
+                for w in ds.attacks():
+                    if w.parry is None or w.ranged or w.weapon in d.marks.get("broken", ()):
+                        continue
+                    if not w.natural and (w.weapon != d.marks.get("wielding") or d.marks.get("unready")):
+                        continue
+                    if w.natural and w.name != "punch":
+                        continue
+                    if w.unbalanced and d.marks.get("attacked_last_turn"):
+                        continue
+                    val, mods = core.parry_score(
+                        S(d).skill(w.skill_name)
+                        if not w.natural
+                        else max(ds.skills.get("Brawling", ds.dx), ds.dx),
+                        w.parry,
+                        ds.combat_reflexes,
+                    )
+                    kinds.append(("parry", w.name, val, mods))
+            if ds.shield and not d.marks.get("blocked"):
+                val, mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
+                kinds.append(("block", None, val, mods))
+        for kind, weapon, value, base_mods in kinds:
+            for retreat in (False, True):
+                cmd_args: dict[str, Any] = {"defense": kind, "retreat": retreat}
+                if weapon:
+                    cmd_args["weapon"] = weapon
+                try:
+                    if ds.mount:
+                        mounted.mount_defense_allowed(kind)  # type: ignore[arg-type]
+                    eff, _ = self.defense_value(state, d, a, att, kind, retreat, weapon, value, base_mods)
+                except (IllegalCommand, RuleNotImplemented):
+                    continue
+                label = f"{kind}{' ' + weapon if weapon else ''}{' and retreat' if retreat else ''} ({eff})"
+                out.append((Command(d.id, "defend", None, cmd_args, label), eff))
+        return out
+
+    def defense_value(
+        self,
+        state: FightState,
+        d: Combatant,
+        a: Combatant,
+        att: dict[str, Any],
+        kind: str,
+        retreat: bool,
+        weapon: str | None,
+        value: int,
+        base_mods: tuple[Modifier, ...],
+    ) -> tuple[int, list[Modifier]]:
+        ds = S(d)
+        maneuver = d.marks.get("maneuver") or "do_nothing"
+        if retreat:
+            if d.marks.get("retreated"):
+                raise IllegalCommand("one retreat per turn", "gurps4/core/active-defense/retreat B377")
+            if mount_of(state, d) is not None:
+                raise IllegalCommand(
+                    "a rider cannot step back from the saddle", "gurps4/mounted/rider-defense B397"
+                )
+        weapon_attack = ds.attack(weapon) if weapon else None
+        fencing = (
+            bool(weapon_attack and data.weapons()[weapon_attack.weapon].modes[0].fencing)
+            if weapon_attack
+            else False
+        )
+        aod_bonus = (
+            core.maneuver(maneuver).defense_bonus if maneuver == f"all_out_defense_increased_{kind}" else 0
+        )
+        feint = 0
+        f = d.marks.get("feinted")
+        if f and f[0] == a.id:
+            feint = int(f[1])
+        extra: list[Modifier] = []
+        m = (
+            mounted.rider_defense_penalty(ds.riding if ds.riding is not None else ds.dx - 5)
+            if mount_of(state, d)
+            else None
+        )
+        if m:
+            extra.append(m)
+        if retreat and flying(d):
+            hb = aerial.hover_retreat_bonus(ds.can_hover, True)
+            if hb:
+                extra.append(hb)
+        sit = core.DefenseSituation(
+            kind=kind,  # type: ignore[arg-type]
+            maneuver=maneuver,
+            retreat=retreat,
+            posture=d.marks.get("posture", "standing"),
+            stunned=d.has("stunned"),
+            shield_db=ds.shield_db(),
+            deceptive=2 * int(att.get("deceptive", 0)),
+            feint=feint,
+            earlier_parries=int(d.marks.get("parries", 0) or 0) if kind == "parry" else 0,
+            fencing=fencing,
+            height_above_attacker_ft=height_ft(d, a, state),
+            ranged_attack=bool(att["ranged"]),
+            all_out_defense_bonus=aod_bonus,
+            extra=tuple(extra),
+        )
+        core.defense_allowed(sit)
+        mods = [*base_mods, *core.defense_modifiers(sit)]
+        return value - sum(x.value for x in base_mods) + sum(x.value for x in mods), mods
+
+    # ----- resolving --------------------------------------------------------------------------------
+    def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        w = Work(state.clone(), dice)
+        if command.action == "defend":
+            self._defend(w, command)
+        else:
+            self._act(w, command)
+        return w.events
+
+    def _act(self, w: Work, cmd: Command) -> None:
+        a = w.c(cmd.actor)
+        action, args = cmd.action, cmd.args
+        maneuver = {"all_out_defense": f"all_out_defense_{args.get('variant', 'increased_dodge')}"}.get(
+            action, action
+        )
+        if action == "attack":
+            maneuver = args.get("maneuver", "attack")
+        w.mark(a, "maneuver", maneuver)
+        if action == "change_posture":
+            w.mark(a, "posture", args.get("posture", "standing"), "gurps4/core/posture B551")
+        elif action == "ready" and args.get("weapon"):
+            w.mark(a, "wielding", args["weapon"], "gurps4/core/maneuver/ready B366")
+            w.mark(a, "unready", None)
+            w.mark(a, "reload", None)
+        elif action == "ready":
+            for key in ("unready", "reload"):
+                if a.marks.get(key):
+                    w.mark(a, key, (int(a.marks[key]) - 1) or None, "gurps4/core/maneuver/ready B366")
+                    break
+        elif action == "move":
+            self._move(w, a, args)
+        elif action == "aim":
+            old = a.marks.get("aim")
+            turns = int(old[2]) + 1 if old and old[0] == cmd.target and old[1] == args["weapon"] else 1
+            w.mark(
+                a,
+                "aim",
+                (cmd.target, S(a).attack(args["weapon"]).weapon, turns),
+                "gurps4/core/maneuver/aim B364",
+            )  # type: ignore[union-attr]
+        elif action == "evaluate":
+            old = a.marks.get("evaluate")
+            turns = int(old[1]) + 1 if old and old[0] == cmd.target else 1
+            w.mark(a, "evaluate", (cmd.target, min(3, turns)), "gurps4/core/maneuver/evaluate B364")
+        elif action == "feint":
+            self._feint(w, a, w.c(cmd.target or ""), args)
+        elif action == "attack":
+            self._attack(w, a, cmd)
+            return
+        self._end_turn(w, a)
+
+    def _move(self, w: Work, a: Combatant, args: dict[str, Any]) -> None:
+        st = S(a)
+        dest = (int(args["to"][0]), int(args["to"][1]))
+        alt = args.get("altitude")
+        budget = self.movement_allowance(w.state, a, "move")
+        if st.flies and (a.altitude > 0 or (alt or 0) > 0):
+            budget = core.maneuver_move("move", st.air_move)
+            if args.get("dive"):
+                budget, _ = aerial.dive(st.air_move, st.air_move, "move")
+        vertical = 0
+        new_alt = None
+        if alt is not None and st.flies and alt != a.altitude:
+            vertical = min(abs(alt - a.altitude), budget)
+            new_alt = a.altitude + (vertical if alt > a.altitude else -vertical)
+        horizontal = 0
+        while aerial.move_cost(horizontal + 1, vertical) <= budget:
+            horizontal += 1
+        stop = 1 if any(c.pos == dest and c.id != a.id for c in w.state.combatants.values()) else 0
+        stop = max(stop, int(args.get("stop_at", 0)))
+        path = path_towards(w.state, a, dest, horizontal, stop_at=stop)
+        move_figure(
+            w,
+            a,
+            path,
+            new_alt,
+            "move",
+            "gurps4/core/maneuver/move B364" if not st.flies else "gurps4/aerial/height B398",
+        )
+
+    def _feint(self, w: Work, a: Combatant, t: Combatant, args: dict[str, Any]) -> None:
+        atk = S(a).attack(args["weapon"])
+        assert atk is not None
+        mine = core.success_roll(f"{atk.skill_name} (feint)", S(a).skill(atk.skill_name), [], w.dice, "melee")
+        best = max(
+            [S(t).dx]
+            + [S(t).skill(x.skill_name) for x in S(t).attacks() if not x.ranged and not x.natural]
+            + ([S(t).skill("Shield")] if S(t).shield else [])
+        )
+        theirs = core.success_roll("resist feint", best, [], w.dice)
+        w.rolled(a.id, mine, t.id, "gurps4/core/maneuver/feint B365")
+        w.rolled(t.id, theirs, a.id, "gurps4/core/maneuver/feint B365")
+        pen = core.feint_penalty(core.quick_contest(mine, theirs))
+        if pen:
+            w.mark(t, "feinted", (a.id, pen), "gurps4/core/maneuver/feint B365")
+
+    def _attack(self, w: Work, a: Combatant, cmd: Command) -> None:
+        t = w.c(cmd.target or "")
+        atk = S(a).attack(cmd.args["weapon"])
+        assert atk is not None
+        maneuver = cmd.args.get("maneuver", "attack")
+        if cmd.args.get("trick"):
+            w.mark(a, "trick", cmd.args["trick"], "gurps4/mounted/tricks B397")
+        if not atk.ranged and not in_reach(a, t, atk):
+            path, alt = self.approach(w.state, a, t, atk, self.movement_allowance(w.state, a, maneuver))
+            move_figure(
+                w,
+                a,
+                path,
+                alt,
+                "step" if maneuver == "attack" else "move",
+                f"gurps4/core/maneuver/{maneuver} B365",
+            )
+        attacks = core.maneuver(maneuver).attacks
+        self._strike(w, a, t, atk, maneuver, dict(cmd.args), attacks - 1)
+
+    def _strike(
+        self,
+        w: Work,
+        a: Combatant,
+        t: Combatant,
+        atk: Attack,
+        maneuver: str,
+        args: dict[str, Any],
+        attacks_left: int,
+    ) -> None:
+        base, mods, cap = attack_roll_parts(w.state, a, t, atk, maneuver, args)
+        skill = atk.skill_name if not (atk.natural and S(a).mount) else atk.skill_name
+        kind = "ranged" if atk.ranged else "melee"
+        r = core.success_roll(f"{atk.name} ({skill})", base, mods, w.dice, kind, cap)  # type: ignore[arg-type]
+        w.rolled(a.id, r, t.id, f"gurps4/core/maneuver/{maneuver} B365")
+        w.mark(a, "attacked", True)
+        if a.marks.get("evaluate"):
+            w.mark(a, "evaluate", None)
+        if atk.ranged:
+            rng = data.weapons()[atk.weapon].ranged
+            assert rng is not None
+            w.mark(a, "aim", None)
+            w.mark(a, "reload", rng.reload, "gurps4/core/maneuver/ready B366")
+            mount = mount_of(w.state, a)
+            if rng.noisy and mount is not None:
+                base_r, rmods = riding_base(w.state, a)
+                rr, outcome = mounted.noisy_shot(base_r, rmods, w.dice)
+                w.rolled(a.id, rr, rule="gurps4/mounted/noisy-weapon B397")
+                if outcome == "spooked":
+                    spook(w, mount, "noisy weapon")
+                elif outcome == "lost_control":
+                    mount_loses_control(w, mount, mounted.loss_of_control(w.dice), "critical failure")
+        loc = args.get("location", "torso")
+        if not r.success:
+            if r.critical_failure:
+                w.note(
+                    f"{a.name} critically misses: the Critical Miss Table (B556) is a GM's call",
+                    a.id,
+                    "gurps4/core/critical B556",
+                )
+            other = None
+            if r.margin == -1:
+                other = mount_of(w.state, t) or rider_of(w.state, t)
+            if other is not None and other.active and t.marks.get("trick") != "hang_on_far_side":
+                w.note(
+                    f"missed {t.name} by 1: the blow goes to {other.name}",
+                    a.id,
+                    "gurps4/mounted/results B397",
+                )
+                if self._offer_defense(w, a, other, atk, maneuver, "torso", args, attacks_left):
+                    return
+                apply_hit(w, a, other, atk, "torso", maneuver, False)
+            elif t.marks.get("trick") == "hang_on_far_side" and mounted.miss_hits_mount_of_hanging_rider(
+                r.margin
+            ):
+                m = mount_of(w.state, t)
+                if m is not None:
+                    w.note(
+                        f"missed the hanging rider by {-r.margin}: hits {m.name}",
+                        a.id,
+                        "gurps4/mounted/tricks B397",
+                    )
+                    apply_hit(w, a, m, atk, "torso", maneuver, False)
+        elif r.critical_success:
+            w.note(f"critical hit on {t.name}: no defense", a.id, "gurps4/core/critical B556")
+            apply_hit(w, a, t, atk, loc, maneuver, True)
+        else:
+            if self._offer_defense(w, a, t, atk, maneuver, loc, args, attacks_left):
+                return
+            apply_hit(w, a, t, atk, loc, maneuver, False)
+        self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
+
+    def _follow_up(
+        self,
+        w: Work,
+        a: Combatant,
+        t: Combatant,
+        atk: Attack,
+        maneuver: str,
+        args: dict[str, Any],
+        attacks_left: int,
+    ) -> None:
+        if attacks_left > 0 and a.active and t.active and (atk.ranged or in_reach(a, t, atk)):
+            self._strike(w, a, t, atk, maneuver, args, attacks_left - 1)
+            return
+        if a.id == w.state.current and a.id not in w.state.acted:
+            self._end_turn(w, a)
+
+    def _offer_defense(
+        self,
+        w: Work,
+        a: Combatant,
+        d: Combatant,
+        atk: Attack,
+        maneuver: str,
+        loc: str,
+        args: dict[str, Any],
+        attacks_left: int,
+    ) -> bool:
+        if not d.active:
+            return False
+        att = {
+            "attacker": a.id,
+            "defender": d.id,
+            "attack": atk.name,
+            "maneuver": maneuver,
+            "location": loc,
+            "deceptive": int(args.get("deceptive", 0)),
+            "attacks_left": attacks_left,
+            "ranged": atk.ranged,
+            "target": args.get("target", d.id),
+            "args": {k: v for k, v in args.items() if k != "target"},
+        }
+        w.emit(ev.ExtraSet(ATTACK_KEY, att))
+        options = self.defense_options(w.state)
+        if len(options) <= 1:  # only "no defense"
+            w.emit(ev.ExtraSet(ATTACK_KEY, None))
+            why = "no active defense is possible"
+            w.note(f"{d.name}: {why}", d.id, "gurps4/core/active-defense B374")
+            return False
+        return True
+
+    def _defend(self, w: Work, cmd: Command) -> None:
+        att = dict(w.state.extra[ATTACK_KEY])
+        d, a = w.c(att["defender"]), w.c(att["attacker"])
+        atk = S(a).attack(att["attack"])
+        assert atk is not None
+        kind = cmd.args.get("defense", "none")
+        retreat = bool(cmd.args.get("retreat", False))
+        weapon = cmd.args.get("weapon")
+        w.emit(ev.ExtraSet(ATTACK_KEY, None))
+        hit = True
+        if kind != "none":
+            if kind == "parry" and weapon is None:
+                weapon = next(
+                    (
+                        c.args.get("weapon")
+                        for c, _ in self._options_for(w, att)
+                        if c.args["defense"] == "parry"
+                    ),
+                    None,
+                )
+            ds = S(d)
+            if kind == "dodge":
+                value, base_mods = ds.dodge(), ()
+                if core.reeling(hp_now(d), ds.hp):
+                    half = -(-value // 2)
+                    base_mods = (
+                        mod(half - value, "below 1/3 HP: Dodge halved", "gurps4/core/hp-thresholds", "B419"),
+                    )
+                    value = half - (half - value)
+            elif kind == "parry":
+                pw = ds.attack(weapon)
+                assert pw is not None and pw.parry is not None
+                value, base_mods = core.parry_score(
+                    ds.skill(pw.skill_name)
+                    if not pw.natural
+                    else max(ds.skills.get("Brawling", ds.dx), ds.dx),
+                    pw.parry,
+                    ds.combat_reflexes,
+                )
+            else:
+                value, base_mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
+            eff, mods = self.defense_value(w.state, d, a, att, kind, retreat, weapon, value, base_mods)
+            raw_base = value - sum(m.value for m in base_mods)
+            r = core.success_roll(
+                kind.title() + (f" ({weapon})" if weapon else ""), raw_base, mods, w.dice, "defense"
+            )
+            w.rolled(d.id, r, a.id, "gurps4/core/active-defense B374")
+            hit = not r.success
+            if kind == "parry":
+                w.mark(d, "parries", int(d.marks.get("parries", 0) or 0) + 1)
+            if kind == "block":
+                w.mark(d, "blocked", True)
+            if d.marks.get("feinted") and d.marks["feinted"][0] == a.id:
+                w.mark(d, "feinted", None)
+            if retreat:
+                w.mark(d, "retreated", True)
+                if flying(d):
+                    w.emit(ev.Moved(d.id, (), "retreat", None, d.altitude + 1, "gurps4/aerial/retreat B398"))
+                elif a.pos is not None:
+                    path = path_towards(w.state, d, a.pos, 1, away=True)
+                    if path:
+                        w.emit(
+                            ev.Moved(
+                                d.id,
+                                tuple(path),
+                                "retreat",
+                                None,
+                                None,
+                                "gurps4/core/active-defense/retreat B377",
+                            )
+                        )
+            if r.critical_failure:
+                if kind == "dodge":
+                    w.mark(d, "posture", "lying", "gurps4/core/critical B377")
+                    w.note(f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical")
+                elif kind == "block":
+                    w.mark(d, "unready", 1, "gurps4/core/critical")
+                    w.note(
+                        f"{d.name}'s shield is unreadied (critical failure on a Block)",
+                        d.id,
+                        "gurps4/core/critical",
+                    )
+                else:
+                    w.note(
+                        "critical failure on a Parry: the Critical Miss Table (B556) is a GM's call",
+                        d.id,
+                        "gurps4/core/critical B556",
+                    )
+        if hit:
+            apply_hit(w, a, d, atk, att["location"], att["maneuver"], False)
+        target = w.c(att.get("target", d.id)) if att.get("target") in w.state.combatants else d
+        self._follow_up(
+            w, a, target, atk, att["maneuver"], dict(att.get("args", {})), int(att["attacks_left"])
+        )
+
+    def _options_for(self, w: Work, att: dict[str, Any]) -> list[tuple[Command, int]]:
+        probe = w.state.clone()
+        probe.extra[ATTACK_KEY] = att
+        return self.defense_options(probe)
+
+    # ----- tactics, showing -------------------------------------------------------------------------
+    def tactics(self) -> dict[str, Tactic]:
+        from fracas.rules.gurps4.tactics import TACTICS
+
+        return dict(TACTICS)
+
+    def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        from fracas.engine.narrate import modifiers_text
+
+        if isinstance(event, ev.Rolled):
+            who = state.combatants[event.actor].name if event.actor in state.combatants else event.actor
+            tgt = f" vs {state.combatants[event.target].name}" if event.target in state.combatants else ""
+            faces = "+".join(str(d[1]) for d in event.roll.get("dice", ()))
+            mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
+            if event.under:
+                verdict = event.outcome + (f" by {abs(event.extra)}" if event.extra else " by 0")
+                roll = f"3d6 ({faces}) = {event.total} vs {event.dn}"
+                return f"  {who}: {event.test}{tgt}: {roll} -> {verdict}{mods}"
+            return f"  {who}: {event.test}{tgt}: {event.expr} ({faces}) = {event.total}{mods} [{event.rule}]"
+        if isinstance(event, ev.Damaged):
+            t = state.combatants.get(event.target)
+            left = f", {hp_now(t)}/{S(t).hp} HP left" if t else ""
+            return (
+                f"  {t.name if t else event.target} takes {event.amount} injury"
+                f" ({event.raw} {event.damage_type} - DR {event.armor}){left} [{event.rule}]"
+            )
+        if isinstance(event, ev.ConditionAdded) and event.name == "shock":
+            name = state.combatants[event.target].name
+            return f"  {name}: shock {event.value} on the next turn [{event.rule}]"
+        if isinstance(event, ev.Marked | ev.ExtraSet):
+            return ""
+        return None
+
+    def card(self, combatant: Combatant) -> dict[str, Any]:
+        st = S(combatant)
+        return {
+            "HP": f"{hp_now(combatant)}/{st.hp}",
+            "Basic Speed": st.basic_speed,
+            "Move": st.basic_move if not st.flies else f"{st.basic_move} (air {st.air_move})",
+            "Dodge": st.dodge(),
+            "posture": combatant.marks.get("posture", "standing"),
+            "altitude": combatant.altitude,
+            "riding": combatant.marks.get("mount"),
+            "rider": combatant.marks.get("rider"),
+            "conditions": sorted(combatant.conditions),
+        }
+
+    def odds(self, state: FightState, command: Command) -> str | None:
+        if command.action != "attack" or command.target not in state.combatants:
+            return None
+        a, t = state.combatants[command.actor], state.combatants[command.target or ""]
+        atk = S(a).attack(command.args.get("weapon", ""))
+        if atk is None:
+            return None
+        base, mods, cap = attack_roll_parts(
+            state, a, t, atk, command.args.get("maneuver", "attack"), command.args
+        )
+        eff, _ = core.effective_value(base, mods, cap)
+        kind = "ranged" if atk.ranged else "melee"
+        return (
+            f"to hit at effective {eff}: {100 * core.success_odds(eff, kind):.1f}% before {t.name}'s defense"
+        )
+
+    def is_out(self, combatant: Combatant) -> bool:
+        return combatant.status != "active"
+
+
+RULESET = GurpsRuleset()
