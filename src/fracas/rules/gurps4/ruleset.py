@@ -679,6 +679,16 @@ class GurpsRuleset(Ruleset):
         if f and f[0] == a.id:
             feint = int(f[1])
         extra: list[Modifier] = []
+        if kind == "parry" and weapon_attack is not None and weapon_attack.natural:
+            attacker_atk = S(a).attack(att["attack"])
+            if (
+                attacker_atk is not None
+                and not attacker_atk.natural
+                and not attacker_atk.damage.startswith("thr")
+            ):
+                extra.append(
+                    mod(-3, "unarmed parry against a weapon", "gurps4/core/active-defense/parry", "B376")
+                )
         m = (
             mounted.rider_defense_penalty(ds.riding if ds.riding is not None else ds.dx - 5)
             if mount_of(state, d)
