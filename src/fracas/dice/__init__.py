@@ -1,10 +1,13 @@
 """Dice: notation, sources of faces, Earthdawn step tables, exact odds and batch sampling.
 
->>> from fracas.dice import parse, roll, distribution, ed4_test, ScriptedDice
->>> roll("step 14", ScriptedDice([12, 3, 5])).total
+>>> from fracas.dice import parse, distribution, ed4_test, ScriptedDice
+>>> parse("step 14").roll(ScriptedDice([12, 3, 5])).total
 20
 >>> round(float(distribution("step 14").at_least(9)), 4)
 0.8056
+
+The one-call helpers ``fracas.dice.expr.roll`` and ``fracas.dice.sample.sample`` are not re-exported here:
+their names are those of the modules ``fracas.dice.roll`` and ``fracas.dice.sample``.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from fracas.dice.exact import (
     rule_of_one,
     step_distribution,
 )
-from fracas.dice.expr import MAX_DICE, STEP_MINIMUM, Expr, parse, roll
+from fracas.dice.expr import MAX_DICE, STEP_MINIMUM, Expr, parse
 from fracas.dice.roll import Roll, RolledDie, roll_dice, roll_die
-from fracas.dice.sample import sample, sample_steps
+from fracas.dice.sample import sample_pool, sample_steps
 from fracas.dice.source import AskedDice, DiceError, DiceSource, RandomDice, RecordingDice, ScriptedDice
 from fracas.dice.steps import StepDice, roll_step, step_dice, step_table
 
@@ -59,12 +62,11 @@ __all__ = [
     "extra_successes",
     "gurps_roll_under",
     "parse",
-    "roll",
     "roll_dice",
     "roll_die",
     "roll_step",
     "rule_of_one",
-    "sample",
+    "sample_pool",
     "sample_steps",
     "step_dice",
     "step_distribution",
