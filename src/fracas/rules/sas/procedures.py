@@ -142,6 +142,7 @@ def saving_throw(mods: Sequence[Modifier], dice: DiceSource, what: str = "save")
 
 
 _PENALTY_CONDITIONS = {
+    "exhausted": "spell-check",
     "stunned": "stunned",
     "chill": "chill",
     "hypothermia": "chill",

@@ -557,6 +557,13 @@ class Settings(_Strict):
     minions: bool
     heroic_player_characters: bool
     rounds_per_minute: int
+    spell_range_spaces: int
+    rally_range_spaces: int
+    intimidate_range_spaces: int
+    potion_heal: str
+    poison_rounds: str
+    morale_leadership: bool
+    exhaustion_rounds: int
 
 
 def _load(name: str) -> dict[str, Any]:

@@ -1,0 +1,272 @@
+"""Between the engine's state and the pure procedures: a :class:`Fighter` view of a combatant, and the
+engine events that carry a procedure's :class:`Effect` s.
+
+Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.engine.state.Combatant`:
+
+- ``counters``: markers, burn_markers, bleeds, pp_used, strength_loss, appearance_loss, potions.
+- ``conditions``: condition ids of conditions.toml (and stance/feint/charging/withdrawal/staggered/routed/
+  battle-cry/taunted) with ``until_round``; ``value`` carries a Defense change where there is one.
+- ``marks``: hurt, broken, permanent (tuples of body parts), weapon (in hand), dropped, broken_weapons,
+  shield_dropped, next ({key: (value, until_round)}), bleed_death_round, dying_round, mounted_on, ridden_by,
+  last_attack_round, moved_round, set (receive-charge / overwatch), shield_used ((round, side, n)),
+  pile ({"members": [...], "bonus": n}), taunted_by, lost_leg, lost_arm, mute, fuse_lit, poisoned,
+  routed_round, reacted_round, first_strike_round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from fracas.engine import events as ev
+from fracas.engine.state import Combatant, FightState
+from fracas.rules.sas.model import Fighter
+from fracas.rules.sas.procedures import Effect
+
+# conditions that carry a Defense change in their value and last until the owner's next side turn
+DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
+TURN_SCOPED = (*DEFENSE_CONDITIONS, "fleeing")
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenSet(ev.Event):
+    """A combatant becomes hidden (Hide, Sneak) or is seen (attacks, Lookout, a failed Surprise)."""
+
+    target: str
+    hidden: bool
+    rule: str = ""
+
+    def apply(self, state: FightState) -> None:
+        state.combatants[self.target].hidden = self.hidden
+
+
+def next_value(c: Combatant, key: str, round_: int) -> int:
+    entry = c.marks.get("next", {}).get(key)
+    if entry is None:
+        return 0
+    value, until = entry
+    return int(value) if until is None or until >= round_ else 0
+
+
+def view(state: FightState, c: Combatant) -> Fighter:
+    """The pure procedures' picture of a combatant now."""
+    stats = c.stats
+    if c.marks.get("shield_dropped") and stats.shield != "none":
+        stats = dataclasses.replace(stats, shield="none")
+    loss = c.count("strength_loss")
+    if loss:
+        stats = dataclasses.replace(stats, strength=stats.strength - loss)
+    f = Fighter(c.id, stats, c.side)
+    f.markers = c.count("markers")
+    f.burn_markers = c.count("burn_markers")
+    f.conditions = {
+        k: (cond.until_round - state.round if cond.until_round is not None else None)
+        for k, cond in c.conditions.items()
+    }
+    f.hurt = list(c.marks.get("hurt", ()))
+    f.broken = list(c.marks.get("broken", ()))
+    f.permanent = list(c.marks.get("permanent", ()))
+    f.bleeds = c.count("bleeds")
+    nxt: dict[str, int] = {}
+    for key in c.marks.get("next", {}):
+        v = next_value(c, key, state.round)
+        if v:
+            nxt[key] = v
+    defense = sum(c.conditions[n].value for n in DEFENSE_CONDITIONS if n in c.conditions)
+    if defense:
+        nxt["defense"] = defense
+    if c.marks.get("lost_leg"):
+        nxt["move"] = nxt.get("move", 0) - 4
+    f.next = nxt
+    f.dead = c.status == "dead"
+    f.weapon = c.marks.get("weapon")
+    used = c.marks.get("shield_used")
+    side_turn = (state.round, state.extra.get("side_index", 0))
+    f.shield_used = used[2] if used and (used[0], used[1]) == side_turn else 0
+    f.mounted_on = c.marks.get("mounted_on")
+    f.mount_moving = c.marks.get("moved_round") == state.round
+    f.hits_taken = c.count("hits")
+    return f
+
+
+class EventBuilder:
+    """Turns effects into engine events, accumulating changes to the same mark within one batch."""
+
+    def __init__(self, state: FightState) -> None:
+        self.state = state
+        self.events: list[ev.Event] = []
+        self._marks: dict[tuple[str, str], Any] = {}
+        self._counters: dict[tuple[str, str], int] = {}
+        self._status: dict[str, str] = {}
+        self._conditions: dict[tuple[str, str], bool] = {}
+        self.queued: list[dict[str, Any]] = []
+
+    def queue(self, effects: list[Effect] | tuple[Effect, ...]) -> None:
+        """Hold effects until the side has attacked (they go to ``extra["pending"]``)."""
+        self.queued += [dataclasses.asdict(e) for e in effects]
+
+    def finish(self) -> list[ev.Event]:
+        """The events, with the held effects appended to the fight's pending list."""
+        if self.queued:
+            pending = tuple(self.state.extra.get("pending", ())) + tuple(self.queued)
+            self.queued = []
+            self.events.append(ev.ExtraSet("pending", pending))
+        return self.events
+
+    # current values, seen through the changes already made in this batch
+    def mark(self, cid: str, key: str, default: Any = None) -> Any:
+        if (cid, key) in self._marks:
+            return self._marks[(cid, key)]
+        return self.state.combatants[cid].marks.get(key, default)
+
+    def counter(self, cid: str, key: str) -> int:
+        return self.state.combatants[cid].count(key) + self._counters.get((cid, key), 0)
+
+    def status(self, cid: str) -> str:
+        return self._status.get(cid, self.state.combatants[cid].status)
+
+    def has(self, cid: str, name: str) -> bool:
+        if (cid, name) in self._conditions:
+            return self._conditions[(cid, name)]
+        return name in self.state.combatants[cid].conditions
+
+    def set_mark(self, cid: str, key: str, value: Any, rule: str = "") -> None:
+        self._marks[(cid, key)] = value
+        self.events.append(ev.Marked(cid, key, value, rule))
+
+    def add_counter(self, cid: str, key: str, delta: int, why: str = "", rule: str = "") -> None:
+        if not delta:
+            return
+        self._counters[(cid, key)] = self._counters.get((cid, key), 0) + delta
+        self.events.append(ev.CounterChanged(cid, key, delta, why, rule))
+
+    def set_status(self, cid: str, status: str, rule: str = "") -> None:
+        if self.status(cid) == status or self.status(cid) == "dead":
+            return
+        self._status[cid] = status
+        self.events.append(ev.StatusChanged(cid, status, rule))
+
+    def add_condition(
+        self, cid: str, name: str, until: int | None, value: int = 0, why: str = "", rule: str = ""
+    ) -> None:
+        current = self.state.combatants[cid].conditions.get(name)
+        # keep the longer of the two durations
+        longer = current is not None and (
+            current.until_round is None or (until is not None and current.until_round >= until)
+        )
+        if (
+            current is not None
+            and (cid, name) not in self._conditions
+            and longer
+            and value in (0, current.value)
+        ):
+            return
+        self._conditions[(cid, name)] = True
+        self.events.append(ev.ConditionAdded(cid, name, until, value, why, rule))
+
+    def remove_condition(self, cid: str, name: str, why: str = "", rule: str = "") -> None:
+        if not self.has(cid, name):
+            return
+        self._conditions[(cid, name)] = False
+        self.events.append(ev.ConditionRemoved(cid, name, why, rule))
+
+    def set_next(self, cid: str, key: str, value: int, until: int | None, rule: str = "") -> None:
+        nxt = dict(self.mark(cid, "next", {}))
+        old = nxt.get(key)
+        total = value + (old[0] if old and (old[1] is None or old[1] >= self.state.round) else 0)
+        if total:
+            nxt[key] = (total, until)
+        else:
+            nxt.pop(key, None)
+        self.set_mark(cid, "next", nxt, rule)
+
+    def consume_next(self, cid: str, key: str) -> None:
+        nxt = dict(self.mark(cid, "next", {}))
+        if key in nxt:
+            nxt.pop(key)
+            self.set_mark(cid, "next", nxt)
+
+    def note(self, text: str, actor: str | None = None, rule: str = "") -> None:
+        self.events.append(ev.Note(text, actor, rule))
+
+    # ---------------------------------------------------------------------------------------------
+    def effects(self, effects: list[Effect] | tuple[Effect, ...]) -> None:
+        """Events for each effect, in order (see :class:`~fracas.rules.sas.procedures.Effect`)."""
+        rnd = self.state.round
+        for e in effects:
+            t = e.target
+            if t not in self.state.combatants or self.status(t) == "dead":
+                continue
+            k = e.kind
+            if k == "markers":
+                if e.value < 0:
+                    heal = min(-e.value, self.counter(t, "markers"))
+                    self.add_counter(t, "markers", -heal, e.why, e.rule)
+                    burn = self.counter(t, "burn_markers")
+                    if burn > self.counter(t, "markers"):
+                        self.add_counter(t, "burn_markers", self.counter(t, "markers") - burn, e.why, e.rule)
+                else:
+                    self.add_counter(t, "markers", e.value, e.why, e.rule)
+                    self.add_counter(t, "hits", 1)
+            elif k == "burn-markers":
+                self.add_counter(t, "markers", e.value, e.why, e.rule)
+                self.add_counter(t, "burn_markers", e.value, e.why, e.rule)
+            elif k == "condition":
+                until = None if e.rounds is None else rnd + e.rounds
+                self.add_condition(t, e.name, until, 0, e.why, e.rule)
+                if e.name == "knocked-out":
+                    self.set_status(t, "unconscious", e.rule)
+            elif k == "remove-condition":
+                self.remove_condition(t, e.name, e.why, e.rule)
+            elif k in ("hurt", "broken", "permanent"):
+                self.set_mark(t, k, (*self.mark(t, k, ()), e.name), e.rule)
+            elif k == "bleed":
+                self.add_counter(t, "bleeds", e.value, e.why, e.rule)
+                death = rnd + (e.rounds or 10**6)
+                old = self.mark(t, "bleed_death_round")
+                self.set_mark(t, "bleed_death_round", death if old is None else min(old, death), e.rule)
+            elif k == "stop-bleed":
+                self.add_counter(t, "bleeds", -self.counter(t, "bleeds"), e.why, e.rule)
+                self.set_mark(t, "bleed_death_round", None, e.rule)
+            elif k == "dead":
+                self.set_status(t, "dead", e.rule)
+                if e.why:
+                    self.note(f"{self.state.combatants[t].name}: {e.why}", t, e.rule)
+            elif k == "dying":
+                if self.mark(t, "dying_round") is None:
+                    self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)
+                    self.set_status(t, "dying", e.rule)
+                    self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
+            elif k == "next":
+                self.set_next(t, e.name, e.value, rnd + 1, e.rule)
+            elif k == "stat":
+                if e.name in ("strength", "appearance"):
+                    self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)
+            elif k == "drop-weapon":
+                held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
+                if held != "unarmed":
+                    self.set_mark(t, "dropped", held, e.rule)
+                    self.set_mark(t, "weapon", "unarmed", e.rule)
+                    self.note(f"{self.state.combatants[t].name} drops the {held} ({e.why})", t, e.rule)
+            elif k == "drop-shield":
+                self.set_mark(t, "shield_dropped", True, e.rule)
+            elif k == "weapon-breaks":
+                held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
+                if held != "unarmed":
+                    broken = (*self.mark(t, "broken_weapons", ()), held)
+                    self.set_mark(t, "broken_weapons", broken, e.rule)
+                    spare = [w for w in self.state.combatants[t].stats.weapons if w not in broken]
+                    self.set_mark(t, "weapon", spare[0] if spare else "unarmed", e.rule)
+                    self.note(f"{self.state.combatants[t].name}'s {held} breaks", t, e.rule)
+            elif k == "lost-limb":
+                self.set_mark(t, f"lost_{e.name}", True, e.rule)
+            elif k == "mute":
+                self.set_mark(t, "mute", True, e.rule)
+            elif k == "fumble":
+                self.note(f"{self.state.combatants[t].name} fumbles: {e.why}", t, e.rule)
+            elif k in ("friendly-fire", "knocked-back", "scatter", "remove-broken"):
+                # positional or attack follow-ups are resolved by the ruleset where they arise
+                pass
+            else:  # pragma: no cover - every kind is listed above
+                raise ValueError(f"unknown effect {k!r}")

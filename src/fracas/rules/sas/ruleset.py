@@ -1,0 +1,2388 @@
+"""The Spells & Swords ruleset for the encounter engine (rules/base.py, /work/notes/ENGINE_API.md).
+
+A round (COMBAT ROUNDS): one side attacks, then the other, in the side order fixed in round 1 by Surprise or
+side Initiative (SURPRISE, INITIATIVE). Within a side every member takes one action of the COMBAT ROUND
+ACTIONS LIST; its attack and damage rolls are made at once, but what they do is held until the whole side
+has attacked ("All combatants on the same side make their Attacks Simultaneously") and then applied. Out of
+order attacks (a defender's longer weapon against a Charge, Receive Charge, Fire from Overwatch) apply at
+once. Reactions are taken automatically when they are possible (docs/rulesets/sas.md).
+
+Command actions and their args (every action id is a line of the list in data/combat.toml):
+    attack (target; args weapon, dual (bool), target2, disarm (bool)), hack-and-slash, mighty-blow,
+    defensive-stance-attack, aimed-shot (target), close-to-attack (target), charge (target; args
+    battle_cry), hurling-charge (target), sneak-attack (target), leap-attack (target), walk / run / sneak
+    (args to [q, r] or toward <id>), disengage (args mode withdrawal|flee, target), hide, lookout,
+    change-facing (args facing), stand-up, pick-up, mount (target), dismount, battle-cry, cast-spell (target;
+    args spell), rally, set-to-receive-charge, overwatch, feint (target), defensive-stance, light-fuse,
+    apply-poison, rummage, quaff, stop-bleed (target), intimidate (target), taunt (target),
+    horde (target), dog-pile (target), break-free, trample (target), nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fracas.dice.source import DiceSource
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.encounter import CombatantSpec, EncounterSpec, assign_ids
+from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance, neighbours
+from fracas.engine.state import Combatant, FightState
+from fracas.errors import EncounterFileError, IllegalCommand
+from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
+from fracas.rules.sas import procedures as P
+from fracas.rules.sas.fold import TURN_SCOPED, EventBuilder, HiddenSet, next_value, view
+from fracas.rules.sas.model import Fighter, build_stats
+from fracas.rules.sas.rules import rule, rule_list, setting
+from fracas.rules.sas.tables import Settings, tables
+
+MOVE_ACTIONS = ("walk", "run", "sneak")
+ATTACK_ACTIONS = (
+    "attack",
+    "hack-and-slash",
+    "mighty-blow",
+    "defensive-stance-attack",
+    "aimed-shot",
+    "close-to-attack",
+    "charge",
+    "hurling-charge",
+    "sneak-attack",
+    "leap-attack",
+    "horde",
+    "dog-pile",
+    "trample",
+)
+CONTINUED = ("hack-and-slash", "mighty-blow", "defensive-stance-attack", "aimed-shot")
+OTHER_ACTIONS = (
+    "disengage",
+    "hide",
+    "lookout",
+    "change-facing",
+    "stand-up",
+    "pick-up",
+    "mount",
+    "dismount",
+    "battle-cry",
+    "cast-spell",
+    "rally",
+    "set-to-receive-charge",
+    "overwatch",
+    "feint",
+    "defensive-stance",
+    "light-fuse",
+    "apply-poison",
+    "rummage",
+    "quaff",
+    "stop-bleed",
+    "intimidate",
+    "taunt",
+    "break-free",
+    "nothing",
+)
+ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# settings for one encounter
+
+
+@contextmanager
+def encounter_settings(state: FightState) -> Iterator[Settings]:
+    """The encounter's ``settings:`` and optional rules in force while the rules run (restored after)."""
+    t = tables()
+    base = t.settings
+    over = dict(state.extra.get("settings", {}))
+    opts = state.options
+    if "minions" in opts:
+        over["minions"] = bool(opts["minions"])
+    if "morale" in opts:
+        over["morale"] = bool(opts["morale"])
+    if not over:
+        yield base
+        return
+    t.settings = base.model_copy(update=over)
+    try:
+        yield t.settings
+    finally:
+        t.settings = base
+
+
+def _rolled(actor: str, test: str, r: P.TableRoll | P.Check, target: str | None = None) -> ev.Rolled:
+    if isinstance(r, P.Check):
+        roll = {"dice": [[-20, r.face]], "total": r.total}
+        return ev.Rolled(
+            actor,
+            test,
+            r.total,
+            roll,
+            expr="1d20",
+            target=target,
+            dn=r.target,
+            outcome="success" if r.success else "failure",
+            success=r.success,
+            modifiers=mods_json(r.mods),
+            rule=r.rule,
+        )
+    roll = {"dice": [[-r.die, r.face]], "total": r.total}
+    return ev.Rolled(
+        actor,
+        test,
+        r.total,
+        roll,
+        expr=f"1d{r.die}",
+        target=target,
+        outcome=r.label,
+        modifiers=mods_json(r.mods),
+        rule=r.rule,
+    )
+
+
+def _effects_from(data: Any) -> list[P.Effect]:
+    return [P.Effect(**dict(d)) for d in data]
+
+
+class SasRuleset(Ruleset):
+    id = "sas"
+    name = "Spells & Swords"
+    source = "004_0d1ac50b56c23caf.txt"
+    hex_yards = 2.0 / 0.9144  # one space, 2 meters by default (setting meters_per_space)
+
+    # ----- the book ---------------------------------------------------------------------------------
+    def rules(self) -> list[Rule]:
+        out = rule_list()
+        t = tables()
+        for aid, a in t.combat.actions.items():
+            out.append(Rule(f"sas/actions/{aid}", a.label, "COMBAT ROUND ACTIONS LIST"))
+        for rid, a in t.combat.reactions.items():
+            out.append(Rule(f"sas/reactions/{rid}", a.label, "REACTIONS"))
+        for key, m in t.attack.modifiers.items():
+            out.append(
+                Rule(f"sas/attack-modifiers/{key}", f"{m.label} {m.value:+d}", "ATTACK TABLE MODIFIERS")
+            )
+        for key, w in t.damage.weapon_classes.items():
+            if not w.not_in_text:
+                out.append(
+                    Rule(
+                        f"sas/damage-modifiers/{key}", f"{w.label} {w.value:+d}", "DAMAGE TABLE MODIFIER LIST"
+                    )
+                )
+        for key, a in t.damage.armor_classes.items():
+            if not a.not_in_text:
+                out.append(
+                    Rule(f"sas/damage-modifiers/{key}", f"{a.label} -{a.armor}", "DAMAGE TABLE MODIFIER LIST")
+                )
+        for name in t.settings.model_fields:
+            out.append(
+                Rule(
+                    f"sas/setting/{name}",
+                    f"{name} = {getattr(t.settings, name)!r}",
+                    "docs/rulesets/sas.md",
+                    "gm-call",
+                    "a value no source gives",
+                )
+            )
+        return out
+
+    def optional_rules(self) -> list[OptionalRule]:
+        return [
+            OptionalRule(
+                "brawl-rule",
+                "The Brawl Rule (50% of melee attacks become Random Brawl Attacks)",
+                True,
+                "THE BRAWL RULE",
+            ),
+            OptionalRule("minions", "Minions: killed outright by 1, 2 or 3 hits", False, "reference 2.6"),
+            OptionalRule(
+                "morale",
+                "Morale saves for sides at half strength (a setting, not in the text)",
+                False,
+                "docs/rulesets/sas.md",
+            ),
+            OptionalRule(
+                "auto-reactions", "Reactions taken automatically whenever possible", True, "REACTIONS"
+            ),
+        ]
+
+    # ----- building a fight ------------------------------------------------------------------------
+    def templates(self) -> list[str]:
+        return sorted(tables().bestiary)
+
+    def make_combatants(self, spec: CombatantSpec, side: str, where: str) -> list[Combatant]:
+        overrides = dict(spec.stats)
+        if spec.equipment:
+            for key in ("weapons", "armor", "helmet", "shield"):
+                if key in spec.equipment:
+                    overrides[key] = spec.equipment[key]
+        unknown_eq = set(spec.equipment) - {"weapons", "armor", "helmet", "shield", "potions", "bandages"}
+        if unknown_eq:
+            raise EncounterFileError(
+                f"{where}.equipment: unknown item(s) {sorted(unknown_eq)}; "
+                "allowed: weapons, armor, helmet, shield, potions"
+            )
+        if not spec.template and "label" not in overrides:
+            overrides["label"] = spec.name or "combatant"
+        stats = build_stats(spec.template or "", overrides, f"{where}.")
+        if spec.options:
+            unknown = set(spec.options) - {"mount", "heroic"}
+            if unknown:
+                raise EncounterFileError(
+                    f"{where}.options: unknown {sorted(unknown)}; allowed: mount, heroic"
+                )
+            if "heroic" in spec.options:
+                stats = dataclasses.replace(stats, heroic=bool(spec.options["heroic"]))
+        out = []
+        for (cid, name), pos in zip(assign_ids(spec, stats.label), spec.positions(), strict=True):
+            c = Combatant(
+                cid,
+                spec.name
+                if spec.name and spec.count == 1
+                else name
+                if spec.name or spec.template
+                else stats.label,
+                side,
+                stats,
+                player=spec.player,
+                tactic=spec.tactic,
+                hidden=spec.hidden,
+                template=spec.template or "",
+                pos=pos,
+                facing=spec.facing,
+                altitude=spec.altitude,
+            )
+            c.marks["weapon"] = stats.weapons[0]
+            if spec.options.get("mount"):
+                c.marks["mount_id"] = str(spec.options["mount"])
+                c.marks["shares_hex"] = True
+            if stats.mount:
+                c.marks["shares_hex"] = True
+            if spec.equipment.get("potions"):
+                c.counters["potions"] = int(spec.equipment["potions"])
+            out.append(c)
+        return out
+
+    def prepare(self, state: FightState, spec: EncounterSpec) -> None:
+        known = set(Settings.model_fields)
+        bad = set(state.extra.get("settings", {})) - known
+        if bad:
+            raise EncounterFileError(f"settings: unknown {sorted(bad)}; allowed: {', '.join(sorted(known))}")
+        try:
+            Settings.model_validate({**tables().settings.model_dump(), **state.extra.get("settings", {})})
+        except Exception as exc:
+            raise EncounterFileError(f"settings: {exc}".replace("\n", "; ")) from None
+        # riders on their mounts
+        for c in state.combatants.values():
+            mid = c.marks.get("mount_id")
+            if mid is None:
+                continue
+            mount = state.combatants.get(mid)
+            if mount is None or not mount.stats.mount:
+                raise EncounterFileError(f"{c.id}.options.mount: {mid!r} is not a mount in this encounter")
+            c.marks["mounted_on"] = mid
+            mount.marks["ridden_by"] = c.id
+            if c.pos is None:
+                c.pos = mount.pos
+            mount.pos = c.pos
+        # combatants without a position: each side in columns, facing the other sides
+        occupied = {c.pos for c in state.combatants.values() if c.pos is not None}
+        for si, side in enumerate(state.sides):
+            n = 0
+            for c in state.on_side(side):
+                if c.pos is not None:
+                    continue
+                if c.marks.get("mounted_on") and state.combatants[c.marks["mounted_on"]].pos is not None:
+                    c.pos = state.combatants[c.marks["mounted_on"]].pos
+                    continue
+                while True:
+                    pos = (si * 8 + (n // 10) * (1 if si == 0 else -1) * -1, n % 10 - 5)
+                    n += 1
+                    if pos not in occupied:
+                        break
+                c.pos = pos
+                occupied.add(pos)
+                c.facing = 0 if si == 0 else 3
+                rid = c.marks.get("ridden_by")
+                if rid:
+                    state.combatants[rid].pos = pos
+
+        # everyone starts facing the nearest foe (map extra keep_facing: true keeps the file's facings)
+        if not state.extra.get("map", {}).get("keep_facing"):
+            for c in state.combatants.values():
+                foes = [o for o in state.combatants.values() if o.side != c.side and o.pos is not None]
+                if c.pos is None or not foes:
+                    continue
+                near = min(foes, key=lambda o: (distance(c.pos, o.pos), o.id))  # type: ignore[arg-type]
+                if near.pos != c.pos:
+                    c.facing = direction_to(c.pos, near.pos)  # type: ignore[arg-type]
+
+    # ----- reading the state -----------------------------------------------------------------------
+    def is_out(self, combatant: Combatant) -> bool:
+        return combatant.status != "active"
+
+    @staticmethod
+    def _underwater(state: FightState) -> bool:
+        return bool(state.extra.get("map", {}).get("underwater"))
+
+    @staticmethod
+    def _blocked(state: FightState) -> set[Hex]:
+        return {tuple(h) for h in state.extra.get("map", {}).get("blocked", [])}  # type: ignore[misc]
+
+    def _foes(self, state: FightState, c: Combatant, seen_only: bool = True) -> list[Combatant]:
+        return [
+            f
+            for f in state.combatants.values()
+            if f.side != c.side and f.status == "active" and not (seen_only and f.hidden)
+        ]
+
+    def _adjacent_foes(self, state: FightState, c: Combatant) -> list[Combatant]:
+        if c.pos is None:
+            return []
+        return [
+            f
+            for f in self._foes(state, c, False)
+            if f.pos is not None and distance(f.pos, c.pos) <= 1 and not f.has("knocked-out")
+        ]
+
+    @staticmethod
+    def _dist(a: Combatant, b: Combatant) -> int:
+        if a.pos is None or b.pos is None:
+            return 1
+        return distance(a.pos, b.pos)
+
+    # ----- the round -------------------------------------------------------------------------------
+    def pending(self, state: FightState) -> Decision | None:
+        if state.phase != "act" or state.ended:
+            return None
+        cid = state.current
+        if cid is None or cid in state.acted:
+            return None
+        c = state.combatants[cid]
+        if c.status != "active" or self._auto_turn(state, c):
+            return None
+        return Decision(cid, "act", f"{c.name}: choose an action")
+
+    def _auto_turn(self, state: FightState, c: Combatant) -> str | None:
+        if c.has("confusion"):
+            return "confusion"
+        if next_value(c, "miss_action", state.round):
+            return "miss-action"
+        if c.has("routed"):
+            return "rout"
+        if c.marks.get("ridden_by") and c.stats.mount and not self._adjacent_foes(state, c):
+            return "mount"
+        return None
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        with encounter_settings(state):
+            return self._advance(state, dice)
+
+    def _advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        if state.phase in ("started", "round-end"):
+            return [ev.RoundStarted(state.round + 1)]
+        if state.phase == "declare":
+            return self._round_start(state, dice)
+        if state.phase == "side-start":
+            return self._side_start(state)
+        if state.phase == "act":
+            cid = state.current
+            if cid is not None and cid not in state.acted:
+                c = state.combatants[cid]
+                if c.status != "active":
+                    return [ev.TurnEnded(cid)]
+                return self._auto(state, c, dice)
+            nxt = self._next_actor(state)
+            if nxt is not None:
+                return [ev.TurnStarted(nxt)]
+            return self._side_end(state, dice)
+        raise IllegalCommand(f"the Spells & Swords round has no phase {state.phase!r}")
+
+    def _next_actor(self, state: FightState) -> str | None:
+        for cid in state.order:
+            if cid not in state.acted and state.combatants[cid].status == "active":
+                return cid
+        return None
+
+    def _round_start(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        out: list[ev.Event] = []
+        b = EventBuilder(state)
+        if "side_order" not in state.extra:
+            out += self._order(state, dice)
+        # BLEEDING: at the beginning of every round with one or more Bleeds, roll once on the Bleed Table
+        for c in state.combatants.values():
+            if c.count("bleeds") > 0 and c.status in ("active", "unconscious"):
+                r = P.bleed_roll(view(state, c), dice)
+                b.events.append(_rolled(c.id, "Bleed Table", r.roll))
+                b.effects(r.effects)
+        out += b.events
+        out += self._morale(state, dice)
+        out += [ev.ExtraSet("side_index", 0), ev.PhaseChanged("side-start")]
+        return out
+
+    def _order(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        """SURPRISE (a side all hidden) or else side INITIATIVE; the order is kept for the whole combat."""
+        out: list[ev.Event] = []
+        sides = {s: [view(state, c) for c in state.on_side(s) if c.status == "active"] for s in state.sides}
+        sides = {s: m for s, m in sides.items() if m}
+        hidden = [s for s in sides if all(state.combatants[f.id].hidden for f in sides[s])]
+        surprise_side = None
+        if len(hidden) == 1:
+            s = hidden[0]
+            defenders = [f for o, m in sides.items() if o != s for f in m]
+            r = P.surprise(sides[s], defenders, dice)
+            out.append(
+                ev.Rolled(
+                    s,
+                    "Surprise",
+                    r.total,
+                    {"dice": [[-20, r.face]], "total": r.total},
+                    expr="1d20",
+                    dn=11,
+                    outcome="Surprise!" if r.surprise else "no surprise",
+                    success=r.surprise,
+                    modifiers=mods_json(r.mods),
+                    rule=rule("surprise"),
+                )
+            )
+            if r.surprise:
+                surprise_side = s
+            else:
+                for f in sides[s]:
+                    out.append(HiddenSet(f.id, False, rule("surprise")))
+        rest = {s: m for s, m in sides.items() if s != surprise_side}
+        order: list[str] = [surprise_side] if surprise_side else []
+        if len(rest) > 1:
+            ini = P.side_initiative(rest, dice)
+            for side, face, low, tot in ini.rolls:
+                out.append(
+                    ev.Rolled(
+                        side,
+                        "Side Initiative",
+                        tot,
+                        {"dice": [[-20, face]], "total": tot},
+                        expr="1d20",
+                        modifiers=((low, "lowest Initiative bonus of the side", rule("initiative")),),
+                        rule=rule("initiative"),
+                    )
+                )
+            order += list(ini.order)
+        else:
+            order += list(rest)
+        order += [s for s in state.sides if s not in order]
+        out.append(ev.ExtraSet("side_order", tuple(order)))
+        out.append(ev.ExtraSet("surprise_side", surprise_side))
+        out.append(ev.Note("Side order for the whole combat: " + ", ".join(order), rule=rule("initiative")))
+        return out
+
+    def _morale(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        """Setting ``morale`` (off by default): each non-player member of a side that has lost half its
+        number saves vs Morale (13+, the side's best Leadership added) or Routs (DISENGAGE)."""
+        s = tables().settings
+        if not s.morale or state.round < 2:
+            return []
+        b = EventBuilder(state)
+        for side in state.sides:
+            members = state.on_side(side)
+            standing = [c for c in members if c.status == "active"]
+            if not standing or len(standing) * 2 > len(members):
+                continue
+            lead = (
+                max((c.stats.skill("leadership") for c in standing), default=0) if s.morale_leadership else 0
+            )
+            for c in standing:
+                if c.player or c.has("routed"):
+                    continue
+                mods = (
+                    [Modifier(lead, "best Leadership on the side", setting("morale_leadership"))]
+                    if lead
+                    else []
+                )
+                mods += self._save_bonus(c)
+                chk = P.saving_throw(mods + P.roll_penalties(view(state, c), "save"), dice, "save vs morale")
+                b.events.append(_rolled(c.id, "Save vs Morale", chk))
+                if not chk.success:
+                    self._rout(b, state, c)
+        return b.events
+
+    @staticmethod
+    def _save_bonus(c: Combatant) -> list[Modifier]:
+        """Monsters add their total Armor bonus to every save (reference 2.5)."""
+        if c.stats.humanoid or not c.stats.armor:
+            return []
+        return [
+            Modifier(
+                c.stats.armor,
+                "Monster: Armor bonus to saves",
+                "sas/save (reference/spells-and-swords.md 2.5)",
+            )
+        ]
+
+    def _rout(self, b: EventBuilder, state: FightState, c: Combatant) -> None:
+        b.add_condition(c.id, "routed", None, 0, "failed Fear or Morale save", rule("disengage", "rout"))
+        b.set_mark(c.id, "routed_round", state.round, rule("disengage", "rout"))
+        b.effects([P.Effect("drop-weapon", c.id, why="Rout", rule=rule("disengage", "rout"))])
+        b.set_mark(c.id, "shield_dropped", True, rule("disengage", "rout"))
+
+    def _side_start(self, state: FightState) -> list[ev.Event]:
+        order = state.extra.get("side_order", state.sides)
+        idx = state.extra.get("side_index", 0)
+        side = order[idx]
+        out: list[ev.Event] = []
+        members = [c for c in state.on_side(side)]
+        for c in members:
+            for name in TURN_SCOPED:
+                if name in c.conditions:
+                    out.append(ev.ConditionRemoved(c.id, name, "until the side's next turn", rule("actions")))
+        ids = tuple(c.id for c in members if c.status == "active")
+        out.append(ev.Note(f"Side {side} attacks.", rule=rule("combat-rounds")))
+        out.append(ev.OrderSet(ids, rule("combat-rounds")))
+        if ids:
+            out.append(ev.TurnStarted(ids[0]))
+        return out
+
+    def _side_end(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        """Damage after the whole side has attacked: apply what its attacks did, then check deaths."""
+        b = EventBuilder(state)
+        pending = _effects_from(state.extra.get("pending", ()))
+        if pending:
+            b.note("The side's attacks take effect.", rule=rule("initiative"))
+            b.effects(pending)
+        self._deaths(b, state, dice)
+        order = state.extra.get("side_order", state.sides)
+        idx = state.extra.get("side_index", 0)
+        side = order[idx]
+        # REGENERATION: at the end of every one of their rounds
+        for c in state.on_side(side):
+            if c.stats.regenerates and b.status(c.id) in ("active", "dying", "unconscious"):
+                markers = b.counter(c.id, "markers")
+                if markers > b.counter(c.id, "burn_markers"):
+                    b.add_counter(c.id, "markers", -1, "Regeneration", rule("regeneration"))
+                    if b.status(c.id) == "dying" and markers - 1 < c.stats.wound_level:
+                        b.set_mark(c.id, "dying_round", None)
+                        b.set_status(c.id, "active" if not b.has(c.id, "knocked-out") else "unconscious")
+        out = b.events + [ev.ExtraSet("pending", ())]
+        if idx + 1 < len(order):
+            return out + [ev.ExtraSet("side_index", idx + 1), ev.PhaseChanged("side-start")]
+        return out + self._round_end(state, b) + [ev.RoundEnded(state.round)]
+
+    def _deaths(self, b: EventBuilder, state: FightState, dice: DiceSource) -> None:
+        """DEATH BY A THOUSAND CUTS for everyone whose markers reached the Wound Level."""
+        for c in state.combatants.values():
+            if b.status(c.id) in ("dead", "dying", "fled"):
+                continue
+            f = view(state, c)
+            f.markers = b.counter(c.id, "markers")
+            b.effects(
+                P.death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
+            )
+
+    def _round_end(self, state: FightState, b0: EventBuilder) -> list[ev.Event]:
+        b = EventBuilder(state)
+        b._status.update(b0._status)
+        b._marks.update(b0._marks)
+        b._counters.update(b0._counters)
+        rnd = state.round
+        s = tables().settings
+        for c in state.combatants.values():
+            status = b.status(c.id)
+            if status == "dead":
+                continue
+            dying = b.mark(c.id, "dying_round")
+            if dying is not None and dying <= rnd:
+                b.effects(
+                    [P.Effect("dead", c.id, why="died of wounds", rule=rule("death-by-a-thousand-cuts"))]
+                )
+                continue
+            bleed = b.mark(c.id, "bleed_death_round")
+            if bleed is not None and bleed <= rnd and b.counter(c.id, "bleeds") > 0:
+                b.effects([P.Effect("dead", c.id, why="bled to death", rule=rule("major-wounds", "bleed"))])
+                continue
+            for name, cond in list(c.conditions.items()):
+                if cond.until_round is not None and cond.until_round <= rnd:
+                    b.remove_condition(c.id, name, "its time is up", cond.rule)
+                    if name == "knocked-out" and status == "unconscious":
+                        b.set_status(c.id, "active", rule("knocked-out"))
+            routed = c.marks.get("routed_round")
+            if routed is not None and status == "active" and rnd - routed + 1 >= s.rout_rounds:
+                b.set_status(c.id, "fled", rule("disengage", "rout"))
+        return b.events
+
+    # ----- automatic turns ---------------------------------------------------------------------------
+    def _auto(self, state: FightState, c: Combatant, dice: DiceSource) -> list[ev.Event]:
+        kind = self._auto_turn(state, c)
+        b = EventBuilder(state)
+        if kind == "miss-action":
+            b.note(f"{c.name} loses this action.", c.id, rule("fumbles"))
+            b.consume_next(c.id, "miss_action")
+        elif kind == "confusion":
+            r = P.confusion_roll(view(state, c), dice)
+            b.events.append(_rolled(c.id, "Confusion Table", r))
+            self._confused(b, state, c, r.row, dice)
+        elif kind == "rout":
+            self._flee(b, state, c, speed=2.0, rid=rule("disengage", "rout"))
+        elif kind == "mount":
+            b.note(f"{c.name} carries its rider.", c.id, rule("mounted"))
+        return b.finish() + [ev.TurnEnded(c.id)]
+
+    def _confused(self, b: EventBuilder, state: FightState, c: Combatant, row: str, dice: DiceSource) -> None:
+        rid = rule("confusion", row)
+        if row == "go-prone":
+            b.add_condition(c.id, "knocked-down", None, 0, "Confusion", rid)
+        elif row in ("wander-half", "wander-full"):
+            f = view(state, c)
+            spaces = P.movement(f, self._underwater(state), 0.5 if row == "wander-half" else 1.0)
+            d = dice.roll(6, "random direction") - 1
+            path = self._walk_dir(state, c, d, spaces)
+            if path:
+                b.events.append(ev.Moved(c.id, tuple(path), "wander", rule=rid))
+        elif row == "drop-items":
+            b.effects([P.Effect("drop-weapon", c.id, why="Confusion", rule=rid)])
+        elif row == "attack-random":
+            near = [
+                o
+                for o in state.combatants.values()
+                if o.id != c.id and o.status == "active" and self._dist(o, c) == 1
+            ]
+            if near:
+                target = near[dice.roll(len(near), "random adjacent target") - 1]
+                self._attack(b, state, c, target, P.Situation(), dice, "attack")
+        else:
+            b.note(f"{c.name} is confused ({row}).", c.id, rid)
+
+    def _walk_dir(self, state: FightState, c: Combatant, d: int, spaces: int) -> list[Hex]:
+        if c.pos is None:
+            return []
+        occupied = state.occupied(c.id) | self._blocked(state)
+        path, here = [], c.pos
+        for _ in range(spaces):
+            nxt = (here[0] + DIRECTIONS[d][0], here[1] + DIRECTIONS[d][1])
+            if nxt in occupied:
+                break
+            path.append(nxt)
+            here = nxt
+        return path
+
+    # ----- commands ------------------------------------------------------------------------------------
+    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        out: list[Command] = []
+        c = state.combatants[decision.actor]
+        cands: list[Command] = []
+        foes = self._foes(state, c)
+        for f in sorted(foes, key=lambda f: (self._dist(c, f), f.id)):
+            for a in ATTACK_ACTIONS:
+                if a in ("horde", "dog-pile") and len(self._helpers(state, c, f)) < 1:
+                    continue
+                cands.append(Command(c.id, a, f.id))
+            for a in ("feint", "intimidate", "taunt", "cast-spell", "disengage"):
+                if a == "cast-spell":
+                    for sp in c.stats.spells:
+                        cands.append(Command(c.id, a, f.id, {"spell": sp}))
+                elif a == "disengage":
+                    cands.append(Command(c.id, a, f.id, {"mode": "withdrawal"}))
+                    cands.append(Command(c.id, a, f.id, {"mode": "flee"}))
+                else:
+                    cands.append(Command(c.id, a, f.id))
+            for a in MOVE_ACTIONS:
+                cands.append(Command(c.id, a, None, {"toward": f.id}))
+        for a in OTHER_ACTIONS:
+            if a in ("feint", "intimidate", "taunt", "cast-spell", "disengage"):
+                continue
+            if a in ("stop-bleed", "mount"):
+                for o in state.on_side(c.side):
+                    cands.append(Command(c.id, a, o.id))
+                continue
+            cands.append(Command(c.id, a))
+        for cmd in cands:
+            try:
+                self.validate(state, cmd)
+            except IllegalCommand:
+                continue
+            out.append(cmd)
+        if not out:
+            out.append(Command(c.id, "nothing"))
+        return out
+
+    def validate(self, state: FightState, command: Command) -> None:
+        with encounter_settings(state):
+            self._validate(state, command)
+
+    def _validate(self, state: FightState, cmd: Command) -> None:
+        t = tables()
+        if cmd.action not in ALL_ACTIONS:
+            raise IllegalCommand(
+                f"unknown action {cmd.action!r}; known: {', '.join(ALL_ACTIONS)}", rule("actions")
+            )
+        c = state.combatants.get(cmd.actor)
+        if c is None:
+            raise IllegalCommand(f"no combatant {cmd.actor!r}")
+        if c.status != "active":
+            raise IllegalCommand(f"{c.name} is {c.status}", rule("knocked-out"))
+        a = cmd.action
+        f = view(state, c)
+        target = state.combatants.get(cmd.target) if cmd.target else None
+        if cmd.target and target is None:
+            raise IllegalCommand(f"no combatant {cmd.target!r}")
+        if c.has("immobilized") and a not in ("break-free", "nothing", "change-facing"):
+            raise IllegalCommand(f"{c.name} is Immobilized: cannot move or attack", rule("immobilized"))
+        moving = a in (
+            *MOVE_ACTIONS,
+            "charge",
+            "hurling-charge",
+            "sneak-attack",
+            "close-to-attack",
+            "trample",
+        )
+        held = c.has("partial-immobilization") or c.has("staggered")
+        if moving and held and (a in MOVE_ACTIONS or (target and self._dist(c, target) > 1)):
+            why = "Partially Immobilized" if c.has("partial-immobilization") else "Staggered"
+            raise IllegalCommand(f"{c.name} is {why} and cannot move", rule("fumble-hth"))
+        prone_move = a in MOVE_ACTIONS or a in (
+            "charge",
+            "hurling-charge",
+            "close-to-attack",
+            "sneak-attack",
+            "leap-attack",
+        )
+        in_reach = a == "close-to-attack" and target is not None and self._dist(c, target) <= 1
+        if c.has("knocked-down") and prone_move and not in_reach:
+            raise IllegalCommand(f"{c.name} is prone: Stand Up first", rule("knocked-down"))
+        if c.marks.get("ridden_by") and a in (*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"):
+            raise IllegalCommand(f"{c.name} is ridden: its rider moves it", rule("mounted"))
+        # Zone of Control
+        adj = self._adjacent_foes(state, c)
+        needs_move = (
+            a in MOVE_ACTIONS
+            or (target is not None and self._dist(c, target) > 1)
+            or a in ("charge", "hurling-charge")
+        )
+        zoc = moving and needs_move and a != "trample" and bool(adj)
+        if zoc and P.zone_of_control_blocks(f, [view(state, o) for o in adj]):
+            raise IllegalCommand(
+                f"{c.name} is engaged in HTH: only Disengage moves it", rule("zone-of-control")
+            )
+        if a in ATTACK_ACTIONS:
+            self._validate_attack(state, c, f, target, cmd)
+        elif a in MOVE_ACTIONS:
+            if a == "sneak" and not c.hidden:
+                raise IllegalCommand("Sneak is moving while Hidden", rule("actions", "sneak"))
+            if "to" not in cmd.args and "toward" not in cmd.args and "away" not in cmd.args:
+                raise IllegalCommand(
+                    f"{a} needs args to: [q, r], toward: <id> or away: <id>", rule("actions", a)
+                )
+        elif a == "disengage":
+            if not adj:
+                raise IllegalCommand("Disengage is for leaving HTH: no foe is adjacent", rule("disengage"))
+            if cmd.args.get("mode", "withdrawal") not in ("withdrawal", "flee"):
+                raise IllegalCommand(
+                    "disengage mode is withdrawal or flee (a Rout is not chosen)", rule("disengage")
+                )
+        elif a == "change-facing":
+            if state.round == 1 and state.extra.get("surprise_side") not in (None, c.side):
+                raise IllegalCommand("Cannot change Facing if Surprised", rule("actions", "change-facing"))
+        elif a == "stand-up":
+            if not c.has("knocked-down"):
+                raise IllegalCommand(f"{c.name} is not prone", rule("actions", "stand-up"))
+        elif a == "pick-up":
+            if not c.marks.get("dropped"):
+                raise IllegalCommand(f"{c.name} has dropped nothing", rule("actions", "pick-up"))
+        elif a == "mount":
+            if (
+                target is None
+                or not target.stats.mount
+                or target.side != c.side
+                or target.marks.get("ridden_by")
+            ):
+                raise IllegalCommand("Mount needs a free steed of your side", rule("actions", "mount"))
+            if self._dist(c, target) > 1 or c.marks.get("mounted_on"):
+                raise IllegalCommand(
+                    "the steed must be adjacent and you not already mounted", rule("actions", "mount")
+                )
+        elif a == "dismount":
+            if not c.marks.get("mounted_on"):
+                raise IllegalCommand(f"{c.name} is not mounted", rule("actions", "mount"))
+        elif a == "cast-spell":
+            spell = cmd.args.get("spell")
+            if spell not in c.stats.spells:
+                raise IllegalCommand(
+                    f"{c.name} does not know {spell!r}; known: {', '.join(c.stats.spells) or 'none'}",
+                    rule("spell-check"),
+                )
+            if t.magic.spells[spell].reaction:
+                raise IllegalCommand(f"{spell} is a reaction, cast during a foe's turn", rule("reactions"))
+            if c.count("pp_used") + 1 > c.stats.power_points:
+                raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
+            if target is None or self._dist(c, target) > t.settings.spell_range_spaces or target.hidden:
+                raise IllegalCommand("the spell needs a seen target in range", setting("spell_range_spaces"))
+        elif a == "rally":
+            if not [
+                o
+                for o in state.on_side(c.side)
+                if o.has("routed") and self._dist(o, c) <= t.settings.rally_range_spaces
+            ]:
+                raise IllegalCommand("no Panicked (routed) unit in range", rule("actions", "rally"))
+        elif a == "set-to-receive-charge":
+            if not t.weapons[f.wielded].pole:
+                raise IllegalCommand(
+                    "Set to Receive Charge requires a Spear or Pole-Arm",
+                    rule("actions", "set-to-receive-charge"),
+                )
+        elif a == "overwatch":
+            if not t.weapons[f.wielded].ranged:
+                raise IllegalCommand(
+                    "Go into Overwatch requires a Ranged Weapon", rule("actions", "overwatch")
+                )
+        elif a in ("feint", "intimidate", "taunt"):
+            if target is None or target.side == c.side or target.status != "active":
+                raise IllegalCommand(f"{a} targets a foe", rule("actions", a))
+            reach = 1 if a == "feint" else t.settings.intimidate_range_spaces
+            if self._dist(c, target) > reach:
+                raise IllegalCommand(f"{target.name} is too far for {a}", rule("actions", a))
+        elif a == "quaff":
+            if c.count("potions") <= 0:
+                raise IllegalCommand(f"{c.name} has no potion", rule("actions", "quaff"))
+        elif a == "stop-bleed":
+            who = target or c
+            if who.count("bleeds") <= 0 or self._dist(c, who) > 1:
+                raise IllegalCommand(
+                    "Stop Bleed needs a bleeding wound within reach", rule("actions", "stop-bleed")
+                )
+        elif a == "break-free":
+            if not (c.has("immobilized") or c.has("partial-immobilization")):
+                raise IllegalCommand(f"{c.name} is not held", rule("immobilized"))
+        elif a == "hide":
+            if adj:
+                raise IllegalCommand("cannot Hide while engaged in HTH", rule("actions", "hide"))
+        elif a == "light-fuse" and "bomb" not in c.stats.weapons:
+            raise IllegalCommand("Light Fuse needs a Gunpowder Bomb", rule("actions", "light-fuse"))
+
+    def _validate_attack(
+        self, state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+    ) -> None:
+        t = tables()
+        a = cmd.action
+        if target is None:
+            raise IllegalCommand(f"{a} needs a target", rule("attacking"))
+        if target.side == c.side and a != "attack":
+            raise IllegalCommand("attack a foe", rule("attacking"))
+        if target.status != "active" and not target.has("knocked-out") and target.status != "unconscious":
+            raise IllegalCommand(f"{target.name} is {target.status}", rule("attacking"))
+        if target.status == "dead":
+            raise IllegalCommand(f"{target.name} is dead", rule("attacking"))
+        if target.hidden and not c.player:
+            raise IllegalCommand(f"{target.name} is hidden", rule("surprise"))
+        if next_value(c, "miss_attack", state.round) and a not in ("horde", "dog-pile"):
+            pass  # the attack is lost when resolved (Dazed, Gut Punch, Monster Fumble)
+        taunter = c.marks.get("taunted_by")
+        if c.has("taunted") and taunter and taunter != target.id:
+            other = state.combatants.get(taunter)
+            if other is not None and other.status == "active":
+                raise IllegalCommand(
+                    f"{c.name} was Taunted and must attack {other.name}", rule("actions", "taunt")
+                )
+        wid = cmd.args.get("weapon") or f.wielded
+        if wid not in t.weapons:
+            raise IllegalCommand(f"unknown weapon {wid!r}", rule("damage-modifiers"))
+        if cmd.args.get("weapon") and wid not in c.stats.weapons:
+            raise IllegalCommand(f"{c.name} has no {wid}", rule("attacking"))
+        if wid in c.marks.get("broken_weapons", ()):
+            raise IllegalCommand(f"{c.name}'s {wid} is broken", rule("fumble-hth"))
+        weapon = t.weapons[wid]
+        d = self._dist(c, target)
+        move = P.movement(f, self._underwater(state))
+        if a in CONTINUED:
+            if c.marks.get("last_attack_round") != state.round - 1:
+                raise IllegalCommand(
+                    f"{a} is a Continued attack: attack last round and again without moving",
+                    rule("attacking"),
+                )
+            if a == "aimed-shot" and not weapon.ranged:
+                raise IllegalCommand("Aimed Shot is for a Ranged Attack", rule("actions", a))
+            if a != "aimed-shot" and (weapon.ranged or d > 1):
+                raise IllegalCommand(
+                    f"{a} is a Continued attack for HTH against an adjacent foe", rule("actions", a)
+                )
+        if a == "attack":
+            if weapon.ranged:
+                if d <= 1:
+                    raise IllegalCommand(
+                        "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
+                    )
+                self._check_range(state, c, target, weapon)
+                if wid == "bomb" and not c.marks.get("fuse_lit"):
+                    raise IllegalCommand("Light Fuse first", rule("actions", "light-fuse"))
+            elif d > 1:
+                raise IllegalCommand(
+                    f"{target.name} is not adjacent: Close to Attack or Charge",
+                    rule("actions", "close-to-attack"),
+                )
+            if cmd.args.get("dual"):
+                hands = [w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged]
+                if len(hands) < 2:
+                    raise IllegalCommand(
+                        "Dual Wield needs a one-handed weapon in each hand", rule("dual-wield")
+                    )
+        elif a == "aimed-shot":
+            self._check_range(state, c, target, weapon)
+        elif a in ("close-to-attack", "sneak-attack"):
+            speed = 0.5 if a == "sneak-attack" else 1.0
+            if weapon.ranged:
+                raise IllegalCommand(f"{a} is a HTH attack", rule("actions", a))
+            if a == "sneak-attack" and not c.hidden:
+                raise IllegalCommand("Sneak Attack is made from hiding", rule("actions", a))
+            if d - 1 > int(move * speed):
+                raise IllegalCommand(
+                    f"{target.name} is {d} spaces away; {c.name} moves {int(move * speed)}",
+                    rule("actions", a),
+                )
+        elif a in ("charge", "hurling-charge"):
+            why = P.can_charge(f, len(self._adjacent_foes(state, c)), hidden=c.hidden)
+            if why:
+                raise IllegalCommand(f"{c.name} may not charge: {why}", rule("charge"))
+            cmove = P.movement(f, self._underwater(state), 2.0, charge=True) + self._mount_bonus(state, c)
+            if a == "hurling-charge":
+                if not weapon.thrown and weapon.band is None:
+                    raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
+                if d - cmove > int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space):
+                    raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
+            elif weapon.ranged or d - 1 > cmove:
+                raise IllegalCommand(
+                    f"{target.name} is {d} spaces away; a charge covers {cmove}", rule("charge")
+                )
+        elif a == "leap-attack":
+            if c.altitude <= target.altitude:
+                raise IllegalCommand("Leap Attack is a pounce From Above", rule("actions", a))
+            if d > 1 + c.altitude - target.altitude:
+                raise IllegalCommand(f"{target.name} is too far to leap on", rule("actions", a))
+        elif a in ("horde", "dog-pile"):
+            if d > 1:
+                raise IllegalCommand(f"{a} is made by attackers adjacent to the target", rule("horde-attack"))
+            if not self._helpers(state, c, target):
+                raise IllegalCommand(
+                    f"{a} needs at least 2 attackers", rule("horde-attack" if a == "horde" else "dog-pile")
+                )
+            if a == "dog-pile" and c.stats.size_index >= target.stats.size_index:
+                raise IllegalCommand("a Dog Pile is smaller races against a larger one", rule("dog-pile"))
+        elif a == "trample":
+            if not P.large_creature(f, view(state, target)):
+                raise IllegalCommand(
+                    f"{c.name} is not {tables().settings.large_creature_sizes}+ size classes bigger",
+                    rule("large-creature-attacks"),
+                )
+            if d - 1 > move:
+                raise IllegalCommand(f"{target.name} is out of reach", rule("large-creature-attacks"))
+
+    def _check_range(self, state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
+        t = tables()
+        d = self._dist(c, target)
+        if d <= 1:
+            raise IllegalCommand(
+                "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
+            )
+        band = P.range_band(d * t.settings.meters_per_space, self._underwater(state))
+        limit = weapon.band or "short"
+        if band == "beyond" or P.RANGE_BANDS.index(band) > P.RANGE_BANDS.index(limit):
+            raise IllegalCommand(
+                f"{target.name} is beyond {weapon.label} range ({limit})",
+                rule("attack-modifiers", f"range-{limit}"),
+            )
+
+    def _helpers(self, state: FightState, c: Combatant, target: Combatant) -> list[Combatant]:
+        """Side-mates adjacent to the target who have not acted this round (Horde Attack, Dog Pile)."""
+        return [
+            o
+            for o in state.on_side(c.side)
+            if o.id != c.id
+            and o.status == "active"
+            and o.id not in state.acted
+            and not o.has("immobilized")
+            and not o.has("routed")
+            and self._dist(o, target) <= 1
+            and o.id in state.order
+        ]
+
+    def _mount_bonus(self, state: FightState, c: Combatant) -> int:
+        mid = c.marks.get("mounted_on")
+        if not mid:
+            return 0
+        mount = state.combatants[mid]
+        return (
+            mount.stats.movement
+            - c.stats.movement
+            + P.mount_swift(view(state, c)) * tables().settings.swift_movement
+        )
+
+    # ----- resolving ---------------------------------------------------------------------------------
+    def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        with encounter_settings(state):
+            return self._resolve(state, command, dice)
+
+    def _resolve(self, state: FightState, cmd: Command, dice: DiceSource) -> list[ev.Event]:
+        c = state.combatants[cmd.actor]
+        b = EventBuilder(state)
+        a = cmd.action
+        target = state.combatants.get(cmd.target) if cmd.target else None
+        if c.marks.get("set") and a not in ("set-to-receive-charge", "overwatch"):
+            b.set_mark(c.id, "set", None)
+        handler = getattr(self, "_do_" + a.replace("-", "_"), None)
+        if handler is None:  # pragma: no cover - every action has a handler
+            raise IllegalCommand(f"no handler for {a}")
+        handler(b, state, c, target, cmd, dice)
+        if c.has("taunted") and a in ATTACK_ACTIONS:
+            b.remove_condition(c.id, "taunted")
+        events = b.finish()
+        if not any(isinstance(e, ev.TurnEnded) and e.actor == c.id for e in events):
+            events.append(ev.TurnEnded(c.id))
+        return events
+
+    # --- movement helpers
+    def _path_to(
+        self, state: FightState, c: Combatant, goal: Hex, spaces: int, stop_adjacent: bool
+    ) -> list[Hex]:
+        if c.pos is None or spaces <= 0:
+            return []
+        blocked = state.occupied(c.id) | self._blocked(state)
+        rider = c.marks.get("ridden_by") or c.marks.get("mounted_on")
+        if rider:
+            other = state.combatants[rider]
+            blocked.discard(other.pos)  # type: ignore[arg-type]
+        path: list[Hex] = []
+        here = c.pos
+        for _ in range(spaces):
+            if stop_adjacent and distance(here, goal) <= 1:
+                break
+            if here == goal:
+                break
+            best, best_d = None, distance(here, goal)
+            for n in neighbours(here):
+                if n in blocked or n in path:
+                    continue
+                dd = distance(n, goal)
+                if dd < best_d:
+                    best, best_d = n, dd
+            if best is None:
+                # side-step around an obstacle: any free neighbour no farther away
+                for n in neighbours(here):
+                    if n not in blocked and n not in path and distance(n, goal) <= distance(here, goal):
+                        best = n
+                        break
+            if best is None:
+                break
+            path.append(best)
+            here = best
+        return path
+
+    def _path_away(self, state: FightState, c: Combatant, spaces: int) -> list[Hex]:
+        if c.pos is None:
+            return []
+        foes = [f for f in self._foes(state, c, False) if f.pos is not None]
+        blocked = state.occupied(c.id) | self._blocked(state)
+        path: list[Hex] = []
+        here = c.pos
+        for _ in range(spaces):
+            best, best_key = None, None
+            for n in neighbours(here):
+                if n in blocked or n in path:
+                    continue
+                key = min((distance(n, f.pos) for f in foes), default=0)  # type: ignore[arg-type]
+                if best_key is None or key > best_key:
+                    best, best_key = n, key
+            if best is None:
+                break
+            path.append(best)
+            here = best
+        return path
+
+    def _move(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        path: list[Hex],
+        mode: str,
+        rid: str,
+        face_to: Hex | None = None,
+    ) -> None:
+        if not path:
+            return
+        facing = direction_to(path[-2] if len(path) > 1 else c.pos, path[-1]) if c.pos is not None else None  # type: ignore[arg-type]
+        if face_to is not None:
+            facing = direction_to(path[-1], face_to)
+        b.events.append(ev.Moved(c.id, tuple(path), mode, facing, rule=rid))
+        mid = c.marks.get("mounted_on")
+        if mid:
+            b.events.append(ev.Moved(mid, tuple(path), "carry", facing, rule=rule("mounted")))
+        b.set_mark(c.id, "moved_round", state.round)
+
+    def _spaces(self, state: FightState, c: Combatant, speed: float, charge: bool = False) -> int:
+        f = view(state, c)
+        bonus = self._mount_bonus(state, c)
+        if bonus:
+            mount = view(state, state.combatants[c.marks["mounted_on"]])
+            return P.movement(mount, self._underwater(state), speed, charge) + int(P.mount_swift(f) * speed)
+        return P.movement(f, self._underwater(state), speed, charge)
+
+    def _goal(self, state: FightState, cmd: Command) -> Hex | None:
+        if "to" in cmd.args:
+            q, r = cmd.args["to"]
+            return (int(q), int(r))
+        if "toward" in cmd.args:
+            o = state.combatants.get(cmd.args["toward"])
+            return o.pos if o else None
+        return None
+
+    # --- plain movement
+    def _do_walk(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+        speed: float = 1.0,
+        mode: str = "walk",
+    ) -> None:
+        spaces = self._spaces(state, c, speed)
+        if "away" in cmd.args:
+            path = self._path_away(state, c, spaces)
+        else:
+            goal = self._goal(state, cmd)
+            if goal is None:
+                raise IllegalCommand(f"{mode}: nowhere to go", rule("actions", mode))
+            path = self._path_to(state, c, goal, spaces, stop_adjacent="toward" in cmd.args)
+        self._move(b, state, c, path, mode, rule("actions", mode))
+        self._reactions_to_move(b, state, c, path, dice, charging=False)
+
+    def _do_run(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        self._do_walk(b, state, c, target, cmd, dice, 2.0, "run")
+        b.add_condition(
+            c.id, "fatigued", state.round + tables().settings.fatigue_rounds, 0, "Run", rule("actions", "run")
+        )
+
+    def _do_sneak(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        self._do_walk(b, state, c, target, cmd, dice, 0.5, "sneak")
+
+    # --- reactions to a move: Fire from Overwatch, Receive Charge (REACTIONS)
+    def _reactions_to_move(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        path: list[Hex],
+        dice: DiceSource,
+        charging: bool,
+    ) -> bool:
+        """Foes set for it react after the mover moves and before he attacks; True if the mover is stopped."""
+        if not path or not state.options.get("auto-reactions", True):
+            return False
+        end = path[-1]
+        moved = dataclasses.replace(c, pos=end) if False else None  # noqa: F841 - the view below uses end
+        for o in self._foes(state, c, False):
+            mark = o.marks.get("set")
+            if not mark or o.pos is None or b.status(o.id) != "active":
+                continue
+            d = distance(o.pos, end)
+            if mark == "receive-charge" and charging and d <= 1:
+                b.note(f"{o.name} receives the charge!", o.id, rule("reactions", "receive-charge"))
+                self._attack(b, state, o, c, P.Situation(), dice, "attack", immediate=True)
+                b.set_mark(o.id, "set", None)
+            elif mark == "overwatch" and d > 1:
+                weapon = tables().weapons[view(state, o).wielded]
+                band = P.range_band(d * tables().settings.meters_per_space, self._underwater(state))
+                if (
+                    weapon.ranged
+                    and band != "beyond"
+                    and P.RANGE_BANDS.index(band) <= P.RANGE_BANDS.index(weapon.band or "short")
+                ):
+                    b.note(f"{o.name} fires from Overwatch!", o.id, rule("reactions", "fire-from-overwatch"))
+                    sit = P.Situation(
+                        ranged=True,
+                        distance_m=d * tables().settings.meters_per_space,
+                        defender_moved=True,
+                        underwater=self._underwater(state),
+                    )
+                    self._attack(b, state, o, c, sit, dice, "attack", immediate=True)
+                    b.set_mark(o.id, "set", None)
+            if b.status(c.id) != "active" or b.has(c.id, "knocked-down"):
+                return True
+        return False
+
+    # --- the attack itself
+    def _situation(
+        self, state: FightState, c: Combatant, target: Combatant, action: str, **kw: Any
+    ) -> P.Situation:
+        t = tables()
+        d = self._dist(c, target)
+        wid = kw.pop("weapon", None) or c.marks.get("weapon") or c.stats.weapons[0]
+        weapon = t.weapons[wid]
+        ranged = weapon.ranged and d > 1
+        pos = kw.pop("from_pos", c.pos)
+        behind = flank = False
+        if pos is not None and target.pos is not None and not ranged:
+            rel = (direction_to(target.pos, pos) - target.facing) % 6
+            behind = rel == 3 or target.has("fleeing") or target.has("routed")
+            flank = rel in (2, 4)
+        adjacent = [
+            o
+            for o in state.combatants.values()
+            if o.side != target.side
+            and o.status == "active"
+            and o.pos is not None
+            and target.pos is not None
+            and distance(o.pos, target.pos) <= 1
+        ]
+        cover = None
+        if (
+            ranged
+            and target.pos is not None
+            and tuple(target.pos) in {tuple(h) for h in state.extra.get("map", {}).get("cover", [])}
+        ):
+            cover = "partial"
+        light = state.extra.get("map", {}).get("light", "bright")
+        first_round_surprise = state.round == 1 and state.extra.get("surprise_side") == c.side
+        return P.Situation(
+            ranged=ranged,
+            distance_m=d * t.settings.meters_per_space if ranged else None,
+            surprise=first_round_surprise,
+            hidden=c.hidden,
+            behind=behind and not ranged,
+            flank=flank,
+            adjacent_foes=len(adjacent),
+            reduced_visibility=light != "bright",
+            defender_moved=ranged and target.marks.get("moved_round") == state.round - 1,
+            action=action if action in t.combat.actions else None,
+            underwater=self._underwater(state),
+            pursuing_rout=target.has("routed") and not ranged,
+            cover=cover,
+            weapon=wid,
+            **kw,
+        )
+
+    def _attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant,
+        sit: P.Situation,
+        dice: DiceSource,
+        action: str,
+        immediate: bool = False,
+        friendly: bool = True,
+    ) -> P.AttackResult | None:
+        """One attack roll and, if it hits, its damage roll; what they do is held until the side has
+        attacked (``immediate`` for out-of-order attacks)."""
+        t = tables()
+        if next_value(c, "miss_attack", state.round):
+            b.note(
+                f"{c.name} misses this attack (Dazed, winded or lost track).",
+                c.id,
+                rule("light-wounds", "dazed"),
+            )
+            b.consume_next(c.id, "miss_attack")
+            b.set_mark(c.id, "last_attack_round", state.round)
+            return None
+        att = view(state, c)
+        dfn = view(state, target)
+        effects: list[P.Effect] = []
+        # THE BRAWL RULE, rolled before the attack roll
+        weapon = t.weapons[sit.weapon or att.wielded]
+        if (
+            state.options.get("brawl-rule", True)
+            and P.brawl_applies(att, dfn, sit.ranged)
+            and not sit.horde
+            and not sit.dog_pile
+            and sit.brawl is None
+            and not sit.disarm
+        ):
+            bd = P.brawl_roll(dice)
+            b.events.append(
+                ev.Rolled(
+                    c.id,
+                    "Brawl Rule",
+                    bd.trigger,
+                    {"dice": [[-20, bd.trigger]], "total": bd.trigger},
+                    expr="1d20",
+                    dn=10,
+                    under=True,
+                    outcome="Random Brawl Attack" if bd.brawl else "weapon attack",
+                    rule=rule("brawl-rule"),
+                )
+            )
+            if bd.brawl:
+                row = bd.row
+                if row is not None:
+                    free = (
+                        2
+                        - (0 if att.wielded == "unarmed" else weapon.hands)
+                        - (1 if att.stats.shield != "none" else 0)
+                    )
+                    sub = P.two_hand_substitute(row, free)
+                    if sub is not row and sub is not None:
+                        b.note(
+                            f"{row.label} needs two free hands: {sub.label} instead",
+                            c.id,
+                            rule("random-brawl"),
+                        )
+                    row = sub
+                label = row.label if row is not None else "an unmodified Brawl Attack (row not in the data)"
+                b.events.append(
+                    ev.Rolled(
+                        c.id,
+                        "Random Brawl Attacks",
+                        bd.face or 0,
+                        {"dice": [[-60, bd.face or 0]], "total": bd.face or 0},
+                        expr="1d60",
+                        outcome=label,
+                        rule=bd.rule,
+                    )
+                )
+                sit = dataclasses.replace(sit, brawl=row, brawl_plain=row is None)
+        # Shield Spell reaction
+        if state.options.get("auto-reactions", True) and "shield" in target.stats.spells:
+            sit = self._shield_spell(b, state, target, sit, dice)
+        if dfn.stats.shield == "small":
+            used = target.marks.get("shield_used")
+            key = (state.round, state.extra.get("side_index", 0))
+            n = used[2] + 1 if used and (used[0], used[1]) == key else 1
+            b.set_mark(target.id, "shield_used", (*key, n))
+        r = P.resolve_attack(att, dfn, sit, dice)
+        b.events.append(_rolled(c.id, "Attack", r.roll, target.id))
+        if next_value(c, "attack", state.round):
+            b.consume_next(c.id, "attack")
+        effects += r.effects
+        b.set_mark(c.id, "last_attack_round", state.round)
+        if c.hidden:
+            b.events.append(HiddenSet(c.id, False, rule("surprise")))
+        victim = target
+        if r.hit:
+            if r.other_grappler:
+                pile = target.marks.get("pile", {}).get("members", ())
+                others = [state.combatants[m] for m in pile if m != c.id and m in state.combatants]
+                if others:
+                    victim = others[0]
+                    b.note(
+                        f"The blow lands on {victim.name}, the other grappler!",
+                        c.id,
+                        rule("attack-modifiers", "defender-grappled"),
+                    )
+            dr = P.resolve_damage(att, view(state, victim), sit, dice, r.critical)
+            if dr.roll is not None:
+                b.events.append(_rolled(c.id, "Damage", dr.roll, victim.id))
+            effects += dr.effects
+            if c.marks.get("poisoned") and not sit.brawl and dr.roll is not None:
+                b.set_mark(c.id, "poisoned", None)
+                save = P.saving_throw(self._save_bonus(victim), dice, "save vs poison")
+                b.events.append(_rolled(victim.id, "Save vs Poison", save))
+                if not save.success:
+                    rounds = P.roll_expr(t.settings.poison_rounds, dice, "poison")
+                    effects.append(
+                        P.Effect(
+                            "condition",
+                            victim.id,
+                            name="sickened",
+                            rounds=rounds,
+                            why="Poison",
+                            rule=setting("poison_rounds"),
+                        )
+                    )
+        elif sit.ranged and not r.fumble:
+            self._catch_missile(b, state, target, dice)
+        if r.fumble:
+            fr = P.roll_fumble(att, dice, ranged=sit.ranged)
+            b.events.append(_rolled(c.id, "Fumble", fr.roll))
+            effects += [e for e in fr.effects if e.kind != "friendly-fire"]
+            if any(e.kind == "friendly-fire" for e in fr.effects) and friendly:
+                allies = [
+                    o
+                    for o in state.on_side(c.side)
+                    if o.id != c.id
+                    and o.status == "active"
+                    and self._dist(o, c) <= (1 if not sit.ranged else 99)
+                ]
+                if allies:
+                    ally = allies[dice.roll(len(allies), "friendly fire") - 1]
+                    b.note(f"Friendly Fire: {c.name} attacks {ally.name}!", c.id, fr.roll.rule)
+                    self._attack(
+                        b,
+                        state,
+                        c,
+                        ally,
+                        dataclasses.replace(sit, surprise=False, hidden=False, brawl=None, brawl_plain=False),
+                        dice,
+                        "attack",
+                        immediate,
+                        friendly=False,
+                    )
+                else:
+                    b.note("Friendly Fire, but no ally is near.", c.id, fr.roll.rule)
+        if sit.brawl is not None and sit.brawl.effect == "both-stunned" and not r.hit:
+            effects = [e for e in effects if not (e.target == c.id and e.name == "stunned")]
+        if immediate:
+            b.effects(effects)
+            self._deaths(b, state, dice)
+        else:
+            b.queue(effects)
+        return r
+
+    def _shield_spell(
+        self, b: EventBuilder, state: FightState, target: Combatant, sit: P.Situation, dice: DiceSource
+    ) -> P.Situation:
+        if target.has("shield-spell") or b.has(target.id, "shield-spell"):
+            return dataclasses.replace(sit, shield_spell=True)
+        if (
+            target.marks.get("reacted_round") == state.round
+            or target.count("pp_used") >= target.stats.power_points
+        ):
+            return sit
+        if b.status(target.id) != "active":
+            return sit
+        ok = self._spell_check(b, state, target, dice, "Shield Spell")
+        b.set_mark(target.id, "reacted_round", state.round)
+        if ok:
+            b.add_condition(
+                target.id, "shield-spell", state.round, 0, "Shield Spell", rule("reactions", "shield-spell")
+            )
+            return dataclasses.replace(sit, shield_spell=True)
+        return sit
+
+    def _catch_missile(self, b: EventBuilder, state: FightState, target: Combatant, dice: DiceSource) -> None:
+        if target.stats.skill("catch-missile") < 1 or target.marks.get("reacted_round") == state.round:
+            return
+        if not state.options.get("auto-reactions", True) or b.status(target.id) != "active":
+            return
+        chk = P.action_check(view(state, target), "catch-missile", dice)
+        b.events.append(_rolled(target.id, "Catch Missile", chk))
+        b.set_mark(target.id, "reacted_round", state.round)
+        if chk.success:
+            b.note(
+                f"{target.name} snatches the missile out of thin air!",
+                target.id,
+                rule("reactions", "catch-missile"),
+            )
+
+    def _spell_check(
+        self, b: EventBuilder, state: FightState, c: Combatant, dice: DiceSource, what: str
+    ) -> bool:
+        """Spell Check (reference 5.1): 1 PP, 1D20 with the caster's penalties; failing: Spell Failure."""
+        t = tables()
+        b.add_counter(c.id, "pp_used", t.magic.power_points, what, rule("spell-check"))
+        f = view(state, c)
+        mods = P.roll_penalties(f, "check")
+        if c.has("confusion"):
+            mods.append(Modifier(-4, "Caster Confused", rule("spell-check")))
+        face = dice.roll(20, f"spell check {what}")
+        tot = face + sum(m.value for m in mods)
+        row = t.magic.lookup(tot, natural=face)
+        if face == 20:
+            row = t.magic.row("success")
+        troll = P.TableRoll(
+            "spell-check", 20, face, tuple(mods), tot, row.id, row.label, rule("spell-check", row.id)
+        )
+        b.events.append(_rolled(c.id, f"Spell Check ({what})", troll))
+        if row.fatigue:
+            until = None if not t.settings.exhaustion_rounds else state.round + t.settings.exhaustion_rounds
+            b.add_condition(
+                c.id, "exhausted", until, 0, "Spell Check: Exhaustion", rule("spell-check", row.id)
+            )
+        if row.knocked_out:
+            hours = P.roll_expr(row.knocked_out, dice, "knocked out")
+            b.effects(
+                P.knock_out(
+                    view(state, c), P.to_rounds(hours, "hours"), "Spell Check", rule("spell-check", row.id)
+                )
+            )
+        if not row.success:
+            face2 = dice.roll(20, "spell failure")
+            frow = t.magic.failure.lookup(face2)
+            b.events.append(
+                _rolled(
+                    c.id,
+                    "Spell Failure",
+                    P.TableRoll(
+                        "spell-failure",
+                        20,
+                        face2,
+                        (),
+                        face2,
+                        frow.id,
+                        frow.label,
+                        rule("spell-check", frow.id),
+                    ),
+                )
+            )
+            if frow.markers:
+                b.effects(
+                    [
+                        P.Effect(
+                            "markers", c.id, frow.markers, why="Spellburn", rule=rule("spell-check", frow.id)
+                        )
+                    ]
+                )
+        return row.success
+
+    # --- attack actions
+    def _do_attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        disarm = bool(cmd.args.get("disarm"))
+        kw: dict[str, Any] = {"weapon": cmd.args.get("weapon"), "disarm": disarm}
+        if cmd.args.get("weapon"):
+            b.set_mark(c.id, "weapon", cmd.args["weapon"])
+        if cmd.args.get("dual"):
+            t = tables()
+            hands = [w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged]
+            sit = self._situation(state, c, target, cmd.action, weapon=hands[0], dual_wield=True)
+            self._attack(b, state, c, target, sit, dice, cmd.action)
+            second = state.combatants.get(cmd.args.get("target2") or target.id, target)
+            sit2 = self._situation(state, c, second, cmd.action, weapon=hands[1], dual_wield=True)
+            self._attack(b, state, c, second, sit2, dice, cmd.action)
+            return
+        sit = self._situation(state, c, target, cmd.action, **kw)
+        self._attack(b, state, c, target, sit, dice, cmd.action)
+        if tables().weapons[sit.weapon or "unarmed"].thrown:
+            self._thrown(b, c, sit.weapon or "unarmed")
+
+    def _thrown(self, b: EventBuilder, c: Combatant, wid: str) -> None:
+        spare = [w for w in c.stats.weapons if w != wid]
+        b.set_mark(c.id, "weapon", spare[0] if spare else "unarmed")
+        if wid == "bomb":
+            b.set_mark(c.id, "fuse_lit", None)
+
+    def _do_hack_and_slash(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        self._attack(b, state, c, target, self._situation(state, c, target, cmd.action), dice, cmd.action)
+
+    _do_mighty_blow = _do_hack_and_slash
+    _do_aimed_shot = _do_hack_and_slash
+
+    def _do_defensive_stance_attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        self._attack(b, state, c, target, self._situation(state, c, target, cmd.action), dice, cmd.action)
+        b.add_condition(
+            c.id,
+            "stance",
+            None,
+            tables().combat.actions["defensive-stance-attack"].defense,
+            "Defensive Stance",
+            rule("actions", cmd.action),
+        )
+
+    def _approach(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant,
+        speed: float,
+        mode: str,
+        dice: DiceSource,
+        charge: bool = False,
+    ) -> bool:
+        """Move next to ``target``; False if stopped (a reaction dropped the mover)."""
+        if self._dist(c, target) <= 1:
+            return True
+        spaces = self._spaces(state, c, speed, charge)
+        assert target.pos is not None
+        path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
+        self._move(b, state, c, path, mode, rule("actions", mode), face_to=target.pos)
+        if not path or distance(path[-1], target.pos) > 1:
+            b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("actions", mode))
+            return False
+        return not self._reactions_to_move(b, state, c, path, dice, charging=charge)
+
+    def _moved_copy(self, b: EventBuilder, c: Combatant) -> Combatant:
+        """The combatant where this batch's movement left it (for the situation of its attack)."""
+        pos, facing = c.pos, c.facing
+        for e in b.events:
+            if isinstance(e, ev.Moved) and e.actor == c.id:
+                if e.path:
+                    pos = tuple(e.path[-1])  # type: ignore[assignment]
+                if e.facing is not None:
+                    facing = e.facing
+        moved = c.clone()
+        moved.pos, moved.facing = pos, facing
+        if any(isinstance(e, ev.Moved) and e.actor == c.id for e in b.events):
+            moved.marks["moved_round"] = b.state.round
+        return moved
+
+    def _do_close_to_attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        if not self._approach(b, state, c, target, 1.0, cmd.action, dice):
+            return
+        mc = self._moved_copy(b, c)
+        self._attack(b, state, mc, target, self._situation(state, mc, target, cmd.action), dice, cmd.action)
+
+    def _do_sneak_attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        if not self._approach(b, state, c, target, 0.5, "sneak", dice):
+            return
+        mc = self._moved_copy(b, c)
+        self._attack(b, state, mc, target, self._situation(state, mc, target, cmd.action), dice, cmd.action)
+
+    def _do_charge(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        """CHARGE RULES: double speed, Attack +1, Swift +2, Damage +2, Defense -4 for 1 round; a defender
+        with a Longer Weapon who sees it coming strikes first."""
+        assert target is not None
+        t = tables()
+        if cmd.args.get("battle_cry"):
+            self._do_battle_cry(b, state, c, None, cmd, dice)
+        if not self._approach(b, state, c, target, 2.0, "charge", dice, charge=True):
+            return
+        b.add_condition(c.id, "charging", None, t.combat.num("charge", "defense"), "Charge", rule("charge"))
+        mc = self._moved_copy(b, c)
+        # the defender with the longer weapon strikes first (once a round)
+        tw = t.weapons[view(state, target).wielded]
+        cw = t.weapons[view(state, c).wielded]
+        sees = not c.hidden and not (state.round == 1 and state.extra.get("surprise_side") == c.side)
+        if (
+            tw.reach > cw.reach
+            and not tw.ranged
+            and sees
+            and target.marks.get("first_strike_round") != state.round
+            and target.status == "active"
+            and not target.has("immobilized")
+        ):
+            b.note(f"{target.name}'s longer {tw.label} strikes first!", target.id, rule("charge"))
+            b.set_mark(target.id, "first_strike_round", state.round)
+            self._attack(
+                b,
+                state,
+                target,
+                mc,
+                self._situation(state, target, mc, "attack"),
+                dice,
+                "attack",
+                immediate=True,
+            )
+            if b.status(c.id) != "active" or b.has(c.id, "knocked-down"):
+                return
+        self._attack(b, state, mc, target, self._situation(state, mc, target, "charge"), dice, "charge")
+
+    def _do_hurling_charge(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        t = tables()
+        reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
+        spaces = self._spaces(state, c, 2.0, True)
+        assert target.pos is not None and c.pos is not None
+        path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
+        # stop where the throw is possible (2+ spaces away, within Short range)
+        for i, h in enumerate(path):
+            if 2 <= distance(h, target.pos) <= reach:
+                path = path[: i + 1]
+                break
+        self._move(b, state, c, path, "hurling-charge", rule("actions", "hurling-charge"), face_to=target.pos)
+        mc = self._moved_copy(b, c)
+        if self._dist(mc, target) <= 1:
+            self._attack(b, state, mc, target, self._situation(state, mc, target, "attack"), dice, "attack")
+            return
+        sit = self._situation(state, mc, target, "hurling-charge")
+        self._attack(b, state, mc, target, sit, dice, "hurling-charge")
+        self._thrown(b, c, sit.weapon or "unarmed")
+
+    def _do_leap_attack(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None and target.pos is not None
+        if self._dist(c, target) > 1:
+            path = self._path_to(state, c, target.pos, self._dist(c, target), stop_adjacent=True)
+            self._move(b, state, c, path, "leap", rule("actions", "leap-attack"), face_to=target.pos)
+        b.events.append(ev.Moved(c.id, (), "leap", None, target.altitude, rule("actions", "leap-attack")))
+        mc = self._moved_copy(b, c)
+        self._attack(
+            b, state, mc, target, self._situation(state, mc, target, "leap-attack"), dice, "leap-attack"
+        )
+
+    def _do_horde(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+        pile: bool = False,
+    ) -> None:
+        """HORDE ATTACK (and DOG PILE): one combined attack of the actor and the side-mates next to the
+        target that have not acted; +1 per 2 attackers. A failed attack scatters them."""
+        assert target is not None
+        helpers = self._helpers(state, c, target)
+        members = [c, *helpers]
+        n = len(members)
+        rid = rule("dog-pile" if pile else "horde-attack")
+        b.note(
+            f"{'Dog Pile' if pile else 'Horde Attack'}: "
+            + ", ".join(m.name for m in members)
+            + f" on {target.name}",
+            c.id,
+            rid,
+        )
+        kw = {"dog_pile": n} if pile else {"horde": n}
+        lead = max(
+            members,
+            key=lambda m: (
+                m.stats.attack + m.stats.bonus_with(m.marks.get("weapon") or m.stats.weapons[0]),
+                m.id,
+            ),
+        )
+        sit = self._situation(state, lead, target, "attack", **kw)
+        r = self._attack(b, state, lead, target, sit, dice, "attack")
+        for m in helpers:
+            b.events.append(ev.TurnEnded(m.id))
+            b.set_mark(m.id, "last_attack_round", state.round)
+        if lead.id != c.id:
+            b.events.append(ev.TurnEnded(lead.id))
+        if r is not None and r.hit and pile:
+            b.set_mark(
+                target.id,
+                "pile",
+                {"members": tuple(m.id for m in members), "bonus": P.dog_pile_bonus(n)},
+                rid,
+            )
+        elif r is not None and not r.hit:
+            b.note("The attack fails: they are scattered.", c.id, rid)
+            self._scatter(b, state, members, target)
+
+    def _do_dog_pile(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        self._do_horde(b, state, c, target, cmd, dice, pile=True)
+
+    def _scatter(
+        self, b: EventBuilder, state: FightState, members: list[Combatant], centre: Combatant
+    ) -> None:
+        spaces = tables().settings.horde_scatter_spaces
+        taken = set(state.occupied()) | self._blocked(state)
+        for m in members:
+            if m.pos is None or centre.pos is None:
+                continue
+            best = None
+            for n in neighbours(m.pos):
+                if n not in taken and distance(n, centre.pos) > distance(m.pos, centre.pos):
+                    best = n
+                    break
+            if best is not None and spaces:
+                taken.add(best)
+                b.events.append(ev.Moved(m.id, (best,), "scattered", rule=setting("horde_scatter_spaces")))
+
+    def _do_trample(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        """LARGE CREATURE ATTACKS: movement and attack in one; the target Saves vs Crush (Swift and Dodge)
+        and steps aside, or takes the creature's damage roll."""
+        assert target is not None and target.pos is not None
+        if self._dist(c, target) > 1:
+            path = self._path_to(state, c, target.pos, self._spaces(state, c, 1.0), stop_adjacent=True)
+            self._move(b, state, c, path, "trample", rule("large-creature-attacks"), face_to=target.pos)
+        mc = self._moved_copy(b, c)
+        chk = P.save_vs_crush(view(state, target), dice)
+        b.events.append(_rolled(target.id, "Save vs Crush", chk))
+        b.set_mark(c.id, "last_attack_round", state.round)
+        if chk.success:
+            free = [
+                n
+                for n in neighbours(target.pos)
+                if n not in state.occupied()
+                and n not in self._blocked(state)
+                and (mc.pos is None or distance(n, mc.pos) > 1)
+            ]
+            if free:
+                b.events.append(ev.Moved(target.id, (free[0],), "dodge", rule=rule("large-creature-attacks")))
+            return
+        dr = P.resolve_damage(
+            view(state, mc), view(state, target), self._situation(state, mc, target, "attack"), dice
+        )
+        if dr.roll is not None:
+            b.events.append(_rolled(c.id, "Damage", dr.roll, target.id))
+        b.queue(dr.effects)
+
+    # --- other actions
+    def _do_disengage(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        t = tables()
+        mode = cmd.args.get("mode", "withdrawal")
+        if mode == "flee":
+            self._flee(
+                b, state, c, speed=t.combat.num("disengage", "flee_speed"), rid=rule("disengage", "flee")
+            )
+            b.add_condition(c.id, "fleeing", None, 0, "Flee: back to the foe", rule("disengage", "flee"))
+            return
+        rid = rule("disengage", "fighting-withdrawal")
+        if target is not None and self._dist(c, target) <= 1 and target.side != c.side:
+            self._attack(
+                b,
+                state,
+                c,
+                target,
+                self._situation(state, c, target, "attack", withdrawal=True),
+                dice,
+                "attack",
+            )
+        spaces = self._spaces(state, c, t.combat.num("disengage", "withdrawal_speed"))
+        path = self._path_away(state, c, spaces)
+        face = target.pos if target is not None else None
+        self._move(b, state, c, path, "withdraw", rid, face_to=face)
+        b.add_condition(
+            c.id,
+            "withdrawal",
+            None,
+            t.combat.num("disengage", "withdrawal_defense"),
+            "Fighting Withdrawal",
+            rid,
+        )
+
+    def _flee(self, b: EventBuilder, state: FightState, c: Combatant, speed: float, rid: str) -> None:
+        spaces = self._spaces(state, c, speed)
+        path = self._path_away(state, c, spaces)
+        self._move(b, state, c, path, "flee", rid)
+
+    def _do_hide(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        f = view(state, c)
+        mods = [Modifier(f.stats.stealth, "Stealth", rule("actions", "hide"))] if f.stats.stealth else []
+        chk = P.skill_check(tables().settings.hide_check, mods + P.roll_penalties(f, "check"), dice, "Hide")
+        b.events.append(_rolled(c.id, "Hide (Stealth check)", chk))
+        if chk.success:
+            b.events.append(HiddenSet(c.id, True, rule("actions", "hide")))
+
+    def _do_lookout(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        chk = P.action_check(view(state, c), "lookout", dice)
+        b.events.append(_rolled(c.id, "Lookout", chk))
+        if chk.success:
+            for o in state.combatants.values():
+                if o.side != c.side and o.hidden:
+                    b.events.append(HiddenSet(o.id, False, rule("actions", "lookout")))
+                    b.note(
+                        f"{c.name} spots {o.name} and sounds the warning!", c.id, rule("actions", "lookout")
+                    )
+
+    def _do_change_facing(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        facing = int(cmd.args.get("facing", c.facing)) % 6
+        b.events.append(ev.Moved(c.id, (), "turn", facing, rule=rule("actions", "change-facing")))
+
+    def _do_stand_up(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        slippery = bool(state.extra.get("map", {}).get("slippery"))
+        chk = P.stand_up(view(state, c), len(self._adjacent_foes(state, c)), dice, slippery)
+        b.events.append(_rolled(c.id, "Stand Up", chk))
+        if chk.success:
+            b.remove_condition(c.id, "knocked-down", "stands up", rule("actions", "stand-up"))
+
+    def _do_pick_up(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        chk = P.action_check(view(state, c), "pick-up", dice, len(self._adjacent_foes(state, c)))
+        b.events.append(_rolled(c.id, "Pick up Dropped Item", chk))
+        if chk.success:
+            b.set_mark(c.id, "weapon", c.marks["dropped"])
+            b.set_mark(c.id, "dropped", None)
+
+    def _do_mount(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None and target.pos is not None
+        b.events.append(ev.Moved(c.id, (target.pos,), "mount", rule=rule("actions", "mount")))
+        b.set_mark(c.id, "mounted_on", target.id)
+        b.set_mark(target.id, "ridden_by", c.id)
+        if c.stats.skill("ride") < tables().combat.num("mounted", "min_ride"):
+            b.note(f"{c.name} rides with Ride below +2: no mounted combat bonuses", c.id, rule("mounted"))
+
+    def _do_dismount(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        mid = c.marks["mounted_on"]
+        assert c.pos is not None
+        free = [n for n in neighbours(c.pos) if n not in state.occupied() and n not in self._blocked(state)]
+        if free:
+            b.events.append(ev.Moved(c.id, (free[0],), "dismount", rule=rule("actions", "mount")))
+        b.set_mark(c.id, "mounted_on", None)
+        b.set_mark(mid, "ridden_by", None)
+
+    def _do_battle_cry(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        a = tables().combat.actions["battle-cry"]
+        n = P.roll_expr(a.duration or "1d2+1", dice, "battle cry")
+        b.add_condition(
+            c.id,
+            "battle-cry",
+            state.round + n - 1,
+            0,
+            f"Battle Cry ({n} rounds)",
+            rule("actions", "battle-cry"),
+        )
+
+    def _do_cast_spell(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        t = tables()
+        spell_id = cmd.args["spell"]
+        spell = t.magic.spells[spell_id]
+        if not self._spell_check(b, state, c, dice, spell.label):
+            return
+        # Counterspell reaction by a caster of the target's side
+        if state.options.get("auto-reactions", True):
+            for o in state.on_side(target.side):
+                if o.side == c.side or "counterspell" not in o.stats.spells or o.status != "active":
+                    continue
+                if o.marks.get("reacted_round") == state.round or o.count("pp_used") >= o.stats.power_points:
+                    continue
+                if self._dist(o, c) > t.settings.spell_range_spaces:
+                    continue
+                b.set_mark(o.id, "reacted_round", state.round)
+                if self._spell_check(b, state, o, dice, "Counterspell"):
+                    b.note(f"{o.name} counters the {spell.label}!", o.id, rule("reactions", "counterspell"))
+                    return
+        rid = setting(f"spells.{spell_id}")
+        if spell.attack_roll:
+            sit = self._situation(state, c, target, "attack", weapon="lightning-bolt", shock=True)
+            if self._dist(c, target) <= 1:
+                sit = dataclasses.replace(sit, ranged=False)
+            self._attack(b, state, c, target, sit, dice, "attack")
+            return
+        immune = (
+            not target.stats.humanoid
+            and target.stats.kind == "undead"
+            and spell.condition in ("knocked-out", "blinded", "immobilized")
+        )
+        if immune:
+            b.note(f"{target.name} is immune to {spell.label}", c.id, rid)
+            return
+        if spell.save:
+            chk = P.saving_throw(
+                self._save_bonus(target) + P.roll_penalties(view(state, target), "save"),
+                dice,
+                f"save vs {spell.label}",
+            )
+            b.events.append(_rolled(target.id, f"Save vs {spell.label}", chk))
+            if chk.success:
+                return
+        if spell.condition == "knocked-down":
+            b.effects(P.knocked_down(view(state, target), dice, spell.label))
+        elif spell.condition:
+            rounds = P.roll_expr(spell.duration, dice, spell.label) if spell.duration else None
+            b.effects(
+                [
+                    P.Effect(
+                        "condition", target.id, name=spell.condition, rounds=rounds, why=spell.label, rule=rid
+                    )
+                ]
+            )
+
+    def _do_rally(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        chk = P.action_check(view(state, c), "rally", dice)
+        b.events.append(_rolled(c.id, "Rally", chk))
+        if chk.success:
+            for o in state.on_side(c.side):
+                if (
+                    o.has("routed")
+                    and self._dist(o, c) <= tables().settings.rally_range_spaces
+                    and o.status == "active"
+                ):
+                    b.remove_condition(o.id, "routed", "rallied", rule("actions", "rally"))
+                    b.set_mark(o.id, "routed_round", None)
+
+    def _do_set_to_receive_charge(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.set_mark(c.id, "set", "receive-charge", rule("actions", "set-to-receive-charge"))
+
+    def _do_overwatch(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.set_mark(c.id, "set", "overwatch", rule("actions", "overwatch"))
+
+    def _do_feint(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        a = tables().combat.actions["feint"]
+        b.add_condition(c.id, "feint", None, a.defense, "Feint", rule("actions", "feint"))
+        b.set_next(c.id, "attack", a.attack_next, state.round + 1, rule("actions", "feint"))
+
+    def _do_defensive_stance(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.add_condition(
+            c.id,
+            "stance",
+            None,
+            tables().combat.actions["defensive-stance"].defense,
+            "Defensive Stance",
+            rule("actions", "defensive-stance"),
+        )
+
+    def _do_light_fuse(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.set_mark(c.id, "fuse_lit", True, rule("actions", "light-fuse"))
+        b.set_mark(c.id, "weapon", "bomb")
+
+    def _do_apply_poison(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.set_mark(c.id, "poisoned", True, rule("actions", "apply-poison"))
+
+    def _do_rummage(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.note(f"{c.name} rummages for {cmd.args.get('item', 'an item')}.", c.id, rule("actions", "rummage"))
+
+    def _do_quaff(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        b.add_counter(c.id, "potions", -1, "Quaff", rule("actions", "quaff"))
+        n = P.roll_expr(tables().settings.potion_heal, dice, "potion")
+        b.effects([P.Effect("markers", c.id, -n, why="Healing potion", rule=setting("potion_heal"))])
+        if b.status(c.id) == "dying" and b.counter(c.id, "markers") < c.stats.wound_level:
+            b.set_mark(c.id, "dying_round", None)
+            b.set_status(c.id, "active")
+
+    def _do_stop_bleed(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        who = target or c
+        b.effects([P.Effect("stop-bleed", who.id, why="Bandages", rule=rule("actions", "stop-bleed"))])
+
+    def _do_intimidate(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        t = tables()
+        f = view(state, c)
+        skill = f.stats.skill("intimidate")
+        mods = [Modifier(skill, "Intimidate", rule("actions", "intimidate"))] if skill else []
+        chk = P.skill_check(
+            t.settings.intimidate_check, mods + P.roll_penalties(f, "check"), dice, "Intimidate"
+        )
+        b.events.append(_rolled(c.id, "Intimidate", chk, target.id))
+        if not chk.success:
+            return
+        save = P.saving_throw(
+            self._save_bonus(target) + P.roll_penalties(view(state, target), "save"), dice, "save vs fear"
+        )
+        b.events.append(_rolled(target.id, "Save vs Fear", save))
+        if not save.success:
+            self._rout(b, state, target)
+
+    def _do_taunt(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        assert target is not None
+        f = view(state, c)
+        skill = f.stats.skill("taunt")
+        mods = [Modifier(skill, "Taunt", rule("actions", "taunt"))] if skill else []
+        chk = P.skill_check(tables().settings.taunt_check, mods + P.roll_penalties(f, "check"), dice, "Taunt")
+        b.events.append(_rolled(c.id, "Taunt", chk, target.id))
+        if chk.success:
+            b.add_condition(
+                target.id, "taunted", state.round + 1, 0, f"taunted by {c.name}", rule("actions", "taunt")
+            )
+            b.set_mark(target.id, "taunted_by", c.id)
+
+    def _do_break_free(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        pile = c.marks.get("pile")
+        bonus = int(pile["bonus"]) if pile else 0
+        chk = P.break_free(view(state, c), bonus, dice)
+        b.events.append(_rolled(c.id, "Break Free", chk))
+        if not chk.success:
+            return
+        for name in ("immobilized", "partial-immobilization"):
+            b.remove_condition(c.id, name, "broke free", rule("immobilized"))
+        if pile:
+            members = [state.combatants[m] for m in pile["members"] if m in state.combatants]
+            b.note("A successful Break scatters them all!", c.id, rule("dog-pile"))
+            self._scatter(b, state, members, c)
+            b.set_mark(c.id, "pile", None)
+
+    def _do_nothing(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        target: Combatant | None,
+        cmd: Command,
+        dice: DiceSource,
+    ) -> None:
+        return
+
+    # ----- tactics, narration, cards ------------------------------------------------------------------
+    def tactics(self) -> dict[str, Any]:
+        from fracas.rules.sas.tactics import TACTICS
+
+        return dict(TACTICS)
+
+    def card(self, combatant: Combatant) -> dict[str, Any]:
+        s = combatant.stats
+        return {
+            "Wound Markers": f"{combatant.count('markers')} / {s.wound_level}",
+            "Attack": s.attack,
+            "Damage": s.damage,
+            "Defense": s.defense,
+            "Dodge": s.dodge,
+            "Armor": s.armor,
+            "Weapon": combatant.marks.get("weapon"),
+            "Hurt": ", ".join(combatant.marks.get("hurt", ())),
+            "Broken": ", ".join(combatant.marks.get("broken", ())),
+            "Bleeds": combatant.count("bleeds"),
+        }
+
+    def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        if isinstance(event, HiddenSet):
+            name = state.combatants[event.target].name
+            return f"  {name} {'hides' if event.hidden else 'is seen'}."
+        if isinstance(event, ev.ExtraSet | ev.PhaseChanged | ev.Marked):
+            return ""
+        if isinstance(event, ev.ConditionRemoved) and event.name in TURN_SCOPED:
+            return ""
+        if isinstance(event, ev.CounterChanged) and event.counter in ("hits", "pp_used", "burn_markers"):
+            return ""
+        if isinstance(event, ev.CounterChanged) and event.counter == "markers":
+            c = state.combatants[event.target]
+            word = "Wound Marker" + ("s" if abs(event.delta) != 1 else "")
+            sign = "gets" if event.delta > 0 else "loses"
+            wl = c.stats.wound_level
+            return f"  {c.name} {sign} {abs(event.delta)} {word} (Wound Level {wl}) [{event.rule}]"
+        return None
+
+
+RULESET = SasRuleset()

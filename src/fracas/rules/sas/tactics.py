@@ -1,0 +1,181 @@
+"""Tactics for automated Spells & Swords combatants: deterministic functions of the state (no dice).
+
+Each tactic proposes commands in order of preference; the first one the ruleset accepts is played, and if
+none is, the first legal choice. ``default`` fights in the ordinary way (Stand Up, Break Free, Stop Bleed,
+Continued attacks, Charge when it can, Close to Attack, Run toward the nearest foe); the others change its
+preferences: ``horde`` (Horde Attacks when side-mates are next to the target), ``dogpile`` (Dog Pile a
+larger foe), ``archer`` (shoot, Aimed Shot, keep away from HTH), ``caster`` (spells first), ``cavalry``
+(Charge, with a Battle Cry), ``defensive`` (Defensive Stance attacks), ``guard`` (hold the line in
+Defensive Stance until a foe comes adjacent), ``hold`` (Set to Receive Charge with a
+spear or pole-arm until a foe is adjacent), ``ambush`` (Sneak to the foe and Sneak Attack).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance
+from fracas.errors import IllegalCommand
+from fracas.rules.sas.tables import tables
+
+if TYPE_CHECKING:
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.base import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class SasTactic:
+    name: str = "default"
+    horde: bool = False
+    dogpile: bool = False
+    archer: bool = False
+    caster: bool = False
+    cavalry: bool = False
+    defensive: bool = False
+    hold: bool = False
+    ambush: bool = False
+    guard: bool = False
+
+    def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
+        c = state.combatants[decision.actor]
+        for cmd in self.proposals(state, c):
+            try:
+                ruleset.validate(state, cmd)
+            except IllegalCommand:
+                continue
+            return cmd
+        return ruleset.choices(state, decision)[0]
+
+    # ----------------------------------------------------------------------------------------------
+    def proposals(self, state: FightState, c: Combatant) -> Iterator[Command]:
+        t = tables()
+        me = c.id
+        rnd = state.round
+        if c.has("immobilized") or c.has("partial-immobilization"):
+            yield Command(me, "break-free")
+        if c.has("knocked-down"):
+            yield Command(me, "stand-up")
+        foes = [
+            f for f in state.combatants.values() if f.side != c.side and f.status == "active" and not f.hidden
+        ]
+        adjacent = [f for f in foes if _dist(c, f) <= 1]
+        if c.count("bleeds") > 0 and not adjacent:
+            yield Command(me, "stop-bleed", me)
+        for o in state.on_side(c.side):
+            if (
+                o.id != me
+                and o.count("bleeds") > 0
+                and _dist(c, o) <= 1
+                and not adjacent
+                and o.status != "dead"
+            ):
+                yield Command(me, "stop-bleed", o.id)
+        if c.marks.get("dropped") and c.marks.get("weapon") == "unarmed" and not adjacent:
+            yield Command(me, "pick-up")
+        if c.count("potions") and c.count("markers") * 2 > c.stats.wound_level:
+            yield Command(me, "quaff")
+        if not foes:
+            hidden = [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
+            if hidden:
+                yield Command(me, "lookout")
+            yield Command(me, "nothing")
+            return
+        routed = [o for o in state.on_side(c.side) if o.has("routed")]
+        if routed and c.stats.skill("leadership") > 0:
+            yield Command(me, "rally")
+        weapon = c.marks.get("weapon") or c.stats.weapons[0]
+        ranged = t.weapons[weapon].ranged
+        continued = c.marks.get("last_attack_round") == rnd - 1
+        # spells first for casters
+        if self.caster and c.count("pp_used") < c.stats.power_points:
+            for f in sorted(foes, key=lambda f: (_dist(c, f), f.id)):
+                for spell in ("sleep", "web", "bolt", "flash", "gust-of-wind"):
+                    if spell in c.stats.spells and not (spell in ("sleep", "web") and f.has("knocked-out")):
+                        yield Command(me, "cast-spell", f.id, {"spell": spell})
+        if adjacent:
+            target = min(adjacent, key=lambda f: (f.has("knocked-out"), -_hurt(f), f.id))
+            if any(f.has("immobilized") for f in adjacent):
+                held = min((f for f in adjacent if f.has("immobilized")), key=lambda f: f.id)
+                yield Command(me, "attack", held.id)
+            yield Command(me, "trample", target.id)
+            if self.dogpile:
+                for f in sorted(adjacent, key=lambda f: (-f.stats.size_index, f.id)):
+                    if not f.has("immobilized"):
+                        yield Command(me, "dog-pile", f.id)
+            if self.horde:
+                yield Command(me, "horde", target.id)
+            if self.archer and ranged:
+                yield Command(me, "disengage", target.id, {"mode": "withdrawal"})
+            if self.defensive:
+                yield Command(me, "defensive-stance-attack", target.id)
+            if continued:
+                big = t.weapons[weapon].weapon_class == "large"
+                yield Command(me, "mighty-blow" if big else "hack-and-slash", target.id)
+            # draw a melee weapon when only a bow is in hand
+            if ranged:
+                melee = [w for w in c.stats.weapons if not t.weapons[w].ranged]
+                if melee:
+                    yield Command(me, "attack", target.id, {"weapon": melee[0]})
+            yield Command(me, "attack", target.id)
+        nearest = sorted(foes, key=lambda f: (_dist(c, f), -_hurt(f), f.id))
+        # ranged attacks
+        shooters = [
+            w for w in c.stats.weapons if t.weapons[w].ranged and w not in c.marks.get("broken_weapons", ())
+        ]
+        if shooters and not adjacent:
+            for f in nearest:
+                if continued and weapon in shooters:
+                    yield Command(me, "aimed-shot", f.id)
+                yield Command(me, "attack", f.id, {"weapon": weapon if weapon in shooters else shooters[0]})
+        if adjacent:
+            return
+        if self.guard:
+            yield Command(me, "defensive-stance")
+        if self.hold and t.weapons[weapon].pole and c.marks.get("set") != "receive-charge":
+            yield Command(me, "set-to-receive-charge")
+        if self.hold and c.marks.get("set") == "receive-charge":
+            yield Command(me, "nothing")
+        target = nearest[0]
+        if c.hidden:
+            for f in nearest:
+                yield Command(me, "sneak-attack", f.id)
+            if self.ambush:
+                yield Command(me, "sneak", None, {"toward": target.id})
+        for f in nearest:
+            if c.altitude > f.altitude:
+                yield Command(me, "leap-attack", f.id)
+        for f in nearest[:3]:
+            yield Command(me, "charge", f.id, {"battle_cry": True} if self.cavalry else {})
+        for f in nearest[:3]:
+            yield Command(me, "close-to-attack", f.id)
+        if not c.has("fatigued") and not self.archer:
+            yield Command(me, "run", None, {"toward": target.id})
+        yield Command(me, "walk", None, {"toward": target.id})
+        yield Command(me, "nothing")
+
+
+def _dist(a: Combatant, b: Combatant) -> int:
+    if a.pos is None or b.pos is None:
+        return 1
+    return distance(a.pos, b.pos)
+
+
+def _hurt(c: Combatant) -> float:
+    return c.count("markers") / max(1, c.stats.wound_level)
+
+
+TACTICS = {
+    "default": SasTactic(),
+    "horde": SasTactic("horde", horde=True),
+    "dogpile": SasTactic("dogpile", dogpile=True),
+    "archer": SasTactic("archer", archer=True),
+    "caster": SasTactic("caster", caster=True),
+    "cavalry": SasTactic("cavalry", cavalry=True),
+    "defensive": SasTactic("defensive", defensive=True),
+    "hold": SasTactic("hold", hold=True),
+    "ambush": SasTactic("ambush", ambush=True),
+    "guard": SasTactic("guard", guard=True),
+}
