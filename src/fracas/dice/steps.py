@@ -1,9 +1,9 @@
 """Earthdawn steps: the Step/Action Dice tables of the 4th and 1st Editions, read from data files.
 
 The tables are ``data/steps_ed4.toml`` and ``data/steps_ed1.toml`` (steps 1-100), checked against
-REFERENCE.md (reference/earthdawn.md sections 1.1 and 1.2) by ``tests/dice/test_dice_steps.py``. Earthdawn dice
-always explode (bonus dice). A step below 1 has no dice: the engines never ask for one (ED4 p.373 keeps
-Initiative at Step 1 at least), so :func:`step_dice` refuses it.
+REFERENCE.md (reference/earthdawn.md sections 1.1 and 1.2) by ``tests/dice/test_dice_steps.py``.
+Earthdawn dice always explode (bonus dice). A step below 1 has no dice: the engines never ask for one
+(ED4 p.373 keeps Initiative at Step 1 at least), so :func:`step_dice` refuses it.
 """
 
 from __future__ import annotations
