@@ -221,7 +221,7 @@ def free_hex_near(state: FightState, c: Combatant, away_from: Hex | None = None)
 # ---------------------------------------------------------------------------------------- riding
 
 
-def riding_base(state: FightState, rider: Combatant) -> tuple[int, list[Modifier]]:
+def riding_base(state: FightState, rider: Combatant, control: bool = True) -> tuple[int, list[Modifier]]:
     """The rider's Riding skill and the modifiers to a roll to control or stay on the mount (B397, B289,
     data/spooked_mounts.toml). A passenger uses the lower of the controller's Riding and own ST, at -3."""
     st = S(rider)
@@ -237,17 +237,17 @@ def riding_base(state: FightState, rider: Combatant) -> tuple[int, list[Modifier
         ms = S(mount)
         mods += mounted.riding_modifiers(
             war_trained=ms.war_trained,
-            stirrups=st.saddle_and_stirrups,
+            stirrups=st.saddle_and_stirrups and control,
             has_passenger=bool(mount.marks.get("passenger")),
             trick_name=rider.marks.get("trick"),
         )
-        # stirrups help control; staying seated gets the war saddle's +1 in stay_on()
+        # stirrups: +1 to control the mount (B289); staying seated: the war saddle's +1 in stay_on()
     return riding, mods
 
 
 def stay_on(w: Work, rider: Combatant, extra: list[Modifier], why: str) -> bool:
     """A roll to stay on the mount; a failure unhorses the rider. Returns True if the rider stays on."""
-    base, mods = riding_base(w.state, rider)
+    base, mods = riding_base(w.state, rider, control=False)
     if S(rider).saddle == "war_saddle":
         mods.append(
             mod(data.riding_numbers().war_saddle_stay_seated, "war saddle", "gurps4/gear/war-saddle", "B289")

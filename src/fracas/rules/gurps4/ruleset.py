@@ -711,7 +711,7 @@ class GurpsRuleset(Ruleset):
             feint=feint,
             earlier_parries=int(d.marks.get("parries", 0) or 0) if kind == "parry" else 0,
             fencing=fencing,
-            height_above_attacker_ft=height_ft(d, a, state),
+            height_above_attacker_ft=0.0 if att["ranged"] else height_ft(d, a, state),
             ranged_attack=bool(att["ranged"]),
             all_out_defense_bonus=aod_bonus,
             extra=tuple(extra),
@@ -1019,16 +1019,9 @@ class GurpsRuleset(Ruleset):
                 elif a.pos is not None:
                     path = path_towards(w.state, d, a.pos, 1, away=True)
                     if path:
-                        w.emit(
-                            ev.Moved(
-                                d.id,
-                                tuple(path),
-                                "retreat",
-                                None,
-                                None,
-                                "gurps4/core/active-defense/retreat B377",
-                            )
-                        )
+                        moved = d.marks.get("moved")
+                        move_figure(w, d, path, None, "retreat", "gurps4/core/active-defense/retreat B377")
+                        w.mark(d, "moved", moved)  # a retreat is not the mount's own movement
             if r.critical_failure:
                 if kind == "dodge":
                     w.mark(d, "posture", "lying", "gurps4/core/critical B377")
@@ -1077,6 +1070,12 @@ class GurpsRuleset(Ruleset):
                 roll = f"3d6 ({faces}) = {event.total} vs {event.dn}"
                 return f"  {who}: {event.test}{tgt}: {roll} -> {verdict}{mods}"
             return f"  {who}: {event.test}{tgt}: {event.expr} ({faces}) = {event.total}{mods} [{event.rule}]"
+        if isinstance(event, ev.Moved) and (event.altitude is not None or not event.path):
+            c = state.combatants.get(event.actor)
+            if c is None or (not event.path and event.altitude is None):
+                return ""
+            where = f"to ({event.path[-1][0]}, {event.path[-1][1]})" if event.path else "straight up or down"
+            return f"  {c.name} {event.mode}s {where}, {c.altitude} yd up [{event.rule}]"
         if isinstance(event, ev.Damaged):
             t = state.combatants.get(event.target)
             left = f", {hp_now(t)}/{S(t).hp} HP left" if t else ""
@@ -1087,6 +1086,11 @@ class GurpsRuleset(Ruleset):
         if isinstance(event, ev.ConditionAdded) and event.name == "shock":
             name = state.combatants[event.target].name
             return f"  {name}: shock {event.value} on the next turn [{event.rule}]"
+        if isinstance(event, ev.Marked) and event.key == "maneuver" and event.value not in ATTACK_MANEUVERS:
+            c = state.combatants.get(event.target)
+            if event.value in ("move", None) or c is None:
+                return ""
+            return f"  {c.name}: {str(event.value).replace('_', ' ').title()}"
         if isinstance(event, ev.Marked | ev.ExtraSet):
             return ""
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance
+from fracas.engine.hexgrid import distance, ring
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import FracasError
 from fracas.rules.gurps4.combat import S, in_reach, max_range, mount_of, range_yards, rider_of
@@ -47,6 +47,20 @@ def _away(a: Combatant, t: Combatant, k: int = 6) -> list[int]:
     if dq == 0 and dr == 0:
         dq = 1
     return [a.pos[0] + dq * k, a.pos[1] + dr * k]
+
+
+def _circle(state: FightState, m: Combatant, t: Combatant, reach: int) -> tuple[int, int] | None:
+    """The hex at ``reach`` from ``t`` that the mount can reach this turn and that is farthest from it."""
+    assert m.pos is not None and t.pos is not None
+    taken = {c.pos for c in state.combatants.values() if c.pos is not None and c.active}
+    best = None
+    for h in ring(t.pos, reach):
+        d = distance(m.pos, h)
+        if h in taken or d > S(m).basic_move or d == 0:
+            continue
+        if best is None or d > distance(m.pos, best):
+            best = h
+    return best
 
 
 class Default:
@@ -152,17 +166,26 @@ class Default:
                 return [Command(m.id, "move", None, {"to": list(t.pos)})]
             return [Command(m.id, "do_nothing")]
         melee = [x for x in rider_weapons if not x.ranged]
+        lances = [x for x in melee if x.couchable]
+        if lances:  # charge to the lance's reach, then ride off and wheel to charge again (couched)
+            reach = max(max(r, 1) for x in lances for r in x.reach)
+            if rider.marks.get("attacked_last_turn") or d < reach:
+                return [Command(m.id, "move", None, {"to": _away(m, t)})]
+            if d == reach:  # circle at the lance's reach, so that the mount keeps moving (couched lance)
+                spot = _circle(state, m, t, reach)
+                if spot is not None:
+                    return [Command(m.id, "move", None, {"to": list(spot)})]
+            return [Command(m.id, "move", None, {"to": list(t.pos), "stop_at": reach})]
         reach = max((max(r, 1) for x in melee for r in x.reach), default=1)
-        lancer = any(x.couchable for x in melee)
-        if lancer and d <= min(2, reach):  # ride past and wheel, to charge again with the lance couched
-            return [Command(m.id, "move", None, {"to": _away(m, t)})]
         plans = []
-        if S(m).war_trained and not lancer and d <= 1:
+        if S(m).war_trained and d <= 1:
             plans += [
                 Command(m.id, "attack", t.id, {"weapon": x.name, "maneuver": "attack"})
                 for x in S(m).attacks()
             ]
-        plans.append(Command(m.id, "move", None, {"to": list(t.pos), "stop_at": min(2, reach)}))
+        if d > reach:
+            plans.append(Command(m.id, "move", None, {"to": list(t.pos), "stop_at": reach}))
+        plans.append(Command(m.id, "do_nothing"))
         return plans
 
 
