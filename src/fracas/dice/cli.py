@@ -23,6 +23,7 @@ console = Console(highlight=False, soft_wrap=True)
 
 RULESETS = ("ed4", "ed1", "gurps4", "sas")
 MAX_TIMES = 1_000_000
+MAX_DICE_ROLLED = 20_000_000  # --times x dice per roll: keeps a roll command under a few minutes
 ROLLS_IN_JSON = 100  # --times: every roll's faces are in the JSON up to this many rolls
 TABLE_DNS = range(2, 41)
 
@@ -99,6 +100,11 @@ def _roll(
     e = _expr(expression, ruleset)
     if not 1 <= times <= MAX_TIMES:
         raise UsageError(f"--times takes 1 to {MAX_TIMES}, not {times}")
+    if times * max(1, len(e.pool.dice)) > MAX_DICE_ROLLED:
+        raise UsageError(
+            f"--times {times} of {len(e.pool.dice)} dice is more than {MAX_DICE_ROLLED:,} dice; "
+            "for odds use 'fracas odds'"
+        )
     source: DiceSource
     if ask:
         if seed is not None:
@@ -150,11 +156,20 @@ def _roll(
         if rule_of_one(r):
             console.print("  [red]Rule of One:[/] every die shows 1, the test fails whatever the total")
         return
-    rolls = [e.roll(source, str(e) if ask else "") for _ in range(times)]
-    totals = [r.total for r in rolls]
+    why = str(e) if ask else ""
+    keep = times <= ROLLS_IN_JSON
+    rolls = []
+    totals = []
+    ones = 0
+    for _ in range(times):
+        r = e.roll(source, why)
+        totals.append(r.total)
+        if keep:
+            rolls.append(r)
+        if min_dice is not None and len(r.dice) >= min_dice and r.all_ones:
+            ones += 1
     mean = sum(totals) / times
     sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / times)
-    ones = sum(1 for r in rolls if rule_of_one(r))
     summary = {
         "mean": mean,
         "sd": sd,
@@ -164,7 +179,7 @@ def _roll(
     }
     if as_json:
         out = base | {"times": times, "totals": totals, "summary": summary}
-        if times <= ROLLS_IN_JSON:
+        if keep:
             out["rolls"] = [roll_json(r) for r in rolls]
         _emit(out)
         return
