@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from fracas.dice.roll import Roll, RolledDie, roll_die
+from fracas.dice.roll import MAX_EXPLOSIONS, Roll
 from fracas.dice.steps import step_table
 from fracas.engine import events as ev
 from fracas.rules.base import Modifier
@@ -52,11 +52,12 @@ class Edition:
 # ----- tests -----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TestResult:
-    """One rolled test. ``step`` is the step rolled (after step modifiers), ``dn`` after DN modifiers."""
+class TestResult(NamedTuple):
+    """One rolled test (immutable). ``roll`` is the plain form of :class:`~fracas.dice.roll.Roll` (every
+    face; ``Roll.from_json`` reads it back); ``step`` is the step rolled (after step modifiers), ``dn`` the
+    Difficulty Number after its modifiers."""
 
-    roll: Roll
+    roll: dict[str, Any]
     step: int
     total: int
     dn: int | None
@@ -67,17 +68,59 @@ class TestResult:
     karma: bool = False
 
 
-def roll_step_dice(step: int, dice: DiceSource, edition: Edition, karma_step: int | None = None) -> Roll:
-    """The dice of ``step`` (all exploding, p.371 via reference 1.4) plus a Karma die if ``karma_step``."""
-    table = step_table(edition.steps)
-    sd = table[step]
-    rolled: list[RolledDie] = [roll_die(s, dice) for s in sd.dice]
-    modifier = sd.modifier
+_TABLES: dict[str, dict[int, tuple[tuple[int, ...], int]]] = {}
+
+
+def _table(edition: str) -> dict[int, tuple[tuple[int, ...], int]]:
+    t = _TABLES.get(edition)
+    if t is None:
+        t = {k: (v.dice, v.modifier) for k, v in step_table(edition).items()}
+        _TABLES[edition] = t
+    return t
+
+
+def roll_step_dice(
+    step: int, dice: DiceSource, edition: Edition, karma_step: int | None = None
+) -> tuple[dict[str, Any], int, bool]:
+    """Roll ``step`` (every die exploding: bonus dice, reference 1.4) plus a Karma die at ``karma_step``.
+
+    Returns the roll in :meth:`Roll.to_json` form, its total (never below the edition's floor) and whether
+    the Rule of One struck (every die's first face a 1, with at least ``rule_of_one_min_dice`` dice).
+    """
+    table = _table(edition.steps)
+    sizes, modifier = table[step]
     if karma_step is not None:
-        kd = table[karma_step]
-        rolled.extend(roll_die(s, dice, why="Karma") for s in kd.dice)
-        modifier += kd.modifier
-    return Roll(tuple(rolled), modifier, edition.result_floor)
+        ksizes, kmod = table[karma_step]
+        sizes = sizes + ksizes
+        modifier += kmod
+    roll = dice.roll
+    out = []
+    total = modifier
+    ones = 0
+    for sides in sizes:
+        face = roll(sides)
+        if face == 1:
+            ones += 1
+        if face == sides and sides > 1:
+            faces = [sides, face]
+            n = 0
+            while face == sides and n < MAX_EXPLOSIONS:
+                face = roll(sides)
+                faces.append(face)
+                n += 1
+            total += sum(faces) - sides
+            out.append(faces)
+        else:
+            total += face
+            out.append([sides, face])
+    floor = edition.result_floor
+    if total < floor:
+        total = floor
+    data: dict[str, Any] = {"dice": out, "total": total}
+    if modifier:
+        data["modifier"] = modifier
+    data["floor"] = floor
+    return data, total, ones == len(sizes) and len(sizes) >= edition.rule_of_one_min_dice
 
 
 def extra_successes(total: int, dn: int) -> int:
@@ -109,14 +152,13 @@ def run_test(
         step += m.value
     if step < 1:
         step = 1
-    roll = roll_step_dice(step, dice, edition, karma_step)
-    total = roll.total
-    r1 = is_rule_of_one(roll, edition)
+    roll, total, r1 = roll_step_dice(step, dice, edition, karma_step)
+    mods = tuple(step_mods)
     if dn is None:
-        return TestResult(roll, step, total, None, None, 0, r1, tuple(step_mods), karma_step is not None)
+        return TestResult(roll, step, total, None, None, 0, r1, mods, karma_step is not None)
     success = total >= dn and not r1
-    extra = extra_successes(total, dn) if success else 0
-    return TestResult(roll, step, total, dn, success, extra, r1, tuple(step_mods), karma_step is not None)
+    extra = (total - dn) // 5 if success else 0
+    return TestResult(roll, step, total, dn, success, extra, r1, mods, karma_step is not None)
 
 
 def mods_tuple(mods: Iterable[Modifier]) -> tuple[tuple[Any, ...], ...]:
@@ -153,7 +195,7 @@ def rolled_event(
         actor=actor,
         test=test,
         total=result.total,
-        roll=result.roll.to_json(),
+        roll=result.roll,
         step=result.step,
         target=target,
         against=against,

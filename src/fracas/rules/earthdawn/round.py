@@ -404,7 +404,7 @@ class EarthdawnRuleset(Ruleset):
                     value = res.total
                     if gkey is not None:
                         groups[gkey] = value
-                    out.append(ev.InitiativeRolled(c.id, value, step, res.roll.to_json(), _mt(mods), r_init))
+                    out.append(ev.InitiativeRolled(c.id, value, step, res.roll, _mt(mods), r_init))
             if value > best:
                 best = value
             keys.append(initiative_order_key(value, forced, c.player, p.initiative_step, p.dexterity, c.id))
@@ -673,7 +673,7 @@ class EarthdawnRuleset(Ruleset):
         return blocked  # type: ignore[return-value]
 
     def _check_path(
-        self, state: FightState, me: Combatant, path: Any, limit: int, rule: str
+        self, state: FightState, me: Combatant, path: Any, limit: int, rule: str, start: Any = None
     ) -> list[tuple[int, int]]:
         if not path:
             return []
@@ -688,7 +688,7 @@ class EarthdawnRuleset(Ruleset):
                 rule,
             )
         blocked = self._blocked(state, me.id)
-        prev = me.pos
+        prev = start if start is not None else me.pos
         for h in hexes:
             if prev is None or distance(prev, h) != 1:
                 raise IllegalCommand(f"the path must go hex by hex; {list(h)} is not next to {prev}", rule)
@@ -760,6 +760,11 @@ class EarthdawnRuleset(Ruleset):
                 )
             if yards < a.minimum:
                 raise IllegalCommand(f"{target.name} is inside the minimum range", self.ref("combat.ranged"))
+        if command.args.get("after"):
+            # Movement may come before or after the action (p.373): what is left of the Movement Rate.
+            self._check_path(
+                state, me, command.args["after"], max(left - len(path), 0), self.ref("movement"), start=where
+            )
 
     def _v_move(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)
@@ -969,6 +974,9 @@ class EarthdawnRuleset(Ruleset):
                 karma_damage = False
             if me.status != "active":
                 break
+        after = [tuple(h) for h in command.args.get("after") or ()]
+        if after and me.status == "active" and "knocked-down" not in me.conditions:
+            self._emit_move(state, command, sc, after, "move", self.ref("movement"))  # type: ignore[arg-type]
         self._end_or_mark(state, command, sc, True)
 
     def attack_once(

@@ -1,0 +1,120 @@
+"""How fast ED4 fights run with narration off (``fight.log = None``), one core.
+
+    python benchmarks/bench_fight.py            # full run (about a minute)
+    python benchmarks/bench_fight.py --quick    # fewer fights
+
+Measures fights per second for a one-on-one and a five-on-five ED4 fight (bundled templates, default
+tactics, every rule of the core on), and the time per round for 2, 10, 50 and 200 combatants (two lines
+facing each other, everyone fighting). Issue 3's targets: 10,000 duels/s and 2,000 5v5 fights/s, and the
+time per round growing no faster than n log n.
+
+The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
+run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
+(D&D 5e) with a different amount of bookkeeping: no events, no per-test modifier lists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+from fracas.dice.source import RandomDice
+from fracas.engine import encounter
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+RULESET = get_ruleset("ed4")
+
+QUOTED_PEER = {
+    "name": "matteoferla/DnD-battler (quoted in issue 3, not measured here: not on PyPI)",
+    "duels_per_s": "about 4,400 as shipped; 9,300 with its logging off",
+    "5v5_per_s": "1,100-1,200 as shipped; 1,900-2,100 with its logging off",
+}
+
+
+def _state(left: list[str], right: list[str], rows: int = 1) -> Any:
+    def side(name: str, templates: list[str], q: int) -> dict[str, Any]:
+        return {
+            "name": name,
+            "combatants": [
+                {"template": t, "id": f"{name.lower()}-{i}", "at": [q, i]} for i, t in enumerate(templates)
+            ],
+        }
+
+    data = {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": "bench",
+        "max_rounds": 100,
+        "sides": [side("Heroes", left, 0), side("Foes", right, 3)],
+    }
+    return encounter.load_data(data, "<bench>")[1]
+
+
+def fights_per_second(left: list[str], right: list[str], n: int) -> tuple[float, float]:
+    base = _state(left, right)
+    rounds = 0
+    start = time.perf_counter()
+    for seed in range(n):
+        f = Fight(RULESET, base.clone(), RandomDice(seed), log=None)
+        f.run()
+        rounds += f.state.round
+    elapsed = time.perf_counter() - start
+    return n / elapsed, rounds / n
+
+
+def time_per_round(n: int, rounds: int = 5, repeats: int = 3) -> float:
+    """Seconds per round with ``n`` combatants (n/2 heroes in a line against n/2 ghouls)."""
+    half = n // 2
+    heroes = ["mica", "thrak", "herekar", "kira", "silar"]
+    left = [heroes[i % len(heroes)] for i in range(half)]
+    right = ["ghoul"] * half
+    base = _state(left, right)
+    best = math.inf
+    for rep in range(repeats):
+        f = Fight(RULESET, base.clone(), RandomDice(rep), log=None)
+        f.advance_until_decision()
+        start = time.perf_counter()
+        while f.state.round <= rounds and not f.state.ended:
+            f.step()
+        played = min(f.state.round, rounds) or 1
+        best = min(best, (time.perf_counter() - start) / played)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer fights (a smoke run)")
+    args = ap.parse_args(argv)
+    n1, n5 = (500, 100) if args.quick else (5000, 1000)
+    print(f"fracas ED4 fights, narration off, one core (Python {sys.version.split()[0]})")
+    rate, rounds = fights_per_second(["mica"], ["ghoul"], n1)
+    print(f"  1v1 Mica vs a ghoul:          {rate:9,.0f} fights/s  ({rounds:.1f} rounds each; target 10,000)")
+    rate5, rounds5 = fights_per_second(["mica", "thrak", "herekar", "kira", "silar"], ["ghoul"] * 5, n5)
+    print(
+        f"  5v5 heroes vs five ghouls:    {rate5:9,.0f} fights/s  ({rounds5:.1f} rounds each; target 2,000)"
+    )
+    print("  time per round (best of 3, first 5 rounds):")
+    sizes = [2, 10, 50, 200]
+    per = {}
+    for n in sizes:
+        per[n] = time_per_round(n)
+        print(
+            f"    {n:4d} combatants: {per[n] * 1e3:9.3f} ms/round  ({per[n] / n * 1e6:7.1f} us per combatant)"
+        )
+    ratios = [per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a))) for a, b in zip(sizes, sizes[1:])]
+    print(
+        "    growth vs n log n between sizes: " + ", ".join(f"{r:.2f}" for r in ratios) + " (<= 1: no faster)"
+    )
+    print(f"  peer: {QUOTED_PEER['name']}")
+    print(f"    duels/s: {QUOTED_PEER['duels_per_s']}; 5v5/s: {QUOTED_PEER['5v5_per_s']}")
+    del statistics
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

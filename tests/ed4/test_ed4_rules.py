@@ -1,0 +1,347 @@
+"""ED4 core rules one by one (000_4b24aca42c3b6366.txt p.371-384), with scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+from ed4_helpers import RULESET, auto, build, cmd, fight, rolled
+
+from fracas.dice.source import RandomDice, ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.engine.play import Fight
+from fracas.errors import EncounterFileError, IllegalCommand
+from fracas.rules.earthdawn.combat import Scratch, damage_events, initiative_order_key, strain_events
+from fracas.rules.ed4.ruleset import ED4
+
+BLOCK = {
+    "dexterity": 12,
+    "strength": 12,
+    "toughness": 12,
+    "perception": 12,
+    "willpower": 12,
+    "charisma": 12,
+    "attacks": [{"name": "Sword", "step": 10, "damage": 10}],
+}
+
+
+def _duel(a: dict, b: dict, options: dict | None = None, **extra):
+    return build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], **a}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [1, 0], **b}]},
+        ],
+        options,
+        **extra,
+    )
+
+
+def test_initiative_ties_player_characters_first_then_step_p371() -> None:
+    assert sorted(
+        [
+            initiative_order_key(8, False, False, 9, 0, "npc"),
+            initiative_order_key(8, False, True, 5, 0, "pc"),
+            initiative_order_key(8, False, True, 7, 0, "pc2"),
+            initiative_order_key(9, False, False, 1, 0, "fast"),
+            initiative_order_key(1, True, True, 1, 0, "forced"),
+            initiative_order_key(1, False, False, 1, 0, "slow"),
+        ]
+    ) == [
+        initiative_order_key(9, False, False, 1, 0, "fast"),
+        initiative_order_key(8, False, True, 7, 0, "pc2"),
+        initiative_order_key(8, False, True, 5, 0, "pc"),
+        initiative_order_key(8, False, False, 9, 0, "npc"),
+        initiative_order_key(1, False, False, 1, 0, "slow"),
+        initiative_order_key(1, True, True, 1, 0, "forced"),
+    ]
+
+
+def test_tie_on_the_table_goes_to_the_player_character_p371() -> None:
+    state = _duel({"stats": BLOCK, "player": True, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
+    f = fight(state, [4, 4])  # both step 5 (d8): 4 and 4
+    f.advance_until_decision()
+    assert state.order == ["a", "b"]
+    state2 = _duel({"stats": BLOCK, "tactic": "hold"}, {"stats": BLOCK, "player": True, "tactic": "hold"})
+    f2 = fight(state2, [4, 4])
+    f2.advance_until_decision()
+    assert state2.order == ["b", "a"]
+
+
+def test_initiative_forced_below_step_1_acts_last_at_1_p371() -> None:
+    state = _duel({"stats": {**BLOCK, "initiative": 2}, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
+    state.combatants["a"].counters["wounds"] = 3  # step 2 - 3 Wounds = -1: involuntarily below 1
+    f = fight(state, [1])  # only b rolls (d8: 1)
+    f.advance_until_decision()
+    a = [e for e in f.log if isinstance(e, ev.InitiativeRolled) and e.actor == "a"][0]
+    assert (a.value, a.roll, a.rule) == (1, None, "ed4/initiative/below-step-1 p.371")
+    assert state.order == ["b", "a"]
+
+
+def test_group_initiative_for_identical_creatures_p372() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "mica", "player": True, "at": [0, 0], "tactic": "hold"}],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "count": 4, "tactic": "hold", "at": [5, 0]}]},
+        ]
+    )
+    f = fight(state, [5, 6])  # Mica d12: 5; one d12 for the four ghouls: 6
+    f.advance_until_decision()
+    assert {state.initiative[f"ghoul-{i}"] for i in range(1, 5)} == {6}
+    off = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "mica", "player": True, "at": [0, 0], "tactic": "hold"}],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "count": 2, "tactic": "hold", "at": [5, 0]}]},
+        ],
+        {"group-initiative": False},
+    )
+    g = fight(off, [5, 6, 7])
+    g.advance_until_decision()
+    assert (off.initiative["ghoul-1"], off.initiative["ghoul-2"]) == (6, 7)
+
+
+def test_take_the_initiative_uses_the_step_for_gamemaster_characters_p372() -> None:
+    state = _duel(
+        {"stats": BLOCK, "player": True, "tactic": "hold"},
+        {"stats": {**BLOCK, "initiative": 9}, "tactic": "hold"},
+        {"take-the-initiative": True},
+    )
+    f = fight(state, [3])  # only the player character rolls
+    f.advance_until_decision()
+    assert state.initiative == {"a": 3, "b": 9}
+
+
+def test_wound_penalties_apply_to_tests_and_can_be_switched_off_p381() -> None:
+    for on in (True, False):
+        state = _duel(
+            {"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"}, {"wound-penalties": on}
+        )
+        state.combatants["a"].counters["wounds"] = 2
+        f = fight(state, [3, 1])  # Initiative: a d4 (step 5 - 2 Wounds) or d8: 3; b d8: 1
+        auto(f, "a")
+        f.dice = ScriptedDice([5, 4, 4, 4, 3, 3, 3])
+        events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+        att = rolled(events, "Attack")[0]
+        if on:
+            assert att.step == 8 and (-2, "2 Wounds", "ed4/wounds/penalties p.381") in att.modifiers
+        else:
+            assert att.step == 10 and att.modifiers == ()
+
+
+def _scratch(block=BLOCK, **counters):
+    state = _duel({"stats": block, "player": True}, {"stats": BLOCK})
+    state.combatants["a"].counters.update(counters)
+    return state, Scratch(state)
+
+
+def test_armor_wounds_unconsciousness_and_death_by_the_ratings_p379_380() -> None:
+    state, sc = _scratch()
+    p = state.combatants["a"].stats  # TOU 12: WT 8, Unconsciousness 24, Death 29
+    assert (p.wound_threshold, p.unconsciousness, p.death) == (8, 24, 29)
+    damage_events(sc, ED4, ScriptedDice([6]), "a", 10, 3, "b", round_no=1)  # 7 < WT: no Wound
+    assert sc.get("a").counters == {"damage": 7, "wounds": 0}
+    damage_events(sc, ED4, ScriptedDice([6, 6, 6]), "a", 20, 3, "b", round_no=1)  # 17: Wound, now 24
+    assert sc.get("a").counters["wounds"] == 1 and sc.get("a").status == "unconscious"
+    assert "knocked-down" in sc.get("a").conditions
+    damage_events(sc, ED4, ScriptedDice([]), "a", 8, 3, "b", round_no=1)  # 29: dead
+    assert sc.get("a").status == "dead"
+
+
+def test_stun_damage_no_wound_but_harried_never_kills_p384() -> None:
+    state, sc = _scratch(damage=20)
+    damage_events(sc, ED4, ScriptedDice([6, 6]), "a", 9, 0, "b", stun=True, round_no=2)
+    a = sc.get("a")
+    assert a.counters["stun"] == 9 and a.counters["wounds"] == 0
+    assert a.conditions["harried"].until_round == 2
+    assert a.status == "unconscious"  # 20 + 9 >= 24, below Death 29 anyway
+    damage_events(sc, ED4, ScriptedDice([]), "a", 30, 0, "b", stun=True, round_no=2)
+    assert sc.get("a").status == "unconscious"  # Stun damage cannot kill
+
+
+def test_unconsciousness_na_is_immune_to_stun_p384() -> None:
+    state, sc = _scratch({**BLOCK, "unconsciousness": "NA"})
+    damage_events(sc, ED4, ScriptedDice([]), "a", 15, 0, "b", stun=True, round_no=1)
+    assert sc.get("a").counters.get("stun", 0) == 0
+    assert isinstance(sc.events[0], ev.Note)
+
+
+def test_strain_is_damage_without_armor_or_wounds() -> None:
+    state, sc = _scratch(damage=23)
+    strain_events(sc, ED4, "a", 2, "Aggressive Attack", "ed4/option/aggressive-attack p.382")
+    d = sc.events[0]
+    assert isinstance(d, ev.Damaged) and (d.amount, d.armor, d.damage_type) == (2, 0, "strain")
+    assert sc.get("a").counters["wounds"] == 0 and sc.get("a").status == "unconscious"
+
+
+def test_attacks_against_mystic_and_social_defense_and_mystic_armor_p377_379() -> None:
+    caster = {
+        **BLOCK,
+        "attacks": [
+            {
+                "name": "Bolt",
+                "kind": "spell",
+                "step": 10,
+                "damage": 10,
+                "against": "mystic",
+                "armor": "mystic",
+                "range": [20, 40],
+            },
+            {
+                "name": "Taunt",
+                "kind": "spell",
+                "step": 10,
+                "damage": 4,
+                "against": "social",
+                "armor": "none",
+                "range": [20, 40],
+            },
+        ],
+    }
+    target = {**BLOCK, "mystic_defense": 11, "social_defense": 5, "mystic_armor": 4, "physical_armor": 9}
+    state = _duel({"stats": caster, "player": True}, {"stats": target, "tactic": "hold"})
+    f = fight(state, [6, 1])
+    auto(f, "a")
+    f.dice = ScriptedDice([8, 5, 6, 3])  # Bolt 2d8 (step 10): 8+5 bonus... see below
+    f.dice = ScriptedDice([7, 5, 6, 3])  # step 10 = 2d8: 7+5 = 12 vs MD 11; damage 2d8: 6+3 = 9 - MA 4
+    events = f.submit(cmd("a", "attack", "b", attack="Bolt"))
+    att = rolled(events, "Attack")[0]
+    assert (att.dn, att.against, att.success) == (11, "Mystic Defense", True)
+    dmg = [e for e in events if isinstance(e, ev.Damaged)][0]
+    assert (dmg.raw, dmg.armor, dmg.amount) == (9, 4, 5)
+
+
+def test_one_standard_action_and_movement_limits_p373() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"id": "a", "at": [0, 0], "stats": {**BLOCK, "movement": 6}, "player": True}],
+            },
+            {"name": "B", "combatants": [{"id": "b", "at": [8, 0], "stats": BLOCK, "tactic": "hold"}]},
+        ]
+    )
+    f = fight(state, [6, 1])
+    auto(f, "a")
+    with pytest.raises(IllegalCommand, match=r"can move 3 hexes.*movement p.373"):
+        f.submit(cmd("a", "move", path=[[1, 0], [2, 0], [3, 0], [4, 0]]))
+    f.submit(cmd("a", "move", path=[[1, 0], [2, 0]]))  # a Simple move; the turn goes on
+    with pytest.raises(IllegalCommand, match="can move 4 hexes"):  # double movement: 6 hexes in all
+        f.submit(cmd("a", "run", path=[[3, 0], [4, 0], [5, 0], [6, 0], [7, 0]]))
+    events = f.submit(cmd("a", "run", path=[[3, 0], [4, 0], [5, 0], [6, 0]]))
+    assert isinstance(events[-1], ev.TurnEnded) and state.combatants["a"].pos == (6, 0)
+
+
+def test_attack_then_move_away_p373() -> None:
+    state = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
+    f = fight(state, [6, 1])
+    auto(f, "a")
+    f.dice = ScriptedDice([1, 2])  # a miss
+    f.submit(cmd("a", "attack", "b", attack="Sword", after=[[-1, 0], [-2, 0]]))
+    assert state.combatants["a"].pos == (-2, 0)
+
+
+def test_declarations_hold_combat_options_and_refuse_unknown_ones_p371() -> None:
+    # A combatant whose controller is not an ED4 tactic (a person) is asked to declare.
+    built = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
+    RULESET.tactics()["person"] = _Person()
+    try:
+        built.combatants["a"].tactic = "person"
+        f = fight(built, [6, 1])
+        d = f.advance_until_decision()
+        assert (d.actor, d.kind) == ("a", "declare")
+        with pytest.raises(IllegalCommand, match="unknown combat option 'flying-kick'"):
+            f.submit(Command("a", "declare", args={"action": "attack", "options": ["flying-kick"]}))
+        f.submit(Command("a", "declare", args={"action": "attack", "options": []}))
+        assert built.declarations["a"]["action"] == "attack"
+    finally:
+        del RULESET.tactics()["person"]
+
+
+class _Person:
+    declares = True
+
+    def choose(self, state, decision, ruleset):  # pragma: no cover - never asked in the test
+        raise AssertionError
+
+
+def test_sustained_action_over_rounds_p373() -> None:
+    state = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"}, max_rounds=5)
+    f = Fight(RULESET, state, RandomDice(1))
+    for _ in range(2):
+        auto(f, "a")
+        events = f.submit(cmd("a", "sustain", task="finding the key", rounds=2))
+    assert any(isinstance(e, ev.Note) and "completes finding the key" in e.text for e in events)
+
+
+def test_guard_reserves_and_strikes_the_attacker() -> None:
+    state = build(
+        [
+            {
+                "name": "Heroes",
+                "combatants": [
+                    {"template": "herekar", "player": True, "at": [0, 0], "tactic": "guard"},
+                    {"template": "tomas", "player": True, "at": [1, 0], "tactic": "hold"},
+                ],
+            },
+            {"name": "Dead", "combatants": [{"template": "cadaver-man", "at": [4, -1]}]},
+        ],
+        max_rounds=3,
+    )
+    f = Fight(RULESET, state, RandomDice(5))
+    f.run()
+    reacted = [e for e in f.log if isinstance(e, ev.Rolled) and e.actor == "herekar"]
+    assert reacted and any(
+        (2, "DN: reserved action", "ed4/actions/reserved p.375") in e.modifiers for e in reacted
+    )
+
+
+def test_revive_an_unconscious_friend_p380() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "mica", "player": True, "at": [0, 0]},
+                    {"template": "tomas", "player": True, "at": [1, 0], "tactic": "hold"},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [9, 0], "tactic": "hold"}]},
+        ]
+    )
+    tomas = state.combatants["tomas"]
+    tomas.counters["damage"] = 23  # Unconsciousness Rating 22
+    tomas.status = "unconscious"
+    f = fight(state, [9, 1, 1])  # Mica d12: 9; Tomas is out; ghoul d12: 1
+    auto(f, "mica")
+    f.dice = ScriptedDice([5, 6])  # Tomas' Recovery step 5 (d8): 5; ... (the 6 is spare)
+    events = f.submit(f.auto_command(f.pending()))
+    assert rolled(events, "Recovery") and state.combatants["tomas"].status == "active"
+    assert state.combatants["tomas"].counters["damage"] == 18
+
+
+def test_encounter_errors_name_file_field_found_and_allowed() -> None:
+    bad = {
+        "version": 1,
+        "ruleset": "ed4",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "nobody"}]},
+            {
+                "name": "B",
+                "combatants": [
+                    {"stats": {**BLOCK, "dexterity": 99}},
+                    {"template": "ghoul", "tactic": "berserk"},
+                ],
+            },
+        ],
+    }
+    with pytest.raises(EncounterFileError) as exc:
+        encounter.load_data(bad, "bad.yaml")
+    text = str(exc.value)
+    assert "bad.yaml: sides.0.combatants.0.template: unknown template 'nobody'" in text
+    assert "sides.1.combatants.0.stats.dexterity" in text and "99" in text
+    assert "sides.1.combatants.1.tactic: unknown tactic 'berserk'; allowed: default, guard, hold" in text
