@@ -1,0 +1,217 @@
+"""The gurps4 ruleset in the encounter engine: the text's numbers through real commands, refusals, purity,
+replay, and the bundled examples run to the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.cli import main
+from fracas.dice.source import RandomDice, ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.engine.play import Fight
+from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
+from fracas.rules.registry import get_ruleset
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "gurps4").glob("*.yaml"))
+RS = get_ruleset("gurps4")
+
+
+def fight_of(sides: list[dict[str, Any]], options: dict[str, Any] | None = None) -> Fight:
+    data = {"version": 1, "ruleset": "gurps4", "name": "test", "sides": sides, "options": options or {}}
+    _, state = encounter.load_data(data, "<test>")
+    return Fight(RS, state, RandomDice(0))
+
+
+def lancer_vs_spearman(riding: int = 13, weapon: str = "lance") -> Fight:
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "horse", "at": [0, 0]},
+                {"template": "knight", "id": "knight", "options": {"mount": "horse"},
+                 "stats": {"skills": {"Riding": riding}}, "equipment": {"weapons": [weapon, "broadsword"]}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [4, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "knight"  # Basic Speed 6 acts before the horse (5.25) and foot (5.5)
+    f.state.combatants["horse"].marks["moved_last_turn"] = 8  # the mount charged 8 yards on its last turn
+    return f
+
+
+def rolled(events: list[ev.Event]) -> list[ev.Rolled]:
+    return [e for e in events if isinstance(e, ev.Rolled)]
+
+
+def test_couched_lance_st25_move8_does_2d_plus_3_imp_in_play() -> None:
+    f = lancer_vs_spearman()
+    # hit on 6; the foot soldier's best defense fails on 18; damage 3+4; then 3s for any later roll
+    f.dice = ScriptedDice([2, 2, 2, 6, 6, 6, 3, 4, *([3] * 30)])
+    f.submit(Command("knight", "attack", "foot", {"weapon": "lance", "maneuver": "attack"}))
+    react = f.pending()
+    assert react is not None and react.kind == "react" and react.actor == "foot"
+    best = RS.choices(f.state, react)[-1]
+    events = f.submit(best)
+    dmg = [r for r in rolled(events) if r.test.startswith("damage")][0]
+    assert dmg.expr == "2d+3 imp" and dmg.rule.startswith("gurps4/mounted/couched-lance")
+    assert dmg.total == 3 + 4 + 3 + 1  # +1 damage: the mount's velocity 8 >= 7 (B397)
+    hurt = [e for e in events if isinstance(e, ev.Damaged)][0]
+    assert hurt.amount == (11 - 2) * 2  # leather DR 2, impaling x2
+
+
+def test_riding_9_gives_minus_3_to_the_riders_defenses_in_play() -> None:
+    f = lancer_vs_spearman(riding=9)
+    f.submit(Command("knight", "do_nothing"))
+    # the foot soldier attacks the rider: the rider's defense options carry -3 (12 - Riding 9)
+    while (d := f.advance_until_decision()) is not None and d.actor != "foot":
+        f.submit(Command(d.actor, "do_nothing"))
+    f.state.combatants["foot"].pos = (1, 0)
+    f.dice = ScriptedDice([1, 2, 3])
+    f.submit(Command("foot", "attack", "knight", {"weapon": "spear:thrust", "maneuver": "attack"}))
+    options = RS.defense_options(f.state)
+    dodge = [c for c, _ in options if c.args["defense"] == "dodge" and not c.args.get("retreat")][0]
+    eff = dict((c.describe(), v) for c, v in options)[dodge.describe()]
+    # Dodge floor(6)+3 +1 Combat Reflexes = 10, +2 medium shield DB, -3 Riding 9, +1 rider 3 ft above the foe
+    assert eff == 10 + 2 - 3 + 1
+    assert not any(c.args.get("retreat") for c, _ in options)  # no retreat from the saddle
+
+
+def test_jousting_lance_snaps_above_15() -> None:
+    f = lancer_vs_spearman(weapon="jousting_lance")
+    f.dice = ScriptedDice([2, 2, 2, 6, 6, 6, 6, 6])  # damage 6+6+3+1 = 16 crushing: snaps, 15
+    f.submit(Command("knight", "attack", "foot", {"weapon": "jousting_lance", "maneuver": "attack"}))
+    f.dice = ScriptedDice([6, 6, 6, 6, 6, *([3] * 30)])
+    events = f.submit(RS.choices(f.state, f.pending())[-1])  # type: ignore[arg-type]
+    assert any(isinstance(e, ev.Note) and "snaps" in e.text for e in events)
+    hurt = [e for e in events if isinstance(e, ev.Damaged)][0]
+    assert hurt.raw == 15 and hurt.damage_type == "cr"
+    assert "jousting_lance" in f.state.combatants["knight"].marks["broken"]
+
+
+def test_mount_defends_only_by_dodge_and_miss_by_one_goes_to_it() -> None:
+    f = lancer_vs_spearman()
+    f.submit(Command("knight", "do_nothing"))
+    while (d := f.advance_until_decision()) is not None and d.actor != "foot":
+        f.submit(Command(d.actor, "do_nothing"))
+    f.state.combatants["foot"].pos = (1, 0)
+    # Spear 12 +1 (the horse's SM counts only against the horse) vs the rider: roll 13 misses by 1
+    f.dice = ScriptedDice([5, 4, 4, 1, 1, 1])
+    events = f.submit(Command("foot", "attack", "knight", {"weapon": "spear:thrust", "maneuver": "attack"}))
+    assert any(isinstance(e, ev.Note) and "by 1" in e.text for e in events)
+    react = f.pending()
+    assert react is not None and react.actor == "horse"
+    kinds = {c.args["defense"] for c in RS.choices(f.state, react)}
+    assert kinds == {"dodge", "none"}
+
+
+def test_move_and_attack_is_capped_at_9() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [{"template": "knight", "id": "k", "at": [0, 0],
+                                      "stats": {"skills": {"Broadsword": 18}},
+                                      "equipment": {"weapons": ["broadsword"]}}]},
+        {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [4, 0]}]},
+    ])  # fmt: skip
+    f.advance_until_decision()
+    f.dice = ScriptedDice([3, 3, 3])
+    events = f.submit(
+        Command("k", "attack", "s", {"weapon": "broadsword:swing", "maneuver": "move_and_attack"})
+    )
+    r = rolled(events)[0]
+    assert r.dn == 9 and sum(m[0] for m in r.modifiers) == 9 - 18
+
+
+def test_refusals_name_their_rule() -> None:
+    f = lancer_vs_spearman()
+    with pytest.raises(IllegalCommand, match="moving his mount"):
+        RS.validate(f.state, Command("knight", "move", None, {"to": [3, 0]}))
+    with pytest.raises(IllegalCommand, match="Ready broadsword"):
+        RS.validate(f.state, Command("knight", "attack", "foot", {"weapon": "broadsword:swing"}))
+    f.state.combatants["foot"].pos = (2, 0)  # a lance strikes at reach 4 only
+    with pytest.raises(IllegalCommand, match="reach"):
+        RS.validate(f.state, Command("knight", "attack", "foot", {"weapon": "lance"}))
+    with pytest.raises(RuleNotImplemented):
+        RS.validate(f.state, Command("knight", "attack", "foot", {"weapon": "lance", "maneuver": "wait"}))
+    g = fight_of([
+        {"name": "A", "combatants": [{"template": "saddle_horse", "id": "h", "at": [0, 0]}]},
+        {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [1, 0]}]},
+    ])  # fmt: skip
+    while (d := g.advance_until_decision()) is not None and d.actor != "h":
+        g.submit(Command(d.actor, "do_nothing"))
+    with pytest.raises(IllegalCommand, match="war-trained"):
+        RS.validate(g.state, Command("h", "attack", "s", {"weapon": "trample"}))
+
+
+def test_cannot_hover_flyer_stalling_is_refused_as_not_implemented() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [{"template": "winged_duelist", "id": "g", "at": [0, 0], "altitude": 5,
+                                      "stats": {"flight_limitation": "gliding"}}]},
+        {"name": "B", "combatants": [{"template": "winged_warrior", "id": "w", "at": [1, 0], "altitude": 5}]},
+    ])  # fmt: skip
+    assert f.advance_until_decision().actor == "g"  # type: ignore[union-attr]
+    with pytest.raises(RuleNotImplemented, match="stall"):
+        RS.validate(
+            f.state, Command("g", "attack", "w", {"weapon": "shortsword:swing", "maneuver": "attack"})
+        )
+    RS.validate(
+        f.state, Command("g", "attack", "w", {"weapon": "shortsword:swing", "maneuver": "move_and_attack"})
+    )
+
+
+@pytest.mark.parametrize(
+    "entry,field",
+    [
+        ({"template": "knight", "stats": {"strength": 3}}, "stats.strength"),
+        ({"template": "knight", "equipment": {"weapons": ["laser"]}}, "equipment.weapons"),
+        ({"template": "knight", "altitude": 3}, "altitude"),
+        ({"template": "knight", "options": {"mount": "nobody"}}, "options.mount"),
+        ({"template": "dragon"}, "template"),
+    ],
+)
+def test_bad_encounter_entries_name_the_field(entry: dict[str, Any], field: str) -> None:
+    entry = {"at": [0, 0], **entry} if "mount" not in entry.get("options", {}) else entry
+    with pytest.raises(EncounterFileError, match=field.split(".")[-1]):
+        fight_of(
+            [{"name": "A", "combatants": [entry]}, {"name": "B", "combatants": [{"template": "spearman"}]}]
+        )
+
+
+def test_resolve_is_pure() -> None:
+    f = lancer_vs_spearman()
+    before = f.state.snapshot()
+    RS.resolve(f.state, Command("knight", "attack", "foot", {"weapon": "lance"}), RandomDice(3))
+    assert f.state.snapshot() == before
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_examples_run_to_the_end_and_replay(path: Path, seed: int) -> None:
+    _, state = encounter.load(path)
+    fight = Fight(RS, state, RandomDice(seed), seed=seed)
+    end = fight.run()
+    assert end.ended and end.end_reason
+    _, again = encounter.load(path)
+    twin = Fight(RS, again, RandomDice(seed), seed=seed)
+    twin.run()
+    assert twin.state.snapshot() == end.snapshot()
+    assert [ev.to_json(e) for e in twin.log or []] == [ev.to_json(e) for e in fight.log or []]
+
+
+def test_example_names() -> None:
+    assert {p.stem for p in EXAMPLES} >= {"knights-jousting", "horse-archers", "winged-duel", "fight-on-foot"}
+
+
+def test_cli_fight_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fight", str(EXAMPLES[0]), "--seed", "4"]) == 0
+    out_text = capsys.readouterr().out
+    assert "begins (gurps4, seed 4)" in out_text and "\n== " in out_text
+    assert main(["rules", "gurps4", "--json"]) == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    ids = {r["id"] for r in out["rules"]}
+    assert {"gurps4/mounted/couched-lance", "gurps4/mounted/loss-of-control", "gurps4/aerial/dive"} <= ids
