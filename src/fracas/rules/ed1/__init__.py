@@ -1,0 +1,1 @@
+"""Earthdawn 1st Edition ruleset (``ed1``)."""
