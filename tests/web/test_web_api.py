@@ -169,6 +169,9 @@ def test_undo_redo_and_the_rest_of_the_round(served) -> None:
     assert redone["combatants"] == after["combatants"] and redone["log"] == after["log"]
 
 
+PLAYER_FIELDS = {"id", "name", "side", "player", "status", "out", "pos", "conditions", "card", "card_rows"}
+
+
 def _secrets_absent(text: str) -> None:
     low = text.lower()
     assert "lurker" not in low
@@ -192,7 +195,7 @@ def test_the_player_view_never_shows_a_hidden_combatant_or_monster_statistics(se
             _secrets_absent(text)  # ...and never reach the players
         view = player_json.json()
         for c in view["combatants"]:
-            assert set(c) <= {"id", "name", "side", "player", "status", "out", "pos", "conditions", "card"}
+            assert set(c) <= PLAYER_FIELDS
             assert ("card" in c) == c["player"]
         assert TOKEN not in player_json.text
         if view["ended"]:

@@ -15,6 +15,7 @@ from fracas.engine import events as ev
 from fracas.engine.narrate import faces_text, narrate
 
 if TYPE_CHECKING:
+    from fracas.engine.commands import Command
     from fracas.engine.state import Combatant, FightState
     from fracas.store.book import FightBook, Line
 
@@ -30,6 +31,41 @@ def _plain(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+def _card(card: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ruleset's card as rows for the page: a readable label, and the value as text or a list of lines."""
+    rows = []
+    for key, value in card.items():
+        label = str(key).replace("_", " ")
+        label = label[:1].upper() + label[1:]
+        plain = _plain(value)
+        if isinstance(plain, list):
+            rows.append({"key": str(key), "label": label, "lines": [_text(v) for v in plain] or ["none"]})
+        else:
+            rows.append({"key": str(key), "label": label, "text": _text(plain)})
+    return rows
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def describe(command: Command, state: FightState) -> str:
+    """A command in words: the ruleset's label, else the action, the target's name and the arguments."""
+    if command.label:
+        return command.label
+    target = state.combatants.get(command.target or "")
+    text = command.action.replace("-", " ")
+    if command.target:
+        text += f" {target.name if target else command.target}"
+    if command.args:
+        text += " (" + "; ".join(f"{k} {_text(_plain(v))}" for k, v in command.args.items()) + ")"
+    return text[:1].upper() + text[1:]
 
 
 def _conditions(c: Combatant, state: FightState) -> list[dict[str, Any]]:
@@ -68,7 +104,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 odds = ruleset.odds(state, cmd)
             except Exception as exc:  # odds are a help, never a reason to hide the action
                 odds = f"(odds unavailable: {type(exc).__name__})"
-            item = {"index": i, "command": _plain(cmd.to_json()), "label": cmd.describe(), "odds": odds}
+            item = {"index": i, "command": _plain(cmd.to_json()), "label": describe(cmd, state), "odds": odds}
             choices.append(item)
     waiting = book.waiting_for_dice()
     combatants = []
@@ -90,6 +126,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 "counters": dict(c.counters),
                 "conditions": _conditions(c, state),
                 "card": _plain(ruleset.card(c)),
+                "card_rows": _card(ruleset.card(c)),
                 "initiative": state.initiative.get(c.id),
             }
         )
@@ -198,6 +235,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
         }
         if c.player:
             item["card"] = _plain(ruleset.card(c))
+            item["card_rows"] = _card(ruleset.card(c))
         combatants.append(item)
     current = state.current if state.current in visible else None
     log = []

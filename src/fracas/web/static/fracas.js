@@ -6,6 +6,12 @@
 const Fracas = (() => {
   const POLL_MS = 1000;
   let app, fightId, token, fragmentUrl, seq = 0, busy = false;
+  // Requests in flight (window.fracasPending): lets end-to-end tests wait until the page has settled.
+  window.fracasPending = 0;
+  async function tracked(promise) {
+    window.fracasPending += 1;
+    try { return await promise; } finally { window.fracasPending -= 1; }
+  }
 
   function currentSeq() {
     const f = document.querySelector("#fight .fight");
@@ -102,11 +108,11 @@ const Fracas = (() => {
       if (nums.some((n) => Number.isNaN(n))) { err.textContent = "a face is a whole number"; return; }
       lastGood = faces.length;
       faces = faces.concat(nums);
-      attempt();
+      tracked(attempt());
     };
     document.getElementById("dice-cancel").onclick = () => { dlg.close(); };
     err.textContent = "";
-    attempt();
+    return attempt();
   }
 
   // ----- the game master's buttons -----------------------------------------------------------------------
@@ -118,13 +124,13 @@ const Fracas = (() => {
       const li = button.closest(".choice");
       extra = { command: JSON.parse(li.dataset.command) };
     }
-    if (mode === "typed") { typedRoll(path, extra); return; }
+    if (mode === "typed") { await typedRoll(path, extra); return; }
     busy = true;
     const body = Object.assign({ expected: seq }, extra);
     if (what === "command" || what === "tactic" || what === "advance") body.dice = { mode: "server" };
     try {
       const data = await post(path, body);
-      if (data.status === "need") { busy = false; typedRoll(path, extra); return; }
+      if (data.status === "need") { busy = false; await typedRoll(path, extra); return; }
       if (data.status === "ok") say(data.what, "ok");
       else say(data.error || "refused");
     } finally {
@@ -141,7 +147,7 @@ const Fracas = (() => {
     seq = currentSeq();
     document.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-act]");
-      if (b && !b.disabled) { e.preventDefault(); act(b); }
+      if (b && !b.disabled) { e.preventDefault(); tracked(act(b)); }
     });
     const lines = document.querySelector("#fight .log .lines");
     if (lines) lines.scrollTop = lines.scrollHeight;
