@@ -1,0 +1,172 @@
+"""The ED4 batch kernel against the reference engine, and the simulator on the bundled ED4 example.
+
+Agreement: for each duel the kernel plays 10^5 fights; the engine plays 2,000 (10^5 with FRACAS_SIM_FULL=1,
+several minutes); every outcome's frequency (each side's wins, draws, each combatant's final status, the
+rounds) must pass a two-proportion test at the 99.9% level.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from fracas.sim import report
+from fracas.sim.runner import LocalBackend, SerialBackend, choose_engine, scenario_from_data, simulate
+from fracas.sim.stats import Z999
+
+pytest.importorskip("fracas.rules.ed4.ruleset")
+
+ROOT = Path(__file__).resolve().parents[2]
+MICA = ROOT / "examples" / "ed4" / "mica-and-the-ghouls.yaml"
+ENGINE_RUNS = 100_000 if os.environ.get("FRACAS_SIM_FULL") else 2_000
+
+
+def duel(a: dict, b: dict, **top) -> dict:
+    return {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": f"{a['template']} against {b['template']}",
+        "max_rounds": top.pop("max_rounds", 30),
+        "options": top.pop("options", {}),
+        "sides": [
+            {"name": "A", "combatants": [{**a, "at": [0, 0]}]},
+            {"name": "B", "combatants": [{**b, "at": [1, 0]}]},
+        ],
+    }
+
+
+DUELS = {
+    # creatures: Wounds, knockdown, unconsciousness, a foe without Unconsciousness Rating (dies only)
+    "ghoul-cadaver": duel({"template": "ghoul"}, {"template": "cadaver-man"}),
+    # a player character with Karma and two attacks against a creature with two attacks a round; Thrak is
+    # faster than the ghoul, so when in danger (raised Unconsciousness Rating: a window before he falls) he
+    # runs away and escapes ("fled")
+    "thrak-ghoul": duel(
+        {"template": "thrak", "player": True, "stats": {"unconsciousness": 38}},
+        {"template": "ghoul", "stats": {"actions": 2}},
+        max_rounds=6,
+    ),
+    # a crossbow at point-blank range, Take the Initiative, no wound penalties
+    "silar-ghoul": duel(
+        {"template": "silar"},
+        {"template": "ghoul"},
+        options={"take-the-initiative": True, "wound-penalties": False},
+    ),
+}
+
+
+def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
+    p = (k1 + k2) / (n1 + n2)
+    sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
+    return abs(k1 / n1 - k2 / n2) <= Z999 * sd + 1e-12
+
+
+def _outcomes(t) -> dict[str, int]:
+    out = {f"wins {s}": w for s, w in zip(t.sides, t.wins, strict=True)}
+    out["draws"] = t.draws
+    for cid, st in zip(t.ids, t.status, strict=True):
+        for s in ("active", "unconscious", "dead", "fled"):
+            out[f"{cid} {s}"] = st.get(s, 0)
+    for r in range(1, 31):
+        out[f"rounds {r}"] = t.rounds.get(r, 0)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DUELS))
+def test_kernel_agrees_with_the_engine(name: str) -> None:
+    sc = scenario_from_data(DUELS[name], name)
+    assert choose_engine(sc, "auto")[0] == "kernel:ed4-duel"
+    k = simulate(sc, 100_000, seed=101, engine="kernel", backend=SerialBackend()).tally
+    e = simulate(sc, ENGINE_RUNS, seed=101, engine="reference", backend=LocalBackend(2)).tally
+    ko, eo = _outcomes(k), _outcomes(e)
+    bad = {
+        key: (ko[key] / k.runs, eo[key] / e.runs) for key in ko if not _same(ko[key], k.runs, eo[key], e.runs)
+    }
+    assert not bad, f"kernel vs engine frequencies differ: {bad}"
+    # the duel is not degenerate: both sides win sometimes
+    assert all(w > 0 for w in k.wins)
+
+
+def test_the_thrak_duel_exercises_fleeing_and_karma() -> None:
+    sc = scenario_from_data(DUELS["thrak-ghoul"], "t")
+    t = simulate(sc, 20_000, seed=3, engine="kernel", backend=SerialBackend()).tally
+    assert t.status[0].get("fled", 0) > 0
+
+
+def test_kernel_refuses_what_it_does_not_model() -> None:
+    from fracas.engine import encounter
+
+    data = encounter.read_file(MICA)
+    sc = scenario_from_data(data, str(MICA))
+    engine, why = choose_engine(sc, "auto")
+    assert engine == "reference" and "one against one" in why
+    apart = duel({"template": "ghoul"}, {"template": "cadaver-man"})
+    apart["sides"][1]["combatants"][0]["at"] = [3, 0]
+    assert "next to each other" in choose_engine(scenario_from_data(apart), "auto")[1]
+    mica = duel({"template": "mica"}, {"template": "ghoul"})
+    assert "retreat" in choose_engine(scenario_from_data(mica), "auto")[1]
+
+
+def test_kernel_report_is_the_same_with_one_and_two_workers() -> None:
+    sc = scenario_from_data(DUELS["ghoul-cadaver"], "d")
+    one = report.to_json(simulate(sc, 120_000, 9, "auto", SerialBackend()))
+    two = report.to_json(simulate(sc, 120_000, 9, "auto", LocalBackend(2)))
+    assert one["engine"] == "kernel:ed4-duel"
+    assert report.without_timing(one) == report.without_timing(two)
+
+
+def _cli(args: list[str], capsys) -> tuple[int, str, str]:
+    from fracas.cli import main
+
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_sim_json_and_report_on_the_mica_example(tmp_path: Path, capsys) -> None:
+    page = tmp_path / "r.html"
+    args = ["sim", str(MICA), "-n", "40", "--seed", "4", "--json", "--workers", "2", "--report", str(page)]
+    code, out, _ = _cli(args, capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["runs"] == 40 and data["seed"] == 4 and data["engine"] == "reference"
+    assert set(data["sides"]) == {"Heroes", "Ghouls"} and "mica" in data["combatants"]
+    assert page.read_text().count("data:image/png;base64,") == 2
+    code, out1, _ = _cli(["sim", str(MICA), "-n", "40", "--seed", "4", "--json", "--workers", "1"], capsys)
+    assert report.without_timing(json.loads(out1)) == report.without_timing(data)
+
+
+def test_cli_sim_text_and_errors(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "duel.yaml"
+    f.write_text(yaml.safe_dump(DUELS["ghoul-cadaver"]))
+    code, out, _ = _cli(["sim", str(f), "-n", "2000", "--seed", "1"], capsys)
+    assert code == 0 and "95% interval" in out and "kernel:ed4-duel" in out
+    code, _, err = _cli(["sim", str(f), "-n", "10", "--engine", "fast"], capsys)
+    assert code == 2 and "--engine" in err
+    code, _, err = _cli(["sim", str(tmp_path / "missing.yaml")], capsys)
+    assert code == 2 and "no such file" in err
+    code, _, err = _cli(["sim", str(MICA), "-n", "10", "--engine", "kernel"], capsys)
+    assert code == 2 and "no batch kernel" in err
+
+
+def test_cli_sweep(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "duel.yaml"
+    f.write_text(yaml.safe_dump(DUELS["ghoul-cadaver"]))
+    png = tmp_path / "s.png"
+    page = tmp_path / "s.html"
+    args = ["sweep", str(f), "--vary", "ghoul.stats.physical_armor=0..8:4", "-n", "3000", "--seed", "2"]
+    code, out, _ = _cli([*args, "--json", "--plot", str(png), "--report", str(page)], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert [p["values"]["ghoul.stats.physical_armor"] for p in data["points"]] == [0, 4, 8]
+    rates = [p["sides"]["A"]["win_rate"] for p in data["points"]]
+    assert rates[0] < rates[1] < rates[2]  # more armor, more wins
+    assert png.read_bytes().startswith(b"\x89PNG") and "base64" in page.read_text()
+    code, out, _ = _cli(args, capsys)
+    assert code == 0 and "3,000 fights per point" in out
+    code, _, err = _cli(["sweep", str(f), "--vary", "orc.count=1..2"], capsys)
+    assert code == 2 and "no combatant entry" in err
