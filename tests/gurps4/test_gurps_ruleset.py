@@ -215,3 +215,56 @@ def test_cli_fight_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     ids = {r["id"] for r in out["rules"]}
     assert {"gurps4/mounted/couched-lance", "gurps4/mounted/loss-of-control", "gurps4/aerial/dive"} <= ids
+
+
+def test_acrobatic_dodge_in_flight_rolls_aerobatics() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [{"template": "winged_duelist", "id": "k", "at": [0, 0], "altitude": 5}]},
+        {"name": "B", "combatants": [{"template": "winged_warrior", "id": "w", "at": [1, 0], "altitude": 5}]},
+    ])  # fmt: skip
+    assert f.advance_until_decision().actor == "k"  # type: ignore[union-attr]
+    f.dice = ScriptedDice([1, 2, 3])
+    f.submit(Command("k", "attack", "w", {"weapon": "shortsword:swing"}))
+    f.dice = ScriptedDice([3, 3, 3, 3, 3, 3, *([3] * 20)])
+    events = f.submit(Command("w", "defend", None, {"defense": "dodge", "retreat": True, "acrobatic": True}))
+    tests = [r.test for r in rolled(events)]
+    assert tests[:2] == ["Aerobatics (Acrobatic Dodge)", "Dodge"]
+    dodge = rolled(events)[1]
+    # Dodge 8 +3 retreat +1 hovering flyer retreats up or down +2 Acrobatic Dodge (data, unverified)
+    assert dodge.dn == 8 + 3 + 1 + 2
+    assert f.state.combatants["w"].altitude == 6
+
+
+def test_noisy_shot_from_a_mount_calls_for_riding() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [
+            {"template": "cavalry_horse", "id": "h", "at": [0, 0]},
+            {"template": "horse_archer", "id": "r", "options": {"mount": "h"},
+             "equipment": {"weapons": ["matchlock_musket"]}, "stats": {"skills": {"Guns (Musket)": 12}}},
+        ]},
+        {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [10, 0]}]},
+    ])  # fmt: skip
+    assert f.advance_until_decision().actor == "r"  # type: ignore[union-attr]
+    f.dice = ScriptedDice([6, 6, 5, 6, 5, 5])  # a miss (17), then Riding 16 vs 14: failure -> spooked
+    events = f.submit(Command("r", "attack", "s", {"weapon": "matchlock_musket"}))
+    riding = [r for r in rolled(events) if r.test.startswith("Riding")]
+    assert riding and not riding[0].success
+    assert f.state.combatants["h"].marks["out_of_control"] == "spooked"
+
+
+def test_passenger_costs_the_controller_one_riding() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [
+            {"template": "cavalry_horse", "id": "h", "at": [0, 0]},
+            {"template": "knight", "id": "k", "options": {"mount": "h"}},
+            {"template": "spearman", "id": "p", "options": {"mount": "h"}},
+        ]},
+        {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [4, 0]}]},
+    ])  # fmt: skip
+    from fracas.rules.gurps4.combat import riding_base, riding_skill
+
+    st = f.state
+    assert st.combatants["h"].marks["rider"] == "k" and st.combatants["h"].marks["passenger"] == "p"
+    assert riding_skill(st, st.combatants["k"]) == 13 - 1
+    base, mods = riding_base(st, st.combatants["p"])
+    assert base == min(13, 11) and [m.value for m in mods] == [-3]

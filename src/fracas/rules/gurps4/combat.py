@@ -221,6 +221,17 @@ def free_hex_near(state: FightState, c: Combatant, away_from: Hex | None = None)
 # ---------------------------------------------------------------------------------------- riding
 
 
+def riding_skill(state: FightState, rider: Combatant) -> int:
+    """The rider's Riding skill (default DX-5, B217), -1 while carrying a passenger (B397): the level that
+    caps weapon skill and sets the defense penalty."""
+    st = S(rider)
+    riding = st.riding if st.riding is not None else st.dx - 5
+    mount = mount_of(state, rider)
+    if mount is not None and mount.marks.get("rider") == rider.id and mount.marks.get("passenger"):
+        riding += mounted.CONTROLLER_WITH_PASSENGER
+    return riding
+
+
 def riding_base(state: FightState, rider: Combatant, control: bool = True) -> tuple[int, list[Modifier]]:
     """The rider's Riding skill and the modifiers to a roll to control or stay on the mount (B397, B289,
     data/spooked_mounts.toml). A passenger uses the lower of the controller's Riding and own ST, at -3."""
@@ -366,7 +377,7 @@ def attack_roll_parts(
         )
     mount = mount_of(state, a)
     if mount is not None and not attack.natural:
-        riding = st.riding if st.riding is not None else st.dx - 5
+        riding = riding_skill(state, a)
         _, m = mounted.mounted_skill(base + sum(x.value for x in mods), riding)
         mods += m
         p = mounted.rider_after_mount_attack(bool(mount.marks.get("attacked_last_turn")))

@@ -52,6 +52,7 @@ from fracas.rules.gurps4.combat import (
     range_yards,
     rider_of,
     riding_base,
+    riding_skill,
     spook,
 )
 from fracas.rules.gurps4.modifiers import TEXT, Modifier, mod
@@ -331,17 +332,17 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(
                     f"{a.name} has no attack to defend against now", "gurps4/core/active-defense"
                 )
-            want = (
-                command.args.get("defense", "none"),
-                bool(command.args.get("retreat", False)),
-                command.args.get("weapon"),
-            )
+            args = command.args
+
+            def key(x: dict[str, Any]) -> tuple[str, bool, bool]:
+                return (
+                    x.get("defense", "none"),
+                    bool(x.get("retreat", False)),
+                    bool(x.get("acrobatic", False)),
+                )
+
             for cmd, _ in self.defense_options(state):
-                if (cmd.args["defense"], cmd.args.get("retreat", False), cmd.args.get("weapon")) == want or (
-                    want[0] == cmd.args["defense"]
-                    and want[0] != "parry"
-                    and want[1] == cmd.args.get("retreat")
-                ):
+                if key(cmd.args) == key(args) and args.get("weapon") in (None, cmd.args.get("weapon")):
                     return
             self._explain_defense_refusal(state, a, command)
         if state.extra.get(ATTACK_KEY):
@@ -642,6 +643,12 @@ class GurpsRuleset(Ruleset):
                     continue
                 label = f"{kind}{' ' + weapon if weapon else ''}{' and retreat' if retreat else ''} ({eff})"
                 out.append((Command(d.id, "defend", None, cmd_args, label), eff))
+                if kind == "dodge" and flying(d) and "Aerobatics" in ds.skills:
+                    acro = {**cmd_args, "acrobatic": True}
+                    label = f"acrobatic dodge (Aerobatics {ds.skills['Aerobatics']})" + (
+                        " and retreat" if retreat else ""
+                    )
+                    out.append((Command(d.id, "defend", None, acro, label), eff))
         return out
 
     def defense_value(
@@ -689,11 +696,7 @@ class GurpsRuleset(Ruleset):
                 extra.append(
                     mod(-3, "unarmed parry against a weapon", "gurps4/core/active-defense/parry", "B376")
                 )
-        m = (
-            mounted.rider_defense_penalty(ds.riding if ds.riding is not None else ds.dx - 5)
-            if mount_of(state, d)
-            else None
-        )
+        m = mounted.rider_defense_penalty(riding_skill(state, d)) if mount_of(state, d) else None
         if m:
             extra.append(m)
         if retreat and flying(d):
@@ -877,6 +880,18 @@ class GurpsRuleset(Ruleset):
                     "gurps4/core/critical B556",
                 )
             other = None
+            loc_row = data.hit_locations(S(t).body).get(loc)
+            if r.margin == -1 and loc_row is not None and loc_row.miss_by_one_torso:
+                w.note(
+                    f"missed the {loc.replace('_', ' ')} by 1: hits the torso",
+                    a.id,
+                    "gurps4/core/hit-location B399",
+                )
+                if self._offer_defense(w, a, t, atk, maneuver, "torso", args, attacks_left):
+                    return
+                apply_hit(w, a, t, atk, "torso", maneuver, False)
+                self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
+                return
             if r.margin == -1:
                 other = mount_of(w.state, t) or rider_of(w.state, t)
             if other is not None and other.active and t.marks.get("trick") != "hang_on_far_side":
@@ -1000,6 +1015,10 @@ class GurpsRuleset(Ruleset):
             else:
                 value, base_mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
             eff, mods = self.defense_value(w.state, d, a, att, kind, retreat, weapon, value, base_mods)
+            if cmd.args.get("acrobatic"):
+                ra, am = aerial.acrobatic_dodge(S(d).skills["Aerobatics"], w.dice)
+                w.rolled(d.id, ra, a.id, "gurps4/aerial/acrobatic-dodge B375, B398")
+                mods.append(am)
             raw_base = value - sum(m.value for m in base_mods)
             r = core.success_roll(
                 kind.title() + (f" ({weapon})" if weapon else ""), raw_base, mods, w.dice, "defense"
