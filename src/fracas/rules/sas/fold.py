@@ -23,6 +23,7 @@ from fracas.engine import events as ev
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures import Effect
+from fracas.rules.sas.tables import tables
 
 # conditions that carry a Defense change in their value and last until the owner's next side turn
 DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
@@ -80,6 +81,8 @@ def view(state: FightState, c: Combatant) -> Fighter:
         nxt["move"] = nxt.get("move", 0) - 4
     f.next = nxt
     f.dead = c.status == "dead"
+    dying = c.marks.get("dying_round")
+    f.dying_rounds = None if dying is None else dying - state.round
     f.weapon = c.marks.get("weapon")
     used = c.marks.get("shield_used")
     side_turn = (state.round, state.extra.get("side_index", 0))
@@ -236,7 +239,8 @@ class EventBuilder:
             elif k == "dying":
                 if self.mark(t, "dying_round") is None:
                     self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)
-                    self.set_status(t, "dying", e.rule)
+                    if not tables().settings.dying_heroes_fight:
+                        self.set_status(t, "dying", e.rule)
                     self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
             elif k == "next":
                 self.set_next(t, e.name, e.value, rnd + 1, e.rule)

@@ -1502,9 +1502,11 @@ def save_vs_crush(f: Fighter, dice: DiceSource) -> Check:
 
 
 def large_creature(att: Fighter, dfn: Fighter) -> bool:
-    """An attacker this many size classes bigger (setting large_creature_sizes) makes Large Creature
-    Attacks."""
-    return att.stats.size_index - dfn.stats.size_index >= tables().settings.large_creature_sizes
+    """A Large creature (setting large_creature_min_size) this many size classes bigger (setting
+    large_creature_sizes) makes Large Creature Attacks."""
+    s = tables().settings
+    big = att.stats.size_index >= s.large_creature_min_size
+    return big and att.stats.size_index - dfn.stats.size_index >= s.large_creature_sizes
 
 
 def dog_pile_bonus(attackers: int) -> int:

@@ -144,6 +144,39 @@ def _effects_from(data: Any) -> list[P.Effect]:
     return [P.Effect(**dict(d)) for d in data]
 
 
+def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjacent: bool) -> list[Hex]:
+    """The shortest path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the
+    goal (next to it when ``stop_adjacent``); ties go to the first found, so the result is deterministic."""
+    want = 1 if stop_adjacent else 0
+    if distance(start, goal) <= want:
+        return []
+    prev: dict[Hex, Hex | None] = {start: None}
+    frontier = [start]
+    best, best_key = start, (distance(start, goal), 0)
+    for depth in range(1, spaces + 1):
+        nxt: list[Hex] = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n in prev or n in blocked:
+                    continue
+                prev[n] = h
+                nxt.append(n)
+                key = (max(distance(n, goal), want), depth)
+                if key < best_key:
+                    best, best_key = n, key
+        if best_key[0] <= want or not nxt:
+            break
+        # do not wander far from the straight line: keep the frontier near the goal
+        nxt.sort(key=lambda h: distance(h, goal))
+        frontier = nxt[:400]
+    path: list[Hex] = []
+    h: Hex | None = best
+    while h is not None and h != start:
+        path.append(h)
+        h = prev[h]
+    return path[::-1]
+
+
 class SasRuleset(Ruleset):
     id = "sas"
     name = "Spells & Swords"
@@ -370,7 +403,8 @@ class SasRuleset(Ruleset):
             return "miss-action"
         if c.has("routed"):
             return "rout"
-        if c.marks.get("ridden_by") and c.stats.mount and not self._adjacent_foes(state, c):
+        rider = state.combatants.get(c.marks.get("ridden_by") or "")
+        if rider is not None and rider.status == "active" and not self._adjacent_foes(state, c):
             return "mount"
         return None
 
@@ -558,9 +592,10 @@ class SasRuleset(Ruleset):
                 markers = b.counter(c.id, "markers")
                 if markers > b.counter(c.id, "burn_markers"):
                     b.add_counter(c.id, "markers", -1, "Regeneration", rule("regeneration"))
-                    if b.status(c.id) == "dying" and markers - 1 < c.stats.wound_level:
+                    if b.mark(c.id, "dying_round") is not None and markers - 1 < c.stats.wound_level:
                         b.set_mark(c.id, "dying_round", None)
-                        b.set_status(c.id, "active" if not b.has(c.id, "knocked-out") else "unconscious")
+                        if b.status(c.id) == "dying":
+                            b.set_status(c.id, "active" if not b.has(c.id, "knocked-out") else "unconscious")
         out = b.events + [ev.ExtraSet("pending", ())]
         if idx + 1 < len(order):
             return out + [ev.ExtraSet("side_index", idx + 1), ev.PhaseChanged("side-start")]
@@ -747,7 +782,9 @@ class SasRuleset(Ruleset):
         in_reach = a == "close-to-attack" and target is not None and self._dist(c, target) <= 1
         if c.has("knocked-down") and prone_move and not in_reach:
             raise IllegalCommand(f"{c.name} is prone: Stand Up first", rule("knocked-down"))
-        if c.marks.get("ridden_by") and a in (*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"):
+        rider = state.combatants.get(c.marks.get("ridden_by") or "")
+        ridden = rider is not None and rider.status == "active"
+        if ridden and a in (*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"):
             raise IllegalCommand(f"{c.name} is ridden: its rider moves it", rule("mounted"))
         # Zone of Control
         adj = self._adjacent_foes(state, c)
@@ -890,6 +927,19 @@ class SasRuleset(Ruleset):
         weapon = t.weapons[wid]
         d = self._dist(c, target)
         move = P.movement(f, self._underwater(state))
+        closing = a in (
+            "close-to-attack",
+            "sneak-attack",
+            "charge",
+            "horde",
+            "dog-pile",
+            "trample",
+            "leap-attack",
+        )
+        if closing and d > 1 and target.pos is not None:
+            taken = state.occupied(c.id) | self._blocked(state)
+            if all(n in taken for n in neighbours(target.pos)):
+                raise IllegalCommand(f"no room next to {target.name}", rule("attacking"))
         if a in CONTINUED:
             if c.marks.get("last_attack_round") != state.round - 1:
                 raise IllegalCommand(
@@ -955,8 +1005,8 @@ class SasRuleset(Ruleset):
             if d > 1 + c.altitude - target.altitude:
                 raise IllegalCommand(f"{target.name} is too far to leap on", rule("actions", a))
         elif a in ("horde", "dog-pile"):
-            if d > 1:
-                raise IllegalCommand(f"{a} is made by attackers adjacent to the target", rule("horde-attack"))
+            if d - 1 > move:
+                raise IllegalCommand(f"{target.name} is out of reach for a {a}", rule("horde-attack"))
             if not self._helpers(state, c, target):
                 raise IllegalCommand(
                     f"{a} needs at least 2 attackers", rule("horde-attack" if a == "horde" else "dog-pile")
@@ -988,7 +1038,8 @@ class SasRuleset(Ruleset):
             )
 
     def _helpers(self, state: FightState, c: Combatant, target: Combatant) -> list[Combatant]:
-        """Side-mates adjacent to the target who have not acted this round (Horde Attack, Dog Pile)."""
+        """Side-mates who have not acted this round and are next to the target or can reach it with a Walk
+        (Horde Attack, Dog Pile: they throw themselves on the pile)."""
         return [
             o
             for o in state.on_side(c.side)
@@ -997,7 +1048,7 @@ class SasRuleset(Ruleset):
             and o.id not in state.acted
             and not o.has("immobilized")
             and not o.has("routed")
-            and self._dist(o, target) <= 1
+            and self._dist(o, target) - 1 <= P.movement(view(state, o), self._underwater(state))
             and o.id in state.order
         ]
 
@@ -1037,40 +1088,22 @@ class SasRuleset(Ruleset):
 
     # --- movement helpers
     def _path_to(
-        self, state: FightState, c: Combatant, goal: Hex, spaces: int, stop_adjacent: bool
+        self,
+        state: FightState,
+        c: Combatant,
+        goal: Hex,
+        spaces: int,
+        stop_adjacent: bool,
+        taken: set[Hex] | None = None,
     ) -> list[Hex]:
         if c.pos is None or spaces <= 0:
             return []
-        blocked = state.occupied(c.id) | self._blocked(state)
+        blocked = (taken if taken is not None else state.occupied(c.id)) | self._blocked(state)
         rider = c.marks.get("ridden_by") or c.marks.get("mounted_on")
         if rider:
             other = state.combatants[rider]
             blocked.discard(other.pos)  # type: ignore[arg-type]
-        path: list[Hex] = []
-        here = c.pos
-        for _ in range(spaces):
-            if stop_adjacent and distance(here, goal) <= 1:
-                break
-            if here == goal:
-                break
-            best, best_d = None, distance(here, goal)
-            for n in neighbours(here):
-                if n in blocked or n in path:
-                    continue
-                dd = distance(n, goal)
-                if dd < best_d:
-                    best, best_d = n, dd
-            if best is None:
-                # side-step around an obstacle: any free neighbour no farther away
-                for n in neighbours(here):
-                    if n not in blocked and n not in path and distance(n, goal) <= distance(here, goal):
-                        best = n
-                        break
-            if best is None:
-                break
-            path.append(best)
-            here = best
-        return path
+        return _bfs_path(c.pos, goal, spaces, blocked, stop_adjacent)
 
     def _path_away(self, state: FightState, c: Combatant, spaces: int) -> list[Hex]:
         if c.pos is None:
@@ -1111,7 +1144,7 @@ class SasRuleset(Ruleset):
         b.events.append(ev.Moved(c.id, tuple(path), mode, facing, rule=rid))
         mid = c.marks.get("mounted_on")
         if mid:
-            b.events.append(ev.Moved(mid, tuple(path), "carry", facing, rule=rule("mounted")))
+            b.events.append(ev.Moved(mid, tuple(path), "bear", facing, rule=rule("mounted")))
         b.set_mark(c.id, "moved_round", state.round)
 
     def _spaces(self, state: FightState, c: Combatant, speed: float, charge: bool = False) -> int:
@@ -1783,9 +1816,26 @@ class SasRuleset(Ruleset):
     ) -> None:
         """HORDE ATTACK (and DOG PILE): one combined attack of the actor and the side-mates next to the
         target that have not acted; +1 per 2 attackers. A failed attack scatters them."""
-        assert target is not None
-        helpers = self._helpers(state, c, target)
-        members = [c, *helpers]
+        assert target is not None and target.pos is not None
+        taken = set(state.occupied())
+        members: list[Combatant] = []
+        for m in [c, *self._helpers(state, c, target)]:
+            if self._dist(m, target) > 1:
+                taken.discard(m.pos)  # type: ignore[arg-type]
+                spaces = P.movement(view(state, m), self._underwater(state))
+                path = self._path_to(state, m, target.pos, spaces, True, taken)
+                if not path or distance(path[-1], target.pos) > 1:
+                    taken.add(m.pos)  # type: ignore[arg-type]
+                    continue
+                taken.add(path[-1])
+                b.events.append(ev.Moved(m.id, tuple(path), "close", direction_to(path[-1], target.pos)))
+                m = m.clone()
+                m.pos = path[-1]
+            members.append(m)
+        if not members or members[0].id != c.id:
+            b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("horde-attack"))
+            return
+        helpers = members[1:]
         n = len(members)
         rid = rule("dog-pile" if pile else "horde-attack")
         b.note(
@@ -1808,8 +1858,6 @@ class SasRuleset(Ruleset):
         for m in helpers:
             b.events.append(ev.TurnEnded(m.id))
             b.set_mark(m.id, "last_attack_round", state.round)
-        if lead.id != c.id:
-            b.events.append(ev.TurnEnded(lead.id))
         if r is not None and r.hit and pile:
             b.set_mark(
                 target.id,
@@ -1847,7 +1895,7 @@ class SasRuleset(Ruleset):
                     break
             if best is not None and spaces:
                 taken.add(best)
-                b.events.append(ev.Moved(m.id, (best,), "scattered", rule=setting("horde_scatter_spaces")))
+                b.events.append(ev.Moved(m.id, (best,), "scatter", rule=setting("horde_scatter_spaces")))
 
     def _do_trample(
         self,
@@ -2247,9 +2295,10 @@ class SasRuleset(Ruleset):
         b.add_counter(c.id, "potions", -1, "Quaff", rule("actions", "quaff"))
         n = P.roll_expr(tables().settings.potion_heal, dice, "potion")
         b.effects([P.Effect("markers", c.id, -n, why="Healing potion", rule=setting("potion_heal"))])
-        if b.status(c.id) == "dying" and b.counter(c.id, "markers") < c.stats.wound_level:
+        if b.mark(c.id, "dying_round") is not None and b.counter(c.id, "markers") < c.stats.wound_level:
             b.set_mark(c.id, "dying_round", None)
-            b.set_status(c.id, "active")
+            if b.status(c.id) == "dying":
+                b.set_status(c.id, "active")
 
     def _do_stop_bleed(
         self,

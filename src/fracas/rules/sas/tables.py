@@ -550,12 +550,14 @@ class Settings(_Strict):
     shield_spell_defense: int
     break_check: Literal["easy", "moderate", "hard", "heroic"]
     large_creature_sizes: int
+    large_creature_min_size: int
     horde_scatter_spaces: int
     grapple_brawl_bonus: int
     light_wound_fumble_hth_die: int
     morale: bool
     minions: bool
     heroic_player_characters: bool
+    dying_heroes_fight: bool
     rounds_per_minute: int
     spell_range_spaces: int
     rally_range_spaces: int

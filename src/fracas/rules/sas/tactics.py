@@ -144,6 +144,11 @@ class SasTactic:
                 yield Command(me, "sneak-attack", f.id)
             if self.ambush:
                 yield Command(me, "sneak", None, {"toward": target.id})
+        for f in nearest[:3]:
+            if self.dogpile and not f.has("immobilized"):
+                yield Command(me, "dog-pile", f.id)
+            if self.horde:
+                yield Command(me, "horde", f.id)
         for f in nearest:
             if c.altitude > f.altitude:
                 yield Command(me, "leap-attack", f.id)
