@@ -1113,7 +1113,6 @@ class EarthdawnRuleset(Ruleset):
                 f"  {c.name} takes {event.amount} {what}"
                 + (f" from {src.name}" if src else "")
                 + (f" ({event.raw}{armor})" if event.raw is not None and event.armor else "")
-                + f"; Current Damage {current_damage(c)}/{c.stats.unconsciousness or '-'}/{c.stats.death}"
             )
         if isinstance(event, ev.InitiativeRolled) and event.roll is None:
             c = state.combatants.get(event.actor)
@@ -1134,7 +1133,22 @@ class EarthdawnRuleset(Ruleset):
             )
         if isinstance(event, ev.Wounded):
             c = state.combatants[event.target]
-            return f"  {c.name} takes a Wound (now {c.count('wounds')}) [{event.rule}]"
+            return f"  {c.name} takes a Wound [{event.rule}]"
+        if isinstance(event, ev.RoundEnded):
+            parts = []
+            for c in state.combatants.values():
+                p: CombatProfile = c.stats
+                if c.status in ("dead", "fled") and not current_damage(c):
+                    continue
+                text = f"{c.name} {current_damage(c)}/{p.unconsciousness or 'NA'}/{p.death}"
+                if c.count("wounds"):
+                    text += f" W{c.count('wounds')}"
+                if c.status != "active":
+                    text += f" {c.status}"
+                elif "knocked-down" in c.conditions:
+                    text += " down"
+                parts.append(text)
+            return f"  (end of round {event.round} - damage/unconscious/death: " + "; ".join(parts) + ")"
         if isinstance(event, ev.ConditionAdded) and event.name == "knocked-down":
             c = state.combatants[event.target]
             return f"  {c.name} is knocked down [{event.rule}]"

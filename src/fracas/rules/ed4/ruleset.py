@@ -14,6 +14,7 @@ from fracas.rules.base import OptionalRule, Rule
 from fracas.rules.earthdawn.combat import Edition
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
 from fracas.rules.earthdawn.round import EarthdawnRuleset
+from fracas.rules.ed4.chapter import ChapterMixin
 from fracas.rules.ed4.rules import REFS, RULES
 
 if TYPE_CHECKING:
@@ -26,18 +27,44 @@ ED4 = Edition(
 EQUIPMENT_KEYS = ("weapons", "armor", "shield")
 
 
-class Ed4Ruleset(EarthdawnRuleset):
+PLUGINS = ("fracas.rules.ed4.chapter",)
+"""Modules that extend the core (combat options, situation modifiers, types of combat of p.382-398): each
+has ``install(ruleset)`` and registers modifier providers, actions and combat options
+(docs/rulesets/ed4.md "Extending the resolver"). A plug-in that is not there yet is skipped."""
+
+
+class Ed4Ruleset(ChapterMixin, EarthdawnRuleset):
     id = "ed4"
     name = "Earthdawn 4th Edition"
     source = "000_4b24aca42c3b6366.txt"
     hex_yards = 2.0
     edition = ED4
 
+    def __init__(self, plugins: tuple[str, ...] = PLUGINS) -> None:
+        super().__init__()
+        import importlib
+
+        self.rule_updates: dict[str, Rule] = {}  # plug-ins: a Rule here replaces the one with its id
+        self.extra_optional: list[OptionalRule] = []  # plug-ins: more optional rules
+
+        for name in plugins:
+            try:
+                module = importlib.import_module(name)
+            except ModuleNotFoundError as exc:
+                if exc.name == name:
+                    continue
+                raise
+            install = getattr(module, "install", None)
+            if install is not None:  # a plug-in still being written may not have it yet
+                install(self)
+
     def rules(self) -> list[Rule]:
-        return list(RULES)
+        known = {r.id for r in RULES}
+        out = [self.rule_updates.get(r.id, r) for r in RULES]
+        return out + [r for rid, r in self.rule_updates.items() if rid not in known]
 
     def optional_rules(self) -> list[OptionalRule]:
-        return [
+        return self.extra_optional + [
             OptionalRule(
                 "take-the-initiative",
                 "Take the Initiative: gamemaster characters use their Initiative step as the result",
