@@ -548,6 +548,14 @@ class Ed1Ruleset(EarthdawnRuleset):
         self._v_attack(state, command)
         self._all_at_once(state, command)
         me = state.combatants[command.actor]
+        if command.args.get("after") and not state.options.get("split-movement", False):
+            before = self.moved_this_round(state, me) + len(command.args.get("path") or ())
+            if before:
+                raise IllegalCommand(
+                    f"{me.name} moves before the attack: movement takes place all at once, before or after "
+                    "the action (Splitting Movement is an optional rule, off)",
+                    self.ref("movement.all-at-once"),
+                )
         target = state.combatants[command.target or ""]
         if self.is_charging(state, target) and me.marks.get("ed1_reserved") != state.round:
             raise IllegalCommand(

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import between, distance, neighbours
 from fracas.rules.earthdawn.combat import current_damage
-from fracas.rules.ed4.tactics import _blocked, _enemies, _nearest, path_away, path_towards
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
@@ -44,6 +43,54 @@ def mean_step(step: int) -> float:
     from fracas.dice.exact import step_distribution
 
     return float(step_distribution(max(1, step), "ed1").mean)
+
+
+def _blocked(state: FightState, me: Combatant) -> set[tuple[int, int]]:
+    """Blocked map hexes and every hex held by someone else (the fallen too, not the dead or fled)."""
+    blocked = {(int(h[0]), int(h[1])) for h in state.extra.get("map", {}).get("blocked", ())}
+    for c in state.combatants.values():
+        if c.pos is not None and c.id != me.id and c.status not in ("dead", "fled"):
+            blocked.add(c.pos)
+    return blocked
+
+
+def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
+    return [
+        c
+        for c in state.combatants.values()
+        if c.side != me.side and c.status == "active" and not (c.hidden and not me.player)
+    ]
+
+
+def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
+    best, key = None, None
+    for c in foes:
+        d = distance(me.pos, c.pos) if me.pos is not None and c.pos is not None else 0
+        k = (d, -current_damage(c), c.id)
+        if key is None or k < key:
+            best, key = c, k
+    return best
+
+
+def path_away(
+    start: tuple[int, int], threat: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Greedy hex path away from ``threat``, at most ``limit`` hexes."""
+    path: list[tuple[int, int]] = []
+    here = start
+    for _ in range(limit):
+        best, best_d = None, distance(here, threat)
+        for n in neighbours(here):
+            if n in blocked or n in path:
+                continue
+            nd = distance(n, threat)
+            if nd > best_d:
+                best, best_d = n, nd
+        if best is None:
+            break
+        path.append(best)
+        here = best
+    return path
 
 
 def find_path(
@@ -172,9 +219,7 @@ class Ed1Tactic:
             if cmd is not None:
                 return cmd
         full = ruleset.full_hexes(me) - ruleset.moved_this_round(state, me)
-        path = find_path(me.pos, nearest.pos, full, _blocked(state, me)) or path_towards(
-            me.pos, nearest.pos, full, _blocked(state, me)
-        )
+        path = find_path(me.pos, nearest.pos, full, _blocked(state, me))
         if path:
             cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})
             if ruleset._is_legal(state, cmd):
