@@ -1,0 +1,1855 @@
+"""ED4 p.382-398 wired into the Earthdawn round: combat options, situation modifiers, close, ranged, spell,
+mounted and aerial combat.
+
+:class:`ChapterMixin` is mixed into :class:`~fracas.rules.ed4.ruleset.Ed4Ruleset`. It uses the round's
+plug-in points (docs/rulesets/ed4.md "Extending the resolver"): step, defense and DN providers, the combat
+options a declaration may carry, and actions (new command types, and the core's actions wrapped so that
+Strain, facing and the options' restrictions apply to them). The rules themselves are the pure functions
+of :mod:`.options`, :mod:`.situation`, :mod:`.close`, :mod:`.ranged`, :mod:`.spells`, :mod:`.mounted` and
+:mod:`.aerial`.
+
+New commands (``Command.action``; args in docs/rulesets/ed4.md "Chapter rules p.382-398"):
+``jump-up``, ``tail-attack``, ``break-free``, ``hold``, ``release``, ``throw-at``, ``weave``, ``cast``,
+``mount``, ``dismount``, ``charge``, ``swoop``, ``recover-flight``. ``attack`` takes ``grapple``,
+``improvised``, ``called`` and ``options`` (which must have been declared).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import between, direction_to, distance, line, neighbours
+from fracas.errors import IllegalCommand
+from fracas.rules.base import Modifier, OptionalRule
+from fracas.rules.earthdawn.combat import (
+    Scratch,
+    TestContext,
+    damage_events,
+    extra_successes,
+    rolled_event,
+    run_test,
+    strain_events,
+)
+from fracas.rules.earthdawn.profile import AttackProfile
+from fracas.rules.earthdawn.round import STANDARD, Action, CombatOption
+from fracas.rules.ed4 import aerial, close, mounted, ranged, situation, spells
+from fracas.rules.ed4 import options as opt
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.earthdawn.profile import CombatProfile
+
+ACTION_TESTS = frozenset({"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity"})
+RACE_SENSES = {"dwarf": ("heat-sight",), "troll": ("heat-sight",), "elf": ("low-light-vision",),
+               "ork": ("low-light-vision",)}  # fmt: skip
+"""Racial senses (ED4 Player's Guide race abilities, named by the text p.387 as Heat Sight p.45 and
+Low-Light Vision p.46) [choice: which race has which is not in the combat chapter]."""
+ONE_HANDED_LIMIT = {"windling": 1, "troll": 4, "obsidiman": 4}
+"""One-handed weapon size limits (reference 2.2, ED1 table; 3 for the other races) [verify for ED4]."""
+SURPRISE_RULE = situation.rule("surprised")
+
+
+# ----- small readers ------------------------------------------------------------------------------------
+
+
+def declared(state: FightState, cid: str) -> tuple[str, ...]:
+    d = state.declarations.get(cid)
+    return tuple(d.get("options", ()) or ()) if d else ()
+
+
+def race(c: Combatant) -> str:
+    src = getattr(c.stats, "source", None)
+    return str(getattr(src, "race", "") or c.marks.get("race", "")).lower()
+
+
+def size(c: Combatant) -> str:
+    src = getattr(c.stats, "source", None)
+    return str(getattr(src, "size", "") or "human")
+
+
+def senses(c: Combatant) -> tuple[str, ...]:
+    own = c.marks.get("senses")
+    if own is not None:
+        return tuple(own)
+    return RACE_SENSES.get(race(c).replace("'", ""), ())
+
+
+def rank(c: Combatant, ability: str) -> int:
+    src = getattr(c.stats, "source", None)
+    if src is None:
+        return 0
+    if hasattr(src, "rank"):
+        r = int(src.rank(ability))
+        if r:
+            return r
+    return int(getattr(src, "powers", {}).get(ability, 0))
+
+
+def mount_of(state: FightState, c: Combatant) -> Combatant | None:
+    mid = c.marks.get("mount")
+    m = state.combatants.get(mid) if mid else None
+    return m if m is not None and m.pos == c.pos and m.status not in ("dead", "fled") else None
+
+
+def rider_of(state: FightState, c: Combatant) -> Combatant | None:
+    rid = c.marks.get("rider")
+    r = state.combatants.get(rid) if rid else None
+    return r if r is not None and r.marks.get("mount") == c.id and r.pos == c.pos else None
+
+
+def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combatant]:
+    if c.pos is None:
+        return []
+    out = []
+    for o in state.combatants.values():
+        o = view.get(o.id) if view is not None else o
+        if o.side != c.side and o.status == "active" and o.pos is not None and distance(o.pos, c.pos) == 1:
+            if "knocked-down" in o.conditions or "surprised" in o.conditions:
+                continue
+            if not any(a.close for a in o.stats.attacks):
+                continue
+            out.append(o)
+    return out
+
+
+def _light(state: FightState) -> str:
+    return str(state.extra.get("map", {}).get("light", "bright"))
+
+
+def _impaired(state: FightState, c: Combatant) -> str | None:
+    m = state.extra.get("map", {}).get("impaired")
+    if isinstance(m, str):
+        return m
+    if isinstance(m, dict) and c.pos is not None:
+        for level in ("heavy", "light"):
+            if any(tuple(h) == c.pos for h in m.get(level, ())):
+                return level
+    return None
+
+
+def _cover(state: FightState, c: Combatant) -> str | None:
+    mp = state.extra.get("map", {})
+    if c.pos is None:
+        return None
+    if any(tuple(h) == c.pos for h in mp.get("full_cover", ())):
+        return "full"
+    if any(tuple(h) == c.pos for h in mp.get("cover", ())):
+        return "partial"
+    return None
+
+
+def install(ruleset: Any) -> None:
+    """Register the chapter's providers, combat options, actions, rules, optional rules and tactics on an
+    ED4 ruleset (called by ``Ed4Ruleset`` for each module of its ``PLUGINS``)."""
+    ChapterMixin._install_chapter(ruleset)
+
+
+class ChapterMixin:
+    """The rules of ED4 p.382-398 on top of the Earthdawn round (see the module docstring): the round-level
+    behaviour (surprise, mounts on their riders' Initiative, skipped turns, falls, movement rates) that needs
+    method overrides; everything else is registered by :func:`install`."""
+
+    # ----- set-up -------------------------------------------------------------------------------------
+    def _install_chapter(self) -> None:
+        rs: Any = self
+        if getattr(rs, "_chapter_installed", False):
+            return
+        rs._chapter_installed = True
+        # Harried (stacking, from numbers, from options) replaces the core's single Harried modifier.
+        for prov in (rs._harried_tests,):
+            if prov in rs.step_providers.get("*", []):
+                rs.step_providers["*"].remove(prov)
+        if rs._harried_defense in rs.defense_providers:
+            rs.defense_providers.remove(rs._harried_defense)
+        rs.add_step_provider("*", self._p_options_tests)
+        rs.add_step_provider("*", self._p_harried_tests)
+        rs.add_step_provider("*", self._p_sight)
+        rs.add_step_provider("attack", self._p_improvised)
+        rs.add_step_provider("attack", self._p_long_weapon)
+        rs.add_step_provider("damage", self._p_long_weapon)
+        rs.add_step_provider("damage", self._p_charge_damage)
+        rs.add_step_provider("damage", self._p_flame_weapon)
+        rs.defense_providers += [
+            self._p_options_defense,
+            self._p_harried_defense,
+            self._p_blindsided,
+            self._p_cover,
+            self._p_surprised,
+            self._p_into_close,
+        ]
+        rs.dn_providers.append(self._p_grappled_dn)
+        for name in opt.options_table():
+            rs.combat_options[name] = CombatOption(name, opt.rule(name), self._check_options)
+        for name, action in list(rs.actions.items()):
+            rs.actions[name] = self._wrap(action)
+        for a in (
+            Action("declare", "turn", self._v_declare_late, self._r_none, opt.DECLARE_RULE),
+            Action("jump-up", "simple", self._v_jump_up, self._r_jump_up, opt.rule(opt.JUMP_UP)),
+            Action("tail-attack", "simple", self._v_tail, self._r_tail, opt.rule(opt.TAIL)),
+            Action("break-free", STANDARD, self._v_break_free, self._r_break_free, close.GRAPPLING_RULE),
+            Action("hold", STANDARD, self._v_hold, self._r_hold, close.GRAPPLING_RULE),
+            Action("release", "simple", self._v_release, self._r_release, close.GRAPPLING_RULE),
+            Action("throw-at", STANDARD, self._v_throw_at, self._r_throw_at, ranged.AREA_RULE),
+            Action("weave", STANDARD, self._v_weave, self._r_weave, spells.WEAVING_RULE),
+            Action("cast", STANDARD, self._v_cast, self._r_cast, spells.SPELL_RULE),
+            Action("mount", STANDARD, self._v_mount, self._r_mount, mounted.MOUNTING),
+            Action("dismount", "simple", self._v_dismount, self._r_dismount, mounted.DISMOUNTING),
+            Action("charge", STANDARD, self._v_charge, self._r_charge, mounted.CHARGE),
+            Action("swoop", STANDARD, self._v_swoop, self._r_swoop, aerial.SWOOP),
+            Action(
+                "recover-flight", STANDARD, self._v_recover_flight, self._r_recover_flight, aerial.LONG_FALLS
+            ),
+        ):
+            rs.actions[a.name] = self._wrap(a)
+        from fracas.rules.ed4.chapter_rules import CHAPTER_RULES
+        from fracas.rules.ed4.chapter_tactics import CHAPTER_TACTICS
+
+        updates = getattr(rs, "rule_updates", None)
+        if updates is not None:
+            for r in CHAPTER_RULES:
+                updates[r.id] = r
+            for r in rs.rules():  # the core's placeholders for this chapter, now covered above
+                if r.status == "not-implemented" and r.id not in updates:
+                    raise AssertionError(f"chapter rule missing: {r.id}")
+        extra = getattr(rs, "extra_optional", None)
+        if extra is not None:
+            extra.append(
+                OptionalRule(
+                    "long-falls",
+                    "Long Falls: fliers knocked out of the sky fall over several rounds",
+                    False,
+                    "p.398",
+                    "off by default; settings.fall_yards_per_round sets the rate (default 20)",
+                )
+            )
+        rs.tactics().update(CHAPTER_TACTICS)
+
+    def prepare(self, state: FightState, spec: Any) -> None:
+        """Per-combatant chapter settings from the encounter file's ``options`` (senses, mounts, flight)
+        and riders placed on their mounts, before the core places the rest."""
+        from fracas.engine.encounter import assign_ids
+
+        allowed = {"senses", "rides", "training", "familiar", "flying", "race"}
+        if spec is not None:
+            for si, side in enumerate(spec.sides):
+                for ci, entry in enumerate(side.combatants):
+                    bad = [k for k in entry.options if k not in allowed]
+                    if bad:
+                        from fracas.errors import EncounterFileError
+
+                        raise EncounterFileError(
+                            f"sides[{si}].combatants[{ci}].options.{bad[0]}: unknown; allowed: "
+                            f"{', '.join(sorted(allowed))}"
+                        )
+                    for cid, _ in assign_ids(entry, "combatant"):
+                        c = state.combatants.get(cid)
+                        if c is None:
+                            continue
+                        o = entry.options
+                        if "senses" in o:
+                            c.marks["senses"] = list(o["senses"])
+                        if "race" in o:
+                            c.marks["race"] = str(o["race"])
+                        if "training" in o:
+                            c.marks["training"] = str(o["training"])
+                        if o.get("familiar"):
+                            c.marks["familiar"] = True
+                        if o.get("flying"):
+                            c.marks["flying"] = True
+                        if "rides" in o:
+                            m = state.combatants.get(str(o["rides"]))
+                            if m is None:
+                                from fracas.errors import EncounterFileError
+
+                                raise EncounterFileError(
+                                    f"sides[{si}].combatants[{ci}].options.rides: no combatant {o['rides']!r}"
+                                )
+                            c.marks["mount"] = m.id
+                            m.marks["rider"] = c.id
+                            m.marks.setdefault("training", "combat")
+                            if m.pos is not None:
+                                c.pos = m.pos
+                            c.altitude = m.altitude
+        super().prepare(state, spec)  # type: ignore[misc]
+        for c in state.combatants.values():
+            if "mount" in c.marks:
+                m = state.combatants[c.marks["mount"]]
+                c.pos = m.pos
+
+    # ----- movement ---------------------------------------------------------------------------------------
+    def movement_hexes(self, c: Combatant) -> int:
+        p: CombatProfile = c.stats
+        if c.marks.get("jumped_up") is not None:
+            return 0  # Jump Up: no other movement that round (p.384)
+        if "grappled" in c.conditions or "falling" in c.conditions:
+            return 0  # a grappled character cannot move (p.392)
+        if "knocked-down" in c.conditions:
+            return situation.crawl_movement() // 2
+        rate = p.movement
+        if c.altitude > 0 or c.marks.get("flying"):
+            src = getattr(p, "source", None)
+            fly = getattr(src, "flying_movement", None)
+            if fly:
+                rate = int(fly)
+        state = getattr(self, "_state_hint", None)
+        if state is not None:
+            m = mount_of(state, c)
+            if m is not None:
+                rate = m.stats.movement
+            rate = situation.impaired_movement(rate, _impaired(state, c))
+        return max(rate // 2, 0 if rate < 2 else 1)
+
+    # ----- the round: surprise, mounts on their riders' Initiative, skipped turns, falls -------------------
+    def pending(self, state: FightState) -> Decision | None:
+        self._state_hint = state
+        d = super().pending(state)  # type: ignore[misc]
+        if d is not None and d.kind == "act":
+            c = state.combatants[d.actor]
+            if "surprised" in c.conditions:
+                return None
+        return d
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        self._state_hint = state
+        cur = state.current
+        if state.phase == "act" and cur is not None and cur not in state.acted:
+            c = state.combatants[cur]
+            if c.active and "surprised" in c.conditions:
+                return [
+                    ev.Note(f"{c.name} is surprised and cannot act", cur, SURPRISE_RULE),
+                    ev.TurnEnded(cur),
+                ]
+        events = super().advance(state, dice)  # type: ignore[misc]
+        if any(isinstance(e, ev.RoundStarted) for e in events):
+            events = self._round_start(state, dice, events)
+        if any(isinstance(e, ev.OrderSet) for e in events):
+            events = self._mounts_on_riders(state, events)
+        return events
+
+    def _round_start(self, state: FightState, dice: DiceSource, events: list[ev.Event]) -> list[ev.Event]:
+        rnd = next(e.round for e in events if isinstance(e, ev.RoundStarted))
+        extra: list[ev.Event] = []
+        sc = Scratch(state)
+        if rnd == 1:
+            self._surprise(state, dice, sc, rnd)
+        if state.options.get("long-falls"):
+            self._long_falls(state, dice, sc, rnd)
+        extra = sc.events
+        if not extra:
+            return events
+        i = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundStarted)) + 1
+        return events[:i] + extra + events[i:]
+
+    def _surprise(self, state: FightState, dice: DiceSource, sc: Scratch, rnd: int) -> None:
+        """Surprise (p.390): when some combatants start hidden, each of their enemies makes a Perception
+        test against the lowest Dexterity step among the hidden ones; failing, it is surprised for the
+        round: no actions, -3 to Physical and Mystic Defense."""
+        hidden = [c for c in state.combatants.values() if c.hidden and c.active]
+        if not hidden:
+            return
+        sides = {c.side for c in hidden}
+        for c in state.combatants.values():
+            if not c.active or c.hidden or c.side in sides:
+                continue
+            foes = [h for h in hidden if h.side != c.side]
+            if not foes:
+                continue
+            dn = situation.surprise_dn(h.stats.dex_step for h in foes)
+            mods = self.step_mods(TestContext(state, sc, "perception", c))  # type: ignore[attr-defined]
+            res = run_test(dice, self.edition, c.stats.per_step, mods, dn)  # type: ignore[attr-defined]
+            sc.emit(rolled_event(c.id, "Perception (surprise)", res, SURPRISE_RULE, against="surprise DN"))
+            if not res.success:
+                sc.emit(ev.ConditionAdded(c.id, "surprised", rnd, 3, "ambush", SURPRISE_RULE))
+
+    def _mounts_on_riders(self, state: FightState, events: list[ev.Event]) -> list[ev.Event]:
+        """A trained mount acts on its rider's Initiative (p.395): its test result becomes the rider's and
+        it acts right after him."""
+        inits = {e.actor: e for e in events if isinstance(e, ev.InitiativeRolled)}
+        changed = False
+        out: list[ev.Event] = []
+        for e in events:
+            if isinstance(e, ev.InitiativeRolled):
+                m = state.combatants[e.actor]
+                r = rider_of(state, m)
+                if (
+                    r is not None
+                    and r.id in inits
+                    and mounted.mount_acts_on_rider_initiative(m.marks.get("training", "combat"))
+                ):
+                    e = ev.InitiativeRolled(
+                        e.actor, inits[r.id].value, e.step, None, e.modifiers, mounted.SEQUENCE
+                    )
+                    changed = True
+            out.append(e)
+        if not changed:
+            return events
+        final = []
+        for e in out:
+            if isinstance(e, ev.OrderSet):
+                order = list(e.order)
+                for mid in list(order):
+                    m = state.combatants[mid]
+                    r = rider_of(state, m)
+                    if (
+                        r is not None
+                        and r.id in order
+                        and mounted.mount_acts_on_rider_initiative(m.marks.get("training", "combat"))
+                    ):
+                        order.remove(mid)
+                        order.insert(order.index(r.id) + 1, mid)
+                e = ev.OrderSet(tuple(order), e.rule)
+                final.append(e)
+                continue
+            if isinstance(e, ev.TurnStarted) and final and isinstance(final[-1], ev.OrderSet):
+                e = ev.TurnStarted(final[-1].order[0], None)
+            final.append(e)
+        return final
+
+    def _long_falls(self, state: FightState, dice: DiceSource, sc: Scratch, rnd: int) -> None:
+        speed = int(state.extra.get("settings", {}).get("fall_yards_per_round", 20))
+        for c in state.combatants.values():
+            if "falling" in c.conditions and c.status != "dead":
+                drop = aerial.fall_per_round(c.altitude, speed)
+                self._fall(state, sc, dice, c.id, drop, aerial.LONG_FALLS, final=c.altitude - drop <= 0)
+
+    # ----- resolve: the consequences every command may have (falls off mounts and out of the sky) -------
+    def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        self._state_hint = state
+        events = super().resolve(state, command, dice)  # type: ignore[misc]
+        return self._aftermath(state, events, dice)
+
+    def _aftermath(self, state: FightState, events: list[ev.Event], dice: DiceSource) -> list[ev.Event]:
+        downs = [e.target for e in events if isinstance(e, ev.ConditionAdded) and e.name == "knocked-down"]
+        if not downs:
+            return events
+        sc = Scratch(state)
+        for e in events:
+            sc.emit(e)
+        start = len(sc.events)
+        for cid in downs:
+            c = sc.get(cid)
+            rider = rider_of(state, state.combatants[cid])
+            if rider is not None:
+                # the mount fails a Knockdown test: the rider is knocked down as he falls off (p.395)
+                self._unseat(state, sc, dice, rider.id, c.altitude)
+            elif mount_of(state, state.combatants[cid]) is not None:
+                self._unseat(state, sc, dice, cid, c.altitude)
+            elif c.altitude > 0:
+                self._knocked_out_of_sky(state, sc, dice, cid)
+        return events + sc.events[start:]
+
+    def _unseat(self, state: FightState, sc: Scratch, dice: DiceSource, rider_id: str, altitude: int) -> None:
+        r = sc.get(rider_id)
+        if not r.marks.get("mount"):
+            return
+        free = (
+            [
+                h
+                for h in neighbours(r.pos)
+                if h not in state.occupied(rider_id)
+                and h not in {tuple(b) for b in state.extra.get("map", {}).get("blocked", ())}
+            ]
+            if r.pos
+            else []
+        )
+        path = (free[0],) if free else ()
+        sc.emit(
+            ev.Marked(rider_id, "mount", None, mounted.FALL),
+            ev.Moved(rider_id, path, "fall", None, 0, mounted.FALL),
+            ev.Note(f"{r.name} falls off the mount", rider_id, mounted.FALL),
+        )
+        if "knocked-down" not in r.conditions:
+            sc.emit(ev.ConditionAdded(rider_id, "knocked-down", None, 3, "fall", mounted.FALL))
+        step = aerial.falling_step(altitude) if altitude > 2 else mounted.FALL_STEP
+        self._fall_damage(
+            sc,
+            dice,
+            rider_id,
+            step or mounted.FALL_STEP,
+            mounted.FALL if altitude <= 2 else aerial.FLYING_MOUNTS,
+        )
+
+    def _knocked_out_of_sky(self, state: FightState, sc: Scratch, dice: DiceSource, cid: str) -> None:
+        c = sc.get(cid)
+        if state.options.get("long-falls"):
+            sc.emit(
+                ev.ConditionAdded(
+                    cid, "falling", None, c.altitude, "knocked out of the sky", aerial.LONG_FALLS
+                )
+            )
+            sc.emit(ev.Note(f"{c.name} plummets from {c.altitude} yards", cid, aerial.LONG_FALLS))
+            return
+        self._fall(state, sc, dice, cid, c.altitude, aerial.KNOCKED_OUT, final=True)
+
+    def _fall(
+        self, state: FightState, sc: Scratch, dice: DiceSource, cid: str, drop: int, rule: str, final: bool
+    ) -> None:
+        c = sc.get(cid)
+        new_alt = max(0, c.altitude - drop)
+        total_fall = c.marks.get("fallen", 0) + drop
+        sc.emit(ev.Moved(cid, (), "fall", None, new_alt, rule))
+        if not final and new_alt > 0:
+            sc.emit(ev.Marked(cid, "fallen", total_fall, rule))
+            return
+        sc.emit(ev.Marked(cid, "fallen", None, rule))
+        if "falling" in c.conditions:
+            sc.emit(ev.ConditionRemoved(cid, "falling", "hits the ground", rule))
+        step = aerial.falling_step(total_fall)
+        sc.emit(ev.Note(f"{c.name} falls {total_fall} yards to the ground", cid, rule))
+        if step:
+            self._fall_damage(sc, dice, cid, step, rule)
+
+    def _fall_damage(self, sc: Scratch, dice: DiceSource, cid: str, step: int, rule: str) -> None:
+        res = run_test(dice, self.edition, step)  # type: ignore[attr-defined]
+        sc.emit(rolled_event(cid, f"Falling damage (Step {step})", res, rule, cid))
+        if sc.get(cid).status != "dead":
+            damage_events(
+                sc,
+                self.edition,
+                dice,
+                cid,
+                res.total,
+                0,
+                None,
+                damage_type="falling",
+                round_no=sc.state.round,
+            )  # type: ignore[attr-defined]
+
+    # ----- declaring --------------------------------------------------------------------------------------
+    def _check_options(self, state: FightState, command: Command) -> None:
+        me = state.combatants[command.actor]
+        opts = list(command.args.get("options", ()) or ())
+        opt.check_declaration(
+            opts, knocked_down="knocked-down" in me.conditions, tskrang=race(me).replace("'", "") == "tskrang"
+        )
+
+    def _v_declare_late(self, state: FightState, command: Command) -> None:
+        raise IllegalCommand(
+            "combat options are declared before the Initiative test, not during the round", opt.DECLARE_RULE
+        )
+
+    def _r_none(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        return None
+
+    # ----- wrapping every action: restrictions, Strain, facing --------------------------------------------
+    def _wrap(self, action: Action) -> Action:
+        def validate(state: FightState, command: Command) -> None:
+            self._state_hint = state
+            self._v_common(state, command, action)
+            action.validate(state, command)
+
+        def resolve(state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+            self._state_hint = state
+            before = len(sc.events)
+            self._pay_round_strain(state, command, sc)
+            if command.action == "attack":
+                self._r_attack_chapter(state, command, dice, sc, action)
+            else:
+                action.resolve(state, command, dice, sc)
+            self._after_action(state, command, sc, before)
+
+        return Action(action.name, action.kind, validate, resolve, action.rule)
+
+    def _v_common(self, state: FightState, command: Command, action: Action) -> None:
+        me = state.combatants.get(command.actor)
+        if me is None:
+            return
+        mine = declared(state, me.id)
+        for o in command.args.get("options", ()) or ():
+            if o not in mine:
+                raise IllegalCommand(f"{o} was not declared before Initiative", opt.DECLARE_RULE)
+        if "grappled" in me.conditions and command.action in ("move", "run", "charge", "swoop"):
+            raise IllegalCommand(f"{me.name} is grappled and cannot move", close.GRAPPLING_RULE)
+        if rider_of(state, me) is not None and command.action in ("move", "run") and command.args.get("path"):
+            raise IllegalCommand(f"{me.name}'s rider controls its movement", mounted.MOVEMENT)
+        if command.action == "attack":
+            self._v_attack_chapter(state, command, me)
+        before = bool(command.args.get("path")) or self.moved_this_round(state, me) > 0  # type: ignore[attr-defined]
+        if command.args.get("after") and before and opt.SPLIT not in mine:
+            raise IllegalCommand(
+                "moving both before and after the action needs the Splitting Movement option",
+                opt.rule(opt.SPLIT),
+            )
+        if command.action == "move" and command.args.get("path") and me.marks.get("std") == state.round:
+            moved = self.moved_this_round(state, me)  # type: ignore[attr-defined]
+            if moved and opt.SPLIT not in mine:
+                raise IllegalCommand(
+                    "moving both before and after the Standard action needs the Splitting Movement option",
+                    opt.rule(opt.SPLIT),
+                )
+
+    def _v_attack_chapter(self, state: FightState, command: Command, me: Combatant) -> None:
+        t = state.combatants.get(command.target or "")
+        if t is None:
+            return
+        p: CombatProfile = me.stats
+        a = p.attack(command.args.get("attack"))
+        if a is None:
+            return
+        lost = me.marks.get("lost_weapons") or ()
+        if a.name in lost:
+            raise IllegalCommand(f"{me.name} has lost the {a.name}", opt.rule(opt.CALLED_SHOT))
+        if situation.cover_blocks(_cover(state, t)):
+            raise IllegalCommand(
+                f"{t.name} is in full cover and cannot be attacked", situation.rule("cover-full")
+            )
+        mine = declared(state, me.id)
+        if opt.SHATTER in mine and a.close:
+            if not opt.can_shatter(a.size):
+                raise IllegalCommand(
+                    f"the {a.name} (Size {a.size}) is too small to shatter a shield", opt.rule(opt.SHATTER)
+                )
+            if t.stats.shield_shatter is None or t.marks.get("shield_shattered"):
+                raise IllegalCommand(f"{t.name} has no shield to shatter", opt.rule(opt.SHATTER))
+        if command.args.get("grapple") and a.kind not in ("unarmed", "natural"):
+            raise IllegalCommand("grappling is an Unarmed Combat attack", close.GRAPPLING_RULE)
+        if a.close and me.pos is not None and t.pos is not None:
+            if not aerial.in_close_reach(me.altitude, t.altitude):
+                raise IllegalCommand(
+                    f"{t.name} is {abs(me.altitude - t.altitude)} yards above or below: out of close reach",
+                    aerial.AERIAL,
+                )
+            path = command.args.get("path") or ()
+            if not path and distance(me.pos, t.pos) == 1 and "grappled" not in me.conditions:
+                places = [size(o) for o in _adjacent_enemies(state, None, t) if o.id != me.id]
+                if not close.room_for_attacker(places, size(me)):
+                    raise IllegalCommand(f"six attackers already surround {t.name}", close.SIX_RULE)
+
+    def _pay_round_strain(self, state: FightState, command: Command, sc: Scratch) -> None:
+        me = state.combatants[command.actor]
+        if me.marks.get("strain_paid") == state.round:
+            return
+        mine = declared(state, me.id)
+        if opt.SPLIT in mine:
+            sc.emit(ev.Marked(me.id, "strain_paid", state.round, opt.rule(opt.SPLIT)))
+            m = mount_of(state, me)
+            sc.emit(
+                ev.ConditionAdded(
+                    me.id, "split-movement", state.round, 1, "Splitting Movement", opt.rule(opt.SPLIT)
+                )
+            )
+            strain_events(sc, self.edition, me.id, 1, "Splitting Movement", opt.rule(opt.SPLIT))  # type: ignore[attr-defined]
+            del m
+
+    def _after_action(self, state: FightState, command: Command, sc: Scratch, before: int) -> None:
+        me_id = command.actor
+        me = sc.get(me_id)
+        mine = declared(state, me_id)
+        new = sc.events[before:]
+        tests = [
+            e for e in new if isinstance(e, ev.Rolled) and e.actor == me_id and e.test.endswith("Attack")
+        ]
+        count = me.marks.get("attack_tests")
+        n_before = count[1] if count and count[0] == state.round else 0
+        if tests:
+            sc.emit(ev.Marked(me_id, "attack_tests", [state.round, n_before + len(tests)], opt.DECLARE_RULE))
+            close_tests = sum(1 for e in tests if e.target and self._close_test(state, me_id, e))
+            for amount, why, rule in opt.attack_strain(mine, close=True):
+                n = close_tests if why != "Called Shot" else len(tests)
+                if n and sc.get(me_id).status != "dead":
+                    strain_events(
+                        sc,
+                        self.edition,
+                        me_id,
+                        amount * n,
+                        f"{why} ({n} attack test{'s' if n > 1 else ''})",
+                        rule,
+                    )  # type: ignore[attr-defined]
+            for e in tests:
+                self._face(state, sc, me_id, e.target)
+        ended = any(isinstance(e, ev.TurnEnded) and e.actor == me_id for e in new)
+        if (
+            ended
+            and opt.AGGRESSIVE in mine
+            and n_before + len(tests) == 0
+            and sc.get(me_id).status == "active"
+        ):
+            for amount, why, rule in opt.round_strain([opt.AGGRESSIVE], 0):
+                strain_events(sc, self.edition, me_id, amount, why, rule)  # type: ignore[attr-defined]
+        # a rider's movement is the mount's (p.395): the mount goes where he goes
+        m = mount_of(state, state.combatants[me_id])
+        if m is not None:
+            for e in new:
+                if isinstance(e, ev.Moved) and e.actor == me_id and e.path and e.mode != "fall":
+                    sc.emit(ev.Moved(m.id, e.path, "ridden", None, e.altitude, mounted.MOVEMENT))
+            if command.action == "run":
+                sc.emit(ev.Marked(m.id, "std", state.round, mounted.SPLIT))
+
+    def _close_test(self, state: FightState, me_id: str, e: ev.Rolled) -> bool:
+        p: CombatProfile = state.combatants[me_id].stats
+        name = e.test[: -len(" Attack")]
+        a = p.attack(name)
+        return a is None or a.close
+
+    def _face(self, state: FightState, sc: Scratch, me_id: str, target_id: str | None) -> None:
+        me = sc.get(me_id)
+        t = sc.get(target_id) if target_id in state.combatants else None
+        if t is None or me.pos is None or t.pos is None or me.pos == t.pos:
+            return
+        f = direction_to(me.pos, t.pos)
+        if me.facing != f:
+            sc.emit(ev.Moved(me_id, (), "turn", f, None, situation.rule("blindsided")))
+        if distance(me.pos, t.pos) == 1 and t.status == "active":
+            others = [o for o in _adjacent_enemies(state, sc, t) if o.id != me_id]
+            back = direction_to(t.pos, me.pos)
+            if not others and t.facing != back:
+                sc.emit(ev.Moved(t.id, (), "turn", back, None, situation.rule("blindsided")))
+
+    # ----- providers: combat options ----------------------------------------------------------------------
+    def _p_options_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        mine = declared(ctx.state, ctx.actor.id)
+        if not mine:
+            return ()
+        a = ctx.attack
+        return opt.step_mods(mine, ctx.test, close=a.close if a is not None else True)
+
+    def _p_options_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is None:
+            return ()
+        theirs = declared(ctx.state, t.id)
+        if not theirs:
+            return ()
+        aware = not ctx.extra.get("blindsided") and "surprised" not in t.conditions
+        return opt.defense_mods(theirs, aware=aware, name=t.name)
+
+    # ----- providers: Harried -----------------------------------------------------------------------------
+    def harried_sources(self, state: FightState, view: Any, c: Combatant, test: str = "") -> list[str]:
+        out = []
+        if "harried" in c.conditions:
+            out.append("Stun damage" if c.conditions["harried"].source else "harried")
+        if "entangled" in c.conditions and test != "break-free":
+            out.append("entangled")
+        if "split-movement" in c.conditions:
+            out.append("Splitting Movement")
+        if situation.harried_by_numbers(len(_adjacent_enemies(state, view, c))):
+            out.append("four or more attackers")
+        m = mount_of(state, c) if c.marks.get("mount") else None
+        r = rider_of(state, c) if c.marks.get("rider") else None
+        pair = (c, m) if m is not None else (r, c) if r is not None else None
+        if pair is not None and pair[0] is not None and size(pair[0]) == "small" and size(pair[1]) != "small":
+            out += ["windling rider", "windling rider"]
+        return out
+
+    def _p_harried_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test not in ACTION_TESTS:
+            return ()
+        src = self.harried_sources(ctx.state, ctx.view, ctx.actor, ctx.test)
+        return situation.harried_mods(len(src), sources=", ".join(sorted(set(src))))
+
+    def _p_harried_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is None:
+            return ()
+        src = self.harried_sources(ctx.state, ctx.view, t)
+        ctx.extra["target_harried"] = bool(src)
+        return situation.harried_mods(len(src), t.name, ", ".join(sorted(set(src))))
+
+    # ----- providers: situation -----------------------------------------------------------------------------
+    def _p_blindsided(self, ctx: TestContext) -> Iterable[Modifier]:
+        t, me = ctx.target, ctx.actor
+        if t is None or t.pos is None or me.pos is None or t.pos == me.pos or t.status != "active":
+            return ()
+        if "surprised" in t.conditions:
+            return ()
+        hidden_attacker = me.hidden and not me.marks.get("revealed")
+        blinded = "blinded" in t.conditions
+        my_light = situation.effective_darkness(_light(ctx.state), senses(me))
+        their_light = situation.effective_darkness(_light(ctx.state), senses(t))
+        attacker_sees = "blinded" not in me.conditions and my_light != "full"
+        sees = not (hidden_attacker or blinded or their_light == "full")
+        engaged = [
+            direction_to(t.pos, o.pos)
+            for o in _adjacent_enemies(ctx.state, ctx.view, t)
+            if o.id != me.id and o.pos
+        ]
+        harried = bool(ctx.extra.get("target_harried"))
+        if situation.is_blindsided(
+            t.facing,
+            direction_to(t.pos, me.pos),
+            engaged,
+            harried=harried,
+            can_see_attacker=sees,
+            attacker_can_see=attacker_sees,
+        ):
+            ctx.extra["blindsided"] = True
+            return situation.blindsided_mods(t.name)
+        return ()
+
+    def _p_cover(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is None or (ctx.attack is not None and ctx.attack.close):
+            return ()
+        return situation.cover_mods(_cover(ctx.state, t), t.name)
+
+    def _p_surprised(self, ctx: TestContext) -> Iterable[Modifier]:
+        t = ctx.target
+        if t is not None and "surprised" in t.conditions:
+            return situation.surprised_mods(t.name)
+        return ()
+
+    def _p_sight(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test not in situation.SIGHT_TESTS:
+            return ()
+        light = _light(ctx.state)
+        c = ctx.actor
+        if light == "bright" and "blinded" not in c.conditions and "dazzled" not in c.conditions:
+            return ()
+        return situation.sight_mods(
+            ctx.test, light, senses(c), "blinded" in c.conditions, "dazzled" in c.conditions
+        )
+
+    def _p_into_close(self, ctx: TestContext) -> Iterable[Modifier]:
+        a, t, me = ctx.attack, ctx.target, ctx.actor
+        if a is None or a.close or a.kind == "spell" or t is None or t.pos is None or me.pos is None:
+            return ()
+        n = len(self.intervening(ctx.state, me, t))
+        ctx.extra["intervening"] = n
+        return ranged.intervening_mods(n)
+
+    def intervening(self, state: FightState, me: Combatant, t: Combatant) -> list[Combatant]:
+        """Characters standing between attacker and target on the line of fire, closest first (p.392)."""
+        if me.pos is None or t.pos is None:
+            return []
+        hexes = between(me.pos, t.pos)
+        if not hexes:
+            return []
+        where: dict[tuple[int, int], Combatant] = {}
+        for c in state.combatants.values():
+            if c.pos is not None and c.status in ("active", "unconscious") and c.id not in (me.id, t.id):
+                if mount_of(state, c) is None and abs(c.altitude - t.altitude) <= 2:
+                    where[c.pos] = c
+        return [where[h] for h in hexes if h in where]
+
+    def _p_improvised(self, ctx: TestContext) -> Iterable[Modifier]:
+        cmd = ctx.command
+        return close.improvised_mods(bool(cmd is not None and cmd.args.get("improvised")))
+
+    def _p_long_weapon(self, ctx: TestContext) -> Iterable[Modifier]:
+        a, me = ctx.attack, ctx.actor
+        if a is None or not a.close or not me.marks.get("mount"):
+            return ()
+        m = mount_of(ctx.state, me)
+        if m is None or m.pos is None:
+            return ()
+        occupied = ctx.state.occupied(m.id) - {me.pos}
+        can_move = any(h not in occupied for h in neighbours(m.pos)) and m.stats.movement >= 2
+        pen = mounted.long_weapon_penalty(a.size, ONE_HANDED_LIMIT.get(race(me), 3), can_move)
+        return (Modifier(pen, "long weapon in close quarters, mounted", mounted.LONG_WEAPONS),) if pen else ()
+
+    def _p_charge_damage(self, ctx: TestContext) -> Iterable[Modifier]:
+        cmd = ctx.command
+        if cmd is None or not cmd.args.get("charging"):
+            return ()
+        m = mount_of(ctx.state, ctx.actor) or ctx.state.combatants.get(ctx.actor.marks.get("mount") or "")
+        if m is None:
+            return ()
+        other = None
+        t = ctx.target
+        if t is not None and t.marks.get("charged") == [ctx.state.round, ctx.actor.id]:
+            tm = ctx.state.combatants.get(t.marks.get("mount") or "")
+            other = tm.stats.str_step if tm is not None else None
+        return mounted.charge_damage_mods(m.stats.str_step, other)
+
+    def _p_flame_weapon(self, ctx: TestContext) -> Iterable[Modifier]:
+        a = ctx.attack
+        cond = ctx.actor.conditions.get("flame-weapon")
+        if cond is None or a is None or a.kind not in ("melee", "thrown", "missile"):
+            return ()
+        return (Modifier(cond.value, "Flame Weapon", spells.SPELL_RULE),)
+
+    def _p_grappled_dn(self, ctx: TestContext) -> Iterable[Modifier]:
+        c = ctx.actor.conditions.get("grappled")
+        t = ctx.target
+        if c is None or t is None or ctx.test != "attack":
+            return ()
+        p: CombatProfile = t.stats
+        defense = p.physical_defense if ctx.against == "physical" else p.mystic_defense
+        raise_to = close.attack_dn_while_grappled(defense, c.value)
+        if raise_to > defense:
+            return (
+                Modifier(
+                    raise_to - defense,
+                    f"DN: grappled, must beat the hold's step {c.value}",
+                    close.GRAPPLING_RULE,
+                ),
+            )
+        return ()
+
+    # ----- the attack -------------------------------------------------------------------------------------
+    def _r_attack_chapter(
+        self, state: FightState, command: Command, dice: DiceSource, sc: Scratch, core: Action
+    ) -> None:
+        me = state.combatants[command.actor]
+        mine = declared(state, me.id)
+        p: CombatProfile = me.stats
+        a = p.attack(command.args.get("attack"))
+        assert a is not None
+        if me.hidden and not me.marks.get("revealed"):
+            sc.emit(ev.Marked(me.id, "revealed", True, SURPRISE_RULE))
+        special = (
+            command.args.get("grapple")
+            or (a.close and (opt.KNOCKDOWN in mine or opt.SHATTER in mine))
+            or (opt.CALLED_SHOT in mine and command.args.get("called") == "weapon")
+            or self._entangling(me, a)
+        )
+        if opt.STUN in mine and a.close and not command.args.get("stun"):
+            command = dataclasses.replace(command, args={**command.args, "stun": True})
+        if not special:
+            before = len(sc.events)
+            core.resolve(state, command, dice, sc)
+            if not a.close and a.kind != "spell":
+                self._stray(state, sc, dice, me, command, a, before)
+            return
+        path = [tuple(h) for h in command.args.get("path") or ()]
+        self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[attr-defined]
+        t = sc.get(command.target or "")
+        self.special_attack(state, sc, dice, sc.get(me.id), t, a, command, bool(sc.flags.get("reserved")))
+        after = [tuple(h) for h in command.args.get("after") or ()]
+        if after and sc.get(me.id).status == "active":
+            self._emit_move(state, command, sc, after, "move", self.ref("movement"))  # type: ignore[attr-defined]
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _entangling(self, me: Combatant, a: AttackProfile) -> bool:
+        src = getattr(me.stats, "source", None)
+        for x in getattr(src, "attacks", ()) or ():
+            if getattr(x, "name", None) == a.name:
+                return bool(getattr(x, "entangling", False))
+        return False
+
+    def attack_test(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        t: Combatant,
+        a: AttackProfile,
+        command: Command | None,
+        reserved: bool,
+        label: str = "Attack",
+    ) -> tuple[Any, TestContext]:
+        yards = distance(me.pos, t.pos) * 2 if me.pos is not None and t.pos is not None else 0
+        ctx = TestContext(
+            state, sc, "attack", me, t, a, command, a.against, {"yards": yards, "reserved": reserved}
+        )
+        smods = self.step_mods(ctx)  # type: ignore[attr-defined]
+        tp: CombatProfile = t.stats
+        defense = {"physical": tp.physical_defense, "mystic": tp.mystic_defense}.get(
+            a.against, tp.social_defense
+        )
+        dmods = self.defense_mods(ctx)  # type: ignore[attr-defined]
+        dn = max(1, defense + sum(m.value for m in dmods))
+        res = run_test(dice, self.edition, a.step, smods, dn)  # type: ignore[attr-defined]
+        against = {"physical": "Physical Defense", "mystic": "Mystic Defense"}.get(
+            a.against, "Social Defense"
+        )
+        sc.emit(rolled_event(me.id, f"{a.name} {label}", res, self.ref("attack"), t.id, against, dmods))  # type: ignore[attr-defined]
+        return res, ctx
+
+    def damage_test(
+        self,
+        sc: Scratch,
+        dice: DiceSource,
+        ctx: TestContext,
+        step: int,
+        extra_mods: list[Modifier],
+        name: str,
+        rule: str,
+    ) -> Any:
+        ctx.test = "damage"
+        mods = self.step_mods(ctx) + extra_mods  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, step, mods)  # type: ignore[attr-defined]
+        sc.emit(rolled_event(ctx.actor.id, name, res, rule, ctx.target.id if ctx.target else None))
+        return res
+
+    def armor_of(self, t: Combatant, a: AttackProfile) -> int:
+        p: CombatProfile = t.stats
+        base = 0 if a.armor == "none" else p.physical_armor if a.armor == "physical" else p.mystic_armor
+        red = t.conditions.get("armor-reduced")
+        if red is not None and a.armor == "physical":
+            base = max(0, base - red.value)
+        return base
+
+    def special_attack(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        t: Combatant,
+        a: AttackProfile,
+        command: Command,
+        reserved: bool,
+    ) -> None:
+        """Attacks whose outcome is not plain damage: grappling (p.392), entangling (p.391), Attacking to
+        Knockdown (p.383), Shattering a Shield (p.385), a Called Shot at a held item (p.384)."""
+        mine = declared(state, me.id)
+        res, ctx = self.attack_test(state, sc, dice, me, t, a, command, reserved)
+        if not res.success:
+            return
+        r = self.ref  # type: ignore[attr-defined]
+        if command.args.get("grapple"):
+            if close.grapples(res.success, res.extra):
+                sc.emit(
+                    ev.ConditionAdded(t.id, "grappled", state.round + 1, a.step, me.id, close.GRAPPLING_RULE),
+                    ev.Marked(me.id, "holding", t.id, close.GRAPPLING_RULE),
+                    ev.Note(f"{me.name} grapples {t.name}", me.id, close.GRAPPLING_RULE),
+                )
+            else:
+                sc.emit(
+                    ev.Note(
+                        f"{me.name} hits but gets no hold (grappling needs an extra success)",
+                        me.id,
+                        close.GRAPPLING_RULE,
+                    )
+                )
+            return
+        extra = res.extra if a.against == "physical" else 0
+        if a.close and opt.SHATTER in mine:
+            dres = self.damage_test(
+                sc,
+                dice,
+                ctx,
+                a.damage,
+                opt.shatter_step_mods(a.size),
+                f"{a.name} Damage vs Shatter Threshold",
+                opt.rule(opt.SHATTER),
+            )
+            thr = t.stats.shield_shatter or 0
+            if opt.shield_shatters(dres.total, thr):
+                sc.emit(
+                    ev.Marked(t.id, "shield_shattered", True, opt.rule(opt.SHATTER)),
+                    ev.Note(
+                        f"{t.name}'s shield shatters ({dres.total} against {thr})",
+                        me.id,
+                        opt.rule(opt.SHATTER),
+                    ),
+                )
+            else:
+                sc.emit(
+                    ev.Note(
+                        f"{t.name}'s shield holds ({dres.total} against {thr})", me.id, opt.rule(opt.SHATTER)
+                    )
+                )
+            return
+        mods = []
+        if self._entangling(me, a) and close.entangles(extra, True):
+            sc.emit(
+                ev.ConditionAdded(t.id, "entangled", None, a.damage, me.id, close.ENTANGLING_RULE),
+                ev.Note(f"{t.name} is entangled", me.id, close.ENTANGLING_RULE),
+            )
+            extra = close.entangled_damage_extra(extra)
+        if extra:
+            mods.append(
+                Modifier(
+                    extra * 2,
+                    f"{extra} extra success{'es' if extra > 1 else ''}",
+                    r("attack.extra-successes"),
+                )
+            )
+        if opt.CALLED_SHOT in mine and command.args.get("called") == "weapon":
+            dn, hold = opt.called_shot_hold(a.damage, False)
+            tr = run_test(dice, self.edition, t.stats.str_step, hold, dn)  # type: ignore[attr-defined]
+            sc.emit(
+                rolled_event(t.id, "Strength (hold on)", tr, opt.rule(opt.CALLED_SHOT), me.id, "Damage Step")
+            )
+            if not tr.success:
+                weapon = next((x.name for x in t.stats.attacks if x.kind == "melee"), None)
+                if weapon:
+                    lost = [*(t.marks.get("lost_weapons") or ()), weapon]
+                    sc.emit(
+                        ev.Marked(t.id, "lost_weapons", lost, opt.rule(opt.CALLED_SHOT)),
+                        ev.Note(f"{t.name} loses the {weapon}", t.id, opt.rule(opt.CALLED_SHOT)),
+                    )
+            return
+        dres = self.damage_test(sc, dice, ctx, a.damage, mods, f"{a.name} Damage", r("damage"))
+        armor = self.armor_of(t, a)
+        if a.close and opt.KNOCKDOWN in mine:
+            dn = opt.knockdown_attack_dn(dres.total, armor)
+            if "knocked-down" in t.conditions or t.status != "active":
+                return
+            kmods = self.step_mods(TestContext(state, sc, "knockdown", t))  # type: ignore[attr-defined]
+            kres = run_test(dice, self.edition, t.stats.knockdown_step, kmods, max(dn, 1))  # type: ignore[attr-defined]
+            sc.emit(rolled_event(t.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), me.id, "Knockdown DN"))
+            if not kres.success:
+                sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
+            return
+        self.deal(state, sc, dice, me, t, a, dres.total, armor, command)
+
+    def deal(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        t: Combatant,
+        a: AttackProfile,
+        raw: int,
+        armor: int,
+        command: Command | None,
+    ) -> None:
+        def kd_mods(tt: Combatant, new_wounds: int) -> list[Modifier]:
+            return self.step_mods(TestContext(state, sc, "knockdown", tt, extra={"new_wounds": new_wounds}))  # type: ignore[attr-defined]
+
+        stun = a.stun or bool(command and command.args.get("stun"))
+        damage_events(
+            sc,
+            self.edition,
+            dice,
+            t.id,
+            raw,
+            armor,
+            me.id,
+            stun=stun,  # type: ignore[attr-defined]
+            damage_type=a.armor if a.armor != "none" else "unarmored",
+            knockdown_mods=kd_mods,
+            round_no=state.round,
+        )
+
+    def _stray(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        command: Command,
+        a: AttackProfile,
+        before: int,
+    ) -> None:
+        """A missed shot into close combat may strike someone in the way, closest first (p.392)."""
+        t = state.combatants.get(command.target or "")
+        if t is None:
+            return
+        for e in sc.events[before:]:
+            if (
+                isinstance(e, ev.Rolled)
+                and e.actor == me.id
+                and e.test.endswith("Attack")
+                and e.success is False
+            ):
+                if e.outcome.startswith("Rule of One"):
+                    continue
+                inter = self.intervening(state, sc.get(me.id), t)
+                if not inter:
+                    return
+                hit = ranged.stray_hit(e.total, [(c.id, c.stats.physical_defense) for c in inter])
+                if hit is None:
+                    sc.emit(
+                        ev.Note("the missed shot strikes nobody in the way", me.id, ranged.INTO_CLOSE_RULE)
+                    )
+                    return
+                victim = sc.get(hit)
+                sc.emit(
+                    ev.Note(f"the missed shot strikes {victim.name} instead", me.id, ranged.INTO_CLOSE_RULE)
+                )
+                extra = extra_successes(e.total, victim.stats.physical_defense)
+                ctx = TestContext(
+                    state, sc, "damage", sc.get(me.id), victim, a, command, a.against, {"yards": 0}
+                )
+                mods = (
+                    [Modifier(extra * 2, f"{extra} extra successes", self.ref("attack.extra-successes"))]
+                    if extra
+                    else []
+                )  # type: ignore[attr-defined]
+                dres = self.damage_test(
+                    sc, dice, ctx, a.damage, mods, f"{a.name} Damage", ranged.INTO_CLOSE_RULE
+                )
+                self.deal(
+                    state, sc, dice, sc.get(me.id), victim, a, dres.total, self.armor_of(victim, a), command
+                )
+                return
+
+    # ----- Jump Up, Tail Attack -----------------------------------------------------------------------------
+    def _v_jump_up(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if opt.JUMP_UP not in declared(state, me.id):
+            raise IllegalCommand("Jump Up must be declared before Initiative", opt.DECLARE_RULE)
+        if "knocked-down" not in me.conditions:
+            raise IllegalCommand(f"{me.name} is not knocked down", opt.rule(opt.JUMP_UP))
+        if me.marks.get("jumped_up") is not None or me.marks.get("jump_tried") == state.round:
+            raise IllegalCommand("Jump Up once a round", opt.rule(opt.JUMP_UP))
+
+    def _r_jump_up(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        rule = opt.rule(opt.JUMP_UP)
+        strain_events(sc, self.edition, me.id, 2, "Jump Up", rule)  # type: ignore[attr-defined]
+        sc.emit(ev.Marked(me.id, "jump_tried", state.round, rule))
+        if sc.get(me.id).status != "active":
+            return
+        p: CombatProfile = me.stats
+        penalty = max(0, p.dex_step - p.initiative_step)
+        mods = self.step_mods(TestContext(state, sc, "jump-up", me)) + opt.jump_up_mods(penalty)  # type: ignore[attr-defined]
+        mods += situation.impaired_mods(_impaired(state, me), True)
+        res = run_test(dice, self.edition, p.dex_step, mods, opt.jump_up_dn())  # type: ignore[attr-defined]
+        sc.emit(rolled_event(me.id, "Jump Up (Dexterity)", res, rule, against="DN 6"))
+        if res.success:
+            sc.emit(
+                ev.ConditionRemoved(me.id, "knocked-down", "jumps up", rule),
+                ev.Marked(me.id, "jumped_up", state.round, rule),
+            )
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(me.id))
+
+    def _v_tail(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if opt.TAIL not in declared(state, me.id):
+            raise IllegalCommand("Tail Attack must be declared before Initiative", opt.DECLARE_RULE)
+        if me.marks.get("tail") == state.round:
+            raise IllegalCommand("one tail attack a round", opt.rule(opt.TAIL))
+        t = self._target(state, command)  # type: ignore[attr-defined]
+        if me.pos and t.pos and distance(me.pos, t.pos) != 1:
+            raise IllegalCommand("the tail reaches an adjacent opponent only", opt.rule(opt.TAIL))
+
+    def tail_profile(self, me: Combatant) -> AttackProfile:
+        p: CombatProfile = me.stats
+        step, dmg = opt.tail_attack_steps(p.dex_step, rank(me, "Unarmed Combat"), p.str_step)
+        return AttackProfile("Tail", "unarmed", step, dmg)
+
+    def _r_tail(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        a = self.tail_profile(me)
+        sc.emit(ev.Marked(me.id, "tail", state.round, opt.rule(opt.TAIL)))
+        res, ctx = self.attack_test(state, sc, dice, me, sc.get(command.target or ""), a, command, False)
+        if res.success:
+            mods = (
+                [Modifier(res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes"))]
+                if res.extra
+                else []
+            )  # type: ignore[attr-defined]
+            dres = self.damage_test(sc, dice, ctx, a.damage, mods, "Tail Damage", opt.rule(opt.TAIL))
+            t = sc.get(command.target or "")
+            self.deal(state, sc, dice, me, t, a, dres.total, self.armor_of(t, a), command)
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(me.id))
+
+    # ----- grappling and entangling -------------------------------------------------------------------------
+    def _v_break_free(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if "grappled" not in me.conditions and "entangled" not in me.conditions:
+            raise IllegalCommand(f"{me.name} is neither grappled nor entangled", close.GRAPPLING_RULE)
+
+    def _r_break_free(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        p: CombatProfile = me.stats
+        unarmed = next((x.step for x in p.attacks if x.kind == "unarmed"), 0)
+        if "grappled" in me.conditions:
+            cond = me.conditions["grappled"]
+            step, dn = close.break_free_grapple(unarmed, p.str_step, cond.value)
+            mods = self.step_mods(TestContext(state, sc, "strength", me))  # type: ignore[attr-defined]
+            res = run_test(dice, self.edition, step, mods, dn)  # type: ignore[attr-defined]
+            sc.emit(
+                rolled_event(
+                    me.id,
+                    "Break free (grapple)",
+                    res,
+                    close.GRAPPLING_RULE,
+                    cond.source,
+                    "hold's Unarmed Combat Step",
+                )
+            )
+            if res.success:
+                sc.emit(ev.ConditionRemoved(me.id, "grappled", "breaks free", close.GRAPPLING_RULE))
+                if cond.source in state.combatants:
+                    sc.emit(ev.Marked(cond.source, "holding", None, close.GRAPPLING_RULE))
+        else:
+            cond = me.conditions["entangled"]
+            blade = next(
+                (x.damage - p.str_step for x in p.attacks if x.kind == "melee" and x.size <= 3), None
+            )
+            step, extra, ruins = close.break_free_entangle(p.str_step, p.dex_step, blade)
+            mods = self.step_mods(TestContext(state, sc, "break-free", me)) + extra  # type: ignore[attr-defined]
+            res = run_test(dice, self.edition, step, mods, cond.value)  # type: ignore[attr-defined]
+            sc.emit(
+                rolled_event(
+                    me.id, "Break free (entangled)", res, close.ENTANGLING_RULE, against="weapon's DN"
+                )
+            )
+            if res.success:
+                sc.emit(
+                    ev.ConditionRemoved(
+                        me.id, "entangled", "cuts free" if ruins else "breaks free", close.ENTANGLING_RULE
+                    )
+                )
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _v_hold(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        held = state.combatants.get(me.marks.get("holding") or "")
+        if held is None or "grappled" not in held.conditions:
+            raise IllegalCommand(f"{me.name} holds nobody", close.GRAPPLING_RULE)
+
+    def _r_hold(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        held = sc.get(me.marks["holding"])
+        cond = held.conditions["grappled"]
+        sc.emit(
+            ev.ConditionAdded(held.id, "grappled", state.round + 1, cond.value, me.id, close.GRAPPLING_RULE),
+            ev.Note(f"{me.name} keeps hold of {held.name}", me.id, close.GRAPPLING_RULE),
+        )
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _v_release(self, state: FightState, command: Command) -> None:
+        me = state.combatants[command.actor]
+        if not me.marks.get("holding"):
+            raise IllegalCommand(f"{me.name} holds nobody", close.GRAPPLING_RULE)
+
+    def _r_release(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        held = me.marks["holding"]
+        sc.emit(ev.Marked(me.id, "holding", None, close.GRAPPLING_RULE))
+        if "grappled" in sc.get(held).conditions:
+            sc.emit(ev.ConditionRemoved(held, "grappled", "let go", close.GRAPPLING_RULE))
+
+    # ----- throwing at an area ----------------------------------------------------------------------------
+    def _v_throw_at(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        at = command.args.get("at")
+        if not (isinstance(at, list | tuple) and len(at) == 2):
+            raise IllegalCommand("throw-at needs at: [q, r]", ranged.AREA_RULE)
+        p: CombatProfile = me.stats
+        a = p.attack(command.args.get("attack"))
+        if a is None or a.kind not in ("thrown",) and not command.args.get("improvised"):
+            raise IllegalCommand(
+                "throw a throwing weapon, or an object with improvised: true", ranged.AREA_RULE
+            )
+        if me.pos is not None:
+            yards = distance(me.pos, (int(at[0]), int(at[1]))) * 2
+            longest = int(command.args.get("range", a.long or 10))
+            if yards > longest:
+                raise IllegalCommand(f"the area is {yards} yards away, beyond {longest}", ranged.RANGED_RULE)
+
+    def _r_throw_at(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        a = me.stats.attack(command.args.get("attack"))
+        at = (int(command.args["at"][0]), int(command.args["at"][1]))
+        ctx = TestContext(state, sc, "attack", me, None, a, command)
+        mods = self.step_mods(ctx)  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, a.step, mods, ranged.area_dn())  # type: ignore[attr-defined]
+        sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE, against="DN 7"))
+        where = at
+        if not res.success:
+            s = ranged.scatter(ranged.area_dn(), res.total, dice, self.edition)  # type: ignore[attr-defined]
+            where = ranged.scatter_hex(at, s.direction, s.feet)
+            sc.emit(
+                rolled_event(me.id, f"Scatter distance (Step {s.step})", s.test, ranged.SCATTER_RULE),
+                ev.Note(
+                    f"it scatters {s.feet} feet in direction {s.direction}, to {list(where)}",
+                    me.id,
+                    ranged.SCATTER_RULE,
+                ),
+            )
+        sc.emit(
+            ev.Note(
+                f"the {a.name} lands on {list(where)}; what it does there is the gamemaster's call",
+                me.id,
+                ranged.AREA_RULE,
+            )
+        )
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    # ----- spells -------------------------------------------------------------------------------------------
+    def _spell_step(self, me: Combatant, spell: spells.SpellData) -> int:
+        p: CombatProfile = me.stats
+        for a in p.attacks:
+            if a.kind == "spell":
+                if a.name.lower() == spell.name.lower():
+                    return a.step
+        best = [a.step for a in p.attacks if a.kind == "spell"]
+        if best:
+            return max(best)
+        rk = rank(me, "Spellcasting")
+        if rk:
+            return p.per_step + rk
+        raise IllegalCommand(f"{me.name} cannot cast spells", spells.SPELL_RULE)
+
+    def _known_spell(self, state: FightState, command: Command) -> tuple[Combatant, spells.SpellData]:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        name = str(command.args.get("spell", ""))
+        try:
+            spell = spells.get_spell(name)
+        except Exception as exc:  # RuleNotImplemented
+            raise IllegalCommand(str(exc), spells.SPELL_RULE) from None
+        self._spell_step(me, spell)
+        return me, spell
+
+    def _v_weave(self, state: FightState, command: Command) -> None:
+        me, spell = self._known_spell(state, command)
+        woven = (me.marks.get("woven") or {}).get(spell.name, 0)
+        if woven >= spell.threads:
+            raise IllegalCommand(f"{spell.name} has all its threads woven", spells.WEAVING_RULE)
+
+    def _r_weave(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        spell = spells.get_spell(str(command.args["spell"]))
+        mods = self.step_mods(TestContext(state, sc, "spellcasting", me))  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, self._spell_step(me, spell), mods, spell.weaving)  # type: ignore[attr-defined]
+        sc.emit(
+            rolled_event(
+                me.id,
+                f"Thread Weaving ({spell.name})",
+                res,
+                spells.WEAVING_RULE,
+                against="weaving difficulty",
+            )
+        )
+        if res.success:
+            woven = dict(me.marks.get("woven") or {})
+            woven[spell.name] = woven.get(spell.name, 0) + 1
+            sc.emit(ev.Marked(me.id, "woven", woven, spells.WEAVING_RULE))
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _v_cast(self, state: FightState, command: Command) -> None:
+        me, spell = self._known_spell(state, command)
+        woven = (me.marks.get("woven") or {}).get(spell.name, 0)
+        if woven < spell.threads:
+            raise IllegalCommand(
+                f"{spell.name} needs {spell.threads} thread(s) woven first ({woven} now)", spells.WEAVING_RULE
+            )
+        t = self._target(state, command)  # type: ignore[attr-defined]
+        if spell.kind == "attack" and t.side == me.side:
+            raise IllegalCommand(f"{spell.name} is cast at an opponent", spells.SPELL_RULE)
+        if me.pos is not None and t.pos is not None:
+            yards = distance(me.pos, t.pos) * 2
+            if yards > max(spell.range, 2):
+                raise IllegalCommand(
+                    f"{t.name} is {yards} yards away; {spell.name} reaches {spell.range}", spells.SPELL_RULE
+                )
+
+    def _r_cast(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        spell = spells.get_spell(str(command.args["spell"]))
+        t = sc.get(command.target or "")
+        if spell.threads:
+            woven = dict(me.marks.get("woven") or {})
+            woven.pop(spell.name, None)
+            sc.emit(ev.Marked(me.id, "woven", woven, spells.WEAVING_RULE))
+        a = AttackProfile(
+            spell.name,
+            "spell",
+            self._spell_step(me, spell),
+            me.stats.wil_step + spell.effect,
+            "mystic",
+            spell.armor,
+        )
+        ctx = TestContext(state, sc, "spellcasting", me, t, a, command, "mystic", {})
+        smods = self.step_mods(ctx)  # type: ignore[attr-defined]
+        dmods = self.defense_mods(ctx) if t.side != me.side else []  # type: ignore[attr-defined]
+        dn = max(1, t.stats.mystic_defense + sum(m.value for m in dmods))
+        res = run_test(dice, self.edition, a.step, smods, dn)  # type: ignore[attr-defined]
+        sc.emit(
+            rolled_event(
+                me.id, f"{spell.name} Spellcasting", res, spells.SPELL_RULE, t.id, "Mystic Defense", dmods
+            )
+        )
+        if not res.success:
+            self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+            return
+        out = spells.outcome(spell, res.extra)
+        if spell.kind == "weapon-buff":
+            sc.emit(
+                ev.ConditionAdded(
+                    t.id,
+                    "flame-weapon",
+                    state.round + out.buff_rounds - 1,
+                    out.buff_steps,
+                    me.id,
+                    spells.SPELL_RULE,
+                ),
+                ev.Note(
+                    f"{t.name}'s weapon burns: +{out.buff_steps} damage steps for {out.buff_rounds} rounds",
+                    me.id,
+                    spells.SPELL_RULE,
+                ),
+            )
+        else:
+            if out.armor_reduction:
+                sc.emit(
+                    ev.ConditionAdded(
+                        t.id,
+                        "armor-reduced",
+                        state.round + out.armor_rounds - 1,
+                        out.armor_reduction,
+                        me.id,
+                        spells.SPELL_EXTRA_RULE,
+                    )
+                )
+            step, emods = spells.effect_step(me.stats.wil_step, spell)
+            ctx.test = "effect"
+            mods = emods + list(out.effect_mods) + [m for m in self.step_mods(ctx) if True]  # type: ignore[attr-defined]
+            eres = run_test(dice, self.edition, step, mods)  # type: ignore[attr-defined]
+            sc.emit(rolled_event(me.id, f"{spell.name} Effect", eres, spells.EFFECT_RULE, t.id))
+            self.deal(state, sc, dice, me, t, a, eres.total, self.armor_of(t, a), command)
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    # ----- mounts -----------------------------------------------------------------------------------------
+    def _v_mount(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        m = self._target(state, command)  # type: ignore[attr-defined]
+        if m.side != me.side or "training" not in m.marks:
+            raise IllegalCommand(f"{m.name} is not a mount of {me.name}'s side", mounted.MOUNTING)
+        if rider_of(state, m) is not None or me.marks.get("mount"):
+            raise IllegalCommand("one rider to a mount", mounted.MOUNTING)
+        if me.pos and m.pos and distance(me.pos, m.pos) != 1:
+            raise IllegalCommand(f"{me.name} must stand next to {m.name}", mounted.MOUNTING)
+
+    def _r_mount(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        m = sc.get(command.target or "")
+        if mounted.needs_trick_riding_to_mount(m.marks.get("training", "combat")):
+            res = run_test(
+                dice, self.edition, me.stats.dex_step + rank(me, "Trick Riding"), (), m.stats.social_defense
+            )  # type: ignore[attr-defined]
+            sc.emit(
+                rolled_event(me.id, "Trick Riding (mount)", res, mounted.MOUNTING, m.id, "Social Defense")
+            )
+            if not res.success:
+                self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+                return
+        sc.emit(
+            ev.Moved(me.id, (m.pos,), "mount", None, m.altitude, mounted.MOUNTING),
+            ev.Marked(me.id, "mount", m.id, mounted.MOUNTING),
+            ev.Marked(m.id, "rider", me.id, mounted.MOUNTING),
+            ev.Note(f"{me.name} mounts {m.name}", me.id, mounted.MOUNTING),
+        )
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _v_dismount(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if mount_of(state, me) is None:
+            raise IllegalCommand(f"{me.name} is not mounted", mounted.DISMOUNTING)
+        to = command.args.get("to")
+        if not (isinstance(to, list | tuple) and len(to) == 2) or me.pos is None:
+            raise IllegalCommand(
+                "dismount needs to: [q, r], a free hex next to the mount", mounted.DISMOUNTING
+            )
+        h = (int(to[0]), int(to[1]))
+        if distance(h, me.pos) != 1 or h in state.occupied(me.id):
+            raise IllegalCommand(f"hex {list(h)} is not a free hex next to the mount", mounted.DISMOUNTING)
+
+    def _r_dismount(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        to = (int(command.args["to"][0]), int(command.args["to"][1]))
+        sc.emit(
+            ev.Marked(me.id, "mount", None, mounted.DISMOUNTING),
+            ev.Moved(me.id, (to,), "dismount", None, 0, mounted.DISMOUNTING),
+            ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT),  # used the mount's movement
+        )
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(me.id))
+
+    def _charge_geometry(
+        self, state: FightState, command: Command
+    ) -> tuple[Combatant, Combatant, Combatant, list[tuple[int, int]], AttackProfile]:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        m = mount_of(state, me)
+        if m is None:
+            raise IllegalCommand(f"{me.name} is not mounted", mounted.CHARGE)
+        t = self._target(state, command)  # type: ignore[attr-defined]
+        a = me.stats.attack(command.args.get("attack"))
+        if a is None or not a.close:
+            raise IllegalCommand("a charging attack is a close combat attack", mounted.CHARGE)
+        path = [(int(h[0]), int(h[1])) for h in command.args.get("path") or ()]
+        if not path or me.pos is None or t.pos is None:
+            raise IllegalCommand("a charge needs path: the hexes the mount runs", mounted.CHARGE)
+        if path != line(me.pos, path[-1])[1:]:
+            raise IllegalCommand("a charging mount runs in a straight line", mounted.CHARGE)
+        if distance(path[-1], t.pos) != 1:
+            raise IllegalCommand(f"the charge must end next to {t.name}", mounted.CHARGE)
+        blocked = state.occupied(me.id) - {me.pos} | {
+            tuple(h) for h in state.extra.get("map", {}).get("blocked", ())
+        }
+        if any(h in blocked for h in path):
+            raise IllegalCommand("the charge path is blocked", mounted.CHARGE)
+        if not mounted.charge_eligible(m.stats.movement, len(path) * 2):
+            raise IllegalCommand(
+                f"a charge moves more than the mount's Movement Rate {m.stats.movement} and at most twice it; "
+                f"this path is {len(path) * 2} yards",
+                mounted.CHARGE,
+            )
+        if m.marks.get("std") == state.round:
+            raise IllegalCommand(f"{m.name} has used its Standard action", mounted.CHARGE)
+        return me, m, t, path, a
+
+    def _v_charge(self, state: FightState, command: Command) -> None:
+        me, m, t, path, a = self._charge_geometry(state, command)
+        after = command.args.get("after")
+        if after:
+            if opt.SPLIT not in declared(state, me.id):
+                raise IllegalCommand("moving after the charge needs Splitting Movement", opt.rule(opt.SPLIT))
+            hexes = [(int(h[0]), int(h[1])) for h in after]
+            if hexes != line(path[-1], hexes[-1])[1:]:
+                raise IllegalCommand("after a charge the mount goes on in a straight line", mounted.CHARGE)
+            if (len(path) + len(hexes)) * 2 > 2 * m.stats.movement:
+                raise IllegalCommand(
+                    "the whole charge is at most twice the mount's Movement Rate", mounted.CHARGE
+                )
+
+    def _r_charge(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me, m, t, path, a = self._charge_geometry(state, command)
+        sc.emit(
+            ev.Marked(m.id, "std", state.round, mounted.CHARGE),
+            ev.Marked(me.id, "charged", [state.round, t.id], mounted.CHARGE),
+            ev.Moved(me.id, tuple(path), "charge", None, None, mounted.CHARGE),
+            ev.Moved(m.id, tuple(path), "charge", None, None, mounted.CHARGE),
+            ev.Note(f"{me.name} charges {t.name} ({len(path) * 2} yards)", me.id, mounted.CHARGE),
+        )
+        charging = True
+        if mounted.needs_trick_riding_into_combat(
+            m.marks.get("training", "combat"), bool(me.marks.get("familiar", True))
+        ):
+            res = run_test(
+                dice, self.edition, me.stats.dex_step + rank(me, "Trick Riding"), (), m.stats.social_defense
+            )  # type: ignore[attr-defined]
+            sc.emit(rolled_event(me.id, "Trick Riding (charge)", res, mounted.CHARGE, m.id, "Social Defense"))
+            charging = bool(res.success)
+        self._set_against(state, sc, dice, me, m, t)
+        rider = sc.get(me.id)
+        if rider.status == "active" and rider.marks.get("mount") and "knocked-down" not in rider.conditions:
+            cmd = dataclasses.replace(command, args={**command.args, "charging": charging})
+            res, ctx = self.attack_test(state, sc, dice, rider, sc.get(t.id), a, cmd, False)
+            if res.success:
+                mods = (
+                    [
+                        Modifier(
+                            res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes")
+                        )
+                    ]
+                    if res.extra
+                    else []
+                )  # type: ignore[attr-defined]
+                dres = self.damage_test(
+                    sc,
+                    dice,
+                    ctx,
+                    a.damage,
+                    mods,
+                    f"{a.name} Damage (charging)" if charging else f"{a.name} Damage",
+                    mounted.CHARGE,
+                )
+                tt = sc.get(t.id)
+                self.deal(state, sc, dice, rider, tt, a, dres.total, self.armor_of(tt, a), cmd)
+                if charging:
+                    sres = run_test(
+                        dice,
+                        self.edition,
+                        rider.stats.str_step,
+                        self.step_mods(TestContext(state, sc, "strength", rider)),
+                        t.stats.tou_step,
+                    )  # type: ignore[attr-defined]
+                    sc.emit(
+                        rolled_event(
+                            me.id,
+                            "Strength (after the charge)",
+                            sres,
+                            mounted.CHARGE_AFTER,
+                            t.id,
+                            "Toughness Step",
+                        )
+                    )
+                    after = mounted.charge_aftermath(
+                        bool(sres.success), a.name if a.kind == "melee" else None
+                    )
+                    if after.thrown_off:
+                        self._unseat(state, sc, dice, me.id, 0)
+                    elif after.weapon_lost:
+                        lost = [*(rider.marks.get("lost_weapons") or ()), a.name]
+                        sc.emit(
+                            ev.Marked(me.id, "lost_weapons", lost, mounted.CHARGE_AFTER),
+                            ev.Note(f"{me.name} loses the {a.name}", me.id, mounted.CHARGE_AFTER),
+                        )
+        rider = sc.get(me.id)
+        after = [(int(h[0]), int(h[1])) for h in command.args.get("after") or ()]
+        if after and rider.status == "active" and rider.marks.get("mount"):
+            sc.emit(
+                ev.Moved(me.id, tuple(after), "charge", None, None, mounted.CHARGE),
+                ev.Moved(m.id, tuple(after), "charge", None, None, mounted.CHARGE),
+            )
+        if rider.marks.get("mount"):
+            sc.emit(ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT))
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _set_against(
+        self, state: FightState, sc: Scratch, dice: DiceSource, rider: Combatant, m: Combatant, t: Combatant
+    ) -> None:
+        """A defender who Set Against the Charge with a reserved action strikes first (p.385): his damage uses
+        the mount's Strength Step; with an extra success the rider tests Knockdown against the damage."""
+        reserved = dict(state.extra.get("reserved") or {})
+        if (
+            t.id not in reserved
+            or opt.SET_AGAINST_CHARGE not in declared(state, t.id)
+            or t.status != "active"
+        ):
+            return
+        a = next((x for x in t.stats.attacks if x.close and (mounted.is_lance(x.name) or x.size >= 4)), None)
+        if a is None:
+            sc.emit(
+                ev.Note(
+                    f"{t.name} has no weapon long enough to set against the charge", t.id, mounted.SET_AGAINST
+                )
+            )
+            return
+        reserved.pop(t.id)
+        sc.emit(
+            ev.ExtraSet("reserved", reserved or None),
+            ev.Note(f"{t.name} sets against the charge", t.id, mounted.SET_AGAINST),
+        )
+        res, ctx = self.attack_test(
+            state, sc, dice, sc.get(t.id), sc.get(rider.id), a, None, True, "Attack (set against the charge)"
+        )
+        if not res.success:
+            return
+        step = mounted.set_against_charge_damage(a.damage, t.stats.str_step, m.stats.str_step)
+        mods = (
+            [Modifier(res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes"))]
+            if res.extra
+            else []
+        )  # type: ignore[attr-defined]
+        dres = self.damage_test(
+            sc, dice, ctx, step, mods, f"{a.name} Damage (mount's Strength)", mounted.SET_AGAINST
+        )
+        armor = self.armor_of(rider, a)
+        self.deal(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, dres.total, armor, None)
+        r = sc.get(rider.id)
+        if res.extra and r.status == "active" and r.marks.get("mount"):
+            kmods = self.step_mods(TestContext(state, sc, "knockdown", r))  # type: ignore[attr-defined]
+            kres = run_test(
+                dice,
+                self.edition,
+                r.stats.knockdown_step,
+                kmods,
+                max(1, mounted.unseat_dn(dres.total, armor)),
+            )  # type: ignore[attr-defined]
+            sc.emit(
+                rolled_event(
+                    rider.id, "Knockdown (stay mounted)", kres, mounted.SET_AGAINST, t.id, "Damage less armor"
+                )
+            )
+            if not kres.success:
+                self._unseat(state, sc, dice, rider.id, 0)
+        sc.emit(ev.TurnEnded(t.id)) if False else None
+
+    # ----- swooping ---------------------------------------------------------------------------------------
+    def _v_swoop(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if opt.SPLIT not in declared(state, me.id):
+            raise IllegalCommand("a swooping attack needs the Splitting Movement option", aerial.SWOOP)
+        if me.altitude <= 0 and not me.marks.get("flying"):
+            raise IllegalCommand(f"{me.name} is not flying", aerial.SWOOP)
+        t = self._target(state, command)  # type: ignore[attr-defined]
+        a = me.stats.attack(command.args.get("attack"))
+        if a is None or not a.close:
+            raise IllegalCommand("a swooping attack is a close combat attack", aerial.SWOOP)
+        left = self.movement_hexes(me) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
+        inn = self._check_path(state, me, command.args.get("path"), max(left, 0), aerial.SWOOP)  # type: ignore[attr-defined]
+        where = inn[-1] if inn else me.pos
+        if where is None or t.pos is None or distance(where, t.pos) != 1:
+            raise IllegalCommand(f"the swoop must pass next to {t.name}", aerial.SWOOP)
+        out = command.args.get("after") or []
+        if len(inn) + len(out) > left:
+            raise IllegalCommand(f"{me.name} flies {left} hexes this round", aerial.SWOOP)
+
+    def _r_swoop(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        t = sc.get(command.target or "")
+        a = me.stats.attack(command.args.get("attack"))
+        up = int(command.args.get("altitude", me.altitude))
+        inn = tuple((int(h[0]), int(h[1])) for h in command.args.get("path") or ())
+        sc.emit(ev.Moved(me.id, inn, "swoop", None, t.altitude, aerial.SWOOP))
+        # interception: a defender with a reserved action and a higher Initiative strikes as it comes (p.398)
+        reserved = dict(state.extra.get("reserved") or {})
+        for rid in list(reserved):
+            d = sc.get(rid)
+            if d.side == me.side or d.status != "active" or d.pos is None or me.pos is None:
+                continue
+            if not aerial.may_intercept_swoop(state.initiative.get(rid), state.initiative.get(me.id)):
+                continue
+            da = next((x for x in d.stats.attacks if x.close), None)
+            if da is None or distance(d.pos, sc.get(me.id).pos) != 1:
+                continue
+            reserved.pop(rid)
+            sc.emit(
+                ev.ExtraSet("reserved", reserved or None),
+                ev.Note(f"{d.name} intercepts the swoop", rid, aerial.SWOOP),
+            )
+            res, ctx = self.attack_test(
+                state, sc, dice, d, sc.get(me.id), da, None, True, "Attack (intercepting)"
+            )
+            if res.success:
+                mods = (
+                    [
+                        Modifier(
+                            res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes")
+                        )
+                    ]
+                    if res.extra
+                    else []
+                )  # type: ignore[attr-defined]
+                dres = self.damage_test(sc, dice, ctx, da.damage, mods, f"{da.name} Damage", aerial.SWOOP)
+                self.deal(
+                    state, sc, dice, d, sc.get(me.id), da, dres.total, self.armor_of(sc.get(me.id), da), None
+                )
+        me = sc.get(me.id)
+        if me.status == "active" and "knocked-down" not in me.conditions:
+            n = me.stats.actions
+            for i in range(n):
+                tt = sc.get(t.id)
+                if tt.status == "dead" or (i and tt.status != "active"):
+                    break
+                res, ctx = self.attack_test(state, sc, dice, me, tt, a, command, False)
+                if res.success:
+                    mods = (
+                        [
+                            Modifier(
+                                res.extra * 2,
+                                f"{res.extra} extra successes",
+                                self.ref("attack.extra-successes"),
+                            )
+                        ]
+                        if res.extra
+                        else []
+                    )  # type: ignore[attr-defined]
+                    dres = self.damage_test(
+                        sc, dice, ctx, a.damage, mods, f"{a.name} Damage", self.ref("damage")
+                    )  # type: ignore[attr-defined]
+                    self.deal(state, sc, dice, me, tt, a, dres.total, self.armor_of(tt, a), command)
+            out = tuple((int(h[0]), int(h[1])) for h in command.args.get("after") or ())
+            if sc.get(me.id).status == "active" and "knocked-down" not in sc.get(me.id).conditions:
+                sc.emit(ev.Moved(me.id, out, "swoop", None, up, aerial.SWOOP))
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _v_recover_flight(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        if "falling" not in me.conditions:
+            raise IllegalCommand(f"{me.name} is not falling", aerial.LONG_FALLS)
+
+    def _r_recover_flight(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        mods = self.step_mods(TestContext(state, sc, "recover-flight", me))  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, me.stats.dex_step, mods, aerial.long_fall_recovery_dn())  # type: ignore[attr-defined]
+        sc.emit(rolled_event(me.id, "Dexterity (stop falling)", res, aerial.LONG_FALLS, against="DN 6"))
+        if res.success:
+            sc.emit(
+                ev.ConditionRemoved(me.id, "falling", "rights itself", aerial.LONG_FALLS),
+                ev.ConditionRemoved(me.id, "knocked-down", "rights itself", aerial.LONG_FALLS),
+                ev.Marked(me.id, "fallen", None, aerial.LONG_FALLS),
+            )
+        self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    # ----- narration --------------------------------------------------------------------------------------
+    def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        if isinstance(event, ev.Moved) and event.mode == "turn":
+            return ""
+        if isinstance(event, ev.Moved) and event.mode in ("ridden",):
+            return ""
+        if isinstance(event, ev.ConditionAdded) and event.name in ("split-movement",):
+            return ""
+        if isinstance(event, ev.ConditionAdded) and event.name == "surprised":
+            c = state.combatants[event.target]
+            return f"  {c.name} is surprised [{event.rule}]"
+        return super().narrate(event, state)  # type: ignore[misc]

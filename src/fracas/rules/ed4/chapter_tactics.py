@@ -1,0 +1,169 @@
+"""Tactics that use the ED4 combat options and the mounted and aerial rules (p.382-398). Deterministic.
+
+- ``veteran``: the default tactic plus combat options where they pay: Jump Up when knocked down (if the 2
+  Strain is affordable), Defensive Stance when three or more enemies are next to it or a hit could kill it,
+  Aggressive Attack when it is fresh and the +3 raises its expected damage more than the -3 to its
+  Defenses costs (a close-combat fighter with few enemies near); fliers swoop (Splitting Movement) and
+  riders charge when a target lies beyond the mount's Movement Rate.
+- ``mount``: a ridden combat mount attacks an adjacent enemy with its Standard action when the rider has not
+  used it to move; unridden, it fights as ``default``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance, line, neighbours
+from fracas.rules.earthdawn.combat import current_damage
+from fracas.rules.ed4 import mounted
+from fracas.rules.ed4 import options as opt
+from fracas.rules.ed4.chapter import declared, mount_of, rider_of
+from fracas.rules.ed4.tactics import Ed4Tactic, _blocked, _enemies, _nearest, expected_damage, mean_step
+
+if TYPE_CHECKING:
+    from fracas.engine.state import Combatant, FightState
+
+
+class VeteranTactic(Ed4Tactic):
+    name = "veteran"
+    declares = True
+
+    def choose(self, state: FightState, decision: Decision, ruleset: Any) -> Command:
+        if decision.kind == "declare":
+            me = state.combatants[decision.actor]
+            return Command(me.id, "declare", args={"action": "attack", "options": self.options(state, me)})
+        return super().choose(state, decision, ruleset)
+
+    def options(self, state: FightState, me: Combatant) -> list[str]:
+        p = me.stats
+        left = (p.unconsciousness or p.death) - current_damage(me)
+        if "knocked-down" in me.conditions:
+            return [opt.JUMP_UP] if left > 6 else []
+        foes = _enemies(state, me)
+        near = [f for f in foes if f.pos and me.pos and distance(f.pos, me.pos) <= 1]
+        if self.flier(me) and any(a.close for a in p.attacks) and left > 4:
+            return [opt.SPLIT]
+        if len(near) >= 3 or (near and self.in_danger(me, near)):
+            return [opt.DEFENSIVE]
+        close_att = [a for a in p.attacks if a.close]
+        if not close_att or left <= 8:
+            return []
+        target = _nearest(me, foes)
+        if target is None or me.pos is None or target.pos is None or distance(me.pos, target.pos) > 4:
+            return []
+        a = max(close_att, key=lambda x: expected_damage(me, target, x))
+        gain = self._aggr_gain(me, target, a)
+        threat = sum(mean_step(x.damage) for f in near for x in f.stats.attacks[:1]) * 0.15
+        return [opt.AGGRESSIVE] if gain > threat + 1.0 else []
+
+    def _aggr_gain(self, me: Combatant, target: Combatant, a: Any) -> float:
+        import dataclasses
+
+        better = dataclasses.replace(a, step=a.step + 3, damage=a.damage + 3)
+        return expected_damage(me, target, better) - expected_damage(me, target, a)
+
+    def flier(self, me: Combatant) -> bool:
+        return me.altitude > 0 or bool(me.marks.get("flying"))
+
+    def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        mine = declared(state, me.id)
+        if (
+            "knocked-down" in me.conditions
+            and opt.JUMP_UP in mine
+            and me.marks.get("jump_tried") != state.round
+        ):
+            return Command(me.id, "jump-up", args={"end": False})
+        if "grappled" in me.conditions or "entangled" in me.conditions:
+            return Command(me.id, "break-free")
+        if "falling" in me.conditions:
+            return Command(me.id, "recover-flight")
+        if opt.SPLIT in mine and self.flier(me):
+            cmd = self.swoop(state, me, ruleset)
+            if cmd is not None:
+                return cmd
+        if mount_of(state, me) is not None:
+            cmd = self.charge(state, me, ruleset)
+            if cmd is not None:
+                return cmd
+        return super().act(state, me, ruleset)
+
+    def swoop(self, state: FightState, me: Combatant, ruleset: Any) -> Command | None:
+        foes = [f for f in _enemies(state, me) if f.altitude <= 2 and f.pos is not None]
+        if me.pos is None or not foes:
+            return None
+        a = max((x for x in me.stats.attacks if x.close), key=lambda x: x.damage, default=None)
+        if a is None:
+            return None
+        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        blocked = _blocked(state, me)
+        from fracas.rules.ed4.tactics import path_away, path_towards
+
+        for t in sorted(foes, key=lambda f: (distance(me.pos, f.pos), f.id)):
+            inn = path_towards(me.pos, t.pos, left, blocked) if distance(me.pos, t.pos) > 1 else []
+            end = inn[-1] if inn else me.pos
+            if distance(end, t.pos) != 1:
+                continue
+            out = path_away(end, t.pos, left - len(inn), blocked | {end})
+            return Command(
+                me.id,
+                "swoop",
+                t.id,
+                {
+                    "attack": a.name,
+                    "path": [list(h) for h in inn],
+                    "after": [list(h) for h in out],
+                    "altitude": max(me.altitude, 6),
+                },
+            )
+        return None
+
+    def charge(self, state: FightState, me: Combatant, ruleset: Any) -> Command | None:
+        m = mount_of(state, me)
+        if m is None or me.pos is None or m.marks.get("std") == state.round:
+            return None
+        a = max((x for x in me.stats.attacks if x.close), key=lambda x: x.damage, default=None)
+        if a is None or a.name in (me.marks.get("lost_weapons") or ()):
+            return None
+        blocked = _blocked(state, me) - {m.pos}
+        best = None
+        for t in _enemies(state, me):
+            if t.pos is None:
+                continue
+            for end in neighbours(t.pos):
+                path = line(me.pos, end)[1:]
+                if not path or any(h in blocked for h in path):
+                    continue
+                if not mounted.charge_eligible(m.stats.movement, len(path) * 2):
+                    continue
+                key = (len(path), t.id, end)
+                if best is None or key < best[0]:
+                    best = (key, t, path)
+        if best is None:
+            return None
+        _, t, path = best
+        return Command(me.id, "charge", t.id, {"attack": a.name, "path": [list(h) for h in path]})
+
+
+class MountTactic(Ed4Tactic):
+    name = "mount"
+
+    def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        r = rider_of(state, me)
+        if r is None:
+            return super().act(state, me, ruleset)
+        if me.marks.get("std") == state.round or me.pos is None:
+            return Command(me.id, "end")
+        for f in sorted(_enemies(state, me), key=lambda c: c.id):
+            if f.pos is not None and distance(f.pos, me.pos) == 1 and f.altitude <= 2:
+                for a in me.stats.attacks:
+                    cmd = Command(me.id, "attack", f.id, {"attack": a.name})
+                    if ruleset._is_legal(state, cmd):
+                        return cmd
+        return Command(me.id, "end")
+
+    def react(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        return Command(me.id, "pass")
+
+
+CHAPTER_TACTICS: dict[str, Ed4Tactic] = {"veteran": VeteranTactic(), "mount": MountTactic()}
