@@ -821,9 +821,14 @@ class ChapterMixin:
             return []
         where: dict[tuple[int, int], Combatant] = {}
         for c in state.combatants.values():
-            if c.pos is not None and c.status in ("active", "unconscious") and c.id not in (me.id, t.id):
-                if mount_of(state, c) is None and abs(c.altitude - t.altitude) <= 2:
-                    where[c.pos] = c
+            if (
+                c.pos is not None
+                and c.status in ("active", "unconscious")
+                and c.id not in (me.id, t.id)
+                and mount_of(state, c) is None
+                and abs(c.altitude - t.altitude) <= 2
+            ):
+                where[c.pos] = c
         return [where[h] for h in hexes if h in where]
 
     def _p_improvised(self, ctx: TestContext) -> Iterable[Modifier]:
@@ -1357,9 +1362,8 @@ class ChapterMixin:
     def _spell_step(self, me: Combatant, spell: spells.SpellData) -> int:
         p: CombatProfile = me.stats
         for a in p.attacks:
-            if a.kind == "spell":
-                if a.name.lower() == spell.name.lower():
-                    return a.step
+            if a.kind == "spell" and a.name.lower() == spell.name.lower():
+                return a.step
         best = [a.step for a in p.attacks if a.kind == "spell"]
         if best:
             return max(best)
@@ -1568,7 +1572,7 @@ class ChapterMixin:
             raise IllegalCommand("the charge path is blocked", mounted.CHARGE)
         if not mounted.charge_eligible(m.stats.movement, len(path) * 2):
             raise IllegalCommand(
-                f"a charge moves more than the mount's Movement Rate {m.stats.movement} and at most twice it; "
+                f"a charge moves more than the mount's Movement Rate {m.stats.movement}, at most twice it; "
                 f"this path is {len(path) * 2} yards",
                 mounted.CHARGE,
             )

@@ -39,7 +39,7 @@ CHAPTER_RULES: list[Rule] = [
         "Called Shot: -3 to the Attack test, 1 Strain per test; a held item is kept "
         "with a Strength test against the Damage Step (+3 two-handed)",
         "p.384",
-        note="attack args called: weapon; other body parts hit normally, their effect is the gamemaster's call",
+        note="attack args called: weapon; other body parts hit normally, the effect is the gamemaster's call",
     ),
     _r(
         "ed4/option/defensive-stance",
@@ -84,7 +84,7 @@ CHAPTER_RULES: list[Rule] = [
         "Blindsided: -2 to Physical and Mystic Defense; attacks from the rear on an "
         "engaged or Harried defender, unseen attackers",
         "p.386",
-        note="rear = the three hexes behind the facing; a defender keeps his attacker in front (clarification)",
+        note="rear: the three hexes behind the facing; a defender keeps an attacker in front (clarification)",
     ),
     _r(
         "ed4/situation/cover",
