@@ -1,0 +1,203 @@
+"""How fast the simulator plays fights: the reference engine and the batch kernels, one core unless said.
+
+    python benchmarks/bench_sim.py                # a few seconds per measurement
+    python benchmarks/bench_sim.py --seconds 1    # quicker, rougher
+    python benchmarks/bench_sim.py --mica 20000   # also time the JSON report of 20,000 Mica fights (slow)
+
+Prints fights per second
+
+- for every bundled example (examples/*/*.yaml) whose ruleset is installed, with the engine and, where an
+  encounter qualifies, with the kernel (the reason is printed where it does not);
+- for an ED4 duel that the kernel plays (a ghoul against a cadaver man, adjacent), engine and kernel;
+- for N against N ghouls (two lines facing each other), N = 1, 5, 10, 25, 50, 100, with the engine;
+- for a NumPy lock-step duel of simple d20 rules (hit on d20 >= 11, 1d8 damage, 20 hit points): the
+  practical limit of a vectorised kernel on this machine, for scale;
+- and the wall time of ``fracas sim`` with ``--json`` on two workers for the Mica example (``--mica N``).
+
+The peers named in issue 9 (matteoferla/DnD-battler, mattiasr/dragonbane_fight_simulator) are not on PyPI,
+so they are not run here; their figures are printed as quoted in the issue, labelled as quoted. They play
+other games (D&D 5e, Dragonbane) with far less bookkeeping (no events, no modifier lists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fracas.errors import FracasError
+from fracas.sim.runner import (
+    LocalBackend,
+    Scenario,
+    choose_engine,
+    engine_runs,
+    load_scenario,
+    run_seeds,
+    scenario_from_data,
+    simulate,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+QUOTED = [
+    ("matteoferla/DnD-battler, duels (quoted in issue 9)", "4,400/s as shipped; 9,300/s logging off"),
+    (
+        "matteoferla/DnD-battler, 5v5 (quoted in issue 9)",
+        "1,100-1,200/s as shipped; 1,900-2,100/s logging off",
+    ),
+    ("mattiasr/dragonbane_fight_simulator, duels (quoted)", "6,000/s"),
+    ("NumPy lock-step d20 duel (quoted)", "4-12 million/s"),
+    ("targets of issue 9, kernel", "ED4 duel 2,000,000/s; 5v5 melee 200,000/s"),
+    ("targets of issue 9, engine", "10,000 duels/s; 2,000 5v5 fights/s; Mica JSON x 20,000 < 2 s, 2 cores"),
+]
+
+
+def engine_rate(sc: Scenario, seconds: float) -> tuple[float, int]:
+    """Fights per second of the reference engine in this process (chunks of 20 until the time is up)."""
+    controllers = sc.ruleset.tactics()
+    done = 0
+    chunk = 0
+    start = time.perf_counter()
+    while True:
+        seeds = run_seeds(1, chunk, 20)
+        engine_runs(sc.ruleset, sc.state, seeds, controllers)
+        done += len(seeds)
+        chunk += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed, done
+
+
+def kernel_rate(sc: Scenario, seconds: float) -> tuple[float, int] | str:
+    engine, why = choose_engine(sc, "auto")
+    if engine == "reference":
+        return why
+    from fracas.sim.kernels import find_kernel
+
+    kernel, _ = find_kernel(sc.ruleset, sc.state)
+    assert kernel is not None
+    rng = np.random.default_rng(1)
+    kernel.run(1000, rng)  # warm up
+    done = 0
+    start = time.perf_counter()
+    while True:
+        kernel.run(kernel.chunk, rng)
+        done += kernel.chunk
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed, done
+
+
+def d20_lockstep(n: int = 1_000_000) -> float:
+    """Duels per second of a minimal NumPy lock-step duel (the practical ceiling of a batch kernel)."""
+    rng = np.random.default_rng(1)
+    start = time.perf_counter()
+    hp = np.full((2, n), 20, dtype=np.int16)
+    live = np.arange(n)
+    while live.size:
+        for a in (0, 1):
+            hit = rng.integers(1, 21, size=live.size, dtype=np.int8) >= 11
+            dmg = rng.integers(1, 9, size=live.size, dtype=np.int8) * hit
+            hp[1 - a, live] -= dmg
+            live = live[hp[1 - a, live] > 0]
+    return n / (time.perf_counter() - start)
+
+
+def ed4_duel() -> Scenario:
+    data = {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": "ghoul against cadaver man",
+        "max_rounds": 30,
+        "sides": [
+            {"name": "A", "combatants": [{"template": "ghoul", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "cadaver-man", "at": [1, 0]}]},
+        ],
+    }
+    return scenario_from_data(data, "<bench duel>")
+
+
+def lines(n: int) -> Scenario:
+    data = {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": f"{n} against {n} ghouls",
+        "max_rounds": 100,
+        "sides": [
+            {
+                "name": "West",
+                "combatants": [
+                    {"template": "ghoul", "id": "w", "count": n, "at": [[0, i] for i in range(n)]}
+                ],
+            },
+            {
+                "name": "East",
+                "combatants": [
+                    {"template": "ghoul", "id": "e", "count": n, "at": [[2, i] for i in range(n)]}
+                ],
+            },
+        ],
+    }
+    return scenario_from_data(data, f"<{n}v{n}>")
+
+
+def row(label: str, value: Any) -> None:
+    print(f"| {label} | {value} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    ap.add_argument("--mica", type=int, default=0, help="also time `fracas sim --json` of N Mica fights")
+    ap.add_argument("--max-n", type=int, default=100, help="largest N of the N-against-N scaling")
+    args = ap.parse_args(argv)
+    t = args.seconds
+
+    print("| measurement (one core) | fights/s |\n| --- | --- |")
+    for path in sorted(ROOT.glob("examples/*/*.yaml")):
+        name = str(path.relative_to(ROOT))
+        try:
+            sc = load_scenario(str(path))
+        except FracasError as exc:
+            row(f"{name}", f"not run: {str(exc).splitlines()[0]}")
+            continue
+        try:
+            rate, n = engine_rate(sc, t)
+            row(f"{name}, engine", f"{rate:,.0f} ({n} fights)")
+        except FracasError as exc:
+            row(f"{name}, engine", f"failed: {exc}")
+            continue
+        k = kernel_rate(sc, t)
+        row(f"{name}, kernel", k if isinstance(k, str) else f"{k[0]:,.0f} ({k[1]} fights)")
+
+    duel = ed4_duel()
+    rate, n = engine_rate(duel, t)
+    row("ED4 duel ghoul v cadaver man, engine", f"{rate:,.0f} ({n} fights)")
+    k = kernel_rate(duel, t)
+    row("ED4 duel ghoul v cadaver man, kernel", k if isinstance(k, str) else f"{k[0]:,.0f} ({k[1]} fights)")
+
+    for size in (1, 5, 10, 25, 50, 100):
+        if size > args.max_n:
+            break
+        rate, n = engine_rate(lines(size), t)
+        row(f"ED4 {size}v{size} ghouls, engine", f"{rate:,.2f} ({n} fights)")
+
+    row("NumPy lock-step d20 duel (measured here)", f"{d20_lockstep():,.0f}")
+    for label, value in QUOTED:
+        row(label, value)
+
+    if args.mica:
+        mica = load_scenario(str(ROOT / "examples/ed4/mica-and-the-ghouls.yaml"))
+        res = simulate(mica, args.mica, 1, "auto", LocalBackend(2))
+        row(
+            f"Mica example, {args.mica:,} fights, JSON, 2 workers ({res.engine})", f"{res.seconds:.1f} s wall"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
