@@ -1123,7 +1123,7 @@ def confusion_roll(f: Fighter, dice: DiceSource) -> TableRoll:
     table = tables().conditions.confusion_table
     face = dice.roll(table.die, "confusion")
     row = table.lookup(face)
-    return _table_roll("confusion", table.die, face, row, rule("confusion", row.id))
+    return _table_roll("confusion", table.die, face, row, rule("confusion-table", row.id))
 
 
 # ---------------------------------------------------------------------------------------------------------

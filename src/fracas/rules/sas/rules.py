@@ -120,6 +120,7 @@ RULES: dict[str, tuple[str, str, str, str]] = {
         "implemented",
         "",
     ),
+    "confusion-table": ("Confusion Table 1D10", "CONFUSION TABLE", "implemented", ""),
     "madness": (
         "Madness: Confusion checked every 1D10 minutes or 1D2 hours",
         "MADNESS",

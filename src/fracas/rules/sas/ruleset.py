@@ -207,7 +207,7 @@ class SasRuleset(Ruleset):
                 out.append(
                     Rule(f"sas/damage-modifiers/{key}", f"{a.label} -{a.armor}", "DAMAGE TABLE MODIFIER LIST")
                 )
-        for name in t.settings.model_fields:
+        for name in Settings.model_fields:
             out.append(
                 Rule(
                     f"sas/setting/{name}",
@@ -661,7 +661,7 @@ class SasRuleset(Ruleset):
         return b.finish() + [ev.TurnEnded(c.id)]
 
     def _confused(self, b: EventBuilder, state: FightState, c: Combatant, row: str, dice: DiceSource) -> None:
-        rid = rule("confusion", row)
+        rid = rule("confusion-table", row)
         if row == "go-prone":
             b.add_condition(c.id, "knocked-down", None, 0, "Confusion", rid)
         elif row in ("wander-half", "wander-full"):
