@@ -485,6 +485,14 @@ class GurpsRuleset(Ruleset):
             )
         if t.marks.get("trick") == "hang_on_far_side":
             mounted.hanging_rider_target_allowed(loc)
+        if atk.ranged or in_reach(a, t, atk):
+            base, mods, cap = attack_roll_parts(state, a, t, atk, maneuver, args)
+            eff, _ = core.effective_value(base, mods, cap)
+            if eff < 3:
+                raise IllegalCommand(
+                    f"{a.name}'s {atk.name} at effective {eff}: below 3 only defense rolls may be attempted",
+                    "gurps4/core/success-roll B344",
+                )
         if atk.ranged:
             if range_yards(a, t) > max_range(st, atk):
                 raise IllegalCommand(
@@ -594,6 +602,17 @@ class GurpsRuleset(Ruleset):
         att = state.extra.get(ATTACK_KEY)
         if not att:
             return []
+        key = (id(state), state.events_applied, id(att))
+        cached = self._defense_cache
+        if cached is not None and cached[0] == key and cached[1] is att:
+            return list(cached[2])
+        out = self._defense_options(state, att)
+        self._defense_cache = (key, att, tuple(out))
+        return out
+
+    _defense_cache: tuple[Any, Any, tuple[tuple[Command, int], ...]] | None = None
+
+    def _defense_options(self, state: FightState, att: dict[str, Any]) -> list[tuple[Command, int]]:
         d, a = state.combatants[att["defender"]], state.combatants[att["attacker"]]
         out: list[tuple[Command, int]] = [
             (Command(d.id, "defend", None, {"defense": "none"}, "no defense"), -99)

@@ -42,6 +42,9 @@ class Attack:
     unbalanced: bool = False
 
 
+_ATTACKS: dict[int, tuple[GurpsStats, tuple[Attack, ...]]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class GurpsStats:
     kind: str  # "character" or "mount"
@@ -109,6 +112,14 @@ class GurpsStats:
         return self.dx - 5
 
     def attacks(self) -> list[Attack]:
+        cached = _ATTACKS.get(id(self))
+        if cached is not None and cached[0] is self:
+            return list(cached[1])
+        out = self._attacks()
+        _ATTACKS[id(self)] = (self, tuple(out))
+        return out
+
+    def _attacks(self) -> list[Attack]:
         out: list[Attack] = list(self.natural_attacks)
         table = data.weapons()
         for w in self.weapons:
