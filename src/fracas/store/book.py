@@ -236,6 +236,16 @@ class FightBook:
             return need.sides, need.why
         return None
 
+    def rolls_dice(self, command: Command) -> bool:
+        """Whether resolving ``command`` now would roll any die (resolve is pure: tried with no dice)."""
+        try:
+            self.ruleset.resolve(self.state, command, NO_DICE)
+        except _DiceNeeded:
+            return True
+        except Exception:  # an error shows when the command is given; offer both ways meanwhile
+            return True
+        return False
+
     def choices(self) -> list[Command]:
         d = self.decision()
         return [] if d is None else self.ruleset.choices(self.state, d)

@@ -126,6 +126,7 @@ class Database:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
         conn = self.conn
         try:
             migrate(conn)
@@ -146,13 +147,16 @@ class Database:
     def write(self) -> Iterator[sqlite3.Connection]:
         """One transaction: everything inside commits together or not at all."""
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        # Writers of this process queue here (SQLite's own busy wait sleeps in steps up to 100 ms); writers
+        # of other processes still meet at BEGIN IMMEDIATE.
+        with self._write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:

@@ -195,7 +195,8 @@ def create_app(service: FightService, token: str) -> FastAPI:
         ]
 
     @app.get("/api/fights/{fight_id}/version")
-    def version(fight_id: str) -> Any:
+    async def version(fight_id: str) -> Any:
+        # every open view polls this each second: one indexed read, answered on the event loop (no thread hop)
         check_id(fight_id)
         return {"seq": service.store.last_seq(fight_id)}
 

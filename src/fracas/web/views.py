@@ -9,6 +9,7 @@ card, no counters, no modifiers, no Difficulty Numbers, no monster totals) ever 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
@@ -104,7 +105,13 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 odds = ruleset.odds(state, cmd)
             except Exception as exc:  # odds are a help, never a reason to hide the action
                 odds = f"(odds unavailable: {type(exc).__name__})"
-            item = {"index": i, "command": _plain(cmd.to_json()), "label": describe(cmd, state), "odds": odds}
+            item = {
+                "index": i,
+                "command": _plain(cmd.to_json()),
+                "label": describe(cmd, state),
+                "odds": odds,
+                "dice": book.rolls_dice(cmd),
+            }
             choices.append(item)
     waiting = book.waiting_for_dice()
     combatants = []
@@ -318,12 +325,32 @@ def _xy(q: int, r: int) -> tuple[float, float]:
     return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
 
 
+_OFFSETS = [
+    (HEX * math.cos(math.radians(60 * i - 30)), HEX * math.sin(math.radians(60 * i - 30))) for i in range(6)
+]
+
+
 def _corners(x: float, y: float) -> str:
-    pts = []
-    for i in range(6):
-        a = math.radians(60 * i - 30)
-        pts.append(f"{x + HEX * math.cos(a):.1f},{y + HEX * math.sin(a):.1f}")
-    return " ".join(pts)
+    return " ".join(f"{x + dx:.1f},{y + dy:.1f}" for dx, dy in _OFFSETS)
+
+
+@lru_cache(maxsize=256)
+def _cells(
+    xmin: float, xmax: float, ymin: float, ymax: float, blocked: frozenset, cover: frozenset
+) -> tuple[dict[str, Any], ...]:
+    """The hexes of a map's field (the same field is drawn over and over: cached)."""
+    cells = []
+    rmin, rmax = math.floor(ymin / (HEX * 1.5)), math.ceil(ymax / (HEX * 1.5))
+    for r in range(rmin, rmax + 1):
+        qmin = math.floor(xmin / (HEX * math.sqrt(3)) - r / 2)
+        qmax = math.ceil(xmax / (HEX * math.sqrt(3)) - r / 2)
+        for q in range(qmin, qmax + 1):
+            x, y = _xy(q, r)
+            if not (xmin - HEX <= x <= xmax + HEX and ymin - HEX <= y <= ymax + HEX):
+                continue
+            kind = "blocked" if (q, r) in blocked else "cover" if (q, r) in cover else ""
+            cells.append({"q": q, "r": r, "points": _corners(x, y), "kind": kind})
+    return tuple(cells)
 
 
 def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
@@ -350,17 +377,10 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
     if ymax - ymin < HEX * 10:
         grow = (HEX * 10 - (ymax - ymin)) / 2
         ymin, ymax = ymin - grow, ymax + grow
-    cells = []
-    rmin, rmax = math.floor(ymin / (HEX * 1.5)), math.ceil(ymax / (HEX * 1.5))
-    for r in range(rmin, rmax + 1):
-        qmin = math.floor(xmin / (HEX * math.sqrt(3)) - r / 2)
-        qmax = math.ceil(xmax / (HEX * math.sqrt(3)) - r / 2)
-        for q in range(qmin, qmax + 1):
-            x, y = _xy(q, r)
-            if not (xmin - HEX <= x <= xmax + HEX and ymin - HEX <= y <= ymax + HEX):
-                continue
-            kind = "blocked" if (q, r) in blocked else "cover" if (q, r) in cover else ""
-            cells.append({"q": q, "r": r, "points": _corners(x, y), "kind": kind})
+    # whole hexes as bounds, so that small moves reuse the cached field
+    xmin, xmax = math.floor(xmin / HEX) * HEX, math.ceil(xmax / HEX) * HEX
+    ymin, ymax = math.floor(ymin / HEX) * HEX, math.ceil(ymax / HEX) * HEX
+    cells = [dict(c) for c in _cells(xmin, xmax, ymin, ymax, frozenset(blocked), frozenset(cover))]
     tokens = []
     stacked: dict[tuple[int, int], int] = {}
     sides = list(state.sides)
@@ -393,5 +413,4 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
         "cells": cells,
         "tokens": tokens,
         "light": terrain.get("light", "bright"),
-        "hex_yards": None,
     }
