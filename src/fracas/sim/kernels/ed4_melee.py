@@ -41,14 +41,40 @@ if TYPE_CHECKING:
 
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
 
-# The modifier providers of the core rules, by function name: the kernel mirrors exactly these.
-_CORE_STEP = {
-    "*": ["_wound_penalty", "_knocked_down_tests", "_harried_tests"],
-    "attack": ["_long_range"],
-    "damage": ["_long_range"],
+# Modifier providers the kernel knows, by function name. Each is either mirrored (wound penalties, knocked
+# down, long range) or provably silent in the encounters the builder accepts: no combat options declared
+# (the default tactic declares none), no Stun, entangling, grappling, mounts, flight, spells, cover,
+# darkness, impaired terrain, hidden combatants, and one foe only (never Harried by numbers, never
+# Blindsided: a defender with nobody else next to him turns to face his attacker, ED4 p.386-387).
+_KNOWN_STEP = {
+    "_wound_penalty",
+    "_knocked_down_tests",
+    "_harried_tests",
+    "_long_range",
+    "_p_options_tests",
+    "_p_harried_tests",
+    "_p_sight",
+    "_p_improvised",
+    "_p_long_weapon",
+    "_p_charge_damage",
+    "_p_flame_weapon",
 }
-_CORE_DEFENSE = ["_knocked_down_defense", "_harried_defense", "_unconscious_defense"]
-_CORE_DN = ["_reserved_dn"]
+_KNOWN_DEFENSE = {
+    "_knocked_down_defense",
+    "_harried_defense",
+    "_unconscious_defense",
+    "_p_options_defense",
+    "_p_harried_defense",
+    "_p_blindsided",
+    "_p_cover",
+    "_p_surprised",
+    "_p_into_close",
+}
+_KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
+_ATTACK_RESOLVERS = {"EarthdawnRuleset._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
+_OFF_OPTIONS = {"long-falls"}  # known, and silent while off
+_MARKS = {"senses", "race"}  # only matter in darkness, which the builder refuses
 
 
 def _names(providers: list[Any]) -> list[str]:
@@ -61,16 +87,38 @@ def _check_ruleset(ruleset: Any) -> None:
 
     if not isinstance(ruleset, EarthdawnRuleset):
         raise Unsupported("not the Earthdawn round")
-    steps = {k: _names(v) for k, v in ruleset.step_providers.items() if v}
-    if steps != _CORE_STEP:
-        raise Unsupported(f"modifier providers beyond the core rules: {steps}")
-    if _names(ruleset.defense_providers) != _CORE_DEFENSE or _names(ruleset.dn_providers) != _CORE_DN:
-        raise Unsupported("Defense or DN modifiers beyond the core rules")
+    steps = {n for v in ruleset.step_providers.values() for n in _names(v)}
+    unknown = sorted(steps - _KNOWN_STEP)
+    unknown += sorted(set(_names(ruleset.defense_providers)) - _KNOWN_DEFENSE)
+    unknown += sorted(set(_names(ruleset.dn_providers)) - _KNOWN_DN)
+    if unknown:
+        raise Unsupported(f"modifiers the kernel does not mirror: {', '.join(unknown)}")
     attack = ruleset.actions.get("attack")
-    if attack is None or getattr(attack.resolve, "__func__", None) is not EarthdawnRuleset._r_attack:
-        raise Unsupported("the attack action is not the core one")
+    if attack is None or getattr(attack.resolve, "__qualname__", "") not in _ATTACK_RESOLVERS:
+        raise Unsupported("the attack action is not one the kernel mirrors")
     if type(ruleset.tactics().get("default")) is not Ed4Tactic:
         raise Unsupported("the default tactic is not the one the kernel mirrors")
+
+
+def _check_state(ruleset: Any, state: FightState) -> None:
+    unknown = set(state.options) - _OPTIONS - _OFF_OPTIONS
+    if unknown:
+        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
+    on = [k for k in _OFF_OPTIONS if state.options.get(k)]
+    if on:
+        raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
+    mp = state.extra.get("map", {})
+    if mp.get("light", "bright") != "bright" or mp.get("cover") or mp.get("blocked") or mp.get("impaired"):
+        raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
+    if state.phase != "start" or state.declarations:
+        raise Unsupported("a fight already started")
+    for c in state.combatants.values():
+        if c.hidden or c.altitude or set(c.marks) - _MARKS:
+            raise Unsupported(f"{c.id}: hidden, flying, mounted or otherwise marked")
+        entangling = getattr(ruleset, "_entangling", None)
+        for a in c.stats.attacks:
+            if a.stun or a.kind == "spell" or (entangling is not None and entangling(c, a)):
+                raise Unsupported(f"{c.id}: {a.name} is a spell, deals Stun damage or entangles")
 
 
 @dataclass(slots=True)
@@ -114,16 +162,12 @@ class Ed4DuelKernel:
         cs = list(state.combatants.values())
         if len(cs) != 2 or cs[0].side == cs[1].side:
             raise Unsupported("the ED4 kernel plays one against one only")
+        _check_state(ruleset, state)
         opts = state.options
-        known = {"take-the-initiative", "group-initiative", "wound-penalties"}
-        if set(opts) - known:
-            raise Unsupported(f"optional rules the kernel does not know: {sorted(set(opts) - known)}")
         self.take = bool(opts.get("take-the-initiative", False))
         self.wound_penalties = bool(opts.get("wound-penalties", True))
-        if state.phase != "start" or state.extra.get("map", {}).get("blocked"):
-            raise Unsupported("a fight already started, or blocked hexes on the map")
         for c in cs:
-            if c.status != "active" or c.conditions or c.marks or c.tactic != "default":
+            if c.status != "active" or c.conditions or c.tactic != "default":
                 raise Unsupported(f"{c.id}: not a fresh combatant under the default tactic")
             if c.counters.get("damage", 0) or c.counters.get("wounds", 0) or c.counters.get("stun", 0):
                 raise Unsupported(f"{c.id}: starts hurt")
@@ -134,6 +178,7 @@ class Ed4DuelKernel:
                 "the two combatants do not start next to each other (no movement in the kernel)"
             )
         self.ruleset = ruleset
+        ruleset.pending(state)  # the ED4 chapter reads Movement with the state it last saw
         self.edition = ruleset.edition  # type: ignore[attr-defined]
         self.ids = tuple(c.id for c in cs)
         self.sides = tuple(state.sides)
@@ -202,8 +247,13 @@ class Ed4DuelKernel:
         if worst <= 0:
             return None
         # in_danger: Current Damage + worst >= Death Rating. Running 2 x Movement hexes straight away on an
-        # open map ends 1 + 2 x mv hexes from the foe, who reaches 2 x its mv + 1 (its mv is 1 when down).
-        if not me.mv > max(foe.mv, 1):
+        # open map ends 1 + 2 x mv hexes from the foe, who reaches 2 x its mv + 1 (standing or knocked down).
+        from fracas.engine.state import Condition
+
+        down = foe.c.clone()
+        down.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+        reach = max(foe.mv, self.ruleset.movement_hexes(down))  # type: ignore[attr-defined]
+        if not me.mv > reach:
             raise Unsupported(
                 f"{me.c.id} may retreat from a foe as fast as it (a chase is not in the kernel)"
             )
