@@ -359,7 +359,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
             Modifier(
                 att.stats.bonus_with(wid),
                 f"{weapon.label} skill",
-                f"sas/skill ({'reference/spells-and-swords.md'} 2.3)",
+                rule("weapon-skill"),
             )
         )
     if sit.brawl is not None and sit.brawl.attack:
@@ -867,6 +867,11 @@ def resolve_damage(
     row = t.damage.lookup(tot)
     rid = rule("damage-table", row.id)
     roll = TableRoll("damage", 20, face, tuple(mods), tot, row.id, row.label, rid)
+    if tot < row.low and t.settings.damage_below_one == "no-wound":
+        nothing = TableRoll(
+            "damage", 20, face, tuple(mods), tot, "none", "No Wound", setting("damage_below_one")
+        )
+        return DamageResult(att.id, dfn.id, nothing, "none", 0, tuple(effects))
     if row.instant_death:
         effects.append(Effect("dead", dfn.id, why="Instant Death", rule=rule("instant-death")))
         return DamageResult(att.id, dfn.id, roll, row.wound, 0, tuple(effects))

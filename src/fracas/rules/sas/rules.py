@@ -203,6 +203,12 @@ RULES: dict[str, tuple[str, str, str, str]] = {
     "underwater": ("Underwater Combat", "UNDERWATER COMBAT", "implemented", ""),
     "dog-pile": ("Dog Pile", "DOG PILE", "implemented", ""),
     "horde-attack": ("Horde Attack", "HORDE ATTACK", "implemented", ""),
+    "weapon-skill": (
+        "A weapon skill level is an Attack bonus with that weapon",
+        f"{REF} 2.3",
+        "implemented",
+        "",
+    ),
     "skill-check": (
         "Skill checks: 1D20 vs 5/10/15/20, natural 1 fails, 20 succeeds",
         f"{REF} 2.4",

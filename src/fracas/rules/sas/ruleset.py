@@ -533,6 +533,10 @@ class SasRuleset(Ruleset):
                     else []
                 )
                 mods += self._save_bonus(c)
+                rider = state.combatants.get(c.marks.get("ridden_by") or "")
+                if rider is not None and rider.stats.skill("ride"):
+                    per = tables().combat.num("mounted", "fear_save_per_ride")
+                    mods.append(Modifier(per * rider.stats.skill("ride"), "rider's Ride", rule("mounted")))
                 chk = P.saving_throw(mods + P.roll_penalties(view(state, c), "save"), dice, "save vs morale")
                 b.events.append(_rolled(c.id, "Save vs Morale", chk))
                 if not chk.success:

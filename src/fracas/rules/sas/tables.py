@@ -553,7 +553,6 @@ class Settings(_Strict):
     large_creature_min_size: int
     horde_scatter_spaces: int
     grapple_brawl_bonus: int
-    light_wound_fumble_hth_die: int
     morale: bool
     minions: bool
     heroic_player_characters: bool
