@@ -12,8 +12,6 @@ only; to keep every face of a roll use :meth:`fracas.dice.expr.Expr.roll`.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from fracas.dice.expr import Expr, Pool, parse
@@ -37,16 +35,15 @@ def sample_pool(pool: Pool, n: int, rng: RngLike = None) -> np.ndarray:
         raise UsageError(f"cannot draw {n} rolls")
     g = _rng(rng)
     total = np.full(n, pool.modifier, dtype=np.int32)
-    for (sides, explode), count in sorted(Counter(pool.dice).items()):
-        faces = _faces(g, sides, (count, n))
-        total += faces.sum(axis=0, dtype=np.int32)
+    for sides, explode in pool.dice:  # one die at a time: memory stays at a few arrays of n
+        row = _faces(g, sides, (n,))
+        total += row
         if explode and sides > 1:
-            for row in faces:  # within one row each roll appears once, so fancy-index adding is safe
-                idx = np.flatnonzero(row == sides)
-                while idx.size:
-                    more = _faces(g, sides, idx.shape)
-                    total[idx] += more
-                    idx = idx[more == sides]
+            idx = np.flatnonzero(row == sides)
+            while idx.size:  # idx holds each roll once, so fancy-index adding is safe
+                more = _faces(g, sides, idx.shape)
+                total[idx] += more
+                idx = idx[more == sides]
     if pool.floor is not None:
         np.maximum(total, pool.floor, out=total)
     return total
