@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
 import time
 from typing import Any
@@ -28,6 +27,7 @@ from fracas.engine.play import Fight
 from fracas.rules.registry import get_ruleset
 
 RULESET = get_ruleset("ed4")
+CORE = None  # the core alone (p.371-381), set in main()
 
 QUOTED_PEER = {
     "name": "matteoferla/DnD-battler (quoted in issue 3, not measured here: not on PyPI)",
@@ -55,12 +55,13 @@ def _state(left: list[str], right: list[str], rows: int = 1) -> Any:
     return encounter.load_data(data, "<bench>")[1]
 
 
-def fights_per_second(left: list[str], right: list[str], n: int) -> tuple[float, float]:
+def fights_per_second(left: list[str], right: list[str], n: int, ruleset: Any = None) -> tuple[float, float]:
     base = _state(left, right)
+    rules = ruleset or RULESET
     rounds = 0
     start = time.perf_counter()
     for seed in range(n):
-        f = Fight(RULESET, base.clone(), RandomDice(seed), log=None)
+        f = Fight(rules, base.clone(), RandomDice(seed), log=None)
         f.run()
         rounds += f.state.round
     elapsed = time.perf_counter() - start
@@ -92,6 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     n1, n5 = (500, 100) if args.quick else (5000, 1000)
     print(f"fracas ED4 fights, narration off, one core (Python {sys.version.split()[0]})")
+    from fracas.rules.ed4.ruleset import Ed4CoreRuleset
+
+    core = Ed4CoreRuleset(plugins=())
+    heroes = ["mica", "thrak", "herekar", "kira", "silar"]
+    for label, rules in (("core p.371-381 only", core), ("whole chapter", RULESET)):
+        r1, _ = fights_per_second(["mica"], ["ghoul"], n1, rules)
+        r5, _ = fights_per_second(heroes, ["ghoul"] * 5, n5, rules)
+        print(f"  {label:22s} 1v1 {r1:8,.0f}/s   5v5 {r5:8,.0f}/s")
     rate, rounds = fights_per_second(["mica"], ["ghoul"], n1)
     print(f"  1v1 Mica vs a ghoul:          {rate:9,.0f} fights/s  ({rounds:.1f} rounds each; target 10,000)")
     rate5, rounds5 = fights_per_second(["mica", "thrak", "herekar", "kira", "silar"], ["ghoul"] * 5, n5)
@@ -106,13 +115,15 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"    {n:4d} combatants: {per[n] * 1e3:9.3f} ms/round  ({per[n] / n * 1e6:7.1f} us per combatant)"
         )
-    ratios = [per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a))) for a, b in zip(sizes, sizes[1:])]
+    ratios = [
+        per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a)))
+        for a, b in zip(sizes, sizes[1:], strict=False)
+    ]
     print(
         "    growth vs n log n between sizes: " + ", ".join(f"{r:.2f}" for r in ratios) + " (<= 1: no faster)"
     )
     print(f"  peer: {QUOTED_PEER['name']}")
     print(f"    duels/s: {QUOTED_PEER['duels_per_s']}; 5v5/s: {QUOTED_PEER['5v5_per_s']}")
-    del statistics
     return 0
 
 

@@ -33,7 +33,9 @@ has ``install(ruleset)`` and registers modifier providers, actions and combat op
 (docs/rulesets/ed4.md "Extending the resolver"). A plug-in that is not there yet is skipped."""
 
 
-class Ed4Ruleset(ChapterMixin, EarthdawnRuleset):
+class Ed4CoreRuleset(EarthdawnRuleset):
+    """ED4 core combat (p.371-381) alone: what :class:`Ed4Ruleset` adds the rest of the chapter to."""
+
     id = "ed4"
     name = "Earthdawn 4th Edition"
     source = "000_4b24aca42c3b6366.txt"
@@ -161,6 +163,10 @@ def _character_with(cat: Any, key: str, equipment: dict[str, Any]) -> Any:
         mount=row.mount,
         catalog=cat,
     )
+
+
+class Ed4Ruleset(ChapterMixin, Ed4CoreRuleset):
+    """The whole ED4 combat chapter: the core plus p.382-398 (:mod:`fracas.rules.ed4.chapter`)."""
 
 
 RULESET = Ed4Ruleset()

@@ -14,6 +14,7 @@ trigger) and "delayed".
 
 from __future__ import annotations
 
+import heapq
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -135,6 +136,52 @@ def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
     return best
 
 
+class Survey:
+    """One pass over the combatants for a decision: enemies in the fight, the nearest one (ties: the most
+    hurt, then the id), enemies within 2 hexes, and unconscious friends next to the actor."""
+
+    __slots__ = ("foes", "nearest", "near", "adjacent_foe", "fallen")
+
+    def __init__(self, state: FightState, me: Combatant) -> None:
+        foes: list[tuple[int, Combatant]] = []
+        near: list[Combatant] = []
+        fallen: list[Combatant] = []
+        best = None
+        key: tuple[int, int, str] | None = None
+        adjacent = False
+        side = me.side
+        pos = me.pos
+        mq, mr = pos if pos is not None else (0, 0)
+        see_hidden = me.player
+        for c in state.combatants.values():
+            cpos = c.pos
+            if cpos is None or pos is None:
+                d = 0
+            else:
+                dq = cpos[0] - mq
+                dr = cpos[1] - mr
+                d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+            if c.side == side:
+                if d == 1 and c.status == "unconscious":
+                    fallen.append(c)
+                continue
+            if c.status != "active" or (c.hidden and not see_hidden):
+                continue
+            foes.append((d, c))
+            if d <= 2:
+                near.append(c)
+                if d == 1:
+                    adjacent = True
+            k = (d, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
+            if key is None or k < key:
+                best, key = c, k
+        self.foes = foes
+        self.nearest = best
+        self.near = near
+        self.adjacent_foe = adjacent
+        self.fallen = fallen
+
+
 class Ed4Tactic:
     name = "default"
     declares = False  # never declares combat options: the ruleset declares "act" for it
@@ -165,9 +212,9 @@ class Ed4Tactic:
         if me.pos is None or target.pos is None:
             return None
         d = distance(me.pos, target.pos)
-        best: tuple[float, Command] | None = None
+        cands: list[tuple[float, int, Command]] = []
         path: list[tuple[int, int]] | None = None
-        for a in p.attacks:
+        for i, a in enumerate(p.attacks):
             if a.close:
                 if d == 1:
                     cmd_path: list[tuple[int, int]] = []
@@ -186,24 +233,25 @@ class Ed4Tactic:
                 if a.long is None or yards > a.long or yards < a.minimum:
                     continue
                 cmd_path = []
-            score = expected_damage(me, target, a)
-            if best is None or score > best[0]:
-                args: dict[str, Any] = {"attack": a.name}
-                if cmd_path:
-                    args["path"] = [list(h) for h in cmd_path]
-                best = (score, Command(me.id, "attack", target.id, args))
-        if best is None:
-            return None
-        cmd = best[1]
-        a = p.attack(cmd.args["attack"])
-        if a is not None and a.karma and me.counters.get("karma", 0) > 0:
-            tp: CombatProfile = target.stats
-            wounds = me.counters.get("wounds", 0)
-            dn = _defense(tp, a.against)
-            gain = p_hit(a.step - wounds, dn, p.karma_step) - p_hit(a.step - wounds, dn)
-            if gain >= KARMA_GAIN:
-                cmd.args["karma"] = True
-        return cmd
+            args: dict[str, Any] = {"attack": a.name}
+            if cmd_path:
+                args["path"] = [list(h) for h in cmd_path]
+            cands.append((-expected_damage(me, target, a), i, Command(me.id, "attack", target.id, args)))
+        cands.sort(key=lambda c: (c[0], c[1]))
+        legal = getattr(ruleset, "_is_legal", None)
+        for _, i, cmd in cands:
+            a = p.attacks[i]
+            if a.karma and me.counters.get("karma", 0) > 0:
+                tp: CombatProfile = target.stats
+                wounds = me.counters.get("wounds", 0)
+                dn = _defense(tp, a.against)
+                gain = p_hit(a.step - wounds, dn, p.karma_step) - p_hit(a.step - wounds, dn)
+                if gain >= KARMA_GAIN:
+                    cmd.args["karma"] = True
+            # The rest of the chapter may forbid an attack the core allows (a mounted charge on foot...).
+            if legal is None or legal(state, cmd):
+                return cmd
+        return None
 
     def react(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
         intr = state.extra["interrupt"]
@@ -212,22 +260,21 @@ class Ed4Tactic:
         cmd = self.attack_plan(state, me, foe, ruleset, max(0, left))
         return cmd if cmd is not None else Command(me.id, "pass")
 
-    def in_danger(self, me: Combatant, foes: list[Combatant]) -> bool:
+    def in_danger(self, me: Combatant, near: list[Combatant]) -> bool:
         """A character retreats when one more average hit from the strongest enemy near it could kill it."""
         p: CombatProfile = me.stats
-        if p.kind != "character" or me.pos is None:
+        if p.kind != "character" or me.pos is None or not near:
             return False
         worst = 0.0
-        for f in foes:
-            if f.pos is not None and distance(f.pos, me.pos) <= 2:
-                fp: CombatProfile = f.stats
-                for a in fp.attacks:
-                    worst = max(worst, mean_step(a.damage) - p.physical_armor)
+        for f in near:
+            fp: CombatProfile = f.stats
+            for a in fp.attacks:
+                worst = max(worst, mean_step(a.damage) - p.physical_armor)
         return worst > 0 and current_damage(me) + worst >= p.death
 
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
-        foes = _enemies(state, me)
-        target = _nearest(me, foes)
+        sv = Survey(state, me)
+        target = sv.nearest
         left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
         if "knocked-down" in me.conditions:
             args: dict[str, Any] = {}
@@ -243,17 +290,19 @@ class Ed4Tactic:
             return Command(me.id, "stand-up", args=args)
         if target is None or me.pos is None:
             return Command(me.id, "end")
-        if self.in_danger(me, foes):
+        if self.in_danger(me, sv.near):
             path = path_away(me.pos, target.pos, 2 * ruleset.movement_hexes(me), _blocked(state, me))
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
-        revive = self.revive(state, me, foes)
-        if revive is not None:
-            return revive
+        if sv.fallen and not sv.adjacent_foe:
+            for c in sv.fallen:
+                if c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
+                    return Command(me.id, "revive", c.id)
         cmd = self.attack_plan(state, me, target, ruleset, max(0, left))
         if cmd is not None:
             return cmd
-        for other in sorted(foes, key=lambda c: (distance(me.pos, c.pos) if c.pos else 0, c.id))[:4]:
+        others = heapq.nsmallest(5, sv.foes, key=lambda dc: (dc[0], dc[1].id))
+        for _, other in others:
             if other is not target:
                 cmd = self.attack_plan(state, me, other, ruleset, max(0, left))
                 if cmd is not None:
@@ -267,22 +316,6 @@ class Ed4Tactic:
         if path:
             return Command(me.id, "run", args={"path": [list(h) for h in path]})
         return Command(me.id, "end")
-
-    def revive(self, state: FightState, me: Combatant, foes: list[Combatant]) -> Command | None:
-        if me.pos is None:
-            return None
-        for f in foes:
-            if f.pos is not None and distance(f.pos, me.pos) == 1:
-                return None
-        for c in state.combatants.values():
-            if (
-                c.side == me.side
-                and c.status == "unconscious"
-                and c.pos is not None
-                and distance(c.pos, me.pos) == 1
-            ) and c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
-                return Command(me.id, "revive", c.id)
-        return None
 
 
 class GuardTactic(Ed4Tactic):
