@@ -210,7 +210,11 @@ class EventBuilder:
                     if burn > self.counter(t, "markers"):
                         self.add_counter(t, "burn_markers", self.counter(t, "markers") - burn, e.why, e.rule)
                 else:
-                    self.add_counter(t, "markers", e.value, e.why, e.rule)
+                    # a Damaged event on the "markers" track, so the simulator tallies markers dealt and taken
+                    self._counters[(t, "markers")] = self._counters.get((t, "markers"), 0) + e.value
+                    self.events.append(
+                        ev.Damaged(t, e.value, e.source or None, "markers", damage_type=e.why, rule=e.rule)
+                    )
                     self.add_counter(t, "hits", 1)
             elif k == "burn-markers":
                 self.add_counter(t, "markers", e.value, e.why, e.rule)

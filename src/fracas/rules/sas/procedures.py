@@ -76,6 +76,7 @@ class Effect:
     rounds: int | None = None
     why: str = ""
     rule: str = ""
+    source: str = ""
 
     def text(self) -> str:
         bits = [self.kind]
@@ -876,7 +877,14 @@ def resolve_damage(
         effects.append(Effect("dead", dfn.id, why="Instant Death", rule=rule("instant-death")))
         return DamageResult(att.id, dfn.id, roll, row.wound, 0, tuple(effects))
     effects.append(
-        Effect("burn-markers" if sit.burn else "markers", dfn.id, row.markers, why=row.label, rule=rid)
+        Effect(
+            "burn-markers" if sit.burn else "markers",
+            dfn.id,
+            row.markers,
+            why=row.label,
+            rule=rid,
+            source=att.id,
+        )
     )
     if sit.shock:
         effects += shock(dfn, dice)

@@ -2429,6 +2429,12 @@ class SasRuleset(Ruleset):
             return ""
         if isinstance(event, ev.CounterChanged) and event.counter in ("hits", "pp_used", "burn_markers"):
             return ""
+        if isinstance(event, ev.Damaged) and event.counter == "markers":
+            c = state.combatants[event.target]
+            word = "Wound Marker" + ("s" if event.amount != 1 else "")
+            src = f" from {state.combatants[event.source].name}" if event.source in state.combatants else ""
+            wl = c.stats.wound_level
+            return f"  {c.name} gets {event.amount} {word}{src} (Wound Level {wl}) [{event.rule}]"
         if isinstance(event, ev.CounterChanged) and event.counter == "markers":
             c = state.combatants[event.target]
             word = "Wound Marker" + ("s" if abs(event.delta) != 1 else "")
