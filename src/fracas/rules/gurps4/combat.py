@@ -615,7 +615,8 @@ def after_injury(
         w.rolled(t.id, k.roll, rule="gurps4/core/knockdown B420")
         if k.outcome == "stunned":
             w.emit(ev.ConditionAdded(t.id, "stunned", None, 0, a.id, "gurps4/core/knockdown B420"))
-            w.mark(t, "posture", "lying", "gurps4/core/knockdown B420")
+            if mount_of(w.state, t) is None:  # a rider who stays on does not fall prone
+                w.mark(t, "posture", "lying", "gurps4/core/knockdown B420")
             if ts.mount:
                 mount_loses_control(w, t, mounted.crippled_mount_falls(), "knocked down")
             elif mount_of(w.state, t) is not None:
@@ -684,6 +685,10 @@ def knocked_out(w: Work, t: Combatant, status: str, rule: str) -> None:
                 "gurps4/gear/war-saddle B289",
             )
             if face <= 3:
+                if mount.active and mount.marks.get("rider") == t.id and w.option("riderless_mounts_leave"):
+                    w.emit(
+                        ev.StatusChanged(mount.id, "riderless", "gurps4/mounted (GM's call: no one rides it)")
+                    )
                 return
         unhorse(w, t, status)
     if S(t).mount:

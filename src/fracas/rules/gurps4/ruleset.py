@@ -54,6 +54,7 @@ from fracas.rules.gurps4.combat import (
     riding_base,
     riding_skill,
     spook,
+    unhorse,
 )
 from fracas.rules.gurps4.modifiers import TEXT, Modifier, mod
 from fracas.rules.gurps4.rules_list import OPTIONAL, RULES
@@ -1061,7 +1062,9 @@ class GurpsRuleset(Ruleset):
                         move_figure(w, d, path, None, "retreat", "gurps4/core/active-defense/retreat B377")
                         w.mark(d, "moved", moved)  # a retreat is not the mount's own movement
             if r.critical_failure:
-                if kind == "dodge":
+                if kind == "dodge" and mount_of(w.state, d) is not None:
+                    unhorse(w, d, "critical failure on a Dodge")
+                elif kind == "dodge":
                     w.mark(d, "posture", "lying", "gurps4/core/critical B377")
                     w.note(f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical")
                 elif kind == "block":
