@@ -350,3 +350,79 @@ def test_encounter_errors_name_file_field_found_and_allowed() -> None:
     assert "bad.yaml: sides.0.combatants.0.template: unknown template 'nobody'" in text
     assert "sides.1.combatants.0.stats.dexterity" in text and "99" in text
     assert "sides.1.combatants.1.tactic: unknown tactic 'berserk'; allowed: default, guard, hold" in text
+
+
+def test_default_tactic_spends_karma_only_when_it_pays_p378() -> None:
+    from fracas.rules.ed4.tactics import KARMA_GAIN, TACTICS, p_hit
+
+    hard = {**BLOCK, "karma": 3, "attacks": [{"name": "Sword", "step": 8, "damage": 10, "karma": True}]}
+    for pd, expect in ((12, True), (2, False)):
+        state = _duel(
+            {"stats": hard, "player": True}, {"stats": {**BLOCK, "physical_defense": pd}, "tactic": "hold"}
+        )
+        f = fight(state, [6, 1])
+        auto(f, "a")
+        chosen = TACTICS["default"].choose(state, f.pending(), RULESET)
+        gain = p_hit(8, pd, 4) - p_hit(8, pd)
+        assert (gain >= KARMA_GAIN) is expect
+        assert bool(chosen.args.get("karma")) is expect
+    f.dice = ScriptedDice([1, 1, 1, 1, 1, 1])  # step 8 (2d6) + Karma d6, all ones: the Rule of One
+    events = f.submit(cmd("a", "attack", "b", attack="Sword", karma=True))
+    karma = [e for e in events if isinstance(e, ev.CounterChanged) and e.counter == "karma"]
+    assert karma and karma[0].delta == -1 and state.combatants["a"].counters["karma"] == 2
+    att = rolled(events, "Attack")[0]
+    assert len(att.roll["dice"]) == 3 and att.outcome == "Rule of One: failure"
+
+
+def test_unconscious_character_tests_recovery_after_one_minute_p380() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"id": "a", "at": [0, 0], "stats": BLOCK, "player": True, "tactic": "hold"},
+                    {"id": "a2", "at": [0, 1], "stats": BLOCK, "player": True, "tactic": "hold"},
+                ],
+            },
+            {"name": "B", "combatants": [{"id": "b", "at": [5, 0], "stats": BLOCK, "tactic": "hold"}]},
+        ],
+        max_rounds=12,
+    )
+    a = state.combatants["a"]
+    a.counters["damage"] = 25  # Unconsciousness 24
+    a.status = "unconscious"
+    a.marks["unconscious_since"] = 0
+    f = Fight(RULESET, state, RandomDice(4))
+    f.run()
+    rnd = 0
+    seen = []
+    for e in f.log:
+        if isinstance(e, ev.RoundStarted):
+            rnd = e.round
+        elif isinstance(e, ev.Rolled) and e.test == "Recovery":
+            seen.append(rnd)
+    assert seen == [10]  # ten rounds of six seconds after falling; only once (then an hour)
+
+
+def test_reserved_action_on_any_action_interrupts_the_enemys_move_p375() -> None:
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "stats": BLOCK, "player": True}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [2, 0], "stats": BLOCK}]},
+        ]
+    )
+    f = fight(state, [6, 1])
+    auto(f, "a")
+    f.submit(cmd("a", "reserve", trigger={"on": "action"}))
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind) == ("b", "act")
+    out = f.submit(cmd("b", "move", path=[[1, 1]]))
+    assert any(isinstance(e, ev.Note) and "interrupts" in e.text for e in out)
+    assert not any(isinstance(e, ev.Moved) for e in out)
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind) == ("a", "react")
+    f.submit(cmd("a", "pass"))
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind) == ("b", "act")  # after a pass the same action is not interrupted again
+    out = f.submit(cmd("b", "move", path=[[1, 1]]))
+    assert any(isinstance(e, ev.Moved) for e in out)
