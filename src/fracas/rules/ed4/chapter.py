@@ -113,6 +113,8 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
                 continue
             if not any(a.close for a in o.stats.attacks):
                 continue
+            if o.marks.get("rider") and rider_of(state, o) is not None:
+                continue  # rider and mount fight as one opponent [choice]
             out.append(o)
     return out
 
@@ -524,6 +526,8 @@ class ChapterMixin:
     def _check_options(self, state: FightState, command: Command) -> None:
         me = state.combatants[command.actor]
         opts = list(command.args.get("options", ()) or ())
+        if opts and "surprised" in me.conditions:
+            raise IllegalCommand(f"{me.name} is surprised and takes no actions this round", SURPRISE_RULE)
         opt.check_declaration(
             opts, knocked_down="knocked-down" in me.conditions, tskrang=race(me).replace("'", "") == "tskrang"
         )
@@ -591,6 +595,11 @@ class ChapterMixin:
         a = p.attack(command.args.get("attack"))
         if a is None:
             return
+        if a.name.lower().startswith("charge"):
+            raise IllegalCommand(
+                f"{a.name} is a charging attack: use the charge command (mount's Strength added then)",
+                mounted.CHARGE,
+            )
         lost = me.marks.get("lost_weapons") or ()
         if a.name in lost:
             raise IllegalCommand(f"{me.name} has lost the {a.name}", opt.rule(opt.CALLED_SHOT))
@@ -1851,8 +1860,11 @@ class ChapterMixin:
             return ""
         if isinstance(event, ev.Moved) and event.mode in ("ridden",):
             return ""
-        if isinstance(event, ev.ConditionAdded) and event.name in ("split-movement",):
+        if isinstance(event, (ev.ConditionAdded, ev.ConditionRemoved)) and event.name in ("split-movement",):
             return ""
+        if isinstance(event, ev.InitiativeRolled) and event.rule == mounted.SEQUENCE:
+            c = state.combatants[event.actor]
+            return f"{c.name} acts on its rider's Initiative {event.value} [{event.rule}]"
         if isinstance(event, ev.ConditionAdded) and event.name == "surprised":
             c = state.combatants[event.target]
             return f"  {c.name} is surprised [{event.rule}]"

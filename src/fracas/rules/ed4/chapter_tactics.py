@@ -19,13 +19,47 @@ from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.chapter import declared, mount_of, rider_of
-from fracas.rules.ed4.tactics import Ed4Tactic, _blocked, _enemies, _nearest, expected_damage, mean_step
+from fracas.rules.ed4.tactics import (
+    Ed4Tactic,
+    GuardTactic,
+    _blocked,
+    _enemies,
+    _nearest,
+    expected_damage,
+    mean_step,
+)
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
 
 
-class VeteranTactic(Ed4Tactic):
+class _Legal:
+    """Plans only attacks the ruleset accepts (reach in the air, lost weapons, charging-only attacks)."""
+
+    def attack_plan(
+        self,
+        state: FightState,
+        me: Combatant,
+        target: Combatant,
+        ruleset: Any,
+        move_left: int,
+        blocked: set | None = None,
+    ) -> Command | None:
+        cmd = super().attack_plan(state, me, target, ruleset, move_left, blocked)  # type: ignore[misc]
+        if cmd is None or ruleset._is_legal(state, cmd):
+            return cmd
+        ranked = sorted(me.stats.attacks, key=lambda a: -expected_damage(me, target, a))
+        for a in ranked:
+            args = {k: v for k, v in cmd.args.items() if k not in ("attack", "karma")}
+            if not a.close:
+                args.pop("path", None)
+            alt = Command(me.id, "attack", target.id, {**args, "attack": a.name})
+            if ruleset._is_legal(state, alt):
+                return alt
+        return None
+
+
+class VeteranTactic(_Legal, Ed4Tactic):
     name = "veteran"
     declares = True
 
@@ -37,6 +71,8 @@ class VeteranTactic(Ed4Tactic):
 
     def options(self, state: FightState, me: Combatant) -> list[str]:
         p = me.stats
+        if "surprised" in me.conditions:
+            return []
         left = (p.unconsciousness or p.death) - current_damage(me)
         if "knocked-down" in me.conditions:
             return [opt.JUMP_UP] if left > 6 else []
@@ -44,6 +80,8 @@ class VeteranTactic(Ed4Tactic):
         near = [f for f in foes if f.pos and me.pos and distance(f.pos, me.pos) <= 1]
         if self.flier(me) and any(a.close for a in p.attacks) and left > 4:
             return [opt.SPLIT]
+        if not near and self.can_set_against(state, me, foes):
+            return [opt.SET_AGAINST_CHARGE]
         if len(near) >= 3 or (near and self.in_danger(me, near)):
             return [opt.DEFENSIVE]
         close_att = [a for a in p.attacks if a.close]
@@ -63,6 +101,12 @@ class VeteranTactic(Ed4Tactic):
         better = dataclasses.replace(a, step=a.step + 3, damage=a.damage + 3)
         return expected_damage(me, target, better) - expected_damage(me, target, a)
 
+    def can_set_against(self, state: FightState, me: Combatant, foes: list[Combatant]) -> bool:
+        """A long weapon and a mounted enemy who could charge: wait for him (p.385)."""
+        if not any(a.close and (mounted.is_lance(a.name) or a.size >= 4) for a in me.stats.attacks):
+            return False
+        return any(mount_of(state, f) is not None for f in foes)
+
     def flier(self, me: Combatant) -> bool:
         return me.altitude > 0 or bool(me.marks.get("flying"))
 
@@ -78,6 +122,12 @@ class VeteranTactic(Ed4Tactic):
             return Command(me.id, "break-free")
         if "falling" in me.conditions:
             return Command(me.id, "recover-flight")
+        if (
+            opt.SET_AGAINST_CHARGE in mine
+            and me.pos is not None
+            and not any(f.pos and distance(f.pos, me.pos) <= 1 for f in _enemies(state, me))
+        ):
+            return Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": me.id}})
         if opt.SPLIT in mine and self.flier(me):
             cmd = self.swoop(state, me, ruleset)
             if cmd is not None:
@@ -122,8 +172,15 @@ class VeteranTactic(Ed4Tactic):
         m = mount_of(state, me)
         if m is None or me.pos is None or m.marks.get("std") == state.round:
             return None
-        a = max((x for x in me.stats.attacks if x.close), key=lambda x: x.damage, default=None)
-        if a is None or a.name in (me.marks.get("lost_weapons") or ()):
+        usable = [
+            x
+            for x in me.stats.attacks
+            if x.close
+            and x.name not in (me.marks.get("lost_weapons") or ())
+            and not x.name.startswith("Charge")
+        ]
+        a = max(usable, key=lambda x: x.damage, default=None)
+        if a is None:
             return None
         blocked = _blocked(state, me) - {m.pos}
         best = None
@@ -145,7 +202,14 @@ class VeteranTactic(Ed4Tactic):
         return Command(me.id, "charge", t.id, {"attack": a.name, "path": [list(h) for h in path]})
 
 
-class MountTactic(Ed4Tactic):
+class SentinelTactic(_Legal, GuardTactic):
+    """``guard`` that plans only legal attacks: holds its ground, reserves its action to strike whoever
+    attacks its side (intercepting swoops when its Initiative is higher, p.398)."""
+
+    name = "sentinel"
+
+
+class MountTactic(_Legal, Ed4Tactic):
     name = "mount"
 
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
@@ -166,4 +230,8 @@ class MountTactic(Ed4Tactic):
         return Command(me.id, "pass")
 
 
-CHAPTER_TACTICS: dict[str, Ed4Tactic] = {"veteran": VeteranTactic(), "mount": MountTactic()}
+CHAPTER_TACTICS: dict[str, Ed4Tactic] = {
+    "veteran": VeteranTactic(),
+    "mount": MountTactic(),
+    "sentinel": SentinelTactic(),
+}
