@@ -1071,6 +1071,29 @@ class EarthdawnRuleset(Ruleset):
         )
 
     # ----- showing ----------------------------------------------------------------------------------------
+    def _narrate_test(self, e: ev.Rolled, state: FightState) -> str:
+        names = state.combatants
+        who = names[e.actor].name if e.actor in names else e.actor
+        tgt = f" vs {names[e.target].name}" if e.target in names else ""
+        dice = list(e.roll.get("dice", ()))
+        karma = any(len(m) > 1 and str(m[1]).startswith("Karma die") for m in e.modifiers)
+        mods = [m for m in e.modifiers if not (len(m) > 1 and str(m[1]).startswith("Karma die"))]
+        if karma and len(dice) > 1:
+            text = f"step {e.step} ({_faces(dice[:-1])}) + Karma ({_faces(dice[-1:])})"
+        else:
+            text = f"step {e.step} ({_faces(dice)})"
+        mod = e.roll.get("modifier", 0)
+        if mod:
+            text += f" {mod:+d}"
+        against = ""
+        if e.dn is not None:
+            against = f" vs {e.against or 'DN'} {e.dn}"
+        out = f" -> {e.outcome}" if e.outcome else ""
+        extra = f", {e.extra} extra success{'es' if e.extra != 1 else ''}" if e.extra else ""
+        why = " [" + "; ".join(f"{int(v):+d} {w} [{r}]" for v, w, r in mods) + "]" if mods else ""
+        rule = f" ({e.rule})" if e.rule else ""
+        return f"  {who}: {e.test}{tgt}, {text} = {e.total}{against}{out}{extra}{why}{rule}"
+
     def is_out(self, combatant: Combatant) -> bool:
         return combatant.status != "active"
 
@@ -1095,6 +1118,8 @@ class EarthdawnRuleset(Ruleset):
         }
 
     def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        if isinstance(event, ev.Rolled) and event.step is not None:
+            return self._narrate_test(event, state)
         if isinstance(event, ev.TurnStarted):
             c = state.combatants.get(event.actor)
             init = state.initiative.get(event.actor)
@@ -1157,6 +1182,16 @@ class EarthdawnRuleset(Ruleset):
         if isinstance(event, (ev.ExtraSet, ev.Marked)):
             return ""
         return None
+
+
+def _faces(dice: list[Any]) -> str:
+    parts = []
+    for d in dice:
+        faces = [int(f) for f in d[1:]]
+        parts.append(
+            f"d{abs(int(d[0]))}:" + ("+".join(map(str, faces)) + "!" if len(faces) > 1 else str(faces[0]))
+        )
+    return " ".join(parts)
 
 
 def _mt(mods: list[Modifier]) -> tuple[tuple[Any, ...], ...]:
