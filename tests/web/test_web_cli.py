@@ -1,0 +1,70 @@
+"""``fracas serve`` start-up pieces and ``fracas fights`` (list, export, import, delete) on the ED4 example."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fracas.cli import main
+from fracas.engine.encounter import read_file
+from fracas.store import FightService, Store
+from fracas.web.cli import BUNDLED_EXAMPLES, bundled_example, ensure_example
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO_EXAMPLE = ROOT / "examples" / "ed4" / "mica-and-the-ghouls.yaml"
+
+
+def test_the_bundled_example_is_the_repository_example() -> None:
+    if not REPO_EXAMPLE.exists():
+        pytest.skip("examples/ed4/mica-and-the-ghouls.yaml is not in this checkout")
+    assert BUNDLED_EXAMPLES[0].read_text(encoding="utf-8") == REPO_EXAMPLE.read_text(encoding="utf-8")
+    assert bundled_example() == BUNDLED_EXAMPLES[0]
+
+
+def test_a_fresh_database_starts_with_the_example_and_keeps_it(tmp_path: Path) -> None:
+    service = FightService(Store(tmp_path / "fresh.sqlite3"))
+    first = ensure_example(service)
+    assert first is not None and first.record.name == "Mica and the ghouls" and first.record.ruleset == "ed4"
+    again = ensure_example(service)
+    assert again.record.id == first.record.id and len(service.store.fights()) == 1
+
+
+def test_serve_refuses_a_port_that_is_not_one(tmp_path: Path, capsys) -> None:
+    assert main(["serve", "--port", "70000", "--db", str(tmp_path / "x.sqlite3"), "--no-browser"]) == 2
+    assert "not a port" in capsys.readouterr().err
+
+
+def test_fights_list_export_import_delete_and_resume(tmp_path: Path, capsys) -> None:
+    db = str(tmp_path / "cli.sqlite3")
+    service = FightService(Store(db))
+    example = REPO_EXAMPLE if REPO_EXAMPLE.exists() else bundled_example()
+    fid = service.create(read_file(example), seed=2).record.id
+    service.store.close()
+    assert main(["fights", "list", "--db", db]) == 0
+    assert fid in capsys.readouterr().out
+
+    assert main(["fight", "--resume", fid, "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert f"Resuming Mica and the ghouls ({fid})" in out and "win after" in out
+    assert "ended after round" in FightService(Store(db)).store.get(fid).status
+
+    dump = tmp_path / "fight.json"
+    assert main(["fights", "export", fid, "--db", db, "--out", str(dump)]) == 0
+    data = json.loads(dump.read_text())
+    assert data["format"] == "fracas-fight" and data["fight"]["id"] == fid
+    other = str(tmp_path / "other.sqlite3")
+    capsys.readouterr()
+    assert main(["fights", "import", str(dump), "--db", other]) == 0
+    assert f"imported {fid}" in capsys.readouterr().out
+    imported = FightService(Store(other)).book(fid).state.snapshot()
+    assert imported == FightService(Store(db)).book(fid).state.snapshot()
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["fights", "import", str(bad), "--db", other]) == 2
+    assert main(["fights", "export", "no-such-fight", "--db", db]) == 2
+    assert main(["fights", "delete", fid, "--db", db]) == 0
+    assert Store(db).fights() == []
+    assert main(["fight", "--resume", fid, "--db", db]) == 2
