@@ -21,6 +21,7 @@ Command actions and their args (every action id is a line of the list in data/co
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,7 +30,7 @@ from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.encounter import CombatantSpec, EncounterSpec, assign_ids
-from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance, neighbours
+from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance, neighbours, ring
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
@@ -146,34 +147,42 @@ def _effects_from(data: Any) -> list[P.Effect]:
 
 def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjacent: bool) -> list[Hex]:
     """The shortest path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the
-    goal (next to it when ``stop_adjacent``); ties go to the first found, so the result is deterministic."""
+    goal (next to it when ``stop_adjacent``): an A* search; ties go to the first found (deterministic)."""
     want = 1 if stop_adjacent else 0
-    if distance(start, goal) <= want:
+    # a crowded goal: aim for the nearest ring around it that has a free hex
+    while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
+        want += 1
+    if distance(start, goal) <= want or spaces <= 0:
         return []
     prev: dict[Hex, Hex | None] = {start: None}
-    frontier = [start]
+    cost = {start: 0}
+    heap = [(distance(start, goal), distance(start, goal), 0, start)]
     best, best_key = start, (distance(start, goal), 0)
-    for depth in range(1, spaces + 1):
-        nxt: list[Hex] = []
-        for h in frontier:
-            for n in neighbours(h):
-                if n in prev or n in blocked:
-                    continue
-                prev[n] = h
-                nxt.append(n)
-                key = (max(distance(n, goal), want), depth)
-                if key < best_key:
-                    best, best_key = n, key
-        if best_key[0] <= want or not nxt:
+    tick = 0
+    while heap and tick < 4000:
+        _, h_here, _, here = heapq.heappop(heap)
+        g = cost[here]
+        if h_here <= want:
+            best = here
             break
-        # do not wander far from the straight line: keep the frontier near the goal
-        nxt.sort(key=lambda h: distance(h, goal))
-        frontier = nxt[:400]
+        if g >= spaces:
+            continue
+        for n in neighbours(here):
+            if n in blocked or (n in cost and cost[n] <= g + 1):
+                continue
+            cost[n] = g + 1
+            prev[n] = here
+            h = distance(n, goal)
+            key = (max(h, want), g + 1)
+            if key < best_key:
+                best, best_key = n, key
+            tick += 1
+            heapq.heappush(heap, (g + 1 + h, h, tick, n))
     path: list[Hex] = []
-    h: Hex | None = best
-    while h is not None and h != start:
-        path.append(h)
-        h = prev[h]
+    node: Hex | None = best
+    while node is not None and node != start:
+        path.append(node)
+        node = prev[node]
     return path[::-1]
 
 
@@ -587,6 +596,7 @@ class SasRuleset(Ruleset):
             b.note("The side's attacks take effect.", rule=rule("initiative"))
             b.effects(pending)
         self._deaths(b, state, dice)
+        self._fallen_steeds(b, state)
         order = state.extra.get("side_order", state.sides)
         idx = state.extra.get("side_index", 0)
         side = order[idx]
@@ -604,6 +614,18 @@ class SasRuleset(Ruleset):
         if idx + 1 < len(order):
             return out + [ev.ExtraSet("side_index", idx + 1), ev.PhaseChanged("side-start")]
         return out + self._round_end(state, b) + [ev.RoundEnded(state.round)]
+
+    def _fallen_steeds(self, b: EventBuilder, state: FightState) -> None:
+        """A rider whose steed is down falls off, prone (the text is silent: docs/rulesets/sas.md)."""
+        for c in state.combatants.values():
+            mid = b.mark(c.id, "mounted_on")
+            if not mid or b.status(mid) == "active":
+                continue
+            b.set_mark(c.id, "mounted_on", None, rule("mounted"))
+            b.set_mark(mid, "ridden_by", None, rule("mounted"))
+            if b.status(c.id) == "active":
+                b.add_condition(c.id, "knocked-down", None, 0, "thrown from the steed", rule("mounted"))
+                b.note(f"{c.name} falls from {state.combatants[mid].name}!", c.id, rule("mounted"))
 
     def _deaths(self, b: EventBuilder, state: FightState, dice: DiceSource) -> None:
         """DEATH BY A THOUSAND CUTS for everyone whose markers reached the Wound Level."""
