@@ -1,0 +1,159 @@
+"""ED4 combat options in play (000_4b24aca42c3b6366.txt p.382-386): declared before Initiative, refused
+with the rule that forbids them, their modifiers and Strain in the events."""
+
+from __future__ import annotations
+
+import pytest
+from ed4_chapter_helpers import act, build, cmd, declare, mods, of, start
+
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.errors import IllegalCommand
+from fracas.rules.ed4 import options as o
+
+BLOCK = {
+    "dexterity": 12,
+    "strength": 12,
+    "toughness": 12,
+    "perception": 12,
+    "willpower": 12,
+    "charisma": 12,
+    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
+}
+
+
+def duel(a: dict, b: dict) -> object:
+    return build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "tactic": "person", **a}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [1, 0], "tactic": "hold", **b}]},
+        ]
+    )
+
+
+def test_aggressive_with_defensive_refused_with_its_rule_p382() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [5, 3])
+    with pytest.raises(IllegalCommand) as err:
+        declare(f, "a", o.AGGRESSIVE, o.DEFENSIVE)
+    assert err.value.rule == "ed4/option/aggressive-attack p.382"
+
+
+def test_no_option_but_jump_up_while_knocked_down_p382() -> None:
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    from fracas.engine.state import Condition
+
+    state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    f = start(state, [5, 3])
+    with pytest.raises(IllegalCommand) as err:
+        declare(f, "a", o.AGGRESSIVE)
+    assert err.value.rule == o.KNOCKED_DOWN_RULE
+
+
+def test_options_are_declared_before_initiative_p382() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [5, 3])
+    declare(f, "a")
+    act(f, "a", [1, 1])
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(Command("a", "declare", args={"action": "attack", "options": [o.AGGRESSIVE]}))
+    assert err.value.rule == o.DECLARE_RULE
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("a", "attack", "b", attack="Sword", options=[o.AGGRESSIVE]))
+    assert err.value.rule == o.DECLARE_RULE
+
+
+def test_aggressive_attack_in_the_events_p382() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [5, 3])
+    declare(f, "a", o.AGGRESSIVE)
+    act(f, "a", [6, 6, 6, 6, 1, 5, 5, 4, 4])
+    events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+    att, dmg = [e for e in of(events, ev.Rolled) if e.actor == "a"][:2]
+    assert (3, "ed4/option/aggressive-attack p.382") in mods(att)
+    assert (3, "ed4/option/aggressive-attack p.382") in mods(dmg)
+    strain = [e for e in of(events, ev.Damaged) if e.damage_type == "strain"]
+    assert [(s.target, s.amount) for s in strain] == [("a", 1)]
+    # and a's own Defenses are 3 lower against b
+    from ed4_chapter_helpers import RULESET
+
+    from fracas.rules.earthdawn.combat import TestContext
+
+    st = f.state
+    ctx = TestContext(
+        st, None, "attack", st.combatants["b"], st.combatants["a"], st.combatants["b"].stats.attacks[0]
+    )
+    assert (-3, "ed4/option/aggressive-attack p.382") in [
+        (m.value, m.rule) for m in RULESET.defense_mods(ctx)
+    ]
+
+
+def test_thrak_attacks_the_dyre_to_knock_it_down_dn_13_p383() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "thrak", "id": "thrak", "at": [0, 0], "tactic": "person"}],
+            },
+            {"name": "B", "combatants": [{"template": "dyre", "id": "dyre", "at": [1, 0], "tactic": "hold"}]},
+        ]
+    )
+    f = start(state, [5, 3])
+    declare(f, "thrak", o.KNOCKDOWN)
+    # Battle-axe attack d10+d8 = 10 (one success vs PD 9); damage 2d12 = 21; dyre's Knockdown d12+d8+d6 = 6
+    act(f, "thrak", [5, 5, 11, 10, 2, 2, 2])
+    events = f.submit(cmd("thrak", "attack", "dyre", attack="Battle-axe"))
+    kd = [e for e in of(events, ev.Rolled) if e.test == "Knockdown"]
+    assert kd and kd[0].dn == 13 and kd[0].actor == "dyre"
+    assert "knocked-down" in f.state.combatants["dyre"].conditions
+    assert f.state.combatants["dyre"].counters.get("damage", 0) == 0  # no damage (p.383)
+
+
+def test_herekar_shatters_the_body_shield_23_vs_21_p385() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "herekar", "id": "herekar", "at": [0, 0], "tactic": "person"}],
+            },
+            {
+                "name": "B",
+                "combatants": [
+                    {
+                        "template": "bandit",
+                        "id": "foe",
+                        "at": [1, 0],
+                        "tactic": "hold",
+                        "equipment": {"shield": "body-shield"},
+                    }
+                ],
+            },
+        ]
+    )
+    f = start(state, [5, 3])
+    declare(f, "herekar", o.SHATTER)
+    pd = f.state.combatants["foe"].stats.physical_defense
+    # attack d12+d12+... Herekar's Broadsword step 14 (2d12): 6+6 = 12 >= PD, < PD+5;
+    # damage 12 + Size 3 = step 15 (d12+2d6): 11+6+6? 6 explodes on a d6, so 11+5+5 = 21 ... use 12 -> explode
+    assert pd + 5 > 12 >= pd
+    act(f, "herekar", [6, 6, 11, 6, 1, 5])  # d12 11, d6 6+1 (exploded) = 7, d6 5 -> 23
+    events = f.submit(cmd("herekar", "attack", "foe", attack="Broadsword"))
+    notes = [e.text for e in of(events, ev.Note)]
+    assert any("shatters (23 against 21)" in t for t in notes)
+    assert f.state.combatants["foe"].marks.get("shield_shattered") is True
+    assert f.state.combatants["foe"].counters.get("damage", 0) == 0
+    assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [1]
+
+
+def test_jump_up_stands_and_forbids_moving_p384() -> None:
+    from fracas.engine.state import Condition
+
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    f = start(state, [5, 3])
+    declare(f, "a", o.JUMP_UP)
+    act(f, "a", [7])  # Dexterity step 5 (d8) = 7 against 6
+    events = f.submit(cmd("a", "jump-up", end=False))
+    assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [2]
+    r = [e for e in of(events, ev.Rolled) if e.test.startswith("Jump Up")][0]
+    assert r.dn == 6 and all(m[1] != "ed4/situation/knocked-down p.389" for m in mods(r))
+    assert "knocked-down" not in f.state.combatants["a"].conditions
+    with pytest.raises(IllegalCommand):
+        f.submit(cmd("a", "move", path=[[0, 1]]))
