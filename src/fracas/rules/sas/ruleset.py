@@ -35,7 +35,7 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
 from fracas.rules.sas import procedures as P
-from fracas.rules.sas.fold import TURN_SCOPED, EventBuilder, HiddenSet, next_value, view
+from fracas.rules.sas.fold import DEFENSE_CONDITIONS, TURN_SCOPED, EventBuilder, HiddenSet, next_value, view
 from fracas.rules.sas.model import Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
 from fracas.rules.sas.tables import Settings, tables
@@ -952,7 +952,7 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(f"{c.name}'s {wid} is broken", rule("fumble-hth"))
         weapon = t.weapons[wid]
         d = self._dist(c, target)
-        move = P.movement(f, self._underwater(state))
+        move = self._spaces(state, c, 1.0)
         closing = a in (
             "close-to-attack",
             "sneak-attack",
@@ -1015,7 +1015,7 @@ class SasRuleset(Ruleset):
             why = P.can_charge(f, len(self._adjacent_foes(state, c)), hidden=c.hidden)
             if why:
                 raise IllegalCommand(f"{c.name} may not charge: {why}", rule("charge"))
-            cmove = P.movement(f, self._underwater(state), 2.0, charge=True) + self._mount_bonus(state, c)
+            cmove = self._spaces(state, c, 2.0, charge=True)
             if a == "hurling-charge":
                 if not weapon.thrown and weapon.band is None:
                     raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
@@ -1370,6 +1370,8 @@ class SasRuleset(Ruleset):
             and not sit.dog_pile
             and sit.brawl is None
             and not sit.disarm
+            and not att.mounted_on
+            and not dfn.mounted_on
         ):
             bd = P.brawl_roll(dice)
             b.events.append(
@@ -1684,7 +1686,8 @@ class SasRuleset(Ruleset):
         spaces = self._spaces(state, c, speed, charge)
         assert target.pos is not None
         path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
-        self._move(b, state, c, path, mode, rule("actions", mode), face_to=target.pos)
+        word = {"close-to-attack": "close", "hurling-charge": "charge"}.get(mode, mode)
+        self._move(b, state, c, path, word, rule("actions", mode), face_to=target.pos)
         if not path or distance(path[-1], target.pos) > 1:
             b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("actions", mode))
             return False
@@ -2449,6 +2452,12 @@ class SasRuleset(Ruleset):
             return ""
         if isinstance(event, ev.ConditionRemoved) and event.name in TURN_SCOPED:
             return ""
+        if isinstance(event, ev.ConditionAdded) and event.name == "battle-cry":
+            c = state.combatants[event.target]
+            return f"  {c.name} raises a Battle Cry ({event.source}) [{event.rule}]"
+        if isinstance(event, ev.ConditionAdded) and event.name in DEFENSE_CONDITIONS:
+            c = state.combatants[event.target]
+            return f"  {c.name}: {event.source or event.name}, Defense {event.value:+d} [{event.rule}]"
         if isinstance(event, ev.CounterChanged) and event.counter in ("hits", "pp_used", "burn_markers"):
             return ""
         if isinstance(event, ev.Damaged) and event.counter == "markers":
