@@ -1,0 +1,149 @@
+"""ED4 situation modifiers in play (000_4b24aca42c3b6366.txt p.386-390)."""
+
+from __future__ import annotations
+
+from ed4_chapter_helpers import RULESET, build, of, start
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import events as ev
+from fracas.engine.play import Fight
+from fracas.rules.earthdawn.combat import TestContext
+
+
+def _defense_mods(state, attacker: str, target: str) -> list[tuple[int, str]]:
+    a = state.combatants[attacker]
+    ctx = TestContext(state, None, "attack", a, state.combatants[target], a.stats.attacks[0])
+    return [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
+
+
+def mica_among_ghouls():
+    # Mica faces direction 0 (towards +q); five ghouls around him, two of them behind (directions 3 and 4).
+    return build(
+        [
+            {"name": "Mica", "combatants": [{"template": "mica", "id": "mica", "at": [0, 0], "facing": 0}]},
+            {
+                "name": "Ghouls",
+                "combatants": [
+                    {
+                        "template": "ghoul",
+                        "count": 5,
+                        "tactic": "hold",
+                        "at": [[1, 0], [1, -1], [0, 1], [-1, 0], [-1, 1]],
+                    }
+                ],
+            },
+        ]
+    )
+
+
+def test_mica_harried_by_five_ghouls_pd_10_to_8_and_6_from_behind_p388() -> None:
+    state = mica_among_ghouls()
+    assert state.combatants["mica"].stats.physical_defense == 10
+    front = _defense_mods(state, "ghoul-1", "mica")
+    behind = _defense_mods(state, "ghoul-4", "mica")  # at (-1, 0): direction 3, straight behind
+    assert 10 + sum(v for v, _ in front) == 8
+    assert (-2, "ed4/situation/harried p.388") in front
+    assert 10 + sum(v for v, _ in behind) == 6
+    assert (-2, "ed4/situation/blindsided p.386") in behind
+
+
+def test_harried_lifts_with_fewer_than_four_attackers_p388() -> None:
+    state = mica_among_ghouls()
+    for gid in ("ghoul-3", "ghoul-4"):
+        state.combatants[gid].status = "dead"
+    assert all(r != "ed4/situation/harried p.388" for _, r in _defense_mods(state, "ghoul-1", "mica"))
+
+
+def ambush(light: str = "full-darkness"):
+    return build(
+        [
+            {
+                "name": "Travellers",
+                "combatants": [
+                    {"template": "tomas", "id": "tomas", "at": [0, 0], "tactic": "hold"},
+                    {"template": "mica", "id": "mica", "at": [0, 1], "tactic": "hold"},
+                ],
+            },
+            {
+                "name": "Orks",
+                "combatants": [
+                    {
+                        "template": "ork-scorcher",
+                        "id": "ork",
+                        "at": [3, 0],
+                        "hidden": True,
+                        "tactic": "hold",
+                        "options": {"senses": ["low-light-vision"]},
+                    }
+                ],
+            },
+        ],
+        map={"light": light},
+    )
+
+
+def test_surprise_perception_against_the_lowest_dexterity_step_p390() -> None:
+    state = ambush()
+    # Tomas: Perception step 7 (d12) - 4 full darkness = step 3 (d4): 2 -> surprised. Mica: Heat Sight,
+    # Perception step 5 (d8): 6 -> not surprised. (The Initiative dice come first: nobody declares.)
+    f = Fight(RULESET, state, ScriptedDice([3, 3, 3, 2, 6]))
+    f.advance_until_decision()
+    events = f.log
+    perc = [e for e in of(events, ev.Rolled) if e.test.startswith("Perception")]
+    assert {e.actor: e.dn for e in perc} == {"tomas": 6, "mica": 6}  # the ork's Dexterity step 6
+    tomas = [e for e in perc if e.actor == "tomas"][0]
+    assert (-4, "darkness", "ed4/situation/darkness p.387") in [
+        (int(v), w.split()[-1], r) for v, w, r in tomas.modifiers
+    ]
+    assert "surprised" in state.combatants["tomas"].conditions
+    assert "surprised" not in state.combatants["mica"].conditions
+    assert (-3, "ed4/situation/surprised p.390") in _defense_mods(state, "ork", "tomas")
+
+
+def test_a_surprised_character_loses_his_turn_p390() -> None:
+    state = ambush()
+    f = Fight(RULESET, state, ScriptedDice([3, 3, 3, 2, 6] + [3] * 400))
+    for _ in range(60):
+        f.step()
+        if state.round > 1:
+            break
+    notes = [e.text for e in of(f.log, ev.Note)]
+    assert any("Tomas is surprised and cannot act" in t for t in notes)
+    assert "surprised" not in state.combatants["tomas"].conditions  # it lasts to the end of the round
+
+
+def test_darkness_and_senses_on_attack_tests_p387() -> None:
+    state = ambush()
+    for who, expect in (("tomas", -4), ("mica", 0), ("ork", -2)):
+        c = state.combatants[who]
+        ctx = TestContext(state, None, "attack", c, None, c.stats.attacks[0])
+        got = sum(m.value for m in RULESET.step_mods(ctx) if m.rule == "ed4/situation/darkness p.387")
+        assert got == expect, who
+
+
+def test_partial_cover_against_shots_p387() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "tomas", "id": "tomas", "at": [0, 0], "tactic": "hold"}],
+            },
+            {
+                "name": "B",
+                "combatants": [{"template": "ork-scorcher", "id": "ork", "at": [6, 0], "tactic": "hold"}],
+            },
+        ],
+        map={"cover": [[0, 0]]},
+    )
+    ork = state.combatants["ork"]
+    bow = ork.stats.attack("Light crossbow")
+    ctx = TestContext(state, None, "attack", ork, state.combatants["tomas"], bow)
+    assert (2, "ed4/situation/cover p.387") in [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
+
+
+def test_surprise_needs_hidden_enemies() -> None:
+    state = ambush("bright")
+    state.combatants["ork"].hidden = False
+    f = start(state, [3, 3, 3])
+    f.advance_until_decision()
+    assert not [e for e in of(f.log, ev.Rolled) if e.test.startswith("Perception")]
