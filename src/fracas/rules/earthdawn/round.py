@@ -89,6 +89,7 @@ class EarthdawnRuleset(Ruleset):
         self.actions: dict[str, Action] = {}
         self.combat_options: dict[str, CombatOption] = {}
         self._tactics: dict[str, Any] | None = None
+        self._act_decisions: dict[str, Decision] = {}
         self._install_core()
 
     # ----- edition hooks ----------------------------------------------------------------------------------
@@ -282,7 +283,10 @@ class EarthdawnRuleset(Ruleset):
                 delayers = extra.get("delayers", ())
                 reserved = extra.get("reserved", {})
                 if c.active and cur not in delayers and cur not in reserved:
-                    return Decision(cur, "act")
+                    d = self._act_decisions.get(cur)
+                    if d is None:  # Decisions are immutable: one per combatant is reused
+                        d = self._act_decisions[cur] = Decision(cur, "act")
+                    return d
             delayers = extra.get("delayers")
             if delayers:
                 asked = extra.get("delay_asked")
@@ -490,7 +494,7 @@ class EarthdawnRuleset(Ruleset):
         return True
 
     def validate(self, state: FightState, command: Command) -> None:
-        decision = self.pending(state)
+        decision = self.pending(state)  # through any subclass's pending (the chapter adds decisions)
         kind = decision.kind if decision is not None and decision.actor == command.actor else "act"
         name = command.action
         if command.actor not in state.combatants:
@@ -539,7 +543,7 @@ class EarthdawnRuleset(Ruleset):
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
         sc = Scratch(state)
         decision = self.pending(state)
-        kind = decision.kind if decision is not None else "act"
+        kind = decision.kind if decision is not None and decision.actor == command.actor else "act"
         name = command.action
         me = command.actor
         if kind == "declare":
