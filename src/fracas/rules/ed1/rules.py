@@ -224,7 +224,8 @@ RULES: list[Rule] = [
         "attack.armor-defeating",
         "An Excellent or Extraordinary Attack test defeats the target's armor",
         "optional",
-        "option armor-defeating-hits, on by default [single source, verify]; needs the level, so DN 2-13",
+        "option armor-defeating-hits, on by default [single source, verify]; needs the level, so DN 2-13; "
+        "a Good result changes nothing in an attack (only talents that ask for a level)",
     ),
     _r("attack.extra-successes", "No extra successes: ED1 grades success by level, damage is not raised"),
     _r("damage", "Damage test: weapon damage step + Strength step (creatures: their Damage step)"),
