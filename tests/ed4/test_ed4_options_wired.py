@@ -74,10 +74,10 @@ def test_aggressive_attack_in_the_events_p382() -> None:
     # and a's own Defenses are 3 lower against b
     from ed4_chapter_helpers import RULESET
 
-    from fracas.rules.earthdawn.combat import TestContext
+    from fracas.rules.earthdawn import combat as edc
 
     st = f.state
-    ctx = TestContext(
+    ctx = edc.TestContext(
         st, None, "attack", st.combatants["b"], st.combatants["a"], st.combatants["b"].stats.attacks[0]
     )
     assert (-3, "ed4/option/aggressive-attack p.382") in [

@@ -7,12 +7,12 @@ from ed4_chapter_helpers import RULESET, build, of, start
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
-from fracas.rules.earthdawn.combat import TestContext
+from fracas.rules.earthdawn import combat as edc
 
 
 def _defense_mods(state, attacker: str, target: str) -> list[tuple[int, str]]:
     a = state.combatants[attacker]
-    ctx = TestContext(state, None, "attack", a, state.combatants[target], a.stats.attacks[0])
+    ctx = edc.TestContext(state, None, "attack", a, state.combatants[target], a.stats.attacks[0])
     return [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
 
 
@@ -116,7 +116,7 @@ def test_darkness_and_senses_on_attack_tests_p387() -> None:
     state = ambush()
     for who, expect in (("tomas", -4), ("mica", 0), ("ork", -2)):
         c = state.combatants[who]
-        ctx = TestContext(state, None, "attack", c, None, c.stats.attacks[0])
+        ctx = edc.TestContext(state, None, "attack", c, None, c.stats.attacks[0])
         got = sum(m.value for m in RULESET.step_mods(ctx) if m.rule == "ed4/situation/darkness p.387")
         assert got == expect, who
 
@@ -137,7 +137,7 @@ def test_partial_cover_against_shots_p387() -> None:
     )
     ork = state.combatants["ork"]
     bow = ork.stats.attack("Light crossbow")
-    ctx = TestContext(state, None, "attack", ork, state.combatants["tomas"], bow)
+    ctx = edc.TestContext(state, None, "attack", ork, state.combatants["tomas"], bow)
     assert (2, "ed4/situation/cover p.387") in [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
 
 

@@ -1,0 +1,57 @@
+"""ED4 spell combat in play (000_4b24aca42c3b6366.txt p.377-378, p.393)."""
+
+from __future__ import annotations
+
+import pytest
+from ed4_chapter_helpers import act, build, cmd, declare, of, start
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import events as ev
+from fracas.errors import IllegalCommand
+
+
+def maloren_and_the_thundra():
+    return build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "maloren", "id": "maloren", "at": [0, 0], "tactic": "person"}],
+            },
+            {
+                "name": "B",
+                "combatants": [
+                    {"template": "thundra-beast", "id": "thundra", "at": [5, 0], "tactic": "hold"}
+                ],
+            },
+        ]
+    )
+
+
+def test_earth_darts_needs_its_thread_then_three_successes_lengthen_the_armor_effect_p377() -> None:
+    state = maloren_and_the_thundra()
+    assert state.combatants["thundra"].stats.mystic_defense == 7
+    f = start(state, [3, 3, 3])
+    declare(f, "maloren")
+    act(f, "maloren", [])
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("maloren", "cast", "thundra", spell="Earth Darts"))
+    assert err.value.rule == "ed4/combat/spell-threads p.373"
+    state.combatants["maloren"].marks["woven"] = {"Earth Darts": 1}  # as if woven last round
+    f.dice = ScriptedDice([12, 1, 8, 3, 3])  # d12 12+1, d10 8 = 21; the Effect test 2d6
+    events = f.submit(cmd("maloren", "cast", "thundra", spell="Earth Darts"))
+    cast = [e for e in of(events, ev.Rolled) if e.test == "Earth Darts Spellcasting"][0]
+    assert (cast.total, cast.dn, cast.extra) == (21, 7, 2)  # three successes
+    red = f.state.combatants["thundra"].conditions["armor-reduced"]
+    assert red.until_round - f.state.round + 1 == 1 + 4  # its base round and four more
+    assert [e.test for e in of(events, ev.Rolled)][-1] == "Earth Darts Effect"
+
+
+def test_weaving_a_thread_p373() -> None:
+    state = maloren_and_the_thundra()
+    f = start(state, [3, 3, 3])
+    declare(f, "maloren")
+    act(f, "maloren", [6, 6])
+    events = f.submit(cmd("maloren", "weave", spell="Earth Darts"))
+    w = [e for e in of(events, ev.Rolled) if e.test.startswith("Thread Weaving")][0]
+    assert w.dn == 5 and w.success
+    assert f.state.combatants["maloren"].marks["woven"] == {"Earth Darts": 1}
