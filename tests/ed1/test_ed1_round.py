@@ -351,3 +351,31 @@ def test_surrender_is_a_special_action_ch12_special_actions() -> None:
     )
     assert state.combatants["raider"].status == "surrendered"
     assert state.ended and state.winner == "Heroes"
+
+
+def test_swooping_flyer_strikes_in_passing_and_only_a_reserved_action_reaches_it_ch12_reserved() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "thom-hammerblade", "id": "thom", "player": True, "at": [0, 0]}],
+            },
+            {"name": "B", "combatants": [{"template": "espagra", "id": "esp", "at": [1, 0], "player": True}]},
+        ]
+    )
+    f = fight(state, [3, 1, 1])
+    declare(
+        f, {"thom": decl("thom", "attack", "esp"), "esp": decl("esp", "attack", "thom", options=["swoop"])}
+    )
+    until(f, "thom")
+    with pytest.raises(IllegalCommand, match="only a reserved action"):
+        ED1.validate(state, cmd("thom", "attack", "esp", attack="Broadsword"))
+    f.submit(cmd("thom", "reserve", initiative=1))
+    until(f, "esp")
+    swoop = cmd("esp", "attack", "thom", attack="Claws", swoop=True, after=[[2, 0], [3, 0]])
+    ED1.validate(state, swoop)
+    with pytest.raises(IllegalCommand, match="all at once"):
+        ED1.validate(state, cmd("esp", "attack", "thom", attack="Claws", path=[[1, -1]], after=[[2, -1]]))
+    f.submit(cmd("esp", "end"))
+    until(f, "thom")
+    ED1.validate(state, cmd("thom", "attack", "esp", attack="Broadsword"))

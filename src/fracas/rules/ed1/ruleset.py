@@ -548,7 +548,8 @@ class Ed1Ruleset(EarthdawnRuleset):
         self._v_attack(state, command)
         self._all_at_once(state, command)
         me = state.combatants[command.actor]
-        if command.args.get("after") and not state.options.get("split-movement", False):
+        swoop = bool(command.args.get("swoop"))  # a swoop flies in, strikes and flies on (Aerial Combat)
+        if command.args.get("after") and not swoop and not state.options.get("split-movement", False):
             before = self.moved_this_round(state, me) + len(command.args.get("path") or ())
             if before:
                 raise IllegalCommand(
