@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fracas.cli import main
 from fracas.dice.source import RandomDice, ScriptedDice
@@ -307,3 +309,57 @@ def test_illegal_commands_name_their_rule() -> None:
         SAS.validate(fight.state, Command("m", "set-to-receive-charge"))
     choices = SAS.choices(fight.state, fight.pending())  # type: ignore[arg-type]
     assert choices and all(isinstance(c, Command) for c in choices)
+
+
+TEMPLATES = ["goblin", "goblin-archer", "goblin-boss", "kobold", "ogre", "wolf", "warhorse", "aboleth",
+             "sea-raider", "fighter", "rogue", "mage", "priest", "giant-crocodile"]  # fmt: skip
+TACTICS = [
+    "default",
+    "horde",
+    "dogpile",
+    "archer",
+    "caster",
+    "cavalry",
+    "defensive",
+    "guard",
+    "hold",
+    "ambush",
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(TEMPLATES), st.sampled_from(TACTICS), st.booleans()), min_size=1, max_size=4
+    ),
+    st.lists(
+        st.tuples(st.sampled_from(TEMPLATES), st.sampled_from(TACTICS), st.booleans()), min_size=1, max_size=4
+    ),
+    st.integers(0, 2**20),
+    st.booleans(),
+    st.booleans(),
+)
+def test_any_small_fight_plays_to_the_end(left, right, seed, underwater, morale) -> None:  # type: ignore[no-untyped-def]
+    def side(name: str, members: list, q: int) -> dict:
+        return {
+            "name": name,
+            "combatants": [
+                {"template": t, "id": f"{name}-{i}", "tactic": tac, "hidden": hid, "at": [q, i * 2 - 3]}
+                for i, (t, tac, hid) in enumerate(members)
+            ],
+        }
+
+    data = {
+        "version": 1,
+        "ruleset": "sas",
+        "max_rounds": 12,
+        "options": {"morale": morale},
+        "map": {"extra": {"underwater": underwater}},
+        "sides": [side("left", left, 0), side("right", right, 7)],
+    }
+    _, state = encounter.load_data(data)
+    fight = Fight(SAS, state, RandomDice(seed), seed=seed)
+    final = fight.run()
+    assert final.ended
+    for c in final.combatants.values():
+        assert c.count("markers") >= 0 and c.count("bleeds") >= 0

@@ -2452,6 +2452,13 @@ class SasRuleset(Ruleset):
             return ""
         if isinstance(event, ev.ConditionRemoved) and event.name in TURN_SCOPED:
             return ""
+        plain = isinstance(event, ev.ConditionAdded) and event.name not in ("battle-cry", *DEFENSE_CONDITIONS)
+        if plain and event.name in tables().conditions.conditions:  # type: ignore[union-attr]
+            c = state.combatants[event.target]  # type: ignore[union-attr]
+            label = tables().conditions.conditions[event.name].label  # type: ignore[union-attr]
+            rnd = event.until_round  # type: ignore[union-attr]
+            until = f" until the end of round {rnd}" if rnd is not None else ""
+            return f"  {c.name} is {label}{until} ({event.source}) [{event.rule}]"  # type: ignore[union-attr]
         if isinstance(event, ev.ConditionAdded) and event.name == "battle-cry":
             c = state.combatants[event.target]
             return f"  {c.name} raises a Battle Cry ({event.source}) [{event.rule}]"
