@@ -379,3 +379,36 @@ def test_swooping_flyer_strikes_in_passing_and_only_a_reserved_action_reaches_it
     f.submit(cmd("esp", "end"))
     until(f, "thom")
     ED1.validate(state, cmd("thom", "attack", "esp", attack="Broadsword"))
+
+
+def test_one_test_for_five_orks_a_separate_one_for_the_veteran_ch12_initiative() -> None:
+    """The text's example: one Initiative test for five identical orks, a separate test for the ork
+    veteran with a different Initiative step."""
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "thom-hammerblade", "id": "thom", "player": True, "at": [0, 0]}],
+            },
+            {
+                "name": "Orks",
+                "combatants": [
+                    {
+                        "template": "ork-raider",
+                        "id": "ork",
+                        "count": 5,
+                        "at": [[5, 0], [5, 1], [5, 2], [6, 0], [6, 1]],
+                    },
+                    {"template": "ork-raider", "id": "veteran", "at": [7, 0], "stats": {"initiative": 8}},
+                ],
+            },
+        ]
+    )
+    f = fight(state, [2, 6, 3, 4])
+    declare(f, {})
+    f.advance_until_decision()
+    init = {e.actor: e for e in of(f.log, ev.InitiativeRolled)}
+    rolls = [cid for cid, e in init.items() if e.roll is not None]
+    assert rolls == ["thom", "ork-1", "veteran"]
+    assert {init[f"ork-{i}"].value for i in range(1, 6)} == {6}
+    assert init["veteran"].step == 8 and init["veteran"].value == 7  # d6:3 + d6:4 (ED1 step 8 = 2d6)
