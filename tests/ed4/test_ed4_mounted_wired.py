@@ -1,0 +1,110 @@
+"""ED4 mounted combat in play (000_4b24aca42c3b6366.txt p.394-398)."""
+
+from __future__ import annotations
+
+import pytest
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+
+from fracas.dice.source import RandomDice
+from fracas.engine import events as ev
+from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
+
+FOE = {
+    "dexterity": 12,
+    "strength": 12,
+    "toughness": 12,
+    "perception": 12,
+    "willpower": 12,
+    "charisma": 12,
+    "physical_defense": 7,
+    "attacks": [{"name": "Sword", "step": 8, "damage": 8}],
+}
+
+
+def davon():
+    # Davon's mount has Movement Rate 15 (p.397); opponents at 8 hexes (a 14-yard run) and 11 hexes (20 yards).
+    return build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "mount", "stats": {"movement": 15}},
+                    {"template": "ork-scorcher", "name": "Davon", "id": "davon", "tactic": "person",
+                     "options": {"rides": "horse", "familiar": True}},
+                ],
+            },
+            {
+                "name": "Foes",
+                "combatants": [
+                    {"name": "Near", "id": "near", "at": [8, 0], "tactic": "hold", "stats": FOE},
+                    {"name": "Far", "id": "far", "at": [0, 11], "tactic": "hold", "stats": FOE},
+                ],
+            },
+        ]
+    )  # fmt: skip
+
+
+def test_rider_shares_the_mount_hex_and_its_initiative_p395() -> None:
+    state = davon()
+    assert state.combatants["davon"].pos == state.combatants["horse"].pos == (0, 0)
+    f = Fight(RULESET, state, RandomDice(3))
+
+    declare(f, "davon")
+    f.advance_until_decision()
+    assert f.state.initiative["horse"] == f.state.initiative["davon"]
+    order = list(f.state.order)
+    assert order.index("horse") == order.index("davon") + 1
+
+
+def test_davon_charges_only_beyond_the_movement_rate_and_adds_the_mount_strength_p396_p397() -> None:
+    state = davon()
+    f = start(state, [3, 3, 3, 3, 3])
+    declare(f, "davon")
+    act(f, "davon", [11, 5, 5, 5, 6, 6])  # attack, damage d20+d10+d8, the target's Knockdown, Strength
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("davon", "charge", "near", attack="Battle-axe", path=[[i, 0] for i in range(1, 8)]))
+    assert err.value.rule == "ed4/mounted/charging-attack p.396"
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test][0]
+    assert (8, "ed4/mounted/charging-attack p.396") in [(int(v), r) for v, _, r in dmg.modifiers]
+    assert dmg.step == 14 + 8
+    after = [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (after")][0]
+    assert after.dn == f.state.combatants["far"].stats.tou_step
+    assert f.state.combatants["horse"].pos == f.state.combatants["davon"].pos == (0, 10)
+    assert (
+        f.state.combatants["horse"].marks["std"] == f.state.round
+    )  # the charge used the mount's Standard action
+
+
+def test_a_ridden_mount_does_not_move_on_its_own_p395() -> None:
+    state = davon()
+    f = Fight(RULESET, state, RandomDice(1))
+
+    declare(f, "davon")
+    d = f.advance_until_decision()
+    while d is not None and d.actor != "horse":
+        f.submit(cmd(d.actor, "end")) if d.actor == "davon" else f.submit(f.auto_command(d))
+        d = f.advance_until_decision()
+    assert d is not None
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("horse", "move", path=[[1, 0]]))
+    assert err.value.rule == "ed4/mounted/movement p.395"
+
+
+def test_a_fallen_mount_throws_its_rider_p395() -> None:
+    from fracas.dice.source import ScriptedDice
+    from fracas.rules.earthdawn.combat import Scratch
+
+    state = davon()
+    sc = Scratch(state)
+    sc.emit(ev.ConditionAdded("horse", "knocked-down", None, 3, "test", "test"))
+    out = RULESET._aftermath(state, list(sc.events), ScriptedDice([4]))
+    fall = [e for e in of(out, ev.Rolled) if e.test.startswith("Falling")]
+    assert fall and fall[0].step == 5  # Step 5/D8
+    assert any(
+        isinstance(e, ev.ConditionAdded) and e.target == "davon" and e.name == "knocked-down" for e in out
+    )
+    assert any(
+        isinstance(e, ev.Marked) and e.target == "davon" and e.key == "mount" and e.value is None for e in out
+    )
