@@ -128,7 +128,16 @@ async def verify(client: httpx.AsyncClient, stats: Stats) -> tuple[int, int, lis
     return acked, found, problems
 
 
-async def run(fights: int, seconds: float, base: str, token: str) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc), 0.0 where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+async def run(fights: int, seconds: float, base: str, token: str, pid: int) -> dict:
     data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
     stats = Stats()
     limits = httpx.Limits(max_connections=fights + 10, max_keepalive_connections=fights + 10)
@@ -136,9 +145,13 @@ async def run(fights: int, seconds: float, base: str, token: str) -> dict:
         base_url=base, headers={"X-Fracas-Token": token}, timeout=60, limits=limits
     ) as client:
         t0 = time.monotonic()
+        cpu0 = cpu_seconds(pid)
+        load0 = os.getloadavg()[0]
         until = t0 + seconds
         await asyncio.gather(*(driver(client, stats, data, i + 1, until) for i in range(fights)))
         elapsed = time.monotonic() - t0
+        cpu = cpu_seconds(pid) - cpu0
+        load = (load0 + os.getloadavg()[0]) / 2
         acked, found, problems = await verify(client, stats)
     lat = sorted(stats.latencies)
     q = statistics.quantiles(lat, n=100) if len(lat) >= 2 else [0.0] * 99
@@ -153,6 +166,9 @@ async def run(fights: int, seconds: float, base: str, token: str) -> dict:
             "p99": round(q[98] * 1000, 1),
             "max": round(lat[-1] * 1000, 1) if lat else 0,
         },
+        "server_cpu_seconds": round(cpu, 1),
+        "server_cpu_ms_per_request": round(1000 * cpu / max(len(lat), 1), 2),
+        "load_average": round(load, 1),
         "fights_finished": stats.fights_done,
         "fights_started": len(stats.acked),
         "actions_acknowledged": sum(len(a) for a in stats.acked.values()),
@@ -174,7 +190,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         proc, base, token = start_server(Path(tmp) / "load.sqlite3")
         try:
-            result = asyncio.run(run(args.fights, args.seconds, base, token))
+            result = asyncio.run(run(args.fights, args.seconds, base, token, proc.pid))
         finally:
             proc.terminate()
             try:
@@ -195,8 +211,13 @@ def main() -> int:
             f"({result['fights_finished']} finished); events acknowledged {result['events_acknowledged']}, "
             f"stored {result['events_stored']}; errors {result['errors']}; lost: {result['lost'] or 'none'}"
         )
-        print(result["machine"])
-    ok = result["errors"] == 0 and not result["lost"] and result["events_acknowledged"] == result["events_stored"]
+        print(
+            f"server CPU {result['server_cpu_seconds']} s "
+            f"({result['server_cpu_ms_per_request']} ms a request); "
+            f"{result['machine']}, load average {result['load_average']}"
+        )
+    same = result["events_acknowledged"] == result["events_stored"]
+    ok = result["errors"] == 0 and not result["lost"] and same
     return 0 if ok else 1
 
 

@@ -131,6 +131,7 @@ class Plan:
     events: list[ev.Event] = field(default_factory=list)
     marker: tuple[str, int] | None = None
     state: FightState | None = None
+    seq: int = 0  # where the log ended once this plan was written
 
     def rows(self) -> list[tuple[str, dict[str, Any]]]:
         if self.marker is not None:

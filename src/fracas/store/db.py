@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import Any, TypeVar
 
 from fracas.errors import UsageError
 
@@ -118,6 +119,19 @@ def connect(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+T = TypeVar("T")
+
+
+class _Job:
+    __slots__ = ("fn", "result", "error", "done")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any]) -> None:
+        self.fn = fn
+        self.result: Any = None
+        self.error: Exception | None = None
+        self.done = threading.Event()
+
+
 class Database:
     """One SQLite file shared by threads: a connection per thread, writes in ``BEGIN IMMEDIATE`` blocks."""
 
@@ -127,6 +141,8 @@ class Database:
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Job] = []
         conn = self.conn
         try:
             migrate(conn)
@@ -157,6 +173,53 @@ class Database:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def group(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(conn)`` in a transaction shared with other threads' jobs (group commit).
+
+        Each job runs inside its own SAVEPOINT, so a job that fails is rolled back alone and raises in its own
+        thread; the others commit. Whoever holds the write lock takes every job waiting and commits them with
+        one fsync; a job returns only after the COMMIT that holds it (acknowledged means durable).
+        """
+        job = _Job(fn)
+        with self._queue_lock:
+            self._queue.append(job)
+        with self._write_lock:
+            if not job.done.is_set():
+                with self._queue_lock:
+                    jobs, self._queue = self._queue, []
+                self._run(jobs)
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]
+
+    def _run(self, jobs: list[_Job]) -> None:
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for job in jobs:
+                    conn.execute("SAVEPOINT job")
+                    try:
+                        job.result = job.fn(conn)
+                        conn.execute("RELEASE job")
+                    except Exception as exc:
+                        conn.execute("ROLLBACK TO job")
+                        conn.execute("RELEASE job")
+                        job.error = exc
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except BaseException as exc:
+            for job in jobs:
+                if job.error is None:
+                    job.error = exc if isinstance(exc, Exception) else RuntimeError(str(exc))
+                    job.result = None
+        finally:
+            for job in jobs:
+                job.done.set()
 
     def close(self) -> None:
         with self._lock:

@@ -191,8 +191,9 @@ class Store:
         appended first.
         """
         encoded = [(t, json.dumps(d, separators=(",", ":"))) for t, d in rows]
-        with self.db.write() as conn:
-            return self._append(conn, fight_id, expected_seq, kind, what, encoded, status)
+        return self.db.group(
+            lambda conn: self._append(conn, fight_id, expected_seq, kind, what, encoded, status)
+        )
 
     def _append(
         self,

@@ -12,7 +12,8 @@ import json
 import secrets
 import threading
 import time
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -23,6 +24,7 @@ from fracas.errors import EncounterFileError, FracasError, UsageError
 from fracas.store.book import FightBook, Plan, Planner
 from fracas.store.fights import BatchRow, FightRecord, LogRow, StaleFight, Store, check_id
 
+T = TypeVar("T")
 EXPORT_FORMAT = "fracas-fight"
 EXPORT_VERSION = 1
 
@@ -62,6 +64,12 @@ class FightService:
         with self._lock(fight_id):
             return self._current(fight_id)
 
+    def view(self, fight_id: str, fn: Callable[[FightBook], T]) -> T:
+        """``fn(book)`` with the fight's lock held: a consistent picture while other threads act on it."""
+        check_id(fight_id)
+        with self._lock(fight_id):
+            return fn(self._current(fight_id))
+
     # ----- writing ---------------------------------------------------------------------------------
     def act(self, fight_id: str, planner: Planner, expected: int | None = None) -> tuple[FightBook, Plan]:
         """Plan with ``planner`` on the current book, write the plan, take it in. Nothing changes on error.
@@ -86,6 +94,7 @@ class FightService:
                 self._books.pop(fight_id, None)
                 raise
             book.take(plan, batch, seq, time.time())
+            plan.seq = seq
             return book, plan
 
     def create(self, data: dict[str, Any], seed: int | None = None, source: str = "<encounter>") -> FightBook:

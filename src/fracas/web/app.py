@@ -129,6 +129,13 @@ def create_app(service: FightService, token: str) -> FastAPI:
             raise HTTPException(404, f"no saved fight with id {fight_id!r}")
         return service.book(fight_id)
 
+    # (an unknown fight id surfaces as "no saved fight ...": 404 through the FracasError handler)
+    def gm_of(fight_id: str, with_log: bool = True) -> dict[str, Any]:
+        return service.view(fight_id, lambda b: gm_view(b, with_log=with_log))
+
+    def player_of(fight_id: str) -> dict[str, Any]:
+        return service.view(fight_id, player_view)
+
     def rulesets() -> list[dict[str, Any]]:
         from fracas.rules.registry import RULESETS, get_ruleset
 
@@ -162,22 +169,22 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_page(request: Request, fight_id: str) -> Response:
-        view = gm_view(book_of(fight_id))
+        view = gm_of(fight_id)
         return templates.TemplateResponse(request, "gm.html", {"v": view, "token": token})
 
     @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_fragment(request: Request, fight_id: str) -> Response:
-        view = gm_view(book_of(fight_id))
+        view = gm_of(fight_id)
         return templates.TemplateResponse(request, "_gm_fight.html", {"v": view, "token": token})
 
     @app.get("/view/{fight_id}", response_class=HTMLResponse)
     def player_page(request: Request, fight_id: str) -> Response:
-        view = player_view(book_of(fight_id))
+        view = player_of(fight_id)
         return templates.TemplateResponse(request, "player.html", {"v": view})
 
     @app.get("/view/{fight_id}/fragment", response_class=HTMLResponse)
     def player_fragment(request: Request, fight_id: str) -> Response:
-        view = player_view(book_of(fight_id))
+        view = player_of(fight_id)
         return templates.TemplateResponse(request, "_player_fight.html", {"v": view})
 
     @app.get("/new", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
@@ -202,11 +209,11 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.get("/api/fights/{fight_id}/gm", dependencies=[Depends(gm_only)])
     def gm_json(fight_id: str, log: bool = True) -> Any:
-        return gm_view(book_of(fight_id), with_log=log)
+        return JSONResponse(gm_of(fight_id, with_log=log))
 
     @app.get("/api/fights/{fight_id}/player")
     def player_json(fight_id: str) -> Any:
-        return player_view(book_of(fight_id))
+        return JSONResponse(player_of(fight_id))
 
     @app.get("/api/fights/{fight_id}/export", dependencies=[Depends(gm_only)])
     def export(fight_id: str) -> Any:
@@ -221,12 +228,11 @@ def create_app(service: FightService, token: str) -> FastAPI:
         return rulesets()
 
     # ----- changing ---------------------------------------------------------------------------------
-    def done(book: FightBook, plan: Any) -> dict[str, Any]:
-        return {"status": "ok", "seq": book.seq, "what": plan.what, "events": len(plan.events)}
+    def done(book: FightBook, plan: Any) -> JSONResponse:
+        return JSONResponse({"status": "ok", "seq": plan.seq, "what": plan.what, "events": len(plan.events)})
 
     @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
     def command(fight_id: str, body: CommandIn) -> Any:
-        book_of(fight_id)
         faces = _faces(body.dice)
         book, plan = service.act(
             fight_id, lambda b: b.plan_command(b.find_choice(body.command), faces), body.expected
@@ -235,33 +241,28 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.post("/api/fights/{fight_id}/tactic", dependencies=[Depends(gm_only)])
     def tactic(fight_id: str, body: ActionIn) -> Any:
-        book_of(fight_id)
         faces = _faces(body.dice)
         book, plan = service.act(fight_id, lambda b: b.plan_tactic(faces), body.expected)
         return done(book, plan)
 
     @app.post("/api/fights/{fight_id}/advance", dependencies=[Depends(gm_only)])
     def advance(fight_id: str, body: ActionIn) -> Any:
-        book_of(fight_id)
         faces = _faces(body.dice)
         book, plan = service.act(fight_id, lambda b: b.plan_advance(faces), body.expected)
         return done(book, plan)
 
     @app.post("/api/fights/{fight_id}/round", dependencies=[Depends(gm_only)])
     def rest_of_round(fight_id: str, body: PlainIn) -> Any:
-        book_of(fight_id)
         book, plan = service.act(fight_id, lambda b: b.plan_round(), body.expected)
         return done(book, plan)
 
     @app.post("/api/fights/{fight_id}/undo", dependencies=[Depends(gm_only)])
     def undo(fight_id: str, body: PlainIn) -> Any:
-        book_of(fight_id)
         book, plan = service.act(fight_id, lambda b: b.plan_undo(), body.expected)
         return done(book, plan)
 
     @app.post("/api/fights/{fight_id}/redo", dependencies=[Depends(gm_only)])
     def redo(fight_id: str, body: PlainIn) -> Any:
-        book_of(fight_id)
         book, plan = service.act(fight_id, lambda b: b.plan_redo(), body.expected)
         return done(book, plan)
 

@@ -205,7 +205,7 @@ def _order(state: FightState, ruleset: Any, visible: set[str] | None) -> list[di
             "id": c.id,
             "name": c.name,
             "side": c.side,
-            "current": i == state.turn,
+            "current": i == state.turn and not state.ended,
             "acted": cid in state.acted,
             "out": ruleset.is_out(c),
         }
@@ -244,7 +244,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
             item["card"] = _plain(ruleset.card(c))
             item["card_rows"] = _card(ruleset.card(c))
         combatants.append(item)
-    current = state.current if state.current in visible else None
+    current = state.current if state.current in visible and not state.ended else None
     log = []
     for line in book.lines:
         text = player_line(line, state, book, visible)
@@ -363,6 +363,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
         for c in state.combatants.values()
         if c.pos is not None and (visible is None or c.id in visible) and c.status not in ("fled",)
     ]
+    shown.sort(key=lambda c: c.status == "active")  # the fallen lie under the standing
     points = [tuple(c.pos) for c in shown] + list(blocked) + list(cover)
     if not points:
         points = [(0, 0)]
@@ -403,7 +404,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
                 "q": q,
                 "r": r,
                 "side": sides.index(c.side) if c.side in sides else 0,
-                "current": c.id == state.current,
+                "current": c.id == state.current and not state.ended,
                 "active": c.status == "active",
                 "hidden": c.hidden,
             }
