@@ -23,13 +23,14 @@ FOE = {
 
 
 def davon():
-    # Davon's mount has Movement Rate 15 (p.397); opponents at 8 hexes (a 14-yard run) and 11 hexes (20 yards).
+    # Davon's mount has Movement Rate 15 (p.397); foes 8 hexes away (a 14-yard run) and 11 (a 20-yard run).
     return build(
         [
             {
                 "name": "Riders",
                 "combatants": [
-                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "mount", "stats": {"movement": 15}},
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "mount",
+                     "stats": {"movement": 15}},
                     {"template": "ork-scorcher", "name": "Davon", "id": "davon", "tactic": "person",
                      "options": {"rides": "horse", "familiar": True}},
                 ],
