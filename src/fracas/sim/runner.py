@@ -139,6 +139,18 @@ class _Prepared:
 
 
 _CACHE: dict[tuple[str, str], _Prepared] = {}
+_KERNELS: dict[str, tuple[Any, str]] = {}
+
+
+def kernel_for(scenario: Scenario) -> tuple[Any, str]:
+    """The batch kernel for this scenario, or None and why; built once per scenario and process (worker
+    processes forked after the parent built it inherit it)."""
+    got = _KERNELS.get(scenario.token)
+    if got is None:
+        if len(_KERNELS) > 64:
+            _KERNELS.clear()
+        got = _KERNELS[scenario.token] = find_kernel(scenario.ruleset, scenario.state)
+    return got
 
 
 def _prepare(scenario: Scenario, engine: str) -> _Prepared:
@@ -151,7 +163,7 @@ def _prepare(scenario: Scenario, engine: str) -> _Prepared:
     if engine == "reference":
         prepared = _Prepared(scenario, engine, controllers=scenario.ruleset.tactics())
     else:
-        kernel, why = find_kernel(scenario.ruleset, scenario.state)
+        kernel, why = kernel_for(scenario)
         if kernel is None:
             raise UsageError(f"no batch kernel for this encounter: {why}")
         prepared = _Prepared(scenario, engine, kernel=kernel)
@@ -312,7 +324,7 @@ def choose_engine(scenario: Scenario, engine: str) -> tuple[str, str]:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine == "reference":
         return "reference", "--engine reference"
-    kernel, why = find_kernel(scenario.ruleset, scenario.state)
+    kernel, why = kernel_for(scenario)
     if kernel is None:
         if engine == "kernel":
             raise UsageError(f"no batch kernel for this encounter: {why}")
@@ -323,7 +335,7 @@ def choose_engine(scenario: Scenario, engine: str) -> tuple[str, str]:
 def _chunk_size(scenario: Scenario, engine: str) -> int:
     if engine == "reference":
         return ENGINE_CHUNK
-    kernel, _ = find_kernel(scenario.ruleset, scenario.state)
+    kernel, _ = kernel_for(scenario)
     assert kernel is not None
     return int(kernel.chunk)
 

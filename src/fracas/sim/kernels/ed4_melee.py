@@ -232,6 +232,7 @@ class Ed4DuelKernel:
             self._sides[st, : len(sd.dice)] = sd.dice
             self._mod[st] = sd.modifier
         self._ndice = np.count_nonzero(self._sides, axis=1)
+        self._build_tables([k.karma_step for k in self.k if k.karma0], 40)
 
     # ----- what the tactic decides, as lookup tables ------------------------------------------------
     def _flee_rule(self, i: int) -> int | None:
@@ -300,6 +301,47 @@ class Ed4DuelKernel:
         return attack_idx, karma
 
     # ----- dice -------------------------------------------------------------------------------------
+    def _dist(self, step: int, karma_step: int) -> tuple[int, np.ndarray, int]:
+        """(lowest raw sum, CDF of the raw sum from it, number of dice) of ``step`` plus a Karma die."""
+        dice = [int(x) for x in self._sides[step, : self._ndice[step]]]
+        mod = int(self._mod[step])
+        if karma_step:
+            dice += [int(x) for x in self._sides[karma_step, : self._ndice[karma_step]]]
+            mod += int(self._mod[karma_step])
+        pmf = np.array([1.0])  # of the sum of the dice, from len(dice)
+        for sides in dice:
+            pmf = np.convolve(pmf, _exploding_die(sides))
+        cdf = np.cumsum(pmf)
+        cdf /= cdf[-1]
+        keep = int(np.searchsorted(cdf, 1.0 - 1e-15)) + 1  # drop the far tail (below 1e-15 in all)
+        return len(dice) + mod, cdf[:keep], len(dice)
+
+    def _build_tables(self, karma_steps: list[int], top: int) -> None:
+        """The CDF of every step up to ``top`` (and with each Karma step in use), in one sorted array: row r
+        offset by 2r, so that one ``searchsorted`` serves lanes of different steps."""
+        self._top = top
+        m = top + 1
+        self._karma_index = {0: 0}
+        for ks in karma_steps:
+            if ks and ks not in self._karma_index:
+                self._karma_index[ks] = len(self._karma_index)
+        rows = m * len(self._karma_index)
+        low = np.zeros(rows, dtype=np.int64)
+        ndice = np.zeros(rows, dtype=np.int64)
+        start = np.zeros(rows, dtype=np.int64)
+        size = np.ones(rows, dtype=np.int64)
+        parts = []
+        at = 0
+        for ks, ki in self._karma_index.items():
+            for step in range(1, m):
+                r = ki * m + step
+                lo, cdf, nd = self._dist(step, ks)
+                low[r], ndice[r], start[r], size[r] = lo, nd, at, cdf.size
+                parts.append(cdf + 2.0 * r)
+                at += cdf.size
+        self._big = np.concatenate(parts)
+        self._low, self._rows_ndice, self._start, self._size = low, ndice, start, size
+
     def _roll(
         self,
         steps: np.ndarray,
@@ -307,39 +349,28 @@ class Ed4DuelKernel:
         karma: np.ndarray | None = None,
         karma_step: int = 0,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Step tests, one per lane: (total, Rule of One) with every die exploding (p.371).
+        """Step tests, one per lane: (total, Rule of One), every die exploding (p.371).
 
-        The dice of each lane's step come from a padded table (sides per die, 0 = no die); a Karma die is
-        one more column where ``karma`` is set.
+        Each lane's raw sum is drawn by inverting its exact distribution (the dice of its step, plus the
+        Karma die where ``karma`` is set; explosions deep enough that what is cut weighs under 1e-13). The
+        Rule of One is every die's first face a 1, which is exactly the lowest raw sum (a 1 never
+        explodes); the total is never below the edition's floor.
         """
-        steps = np.clip(steps, 1, self.max_step)
-        cols = int(self._ndice[steps].max()) if steps.size else 0
-        sides = self._sides[steps, :cols]
-        mod = self._mod[steps]
-        if karma is not None and karma.any():
-            ks = self._sides[karma_step, : self._ndice[karma_step]]
-            extra = np.where(karma[:, None], ks[None, :], 0)
-            sides = np.concatenate([sides, extra], axis=1)
-            mod = mod + np.where(karma, self._mod[karma_step], 0)
-        m, width = sides.shape
-        face = (rng.random(sides.shape) * sides).astype(np.int64) + 1
-        real = sides > 0
-        face *= real
-        ndice = real.sum(axis=1)
-        ones = np.all((face == 1) | ~real, axis=1)
-        total = face.sum(axis=1) + mod
-        boom = np.flatnonzero(((face == sides) & (sides > 1)).ravel())
-        flat_sides = sides.ravel()
-        while boom.size:
-            s = flat_sides[boom]
-            f = (rng.random(boom.size) * s).astype(np.int64) + 1
-            total += np.bincount(boom // width, weights=f, minlength=m).astype(np.int64)
-            boom = boom[f == s]
+        rows = np.clip(steps, 1, self.max_step)
+        high = int(rows.max()) if rows.size else 1
+        if high > self._top:
+            self._build_tables(list(self._karma_index), min(self.max_step, max(high, 2 * self._top)))
+        if karma is not None and karma_step and karma.any():
+            rows = rows + np.where(karma, self._karma_index[karma_step] * (self._top + 1), 0)
+        u = rng.random(rows.shape[0])
+        pos = np.searchsorted(self._big, u + 2.0 * rows, side="right") - self._start[rows]
+        np.minimum(pos, self._size[rows] - 1, out=pos)
+        raw = self._low[rows] + pos
+        ones = (pos == 0) & (self._rows_ndice[rows] >= self.edition.rule_of_one_min_dice)
         floor = self.edition.result_floor
         if floor is not None:
-            np.maximum(total, floor, out=total)
-        rule_of_one = ones & (ndice >= self.edition.rule_of_one_min_dice)
-        return total, rule_of_one
+            np.maximum(raw, floor, out=raw)
+        return raw, ones
 
     # ----- a batch of fights -------------------------------------------------------------------------
     def run(self, n: int, rng: np.random.Generator) -> Tally:
@@ -555,6 +586,24 @@ class Ed4DuelKernel:
             ktotal, kr1 = self._roll(kstep, rng)
             fell = ~((ktotal >= kd_dn) & ~kr1)
             down[t, kl[fell]] = True
+
+
+def _exploding_die(sides: int) -> np.ndarray:
+    """Probabilities of one exploding die's total, 1, 2, ... (offset: index 0 is a total of 1)."""
+    p = 1.0 / sides
+    depth = max(1, int(np.ceil(16 / np.log10(sides)))) if sides > 1 else 1
+    pmf = np.zeros(depth * sides)
+    weight = 1.0
+    for level in range(depth):
+        base = level * sides
+        # faces 1..sides-1 end the die at base + face; the last level also keeps the top face
+        pmf[base : base + sides - 1] += weight * p
+        if level == depth - 1:
+            pmf[base + sides - 1] += weight * p
+        weight *= p
+    if sides == 1:
+        return np.array([1.0])
+    return pmf
 
 
 def build(ruleset: Ruleset, state: FightState) -> Ed4DuelKernel:
