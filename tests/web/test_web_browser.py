@@ -185,6 +185,7 @@ def test_the_game_master_runs_a_whole_fight_with_typed_and_server_rolls(server, 
         after = seq_of(page)
         assert after > before, page.inner_text("#message")
         if i == 5:
+            page.evaluate("document.getElementById('message').hidden = true")
             page.screenshot(path=str(ARTIFACTS / "gm-view.png"), full_page=True)
         if not undo_checked and i >= 3:
             # undo the action just taken: the fight is as it was before it

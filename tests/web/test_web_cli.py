@@ -1,4 +1,4 @@
-"""``fracas serve`` start-up pieces and ``fracas fights`` (list, export, import, delete) on the ED4 example."""
+"""`fracas serve` start-up pieces and `fracas fights` (list, export, import, delete) on the ED4 example."""
 
 from __future__ import annotations
 

@@ -278,6 +278,10 @@ def player_line(line: Line, state: FightState, book: FightBook, visible: set[str
         return None
     monsters = {cid for cid in involved if not state.combatants[cid].player}
     if not monsters:
+        # a line naming no monster in its fields may still speak of one in its words (a Note, a ruleset's
+        # own event): only lines that mention no monster by name pass as the ruleset worded them
+        if any(c.name in line.text for c in state.combatants.values() if not c.player and c.name):
+            return None if not involved else _generic(e, involved, state)
         return line.text
 
     def n(cid: str | None) -> str:
@@ -313,7 +317,12 @@ def player_line(line: Line, state: FightState, book: FightBook, visible: set[str
         ):
             text = narrate(e, state, None)
             return text.strip("\n") if text else None
-    who = ", ".join(sorted(n(cid) for cid in involved))
+    return _generic(e, involved, state)
+
+
+def _generic(e: ev.Event, involved: set[str], state: FightState) -> str:
+    """Who and what kind of event, nothing more: "  Ghoul 1: knocked down"."""
+    who = ", ".join(sorted(state.combatants[cid].name for cid in involved))
     words = "".join(" " + ch.lower() if ch.isupper() else ch for ch in e.kind).strip()
     return f"  {who}: {words}"
 
