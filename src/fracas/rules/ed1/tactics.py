@@ -98,18 +98,24 @@ def find_path(
 ) -> list[tuple[int, int]] | None:
     """Shortest hex path (breadth first, deterministic) from ``start`` to a hex ``stop_at`` from ``goal``,
     at most ``limit`` hexes, around ``blocked``; None if there is none."""
-    if distance(start, goal) <= stop_at:
+    d0 = distance(start, goal)
+    if d0 <= stop_at:
         return []
+    if d0 - stop_at > limit:
+        return None
     prev: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
     frontier = [start]
-    for _ in range(limit):
+    for depth in range(1, limit + 1):
         nxt = []
         for h in frontier:
-            for n in sorted(neighbours(h), key=lambda x: (distance(x, goal), x)):
+            for n in neighbours(h):
                 if n in prev or n in blocked:
                     continue
+                dn = distance(n, goal)
+                if dn - stop_at > limit - depth:  # cannot get there in the hexes left
+                    continue
                 prev[n] = h
-                if distance(n, goal) <= stop_at:
+                if dn <= stop_at:
                     path = [n]
                     while prev[path[-1]] != start:
                         path.append(prev[path[-1]])  # type: ignore[arg-type]
