@@ -351,7 +351,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         m = A[key]
         mods.append(Modifier(m.value, m.label, rule("attack-modifiers", key)))
 
-    if sit.ranged and not weapon.ranged:
+    if sit.ranged and not weapon.ranged and weapon.band is None:
         raise IllegalCommand(f"{weapon.label} is not a ranged weapon", rule("attack-modifiers"))
     if att.stats.attack:
         mods.append(Modifier(att.stats.attack, "Attack bonus", rule("attacking")))

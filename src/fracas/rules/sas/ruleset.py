@@ -972,14 +972,14 @@ class SasRuleset(Ruleset):
                     f"{a} is a Continued attack: attack last round and again without moving",
                     rule("attacking"),
                 )
-            if a == "aimed-shot" and not weapon.ranged:
+            if a == "aimed-shot" and not weapon.ranged and weapon.band is None:
                 raise IllegalCommand("Aimed Shot is for a Ranged Attack", rule("actions", a))
             if a != "aimed-shot" and (weapon.ranged or d > 1):
                 raise IllegalCommand(
                     f"{a} is a Continued attack for HTH against an adjacent foe", rule("actions", a)
                 )
         if a == "attack":
-            if weapon.ranged:
+            if weapon.ranged or (weapon.band is not None and d > 1):
                 if d <= 1:
                     raise IllegalCommand(
                         "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
@@ -1291,7 +1291,7 @@ class SasRuleset(Ruleset):
         d = self._dist(c, target)
         wid = kw.pop("weapon", None) or c.marks.get("weapon") or c.stats.weapons[0]
         weapon = t.weapons[wid]
-        ranged = weapon.ranged and d > 1
+        ranged = (weapon.ranged or weapon.band is not None) and d > 1  # a spear or dagger may be thrown
         pos = kw.pop("from_pos", c.pos)
         behind = flank = False
         if pos is not None and target.pos is not None and not ranged:
@@ -1625,7 +1625,10 @@ class SasRuleset(Ruleset):
             return
         sit = self._situation(state, c, target, cmd.action, **kw)
         self._attack(b, state, c, target, sit, dice, cmd.action)
-        if tables().weapons[sit.weapon or "unarmed"].thrown:
+        if sit.ranged and (
+            tables().weapons[sit.weapon or "unarmed"].thrown
+            or not tables().weapons[sit.weapon or "unarmed"].ranged
+        ):
             self._thrown(b, c, sit.weapon or "unarmed")
 
     def _thrown(self, b: EventBuilder, c: Combatant, wid: str) -> None:
