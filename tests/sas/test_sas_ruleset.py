@@ -363,3 +363,16 @@ def test_any_small_fight_plays_to_the_end(left, right, seed, underwater, morale)
     assert final.ended
     for c in final.combatants.values():
         assert c.count("markers") >= 0 and c.count("bleeds") >= 0
+
+
+def test_odds_of_an_attack() -> None:
+    # Bran: Long Sword +3, Goblin Smaller -1, Longer Weapon +1, Small Shield -1: +2; hits on 8+ (13 faces),
+    # criticals on 18+, fumbles only on the natural 1
+    fight = duel(
+        {"template": "fighter", "id": "bran", "at": [0, 0]}, {"template": "goblin", "id": "g", "at": [1, 0]}
+    )
+    fight.dice = ScriptedDice([20, 1])
+    fight.advance_until_decision()
+    text = SAS.odds(fight.state, Command("bran", "attack", "g"))
+    assert text is not None and text.startswith("hit 65% (critical 15%), fumble 5%, modifiers +2")
+    assert SAS.odds(fight.state, Command("bran", "walk", None, {"to": [0, 3]})) is None

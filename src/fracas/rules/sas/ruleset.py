@@ -200,6 +200,34 @@ class SasRuleset(Ruleset):
             out.append(Rule(f"sas/actions/{aid}", a.label, "COMBAT ROUND ACTIONS LIST"))
         for rid, a in t.combat.reactions.items():
             out.append(Rule(f"sas/reactions/{rid}", a.label, "REACTIONS"))
+
+        def rows(prefix: str, section: str, table: Any) -> None:
+            for r in table.rows:
+                faces = (
+                    f"{r.low}" if r.high == r.low else f"{r.low}+" if r.high is None else f"{r.low}-{r.high}"
+                )
+                out.append(Rule(f"sas/{prefix}/{r.id}", f"{faces}: {r.label}", section))
+
+        rows("attack-table", "ATTACK TABLE", t.attack)
+        rows("fumble-hth", "FUMBLE TABLE (HTH WEAPON)", t.fumbles.hth)
+        rows("fumble-ranged", "FUMBLE TABLE (RANGED WEAPON)", t.fumbles.ranged)
+        rows("monster-fumbles", "MONSTER FUMBLES", t.fumbles.monster)
+        rows("damage-table", "DAMAGE TABLE", t.damage)
+        rows("light-wounds", "LIGHT WOUND TABLE", t.wounds.light)
+        rows("major-wounds", "MAJOR WOUND TABLE", t.wounds.major)
+        rows("bleeding", "BLEED TABLE", t.wounds.bleed)
+        rows("random-body-part", "RANDOM BODY PART TABLE", t.wounds.body_parts)
+        rows("confusion-table", "CONFUSION TABLE", t.conditions.confusion_table)
+        rows("random-brawl", "reference/spells-and-swords.md 1.2", t.brawl)
+        out.append(
+            Rule(
+                "sas/random-brawl/24-60",
+                "24-60: not public; an unmodified Brawl Attack (Damage -3)",
+                "reference/spells-and-swords.md 1.2",
+                "gm-call",
+                "complete data/brawl.toml from the book",
+            )
+        )
         for key, m in t.attack.modifiers.items():
             out.append(
                 Rule(f"sas/attack-modifiers/{key}", f"{m.label} {m.value:+d}", "ATTACK TABLE MODIFIERS")
@@ -2446,6 +2474,44 @@ class SasRuleset(Ruleset):
             "Broken": ", ".join(combatant.marks.get("broken", ())),
             "Bleeds": combatant.count("bleeds"),
         }
+
+    def odds(self, state: FightState, command: Command) -> str | None:
+        """Exact odds of an attack roll on the ATTACK TABLE (1D20, every face equally likely), with the
+        modifiers as they stand now (before any movement the action makes)."""
+        if command.action not in ATTACK_ACTIONS or command.action == "trample" or not command.target:
+            return None
+        c = state.combatants.get(command.actor)
+        target = state.combatants.get(command.target)
+        if c is None or target is None:
+            return None
+        with encounter_settings(state):
+            kw: dict[str, Any] = {"weapon": command.args.get("weapon")}
+            if command.action in ("horde", "dog-pile"):
+                n = 1 + len(self._helpers(state, c, target))
+                kw["horde" if command.action == "horde" else "dog_pile"] = n
+            try:
+                sit = self._situation(state, c, target, command.action, **kw)
+                if (
+                    sit.ranged is False
+                    and self._dist(c, target) > 1
+                    and tables().weapons[sit.weapon or "unarmed"].ranged
+                ):
+                    return None
+                mods = P.attack_modifiers(view(state, c), view(state, target), sit)
+            except IllegalCommand:
+                return None
+        m = sum(x.value for x in mods)
+        faces = range(2, 21)
+        hit = sum(1 for f in faces if f + m >= 10) / 20
+        crit = sum(1 for f in faces if f + m >= 20) / 20
+        fumble = (1 + sum(1 for f in faces if f + m <= 3)) / 20
+        brawl = (
+            state.options.get("brawl-rule", True)
+            and P.brawl_applies(view(state, c), view(state, target), sit.ranged)
+            and command.action not in ("horde", "dog-pile")
+        )
+        note = "; 50% of melee attacks become Random Brawl Attacks" if brawl else ""
+        return f"hit {hit:.0%} (critical {crit:.0%}), fumble {fumble:.0%}, modifiers {m:+d}{note}"
 
     def narrate(self, event: ev.Event, state: FightState) -> str | None:
         if isinstance(event, HiddenSet):
