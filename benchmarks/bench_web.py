@@ -216,6 +216,8 @@ def main() -> int:
             f"({result['server_cpu_ms_per_request']} ms a request); "
             f"{result['machine']}, load average {result['load_average']}"
         )
+        for e in result["first_errors"]:
+            print("error:", e)
     same = result["events_acknowledged"] == result["events_stored"]
     ok = result["errors"] == 0 and not result["lost"] and same
     return 0 if ok else 1

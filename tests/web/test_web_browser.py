@@ -376,3 +376,39 @@ def test_a_killed_server_comes_back_with_every_acknowledged_action(tmp_path: Pat
         page.close()
     finally:
         again.stop()
+
+
+def test_the_game_master_builds_an_encounter_in_the_browser(server, browser) -> None:
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.base}/new?token={server.token}")
+    assert page.input_value("#ruleset") == "ed4"
+    # from the templates: one player character placed by clicking a hex, two ghouls
+    page.fill("#name", "Built by hand")
+    first = page.locator(".entry").first
+    first.locator("select[data-f=template]").select_option("mica")
+    first.locator("button[data-do=place]").click()
+    page.locator('#builder-map polygon[data-q="2"][data-r="3"]').click()
+    assert "(2, 3)" in page.locator(".entry").first.inner_text()
+    page.locator(".entry").nth(1).locator("select[data-f=template]").select_option("ghoul")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/gm/built-by-hand-"))
+    fid = page.url.split("/gm/")[1].split("?")[0]
+    mica = next(c for c in server.gm_json(fid)["combatants"] if c["template"] == "mica")
+    assert mica["pos"] == [2, 3] and mica["player"]
+    # from an uploaded encounter file, with a mistake first: the server names the field
+    page.goto(f"{server.base}/new?token={server.token}")
+    bad = EXAMPLE.read_text().replace("template: thrak", "template: thrakk")
+    upload = {"name": "bad.yaml", "mimeType": "text/yaml", "buffer": bad.encode()}
+    page.set_input_files("#upload", files=[upload])
+    page.wait_for_function("document.getElementById('errors').textContent.length > 0")
+    assert "sides.0.combatants.1" in page.inner_text("#errors") and "thrakk" in page.inner_text("#errors")
+    page.set_input_files("#upload", str(EXAMPLE))
+    page.wait_for_function("document.getElementById('name').value === 'Mica and the ghouls'")
+    assert page.locator(".entry").count() == 4
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/gm/mica-and-the-ghouls-"))
+    assert page.locator(".card").count() == 8  # three heroes and five ghouls
+    assert not errors, errors
+    page.close()
