@@ -376,3 +376,38 @@ def test_odds_of_an_attack() -> None:
     text = SAS.odds(fight.state, Command("bran", "attack", "g"))
     assert text is not None and text.startswith("hit 65% (critical 15%), fumble 5%, modifiers +2")
     assert SAS.odds(fight.state, Command("bran", "walk", None, {"to": [0, 3]})) is None
+
+
+def test_troll_regenerates_at_the_end_of_its_side_turn() -> None:
+    fight = duel(
+        {"template": "troll", "id": "t", "at": [0, 0]}, {"template": "goblin", "id": "g", "at": [5, 0]}
+    )
+    fight.state.combatants["t"].counters["markers"] = 4
+    fight.dice = ScriptedDice([20, 1])
+    fight.advance_until_decision()
+    fight.submit(Command("t", "nothing"))
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()  # the troll's side has acted: 1 marker regenerates
+    assert fight.state.combatants["t"].count("markers") == 3
+
+
+MINION = {"template": "goblin", "id": "g", "at": [1, 0], "stats": {"minion": 2}}
+
+
+def test_minions_die_when_hit_often_enough() -> None:
+    fight = load({
+        "options": {"minions": True, "brawl-rule": False},
+        "sides": [
+            {"name": "a", "combatants": [{"template": "fighter", "id": "f1", "at": [0, 0]},
+                                         {"template": "fighter", "id": "f2", "at": [2, -1]}]},
+            {"name": "b", "combatants": [MINION]},
+        ],
+    })  # fmt: skip
+    fight.dice = ScriptedDice([20, 1, 15, 1, 15, 1])  # two hits, Superficial each (1 - 1 armor)
+    fight.advance_until_decision()
+    fight.submit(Command("f1", "attack", "g"))
+    fight.advance_until_decision()
+    fight.submit(Command("f2", "attack", "g"))
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()
+    assert fight.state.combatants["g"].status == "dead"

@@ -662,6 +662,10 @@ class SasRuleset(Ruleset):
                 continue
             f = view(state, c)
             f.markers = b.counter(c.id, "markers")
+            minion = c.stats.minion
+            if tables().settings.minions and minion and b.counter(c.id, "hits") >= minion:
+                b.effects([P.Effect("dead", c.id, why=f"Minion level {minion}", rule=rule("minions"))])
+                continue
             b.effects(
                 P.death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
             )
