@@ -411,3 +411,10 @@ def test_minions_die_when_hit_often_enough() -> None:
     fight.dice = ScriptedDice([])
     fight.advance_until_decision()
     assert fight.state.combatants["g"].status == "dead"
+
+
+def test_bad_stat_field_names_path_found_and_allowed() -> None:
+    with pytest.raises(EncounterFileError) as info:
+        duel({"template": "goblin", "stats": {"attak": 2}}, {"template": "fighter"})
+    text = str(info.value)
+    assert "sides.0.combatants.0.stats.attak: unknown field (found 2); allowed:" in text and "attack" in text

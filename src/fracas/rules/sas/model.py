@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pydantic import ValidationError
+
 from fracas.errors import EncounterFileError
 from fracas.rules.sas.tables import Creature, Tables, tables
 
@@ -122,8 +124,17 @@ def build_stats(template: str, overrides: dict[str, Any] | None = None, where: s
     raw.setdefault("label", template or "combatant")
     try:
         c = Creature.model_validate(raw)
-    except Exception as exc:  # pydantic ValidationError: name the field
-        raise EncounterFileError(f"{where}: {exc}".replace("\n", "; ")) from None
+    except ValidationError as exc:  # name the field, what was found, what is allowed
+        lines = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"])
+            found = repr(err.get("input"))[:40]
+            if err["type"] == "extra_forbidden":
+                allowed = ", ".join(f for f in Creature.model_fields if f != "invented")
+                lines.append(f"{where}stats.{loc}: unknown field (found {found}); allowed: {allowed}")
+            else:
+                lines.append(f"{where}stats.{loc}: {err['msg']} (found {found})")
+        raise EncounterFileError("\n".join(lines)) from None
     try:
         size = t.sizes.by_id(c.size)
     except KeyError:
