@@ -157,29 +157,73 @@ def blockers(state: FightState, mover: Combatant) -> set[Hex]:
 def path_towards(
     state: FightState, mover: Combatant, dest: Hex, steps: int, stop_at: int = 0, away: bool = False
 ) -> list[Hex]:
-    """Greedy hex path of at most ``steps`` toward (or away from) ``dest``, stopping ``stop_at`` away."""
+    """A hex path of at most ``steps`` toward ``dest`` (shortest way around figures and blocked hexes,
+    stopping ``stop_at`` away), or straight away from it when ``away``."""
     if mover.pos is None or steps <= 0:
         return []
     blocked = blockers(state, mover)
-    path: list[Hex] = []
     here = mover.pos
-    for _ in range(steps):
-        if not away and distance(here, dest) <= stop_at:
-            break
-        if away:
+    if away:
+        path: list[Hex] = []
+        for _ in range(steps):
             options = [n for n in neighbours(here) if n not in blocked]
             if not options:
                 break
             nxt = max(options, key=lambda n: (distance(n, dest), -abs(n[0]) - abs(n[1])))
             if distance(nxt, dest) <= distance(here, dest):
                 break
-        else:
-            nxt = step_towards(here, dest, blocked)
-            if nxt == here:
+            path.append(nxt)
+            here = nxt
+        return path
+    if distance(here, dest) <= stop_at:
+        return []
+    greedy: list[Hex] = []
+    probe = here
+    for _ in range(steps):
+        if distance(probe, dest) <= stop_at:
+            break
+        nxt = step_towards(probe, dest, blocked)
+        if nxt == probe:
+            break
+        greedy.append(nxt)
+        probe = nxt
+    if len(greedy) == steps or distance(probe, dest) <= stop_at:
+        return greedy
+    # stuck behind someone: breadth-first search in a bounded area, then the first ``steps`` hexes
+    limit = distance(here, dest) + 8
+    came: dict[Hex, Hex | None] = {here: None}
+    frontier = [here]
+    goal = None
+    while frontier and goal is None:
+        nxt_frontier = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n in came or n in blocked or distance(n, here) > limit:
+                    continue
+                came[n] = h
+                if distance(n, dest) <= stop_at:
+                    goal = n
+                    break
+                nxt_frontier.append(n)
+            if goal is not None:
                 break
-        path.append(nxt)
-        here = nxt
-    return path
+        frontier = nxt_frontier
+    if goal is None:  # no way through: get as close as the greedy step allows
+        path = []
+        for _ in range(steps):
+            nxt = step_towards(here, dest, blocked)
+            if nxt == here or distance(here, dest) <= stop_at:
+                break
+            path.append(nxt)
+            here = nxt
+        return path
+    full = []
+    node: Hex | None = goal
+    while node is not None and node != mover.pos:
+        full.append(node)
+        node = came[node]
+    full.reverse()
+    return full[:steps]
 
 
 def move_figure(
