@@ -786,11 +786,26 @@ class SasRuleset(Ruleset):
                     cands.append(Command(c.id, a, o.id))
                 continue
             cands.append(Command(c.id, a))
+        t = tables()
         for cmd in cands:
             try:
                 self.validate(state, cmd)
             except IllegalCommand:
                 continue
+            act = t.combat.actions.get(cmd.action)
+            words = {"horde": "Horde Attack", "dog-pile": "Dog Pile", "trample": "Trample (Large Creature)",
+                     "break-free": "Break Free", "nothing": "Do nothing", "attack": "Attack",
+                     "dismount": "Dismount"}  # fmt: skip
+            label = words.get(cmd.action) or (act.label if act else cmd.action)
+            if cmd.action == "cast-spell":
+                label = f"Cast {t.magic.spells[cmd.args['spell']].label}"
+            if cmd.action == "disengage":
+                label = "Fighting Withdrawal" if cmd.args.get("mode") == "withdrawal" else "Flee"
+            who = state.combatants[cmd.target].name if cmd.target else ""
+            toward = cmd.args.get("toward")
+            if toward:
+                who = f"toward {state.combatants[toward].name}"
+            cmd.label = f"{label} {who}".strip()
             out.append(cmd)
         if not out:
             out.append(Command(c.id, "nothing"))
@@ -868,6 +883,8 @@ class SasRuleset(Ruleset):
         elif a == "disengage":
             if not adj:
                 raise IllegalCommand("Disengage is for leaving HTH: no foe is adjacent", rule("disengage"))
+            if target is not None and (target.side == c.side or self._dist(c, target) > 1):
+                raise IllegalCommand("Disengage from an adjacent foe", rule("disengage"))
             if cmd.args.get("mode", "withdrawal") not in ("withdrawal", "flee"):
                 raise IllegalCommand(
                     "disengage mode is withdrawal or flee (a Rout is not chosen)", rule("disengage")
