@@ -418,3 +418,26 @@ def test_bad_stat_field_names_path_found_and_allowed() -> None:
         duel({"template": "goblin", "stats": {"attak": 2}}, {"template": "fighter"})
     text = str(info.value)
     assert "sides.0.combatants.0.stats.attak: unknown field (found 2); allowed:" in text and "attack" in text
+
+
+def test_terrain_lines_from_the_map() -> None:
+    terrain = {
+        "extra": {"difficult": [[0, 0]], "high": [[0, 0]], "tight": [[0, 0]]},
+        "light": "partial-darkness",
+    }
+    fight = duel(
+        {"template": "fighter", "id": "bran", "at": [0, 0]},
+        {"template": "goblin", "id": "g", "at": [1, 0]},
+        map=terrain,
+        options={"brawl-rule": False},
+    )
+    fight.dice = ScriptedDice([20, 1, 10, 1])
+    fight.advance_until_decision()
+    events = fight.submit(Command("bran", "attack", "g", {"hard_maneuver": True}))
+    rolled = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"][0]
+    lines = {m[1]: m[0] for m in rolled.modifiers}
+    assert lines["Attacker on Difficult Ground"] == -2
+    assert lines["Attacker has Height Adv"] == 1
+    assert lines["Attacker in Tight Position"] == -2
+    assert lines["Attacker Reduced Visibility"] == -2
+    assert lines["Attacker makes Hard Maneuver"] == -2

@@ -1365,6 +1365,21 @@ class SasRuleset(Ruleset):
             cover = "partial"
         light = state.extra.get("map", {}).get("light", "bright")
         first_round_surprise = state.round == 1 and state.extra.get("surprise_side") == c.side
+        terrain = state.extra.get("map", {})
+
+        def on(key: str) -> bool:
+            return pos is not None and tuple(pos) in {tuple(h) for h in terrain.get(key, [])}
+
+        kw.setdefault("height", c.altitude > target.altitude or (on("high") and not ranged))
+        kw.setdefault("difficult_ground", on("difficult"))
+        kw.setdefault("tight", on("tight"))
+        kw.setdefault("encumbered", c.has("encumbered"))
+        if (
+            ranged
+            and target.pos is not None
+            and tuple(target.pos) in {tuple(h) for h in terrain.get("concealment", [])}
+        ):
+            kw.setdefault("concealment", "partial")
         return P.Situation(
             ranged=ranged,
             distance_m=d * t.settings.meters_per_space if ranged else None,
@@ -1661,6 +1676,8 @@ class SasRuleset(Ruleset):
         assert target is not None
         disarm = bool(cmd.args.get("disarm"))
         kw: dict[str, Any] = {"weapon": cmd.args.get("weapon"), "disarm": disarm}
+        if cmd.args.get("hard_maneuver"):
+            kw["hard_maneuver"] = True
         if cmd.args.get("weapon"):
             b.set_mark(c.id, "weapon", cmd.args["weapon"])
         if cmd.args.get("dual"):
