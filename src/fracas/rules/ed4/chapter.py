@@ -103,19 +103,31 @@ def rider_of(state: FightState, c: Combatant) -> Combatant | None:
 
 
 def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combatant]:
-    if c.pos is None:
+    """Active enemies next to ``c`` that can fight in close combat (a rider and his mount count once)."""
+    pos = c.pos
+    if pos is None:
         return []
+    local = view.combatants if view is not None else {}
+    q, r = pos
+    side = c.side
     out = []
     for o in state.combatants.values():
-        o = view.get(o.id) if view is not None else o
-        if o.side != c.side and o.status == "active" and o.pos is not None and distance(o.pos, c.pos) == 1:
-            if "knocked-down" in o.conditions or "surprised" in o.conditions:
-                continue
-            if not any(a.close for a in o.stats.attacks):
-                continue
-            if o.marks.get("rider") and rider_of(state, o) is not None:
-                continue  # rider and mount fight as one opponent [choice]
-            out.append(o)
+        o = local.get(o.id, o)  # the command's own picture where it has one (never clones)
+        op = o.pos
+        if o.side == side or op is None or o.status != "active":
+            continue
+        dq = op[0] - q
+        dr = op[1] - r
+        if abs(dq) + abs(dr) + abs(dq + dr) != 2:
+            continue
+        conds = o.conditions
+        if "knocked-down" in conds or "surprised" in conds:
+            continue
+        if not any(a.close for a in o.stats.attacks):
+            continue
+        if o.marks.get("rider") and rider_of(state, o) is not None:
+            continue  # rider and mount fight as one opponent [choice]
+        out.append(o)
     return out
 
 
@@ -617,17 +629,18 @@ class ChapterMixin:
                 raise IllegalCommand(f"{t.name} has no shield to shatter", opt.rule(opt.SHATTER))
         if command.args.get("grapple") and a.kind not in ("unarmed", "natural"):
             raise IllegalCommand("grappling is an Unarmed Combat attack", close.GRAPPLING_RULE)
-        if a.close and me.pos is not None and t.pos is not None:
-            if not aerial.in_close_reach(me.altitude, t.altitude):
-                raise IllegalCommand(
-                    f"{t.name} is {abs(me.altitude - t.altitude)} yards above or below: out of close reach",
-                    aerial.AERIAL,
-                )
-            path = command.args.get("path") or ()
-            if not path and distance(me.pos, t.pos) == 1 and "grappled" not in me.conditions:
-                places = [size(o) for o in _adjacent_enemies(state, None, t) if o.id != me.id]
-                if not close.room_for_attacker(places, size(me)):
-                    raise IllegalCommand(f"six attackers already surround {t.name}", close.SIX_RULE)
+        if (
+            a.close
+            and me.pos is not None
+            and t.pos is not None
+            and not aerial.in_close_reach(me.altitude, t.altitude)
+        ):
+            raise IllegalCommand(
+                f"{t.name} is {abs(me.altitude - t.altitude)} yards above or below: out of close reach",
+                aerial.AERIAL,
+            )
+        # At most six attackers (p.391): one combatant a hex and six hexes around a defender already
+        # enforce it; close.room_for_attacker is for swarms of small creatures sharing places.
 
     def _pay_round_strain(self, state: FightState, command: Command, sc: Scratch) -> None:
         me = state.combatants[command.actor]
