@@ -157,3 +157,27 @@ def test_jump_up_stands_and_forbids_moving_p384() -> None:
     assert "knocked-down" not in f.state.combatants["a"].conditions
     with pytest.raises(IllegalCommand):
         f.submit(cmd("a", "move", path=[[0, 1]]))
+
+
+def test_attacking_to_stun_deals_stun_damage_p383() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [5, 3])
+    declare(f, "a", o.STUN)
+    act(f, "a", [6, 6, 6, 6, 1, 5, 5, 4, 4, 1, 1])
+    events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+    hits = [e for e in of(events, ev.Damaged) if e.target == "b"]
+    assert hits and all(h.counter == "stun" for h in hits)
+    assert f.state.combatants["b"].counters.get("damage", 0) == 0
+
+
+def test_called_shot_at_the_weapon_p384() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [5, 3])
+    declare(f, "a", o.CALLED_SHOT)
+    # Attack step 10 - 3 = 7 (d12): 12+1 = 13 against PD 7; b's Strength step 5 (d8) 2 against Damage Step 10
+    act(f, "a", [12, 1, 2])
+    events = f.submit(cmd("a", "attack", "b", attack="Sword", called="weapon"))
+    att = [e for e in of(events, ev.Rolled) if e.test == "Sword Attack"][0]
+    assert (-3, "ed4/option/called-shot p.384") in mods(att)
+    hold = [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (hold")][0]
+    assert hold.dn == 10 and not hold.success
+    assert f.state.combatants["b"].marks["lost_weapons"] == ["Sword"]
+    assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [1]
