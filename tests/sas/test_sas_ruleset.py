@@ -441,3 +441,33 @@ def test_terrain_lines_from_the_map() -> None:
     assert lines["Attacker in Tight Position"] == -2
     assert lines["Attacker Reduced Visibility"] == -2
     assert lines["Attacker makes Hard Maneuver"] == -2
+
+
+def test_confused_turn_rolls_the_confusion_table() -> None:
+    from fracas.engine.state import Condition
+
+    fight = duel(
+        {"template": "goblin", "id": "g", "at": [0, 0]}, {"template": "goblin", "id": "h", "at": [5, 0]}
+    )
+    fight.state.combatants["g"].conditions["confusion"] = Condition("confusion", 3)
+    fight.dice = ScriptedDice([20, 1, 2])  # g's side first; Confusion Table 2: Go Prone
+    assert fight.advance_until_decision() is not None  # h decides; g's turn went by itself
+    assert fight.state.combatants["g"].has("knocked-down")
+
+
+def test_bleeding_and_dying_run_out() -> None:
+    fight = duel(
+        {"template": "fighter", "id": "bran", "at": [0, 0]}, {"template": "goblin", "id": "g", "at": [9, 0]}
+    )
+    bran = fight.state.combatants["bran"]
+    bran.counters["bleeds"] = 1
+    bran.marks["bleed_death_round"] = 1
+    fight.dice = ScriptedDice([20, 1, 5])  # initiative, then the Bleed Table: 5 Weakened
+    fight.advance_until_decision()
+    assert bran.count("strength_loss") == 1
+    fight.submit(Command("bran", "nothing"))
+    fight.advance_until_decision()
+    fight.submit(Command("g", "nothing"))
+    fight.dice = ScriptedDice([])
+    fight.step()  # the round ends: the Bleed's time is up
+    assert bran.status == "dead"

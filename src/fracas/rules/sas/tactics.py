@@ -92,7 +92,7 @@ class SasTactic:
         # spells first for casters
         if self.caster and c.count("pp_used") < c.stats.power_points:
             for f in sorted(foes, key=lambda f: (_dist(c, f), f.id)):
-                for spell in ("sleep", "web", "bolt", "flash", "gust-of-wind"):
+                for spell in ("sleep", "web", "confuse", "bolt", "flash", "gust-of-wind"):
                     if spell in c.stats.spells and not (spell in ("sleep", "web") and f.has("knocked-out")):
                         yield Command(me, "cast-spell", f.id, {"spell": spell})
         if adjacent:
