@@ -53,6 +53,7 @@ class FacesNeeded(FracasError):
         self.sides = sides
         self.why = why
         self.used = used
+        self.context = ""  # what is being rolled for, when the caller knows (the tactic's choice)
 
 
 class _DiceNeeded(Exception):
@@ -336,10 +337,13 @@ class FightBook:
         dice = self._dice(faces)
         fight = self._fight(dice)
         command = fight.auto_command(decision)
-        fight.submit(command)
-        return self._finish(
-            fight, dice, "tactic", f"{self._name(command.actor)} (tactic): {command.describe()}"
-        )
+        what = f"{self._name(command.actor)} (tactic): {command.describe()}"
+        try:
+            fight.submit(command)
+        except FacesNeeded as need:
+            need.context = what
+            raise
+        return self._finish(fight, dice, "tactic", what)
 
     def plan_advance(self, faces: list[int] | None = None) -> Plan:
         """The automatic step that rolls dice (Initiative...), rolled on the server or with typed faces."""

@@ -109,7 +109,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.exception_handler(FacesNeeded)
     async def _need(request: Request, exc: FacesNeeded) -> Response:
-        need = {"sides": exc.sides, "why": exc.why, "used": exc.used}
+        need = {"sides": exc.sides, "why": exc.why, "used": exc.used, "context": exc.context}
         return JSONResponse({"status": "need", "message": str(exc), "need": need})
 
     @app.exception_handler(FracasError)

@@ -63,7 +63,7 @@ const Fracas = (() => {
   }
 
   // ----- typed-in dice ----------------------------------------------------------------------------------
-  function typedRoll(path, extra) {
+  function typedRoll(path, extra, label) {
     const dlg = document.getElementById("dice-dialog");
     const face = document.getElementById("dice-face");
     const err = document.getElementById("dice-error");
@@ -73,8 +73,9 @@ const Fracas = (() => {
     async function attempt() {
       const data = await post(path, Object.assign({ expected, dice: { mode: "typed", faces } }, extra));
       if (data.status === "need") {
-        document.getElementById("dice-what").textContent =
-          "Roll a d" + data.need.sides + (data.need.why ? " for " + data.need.why : "") + ".";
+        const about = data.need.context || label;
+        document.getElementById("dice-what").textContent = (about ? about + ": " : "") +
+          "roll a d" + data.need.sides + (data.need.why ? " for " + data.need.why : "") + ".";
         document.getElementById("dice-die").textContent = "d" + data.need.sides;
         document.getElementById("dice-so-far").textContent = faces.length ? "Typed so far: " + faces.join(" ") : "";
         if (!dlg.open) dlg.showModal();
@@ -119,18 +120,23 @@ const Fracas = (() => {
   async function act(button) {
     const what = button.dataset.act;
     const mode = button.dataset.mode || "server";
-    let path = what, extra = {};
+    let path = what, extra = {}, label = "";
     if (what === "command") {
       const li = button.closest(".choice");
       extra = { command: JSON.parse(li.dataset.command) };
+      label = li.querySelector(".label").textContent;
+    } else if (what === "tactic") {
+      label = "The tactic's choice";
+    } else if (what === "advance") {
+      label = "Automatic step";
     }
-    if (mode === "typed") { await typedRoll(path, extra); return; }
+    if (mode === "typed") { await typedRoll(path, extra, label); return; }
     busy = true;
     const body = Object.assign({ expected: seq }, extra);
     if (what === "command" || what === "tactic" || what === "advance") body.dice = { mode: "server" };
     try {
       const data = await post(path, body);
-      if (data.status === "need") { busy = false; await typedRoll(path, extra); return; }
+      if (data.status === "need") { busy = false; await typedRoll(path, extra, label); return; }
       if (data.status === "ok") say(data.what, "ok");
       else say(data.error || "refused");
     } finally {
