@@ -109,3 +109,35 @@ def test_a_fallen_mount_throws_its_rider_p395() -> None:
     assert any(
         isinstance(e, ev.Marked) and e.target == "davon" and e.key == "mount" and e.value is None for e in out
     )
+
+
+def test_throwing_himself_off_the_mount_to_grapple_p395() -> None:
+    wrestler = dict(FOE, attacks=[{"name": "Unarmed", "kind": "unarmed", "step": 10, "damage": 6}])
+    state = build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "hold"},
+                    {"name": "Rider", "id": "rider", "tactic": "person", "stats": wrestler,
+                     "options": {"rides": "horse"}},
+                ],
+            },
+            {"name": "Foes", "combatants": [{"name": "Foe", "id": "foe", "at": [1, 0], "tactic": "hold",
+                                             "stats": FOE}]},
+        ]
+    )  # fmt: skip
+    f = start(state, [3, 3, 3, 3])
+    declare(f, "rider")
+    act(
+        f, "rider", [3, 8, 1, 7, 4]
+    )  # his fall d8 3; Unarmed 2d8 8+1, 7 = 16 (an extra success); her fall d8 4
+    events = f.submit(cmd("rider", "attack", "foe", attack="Unarmed", grapple=True))
+    falls = [e for e in of(events, ev.Rolled) if e.test.startswith("Falling")]
+    assert [(e.actor, e.step, e.rule) for e in falls] == [
+        ("rider", 5, "ed4/mounted/jump-off-to-grapple p.395"),
+        ("foe", 5, "ed4/mounted/jump-off-to-grapple p.395"),
+    ]
+    assert "grappled" in f.state.combatants["foe"].conditions
+    assert f.state.combatants["rider"].marks.get("mount") is None
+    assert f.state.combatants["rider"].pos != f.state.combatants["horse"].pos

@@ -697,7 +697,7 @@ class ChapterMixin:
         m = mount_of(state, state.combatants[me_id])
         if m is not None:
             for e in new:
-                if isinstance(e, ev.Moved) and e.actor == me_id and e.path and e.mode != "fall":
+                if isinstance(e, ev.Moved) and e.actor == me_id and e.path and e.mode in ("move", "run"):
                     sc.emit(ev.Moved(m.id, e.path, "ridden", None, e.altitude, mounted.MOVEMENT))
             if command.action == "run":
                 sc.emit(ev.Marked(m.id, "std", state.round, mounted.SPLIT))
@@ -1017,11 +1017,20 @@ class ChapterMixin:
         """Attacks whose outcome is not plain damage: grappling (p.392), entangling (p.391), Attacking to
         Knockdown (p.383), Shattering a Shield (p.385), a Called Shot at a held item (p.384)."""
         mine = declared(state, me.id)
+        leap = bool(command.args.get("grapple")) and mount_of(state, state.combatants[me.id]) is not None
+        if leap:
+            # throwing himself off his mount to grapple: Step 5/D8 to the rider (p.395)
+            self._leap_off(state, sc, dice, me.id, t.id)
+            me = sc.get(me.id)
+            if me.status != "active":
+                return
         res, ctx = self.attack_test(state, sc, dice, me, t, a, command, reserved)
         if not res.success:
             return
         r = self.ref  # type: ignore[attr-defined]
         if command.args.get("grapple"):
+            if leap and close.grapples(res.success, res.extra):
+                self._fall_damage(sc, dice, t.id, mounted.FALL_STEP, mounted.JUMP_OFF)
             if close.grapples(res.success, res.extra):
                 sc.emit(
                     ev.ConditionAdded(t.id, "grappled", state.round + 1, a.step, me.id, close.GRAPPLING_RULE),
@@ -1108,6 +1117,20 @@ class ChapterMixin:
                 sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
             return
         self.deal(state, sc, dice, me, t, a, dres.total, armor, command)
+
+    def _leap_off(
+        self, state: FightState, sc: Scratch, dice: DiceSource, rider_id: str, target_id: str
+    ) -> None:
+        r = sc.get(rider_id)
+        t = sc.get(target_id)
+        taken = state.occupied(rider_id)
+        spot = next((h for h in neighbours(t.pos) if h not in taken), None) if t.pos else None
+        sc.emit(
+            ev.Marked(rider_id, "mount", None, mounted.JUMP_OFF),
+            ev.Moved(rider_id, (spot,) if spot else (), "leap", None, 0, mounted.JUMP_OFF),
+            ev.Note(f"{r.name} throws himself off the mount onto {t.name}", rider_id, mounted.JUMP_OFF),
+        )
+        self._fall_damage(sc, dice, rider_id, mounted.FALL_STEP, mounted.JUMP_OFF)
 
     def deal(
         self,

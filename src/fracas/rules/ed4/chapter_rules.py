@@ -207,8 +207,7 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/jump-off-to-grapple",
         "Jumping off to grapple: Step 5 to the rider, Step 5 to the target on success",
         "p.395",
-        GM,
-        "not offered as a command; the gamemaster applies it",
+        note="attack with grapple: true from the saddle; jumping off to attack is dismount, then attack",
     ),
     _r(
         "ed4/mounted/falling-off",
