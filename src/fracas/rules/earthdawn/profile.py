@@ -131,7 +131,9 @@ class AttackBlock(_Strict):
     @model_validator(mode="after")
     def _check_range(self) -> AttackBlock:
         if self.kind in ("missile", "thrown") and (self.range is None or len(self.range) not in (2, 3)):
-            raise ValueError("a ranged or thrown attack needs range: [short, long] in yards")
+            raise ValueError(
+                "a missile or thrown attack needs range: its short and long range in yards, as a list"
+            )
         return self
 
 
