@@ -55,3 +55,29 @@ def test_weaving_a_thread_p373() -> None:
     w = [e for e in of(events, ev.Rolled) if e.test.startswith("Thread Weaving")][0]
     assert w.dn == 5 and w.success
     assert f.state.combatants["maloren"].marks["woven"] == {"Earth Darts": 1}
+
+
+def test_earth_darts_armor_reduction_counts_for_the_next_blows_p377() -> None:
+    from fracas.engine.state import Condition
+
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "thrak", "id": "thrak", "at": [0, 0], "tactic": "person"}],
+            },
+            {
+                "name": "B",
+                "combatants": [
+                    {"template": "thundra-beast", "id": "thundra", "at": [1, 0], "tactic": "hold"}
+                ],
+            },
+        ]
+    )
+    state.combatants["thundra"].conditions["armor-reduced"] = Condition("armor-reduced", 5, 2, "maloren")
+    f = start(state, [3, 3, 3])
+    declare(f, "thrak")
+    act(f, "thrak", [9, 7, 5, 5, 1, 1])  # Battle-axe d10+d8 = 16 against PD 12; damage 2d12 = 10
+    events = f.submit(cmd("thrak", "attack", "thundra", attack="Battle-axe"))
+    hit = [e for e in of(events, ev.Damaged) if e.target == "thundra"][0]
+    assert (hit.raw, hit.armor, hit.amount) == (10, 9 - 2, 3)

@@ -919,11 +919,17 @@ class ChapterMixin:
         assert a is not None
         if me.hidden and not me.marks.get("revealed"):
             sc.emit(ev.Marked(me.id, "revealed", True, SURPRISE_RULE))
-        special = (
+        target = state.combatants.get(command.target or "")
+        single = bool(
             command.args.get("grapple")
-            or (a.close and (opt.KNOCKDOWN in mine or opt.SHATTER in mine))
+            or (a.close and opt.SHATTER in mine)
             or (opt.CALLED_SHOT in mine and command.args.get("called") == "weapon")
+        )
+        special = (
+            single
+            or (a.close and opt.KNOCKDOWN in mine)
             or self._entangling(me, a)
+            or (target is not None and "armor-reduced" in target.conditions and a.armor == "physical")
         )
         if opt.STUN in mine and a.close and not command.args.get("stun"):
             command = dataclasses.replace(command, args={**command.args, "stun": True})
@@ -935,8 +941,13 @@ class ChapterMixin:
             return
         path = [tuple(h) for h in command.args.get("path") or ()]
         self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[attr-defined]
-        t = sc.get(command.target or "")
-        self.special_attack(state, sc, dice, sc.get(me.id), t, a, command, bool(sc.flags.get("reserved")))
+        # a creature with several Actions makes that many attacks until the target falls (as the core does)
+        n = 1 if single or a.kind == "spell" else p.actions
+        for i in range(n):
+            t = sc.get(command.target or "")
+            if t.status == "dead" or (i and t.status != "active") or sc.get(me.id).status != "active":
+                break
+            self.special_attack(state, sc, dice, sc.get(me.id), t, a, command, bool(sc.flags.get("reserved")))
         after = [tuple(h) for h in command.args.get("after") or ()]
         if after and sc.get(me.id).status == "active":
             self._emit_move(state, command, sc, after, "move", self.ref("movement"))  # type: ignore[attr-defined]
@@ -972,11 +983,21 @@ class ChapterMixin:
         )
         dmods = self.defense_mods(ctx)  # type: ignore[attr-defined]
         dn = max(1, defense + sum(m.value for m in dmods))
-        res = run_test(dice, self.edition, a.step, smods, dn)  # type: ignore[attr-defined]
+        karma = bool(command is not None and command.args.get("karma")) and a.karma and me.count("karma") > 0
+        if karma:
+            sc.emit(
+                ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", self.ref("karma"))
+            )  # type: ignore[attr-defined]
+        p: CombatProfile = me.stats
+        res = run_test(dice, self.edition, a.step, smods, dn, p.karma_step if karma else None)  # type: ignore[attr-defined]
         against = {"physical": "Physical Defense", "mystic": "Mystic Defense"}.get(
             a.against, "Social Defense"
         )
-        sc.emit(rolled_event(me.id, f"{a.name} {label}", res, self.ref("attack"), t.id, against, dmods))  # type: ignore[attr-defined]
+        sc.emit(
+            rolled_event(
+                me.id, f"{a.name} {label}", res, self.ref("attack"), t.id, against, dmods, self.ref("karma")
+            )
+        )  # type: ignore[attr-defined]
         return res, ctx
 
     def damage_test(
