@@ -181,3 +181,19 @@ def test_called_shot_at_the_weapon_p384() -> None:
     assert hold.dn == 10 and not hold.success
     assert f.state.combatants["b"].marks["lost_weapons"] == ["Sword"]
     assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [1]
+
+
+def test_a_person_is_offered_only_legal_declarations() -> None:
+    from ed4_chapter_helpers import RULESET, auto
+
+    from fracas.engine.state import Condition
+
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    f = start(state, [5, 3])
+    d = auto(f, "a", "declare") or f.advance_until_decision()
+    offered = {tuple(c.args.get("options", ())) for c in RULESET.choices(f.state, d)}
+    assert (o.AGGRESSIVE,) in offered and (o.DEFENSIVE,) in offered and (o.JUMP_UP,) not in offered
+    assert (o.TAIL,) not in offered  # not a t'skrang
+    f.state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    offered = {tuple(c.args.get("options", ())) for c in RULESET.choices(f.state, d)}
+    assert offered == {(), (o.JUMP_UP,)}

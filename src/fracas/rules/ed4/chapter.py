@@ -1911,6 +1911,44 @@ class ChapterMixin:
             )
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
 
+    # ----- choices for a person ----------------------------------------------------------------------------
+    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        """The core's choices plus the chapter's: declarations with each legal option, Jump Up, tail attacks,
+        breaking free, holding, spells, dismounting, charges."""
+        base = super().choices(state, decision)  # type: ignore[misc]
+        me = state.combatants[decision.actor]
+        legal = self._is_legal  # type: ignore[attr-defined]
+        if decision.kind == "declare":
+            extra = [
+                Command(
+                    me.id, "declare", args={"action": "act", "options": [o]}, label=f"declare: {opt.title(o)}"
+                )
+                for o in opt.options_table()
+            ]
+            return base + [c for c in extra if legal(state, c)]
+        if decision.kind != "act":
+            return base
+        foes = [c for c in state.combatants.values() if c.side != me.side and c.status == "active"]
+        extra = [
+            Command(me.id, "jump-up", args={"end": False}),
+            Command(me.id, "break-free"),
+            Command(me.id, "hold"),
+            Command(me.id, "release"),
+        ]
+        for f in foes:
+            extra.append(Command(me.id, "tail-attack", f.id))
+            for a in me.stats.attacks:
+                if a.kind == "spell" and a.name.lower().replace(" ", "-") in spells.spells():
+                    extra.append(Command(me.id, "cast", f.id, {"spell": a.name}))
+        for a in me.stats.attacks:
+            if a.kind == "spell" and a.name.lower().replace(" ", "-") in spells.spells():
+                extra.append(Command(me.id, "weave", args={"spell": a.name}))
+        if mount_of(state, me) is not None and me.pos is not None:
+            free = [h for h in neighbours(me.pos) if h not in state.occupied(me.id)]
+            if free:
+                extra.append(Command(me.id, "dismount", args={"to": list(free[0])}))
+        return base + [c for c in extra if legal(state, c)]
+
     # ----- narration --------------------------------------------------------------------------------------
     def narrate(self, event: ev.Event, state: FightState) -> str | None:
         if isinstance(event, ev.Moved) and event.mode == "turn":

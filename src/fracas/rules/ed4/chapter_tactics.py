@@ -136,7 +136,35 @@ class VeteranTactic(_Legal, Ed4Tactic):
             cmd = self.charge(state, me, ruleset)
             if cmd is not None:
                 return cmd
+        cmd = self.spell(state, me, ruleset)
+        if cmd is not None:
+            return cmd
         return super().act(state, me, ruleset)
+
+    def spell(self, state: FightState, me: Combatant, ruleset: Any) -> Command | None:
+        """A spellcaster with a bundled attack spell weaves its threads and casts it at the nearest enemy in
+        range, unless an enemy is next to it (p.393, p.373)."""
+        from fracas.rules.ed4 import spells
+
+        known = [
+            a for a in me.stats.attacks if a.kind == "spell" and spells.spell_key(a.name) in spells.spells()
+        ]
+        foes = _enemies(state, me)
+        if not known or me.pos is None or any(f.pos and distance(f.pos, me.pos) <= 1 for f in foes):
+            return None
+        sp = spells.get_spell(known[0].name)
+        if sp.kind != "attack":
+            return None
+        target = _nearest(me, foes)
+        if target is None or target.pos is None or distance(me.pos, target.pos) * 2 > sp.range:
+            return None
+        woven = (me.marks.get("woven") or {}).get(sp.name, 0)
+        cmd = (
+            Command(me.id, "weave", args={"spell": sp.name})
+            if woven < sp.threads
+            else Command(me.id, "cast", target.id, {"spell": sp.name})
+        )
+        return cmd if ruleset._is_legal(state, cmd) else None
 
     def swoop(self, state: FightState, me: Combatant, ruleset: Any) -> Command | None:
         foes = [f for f in _enemies(state, me) if f.altitude <= 2 and f.pos is not None]
