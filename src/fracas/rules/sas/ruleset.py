@@ -146,8 +146,9 @@ def _effects_from(data: Any) -> list[P.Effect]:
 
 
 def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjacent: bool) -> list[Hex]:
-    """The shortest path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the
-    goal (next to it when ``stop_adjacent``): an A* search; ties go to the first found (deterministic)."""
+    """A short path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the goal
+    (next to it when ``stop_adjacent``): a weighted A* search (fast, near-shortest), bounded in effort;
+    ties go to the first found, so it is deterministic."""
     want = 1 if stop_adjacent else 0
     # a crowded goal: aim for the nearest ring around it that has a free hex
     while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
@@ -156,10 +157,10 @@ def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjace
         return []
     prev: dict[Hex, Hex | None] = {start: None}
     cost = {start: 0}
-    heap = [(distance(start, goal), distance(start, goal), 0, start)]
+    heap = [(2 * distance(start, goal), distance(start, goal), 0, start)]
     best, best_key = start, (distance(start, goal), 0)
     tick = 0
-    while heap and tick < 4000:
+    while heap and tick < 1500:
         _, h_here, _, here = heapq.heappop(heap)
         g = cost[here]
         if h_here <= want:
@@ -177,7 +178,7 @@ def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjace
             if key < best_key:
                 best, best_key = n, key
             tick += 1
-            heapq.heappush(heap, (g + 1 + h, h, tick, n))
+            heapq.heappush(heap, (g + 1 + 2 * h, h, tick, n))
     path: list[Hex] = []
     node: Hex | None = best
     while node is not None and node != start:
@@ -1917,14 +1918,18 @@ class SasRuleset(Ruleset):
         assert target is not None and target.pos is not None
         taken = set(state.occupied())
         members: list[Combatant] = []
-        for m in [c, *self._helpers(state, c, target)]:
+        walls = self._blocked(state)
+        candidates = sorted(self._helpers(state, c, target), key=lambda m: (self._dist(m, target), m.id))
+        for m in [c, *candidates]:
             if self._dist(m, target) > 1:
+                if all(n in taken or n in walls for n in neighbours(target.pos)):
+                    continue  # no room left next to the target
                 taken.discard(m.pos)  # type: ignore[arg-type]
                 spaces = P.movement(view(state, m), self._underwater(state))
                 path = self._path_to(state, m, target.pos, spaces, True, taken)
                 if not path or distance(path[-1], target.pos) > 1:
                     taken.add(m.pos)  # type: ignore[arg-type]
-                    continue
+                    break  # the free hexes next to the target are out of reach: stop searching
                 taken.add(path[-1])
                 b.events.append(ev.Moved(m.id, tuple(path), "close", direction_to(path[-1], target.pos)))
                 m = m.clone()
