@@ -1940,6 +1940,11 @@ class SasRuleset(Ruleset):
             return
         helpers = members[1:]
         n = len(members)
+        if n == 1:
+            b.note(f"Nobody joins {c.name}: an ordinary attack.", c.id, rule("horde-attack"))
+            mc = self._moved_copy(b, c)
+            self._attack(b, state, mc, target, self._situation(state, mc, target, "attack"), dice, "attack")
+            return
         rid = rule("dog-pile" if pile else "horde-attack")
         b.note(
             f"{'Dog Pile' if pile else 'Horde Attack'}: "

@@ -41,7 +41,7 @@ class SasTactic:
 
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         c = state.combatants[decision.actor]
-        for cmd in self.proposals(state, c):
+        for cmd in self.proposals(state, c, ruleset):
             try:
                 ruleset.validate(state, cmd)
             except IllegalCommand:
@@ -50,7 +50,7 @@ class SasTactic:
         return ruleset.choices(state, decision)[0]
 
     # ----------------------------------------------------------------------------------------------
-    def proposals(self, state: FightState, c: Combatant) -> Iterator[Command]:
+    def proposals(self, state: FightState, c: Combatant, ruleset: Ruleset | None = None) -> Iterator[Command]:
         t = tables()
         me = c.id
         rnd = state.round
@@ -105,7 +105,7 @@ class SasTactic:
                 for f in sorted(adjacent, key=lambda f: (-f.stats.size_index, f.id)):
                     if not f.has("immobilized"):
                         yield Command(me, "dog-pile", f.id)
-            if self.horde:
+            if self.horde and _hard_to_hit(state, c, target, ruleset):
                 yield Command(me, "horde", target.id)
             if self.archer and ranged:
                 yield Command(me, "disengage", target.id, {"mode": "withdrawal"})
@@ -147,7 +147,7 @@ class SasTactic:
         for f in nearest[:3]:
             if self.dogpile and not f.has("immobilized"):
                 yield Command(me, "dog-pile", f.id)
-            if self.horde:
+            if self.horde and _hard_to_hit(state, c, f, ruleset):
                 yield Command(me, "horde", f.id)
         for f in nearest:
             if c.altitude > f.altitude:
@@ -166,6 +166,17 @@ def _dist(a: Combatant, b: Combatant) -> int:
     if a.pos is None or b.pos is None:
         return 1
     return distance(a.pos, b.pos)
+
+
+def _hard_to_hit(state: FightState, c: Combatant, target: Combatant, ruleset: Ruleset | None) -> bool:
+    """A Horde Attack pays when one attacker alone would hit on 14+ (35% or less): then many weak attacks are
+    worth less than one strong one."""
+    if ruleset is None:
+        return True
+    text = ruleset.odds(state, Command(c.id, "attack", target.id))
+    if not text or not text.startswith("hit "):
+        return True
+    return int(text[4:].split("%")[0]) <= 35
 
 
 def _hurt(c: Combatant) -> float:
