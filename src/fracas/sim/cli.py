@@ -125,6 +125,8 @@ def _sim(
         report.write_text(page, encoding="utf-8")
         if not as_json:
             console.print(f"report written to {report}", markup=False)
+    if result.interrupted:
+        raise typer.Exit(130)  # the report of the fights so far is out; the exit code says it stopped early
 
 
 def _sweep(
@@ -185,6 +187,8 @@ def _sweep(
         "backend": getattr(backend, "name", ""),
         "workers": int(getattr(backend, "workers", 1)),
     }
+    if sum(r.tally.runs for r in results) == 0:
+        raise FracasError("interrupted before any fight finished")
     out = sw.sweep_json(varies, [v for v, _ in points], reports, timing)
     if as_json:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
@@ -196,6 +200,8 @@ def _sweep(
             plot.write_bytes(base64.b64decode(png))
         if report is not None:
             report.write_text(_sweep_page(out, png), encoding="utf-8")
+    if out["interrupted"]:
+        raise typer.Exit(130)
 
 
 def _print_sweep(out: dict[str, Any]) -> None:

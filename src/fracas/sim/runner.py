@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from fracas.rules.base import Ruleset
 
 # Runs per chunk for the reference engine: small enough for a smooth progress bar and a quick Ctrl-C.
-ENGINE_CHUNK = 250
+ENGINE_CHUNK = 100
 
 ENGINES = ("auto", "reference", "kernel")
 
