@@ -220,7 +220,8 @@ def _print_sweep(out: dict[str, Any]) -> None:
             s = p["sides"][side]
             row.append(f"{100 * s['win_rate']:.1f}% ({100 * s['ci_low']:.1f}–{100 * s['ci_high']:.1f})")
         row.append(f"{100 * p['draws']['rate']:.1f}%")
-        row.append(str(p["rounds"]["mean"]))
+        mean = p["rounds"]["mean"]
+        row.append(f"{mean:.2f}" if mean is not None else "-")
         t.add_row(*row)
     console.print(t)
     tm = out["timing"]
