@@ -141,3 +141,40 @@ def test_throwing_himself_off_the_mount_to_grapple_p395() -> None:
     assert "grappled" in f.state.combatants["foe"].conditions
     assert f.state.combatants["rider"].marks.get("mount") is None
     assert f.state.combatants["rider"].pos != f.state.combatants["horse"].pos
+
+
+def test_the_mount_standard_action_moves_both_and_the_rider_still_attacks_p395() -> None:
+    state = davon()
+    f = start(state, [3, 3, 3, 3, 3])
+    declare(f, "davon")
+    act(f, "davon", [1, 1])
+    path = [[0, i] for i in range(1, 11)]  # 20 yards: more than the Movement Rate 15, within twice it
+    f.submit(cmd("davon", "gallop", path=path))
+    assert f.state.combatants["horse"].pos == f.state.combatants["davon"].pos == (0, 10)
+    assert f.state.combatants["horse"].marks["std"] == f.state.round
+    events = f.submit(cmd("davon", "attack", "far", attack="Battle-axe"))  # his own Standard action
+    assert [e.test for e in of(events, ev.Rolled)][0] == "Battle-axe Attack"
+    dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test]
+    assert all("ed4/mounted/charging-attack p.396" not in [r for _, _, r in d.modifiers] for d in dmg)
+
+
+def test_a_reserved_defender_strikes_the_charging_rider_first_p375_p385() -> None:
+    state = davon()
+    spear = dict(FOE, attacks=[{"name": "Spear", "kind": "melee", "step": 10, "damage": 9, "size": 3}])
+    far = state.combatants["far"]
+    from fracas.rules.earthdawn.profile import profile_from_block
+
+    far.stats = profile_from_block(spear, "Far", "test")
+    far.tactic = "person"
+    f = start(state, [3, 3, 3, 8, 1, 3])  # Initiative: Far acts before Davon
+    declare(f, "davon")
+    declare(f, "far", "set-against-charge")
+    act(f, "far", [])
+    f.submit(cmd("far", "reserve", trigger={"on": "attack", "target": "far"}))
+    act(f, "davon", [8, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    first = [e for e in of(events, ev.Rolled)][0]
+    assert first.actor == "far" and first.test == "Spear Attack (set against the charge)"
+    assert (2, "ed4/actions/reserved p.375") in [(int(v), r) for v, _, r in first.modifiers]
+    dmg = [e for e in of(events, ev.Rolled) if e.actor == "far" and "Damage" in e.test][0]
+    assert dmg.step == 9 - far.stats.str_step + state.combatants["horse"].stats.str_step

@@ -215,6 +215,7 @@ class ChapterMixin:
             Action("dismount", "simple", self._v_dismount, self._r_dismount, mounted.DISMOUNTING),
             Action("charge", STANDARD, self._v_charge, self._r_charge, mounted.CHARGE),
             Action("swoop", STANDARD, self._v_swoop, self._r_swoop, aerial.SWOOP),
+            Action("gallop", "simple", self._v_gallop, self._r_gallop, mounted.SPLIT),
             Action(
                 "recover-flight", STANDARD, self._v_recover_flight, self._r_recover_flight, aerial.LONG_FALLS
             ),
@@ -1747,46 +1748,75 @@ class ChapterMixin:
     def _set_against(
         self, state: FightState, sc: Scratch, dice: DiceSource, rider: Combatant, m: Combatant, t: Combatant
     ) -> None:
-        """A defender who Set Against the Charge with a reserved action strikes first (p.385): his damage uses
-        the mount's Strength Step; with an extra success the rider tests Knockdown against the damage."""
+        """The charged defender's reserved action strikes as the rider arrives (p.375: often the only way to
+        attack a charging rider). If he declared Setting Against a Charge and holds a long weapon (p.385), his
+        damage uses the mount's Strength Step and an extra success makes the rider test Knockdown against the
+        damage; with Attacking to Knockdown the blow only knocks (p.385: the options combine)."""
         reserved = dict(state.extra.get("reserved") or {})
-        if (
-            t.id not in reserved
-            or opt.SET_AGAINST_CHARGE not in declared(state, t.id)
-            or t.status != "active"
-        ):
+        trig = reserved.get(t.id)
+        if trig is None or t.status != "active" or (trig.get("target") not in (None, t.id)):
             return
-        a = next((x for x in t.stats.attacks if x.close and (mounted.is_lance(x.name) or x.size >= 4)), None)
+        if trig.get("by") not in (None, rider.id):
+            return
+        setting = opt.SET_AGAINST_CHARGE in declared(state, t.id)
+        close_attacks = [
+            x for x in t.stats.attacks if x.close and x.name not in (t.marks.get("lost_weapons") or ())
+        ]
+        long = next((x for x in close_attacks if mounted.is_lance(x.name) or x.size >= 4), None)
+        a = long if setting and long is not None else (close_attacks[0] if close_attacks else None)
         if a is None:
-            sc.emit(
-                ev.Note(
-                    f"{t.name} has no weapon long enough to set against the charge", t.id, mounted.SET_AGAINST
-                )
-            )
             return
+        setting = setting and a is long
         reserved.pop(t.id)
+        rule = mounted.SET_AGAINST if setting else self.ref("actions.reserved")  # type: ignore[attr-defined]
         sc.emit(
             ev.ExtraSet("reserved", reserved or None),
-            ev.Note(f"{t.name} sets against the charge", t.id, mounted.SET_AGAINST),
+            ev.Note(
+                f"{t.name} {'sets against the charge' if setting else 'strikes the charging rider first'}",
+                t.id,
+                rule,
+            ),
         )
-        res, ctx = self.attack_test(
-            state, sc, dice, sc.get(t.id), sc.get(rider.id), a, None, True, "Attack (set against the charge)"
-        )
+        label = "Attack (set against the charge)" if setting else "Attack (reserved)"
+        res, ctx = self.attack_test(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, None, True, label)
         if not res.success:
             return
-        step = mounted.set_against_charge_damage(a.damage, t.stats.str_step, m.stats.str_step)
+        step = (
+            mounted.set_against_charge_damage(a.damage, t.stats.str_step, m.stats.str_step)
+            if setting
+            else a.damage
+        )
         mods = (
-            [Modifier(res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes"))]
+            [Modifier(res.extra * 2, f"{res.extra} extra successes", self.ref("attack.extra-successes"))]  # type: ignore[attr-defined]
             if res.extra
             else []
-        )  # type: ignore[attr-defined]
-        dres = self.damage_test(
-            sc, dice, ctx, step, mods, f"{a.name} Damage (mount's Strength)", mounted.SET_AGAINST
         )
+        what = f"{a.name} Damage (mount's Strength)" if setting else f"{a.name} Damage"
+        dres = self.damage_test(sc, dice, ctx, step, mods, what, rule)
         armor = self.armor_of(rider, a)
-        self.deal(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, dres.total, armor, None)
         r = sc.get(rider.id)
-        if res.extra and r.status == "active" and r.marks.get("mount"):
+        if opt.KNOCKDOWN in declared(state, t.id):
+            if "knocked-down" not in r.conditions and r.status == "active":
+                kmods = self.step_mods(TestContext(state, sc, "knockdown", r))  # type: ignore[attr-defined]
+                kres = run_test(
+                    dice,
+                    self.edition,
+                    r.stats.knockdown_step,
+                    kmods,
+                    max(1, opt.knockdown_attack_dn(dres.total, armor)),
+                )  # type: ignore[attr-defined]
+                sc.emit(
+                    rolled_event(rider.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), t.id, "Knockdown DN")
+                )
+                if not kres.success:
+                    sc.emit(
+                        ev.ConditionAdded(rider.id, "knocked-down", None, 3, t.id, opt.rule(opt.KNOCKDOWN))
+                    )
+                    self._unseat(state, sc, dice, rider.id, 0)
+            return
+        self.deal(state, sc, dice, sc.get(t.id), r, a, dres.total, armor, None)
+        r = sc.get(rider.id)
+        if setting and res.extra and r.status == "active" and r.marks.get("mount"):
             kmods = self.step_mods(TestContext(state, sc, "knockdown", r))  # type: ignore[attr-defined]
             kres = run_test(
                 dice,
@@ -1802,7 +1832,42 @@ class ChapterMixin:
             )
             if not kres.success:
                 self._unseat(state, sc, dice, rider.id, 0)
-        sc.emit(ev.TurnEnded(t.id)) if False else None
+
+    # ----- galloping: the mount's Standard action moves rider and mount (p.395) ---------------------------
+    def _v_gallop(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        m = mount_of(state, me)
+        if m is None:
+            raise IllegalCommand(f"{me.name} is not mounted", mounted.SPLIT)
+        if m.marks.get("std") == state.round and not m.marks.get("galloping") == state.round:
+            raise IllegalCommand(f"{m.name} has used its Standard action", mounted.SPLIT)
+        left = 2 * (m.stats.movement // 2) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
+        self._check_path(state, me, command.args.get("path"), max(left, 0), mounted.SPLIT)  # type: ignore[attr-defined]
+        if (
+            me.marks.get("std") == state.round
+            and self.moved_this_round(state, me)
+            and opt.SPLIT not in declared(state, me.id)
+        ):  # type: ignore[attr-defined]
+            raise IllegalCommand(
+                "moving both before and after the Standard action needs the Splitting Movement option",
+                opt.rule(opt.SPLIT),
+            )
+
+    def _r_gallop(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        m = mount_of(state, state.combatants[me.id])
+        assert m is not None
+        path = tuple((int(h[0]), int(h[1])) for h in command.args.get("path") or ())
+        moved = self.moved_this_round(state, me) + len(path)  # type: ignore[attr-defined]
+        sc.emit(
+            ev.Marked(m.id, "std", state.round, mounted.SPLIT),
+            ev.Marked(m.id, "galloping", state.round, mounted.SPLIT),
+            ev.Moved(me.id, path, "gallop", None, None, mounted.SPLIT),
+            ev.Moved(m.id, path, "gallop", None, None, mounted.SPLIT),
+            ev.Marked(me.id, "moved", [state.round, moved], mounted.MOVEMENT),
+        )
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(me.id))
 
     # ----- swooping ---------------------------------------------------------------------------------------
     def _v_swoop(self, state: FightState, command: Command) -> None:
