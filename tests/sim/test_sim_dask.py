@@ -70,3 +70,39 @@ def test_unreachable_scheduler_is_a_clear_error() -> None:
         DaskBackend("tcp://127.0.0.1:9", timeout="1s").execute(
             [_scenario()], [(0, "reference", 0, 1)], 1, lambda *a: None
         )
+
+
+def test_cli_sim_and_sweep_on_a_scheduler(tmp_path: Path, capsys) -> None:
+    """``--scheduler ADDRESS`` end to end: the same JSON as local processes (an ED4 duel, its kernel)."""
+    pytest.importorskip("fracas.rules.ed4.ruleset")
+    import json
+
+    import yaml
+
+    from fracas.cli import main
+
+    duel = {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": "duel",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "ghoul", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "cadaver-man", "at": [1, 0]}]},
+        ],
+    }
+    f = tmp_path / "duel.yaml"
+    f.write_text(yaml.safe_dump(duel))
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        args = ["sim", str(f), "-n", "60000", "--seed", "5", "--json"]
+        assert main([*args, "--scheduler", cluster.scheduler_address]) == 0
+        on_dask = json.loads(capsys.readouterr().out)
+        assert main([*args, "--workers", "2"]) == 0
+        local = json.loads(capsys.readouterr().out)
+        assert on_dask["timing"]["backend"] == "dask" and on_dask["engine"] == "kernel:ed4-duel"
+        assert report.without_timing(on_dask) == report.without_timing(local)
+        sweep = ["sweep", str(f), "--vary", "ghoul.stats.physical_armor=0,5", "-n", "2000", "--seed", "1"]
+        assert main([*sweep, "--json", "--scheduler", cluster.scheduler_address]) == 0
+        points = json.loads(capsys.readouterr().out)["points"]
+        assert [p["values"]["ghoul.stats.physical_armor"] for p in points] == [0, 5]
