@@ -268,3 +268,39 @@ def test_passenger_costs_the_controller_one_riding() -> None:
     assert riding_skill(st, st.combatants["k"]) == 13 - 1
     base, mods = riding_base(st, st.combatants["p"])
     assert base == min(13, 11) and [m.value for m in mods] == [-3]
+
+
+def test_panic_against_a_charge_is_a_will_roll_when_the_gm_turns_it_on() -> None:
+    sides = [
+        {"name": "A", "combatants": [
+            {"template": "cavalry_horse", "id": "h", "at": [0, 0]},
+            {"template": "knight", "id": "k", "options": {"mount": "h"}},
+        ]},
+        {"name": "B", "combatants": [
+            {"template": "spearman", "id": "s", "at": [6, 0], "options": {"unused_to_cavalry": True}},
+        ]},
+    ]  # fmt: skip
+    f = fight_of(sides, {"panic": True})
+    f.advance_until_decision()
+    f.state.combatants["h"].marks["moved_last_turn"] = 8
+    f.submit(Command("k", "do_nothing"))
+    f.dice = ScriptedDice([6, 5, 5])  # Will 10 vs 16: the spearman runs
+    f.advance_until_decision()
+    events = f.log or []
+    will = [e for e in events if isinstance(e, ev.Rolled) and e.test.startswith("Will")]
+    assert will and will[-1].dn == 10 and not will[-1].success
+    assert f.state.combatants["s"].status == "fled"
+    quiet = fight_of(sides)  # off by default: no roll
+    quiet.advance_until_decision()
+    quiet.state.combatants["h"].marks["moved_last_turn"] = 8
+    quiet.submit(Command("k", "do_nothing"))
+    quiet.advance_until_decision()
+    assert not any(isinstance(e, ev.Rolled) and e.test.startswith("Will") for e in quiet.log or [])
+
+
+def test_events_round_trip_through_json() -> None:
+    _, state = encounter.load(EXAMPLES[0])
+    f = Fight(RS, state, RandomDice(5), seed=5)
+    f.run()
+    for e in f.log or []:
+        assert ev.to_json(ev.from_json(ev.to_json(e))) == ev.to_json(e)

@@ -178,7 +178,7 @@ class GurpsRuleset(Ruleset):
         if state.phase in ("start", "started"):
             order = self._turn_order(state, dice)
             return [
-                ev.ExtraSet("gurps_order", order),
+                ev.ExtraSet("gurps_order", tuple(order)),
                 ev.RoundStarted(1),
                 ev.OrderSet(tuple(order), "gurps4/core/turn-order B363"),
             ]
