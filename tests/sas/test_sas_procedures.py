@@ -350,3 +350,21 @@ def test_any_attack_and_damage_sequence_is_legal(seed: int) -> None:
     if r.hit:
         dmg = P.resolve_damage(a, d, P.Situation(), dice, r.critical)
         assert dmg.markers in (0, 1, 2, 3)
+
+
+def test_knocked_down_by_a_fumble_may_drop_the_weapon() -> None:
+    effects = P.roll_fumble(plain("x"), ScriptedDice([4, 50])).effects
+    assert {e.kind for e in effects} == {"condition", "next", "drop-weapon"}
+
+
+def test_regenerating_parts_and_wound_healing_times() -> None:
+    troll = plain("t", regenerates=True)
+    troll.hurt.append("arm")
+    troll.broken.append("leg")
+    assert P.regenerate_parts(troll, ScriptedDice([4, 10, 10, 10])) == [
+        ("arm", "hurt", 4),
+        ("leg", "broken", 30),
+    ]
+    assert P.regenerate_parts(plain("h"), ScriptedDice([])) == []
+    assert P.wound_heals_in("light", ScriptedDice([3])) == (3, "days")
+    assert P.wound_heals_in("major", ScriptedDice([2])) == (2, "weeks")

@@ -230,7 +230,8 @@ HTH = {1: "drop-weapon", 2: "weapon-breaks", 3: "body-part-hurt", 4: "knocked-do
 
 @pytest.mark.parametrize("face", range(1, 9))
 def test_fumble_hth(face: int) -> None:
-    extra = {3: [4], 8: [6]}.get(face, [])  # body part: Leg; injure self: Light Wound 6 (scar)
+    # body part: Leg; knocked down: 1D100 51, no drop (KNOCKED DOWN 50%); injure self: Light Wound 6 (scar)
+    extra = {3: [4], 4: [51], 8: [6]}.get(face, [])
     r = P.roll_fumble(plain("x"), ScriptedDice([face, *extra]))
     assert r.roll.row == HTH[face] and r.roll.die == 8
     kinds = {(e.kind, e.name, e.value) for e in r.effects}
@@ -264,7 +265,7 @@ MONSTER = {1: ("miss_action", 1), 2: ("miss_attack", 1), 3: ("attack", -2), 4: (
 
 @pytest.mark.parametrize("face", range(1, 7))
 def test_monster_fumbles(face: int) -> None:
-    r = P.roll_fumble(monster(), ScriptedDice([face]))
+    r = P.roll_fumble(monster(), ScriptedDice([face, 51]))
     assert r.roll.table == "fumble-monster"
     (e,) = r.effects
     assert (e.name, e.value) == MONSTER[face]
@@ -285,7 +286,7 @@ DAMAGE = {**{f: ("superficial", 1) for f in range(1, 8)}, **{f: ("light", 2) for
 
 @pytest.mark.parametrize("face", range(1, 21))
 def test_damage_table_every_face(face: int) -> None:
-    follow = {5: [2], 6: [2], 7: [2], 11: [6], 12: [6], 13: [6], 17: [2], 18: [2]}.get(face, [])
+    follow = {5: [2], 6: [2], 7: [2], 11: [6], 12: [6], 13: [6], 17: [2, 51], 18: [2, 51]}.get(face, [])
     d = plain("d")
     r = P.resolve_damage(plain("a"), d, P.Situation(), ScriptedDice([face, *follow]))
     assert (r.wound, r.markers) == DAMAGE[face]
@@ -413,15 +414,15 @@ def test_light_wound_fumble_is_1d6_on_hth_table() -> None:
 
 
 @pytest.mark.parametrize(("faces", "cut", "expect"), [
-    ([1, 9], "cut", {("broken", "chest")}),
-    ([2], "cut", {("condition", "partial-blindness"), ("permanent", "eye")}),
-    ([3, 2], "cut", {("condition", "knocked-out"), ("condition", "knocked-down"), ("drop-weapon", "")}),
-    ([4, 10], "cut", {("lost-limb", "leg")}),
-    ([4, 90], "cut", {("lost-limb", "arm"), ("drop-weapon", "")}),
-    ([5, 10, 10], "cut", {("bleed", "")}),
-    ([6, 4], "blunt", {("broken", "leg")}),
-    ([7, 60], "cut", {("lost-limb", "arm"), ("drop-weapon", "")}),
-    ([8, 1, 1], "impale", {("bleed", "")}),
+    ([1, 9, 51], "cut", {("broken", "chest")}),
+    ([2, 51], "cut", {("condition", "partial-blindness"), ("permanent", "eye")}),
+    ([3, 2, 51], "cut", {("condition", "knocked-out"), ("condition", "knocked-down"), ("drop-weapon", "")}),
+    ([4, 10, 51], "cut", {("lost-limb", "leg")}),
+    ([4, 90, 51], "cut", {("lost-limb", "arm"), ("drop-weapon", "")}),
+    ([5, 10, 10, 51], "cut", {("bleed", "")}),
+    ([6, 4, 51], "blunt", {("broken", "leg")}),
+    ([7, 60, 51], "cut", {("lost-limb", "arm"), ("drop-weapon", "")}),
+    ([8, 1, 1, 51], "impale", {("bleed", "")}),
 ])  # fmt: skip
 def test_major_wound_table(faces: list[int], cut: str, expect: set[tuple[str, str]]) -> None:
     r = P.major_wound(plain("x"), cut, ScriptedDice(faces))
@@ -432,9 +433,9 @@ def test_major_wound_table(faces: list[int], cut: str, expect: set[tuple[str, st
 
 
 def test_skull_crack_hours_and_bleed_minutes() -> None:
-    r = P.major_wound(plain("x"), "cut", ScriptedDice([3, 2]))
+    r = P.major_wound(plain("x"), "cut", ScriptedDice([3, 2, 51]))
     assert r.effects[0].rounds == 2 * 360
-    r = P.major_wound(plain("x"), "cut", ScriptedDice([5, 3, 4]))
+    r = P.major_wound(plain("x"), "cut", ScriptedDice([5, 3, 4, 51]))
     assert r.effects[0].rounds == 7 * 6
 
 

@@ -685,7 +685,7 @@ def _fumble_effects(f: Fighter, which: str, row: FumbleRow, dice: DiceSource, ri
         elif row.foe_damage_next:
             out.append(Effect("next", me, row.foe_damage_next, "foe_damage", why=row.label, rule=rid))
         elif row.id == "knocked-down":
-            out.append(Effect("condition", me, name="knocked-down", why=row.label, rule=rid))
+            out += knocked_down(f, dice, row.label)
         return out
     if row.id == "drop-weapon":
         out.append(Effect("drop-weapon", me, why=row.label, rule=rid))
@@ -695,7 +695,7 @@ def _fumble_effects(f: Fighter, which: str, row: FumbleRow, dice: DiceSource, ri
         part = roll_body_part(dice)
         out += hurt_part(f, part.row, dice)
     elif row.id == "knocked-down":
-        out.append(Effect("condition", me, name="knocked-down", why=row.label, rule=rid))
+        out += knocked_down(f, dice, row.label)
     elif row.id == "disorientated":
         out.append(Effect("next", me, 1, "miss_action", why=row.label, rule=rid))
     elif row.id == "stagger":
@@ -1091,9 +1091,7 @@ def major_wound(f: Fighter, cut: str, dice: DiceSource) -> TableResult:
         else:
             out += _bleed(f, dice, rid)
     if t.settings.major_wound_prone:
-        out.append(
-            Effect("condition", me, name="knocked-down", why="Major Wound", rule=setting("major_wound_prone"))
-        )
+        out += knocked_down(f, dice, "Major Wound")
         out.append(Effect("next", me, 1, "miss_action", why="Major Wound", rule=setting("major_wound_prone")))
     return TableResult(_table_roll("major-wound", table.die, face, row, rid), tuple(out))
 
@@ -1191,6 +1189,22 @@ def heal_break(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
     if percent(t.wounds.permanent.percent, dice, "permanent?"):
         out.append(Effect("permanent", f.id, name=part, why=f"Lame {part}", rule=rule("permanent-injuries")))
     return out
+
+
+def regenerate_parts(f: Fighter, dice: DiceSource) -> list[tuple[str, str, int]]:
+    """REGENERATION of body parts: (part, "hurt"/"broken", minutes) for each, Hurt in 1D6 minutes, Broken in
+    3D20 minutes."""
+    if not f.stats.regenerates:
+        return []
+    w = tables().wounds
+    out = [(p, "hurt", roll_expr(w.hurt.regenerate, dice, "regenerate")) for p in f.hurt]
+    return out + [(p, "broken", roll_expr(w.broken.regenerate, dice, "regenerate")) for p in f.broken]
+
+
+def wound_heals_in(kind: str, dice: DiceSource) -> tuple[int, str]:
+    """LIGHT WOUNDS heal on their own in 1D4 days, MAJOR WOUNDS in 1D4 weeks: (amount, unit)."""
+    table = tables().wounds.light if kind == "light" else tables().wounds.major
+    return roll_expr(table.heal or "1d4", dice, "heals in"), table.heal_unit or "days"
 
 
 def regenerate(f: Fighter) -> list[Effect]:
