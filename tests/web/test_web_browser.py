@@ -281,6 +281,15 @@ def test_the_players_view_never_shows_a_hidden_combatant(server, browser) -> Non
     page.close()
 
 
+CLICK_NEXT = """() => {
+  const b = document.querySelector(".actions button[data-act=advance][data-mode=server]")
+    || document.querySelector("header button[data-act=tactic][data-mode=server]");
+  if (!b || b.disabled) return false;
+  b.click();
+  return true;
+}"""
+
+
 def test_two_tabs_on_one_fight_lose_no_update(server, browser) -> None:
     data = json.loads(json.dumps(__import__("yaml").safe_load(EXAMPLE.read_text())))
     data["name"] = "Two tabs"
@@ -303,12 +312,9 @@ def test_two_tabs_on_one_fight_lose_no_update(server, browser) -> None:
     for _ in range(6):
         # both tabs show the same fight; tab a acts, then tab b acts from its (now stale) view
         for p in (a, b):
-            button = p.locator(".actions button[data-act=advance][data-mode=server]")
-            if button.count() == 0:
-                button = p.locator("header button[data-act=tactic][data-mode=server]")
-            if button.is_enabled():
-                button.click()
-                settle(p)
+            # find and press the button in one go: the page may redraw itself between two steps
+            p.evaluate(CLICK_NEXT)
+            settle(p)
     kinds = server.http.get(f"/api/fights/{fid}/export").json()["batches"]
     actions = [b["what"] for b in kinds if b["kind"] != "start"]
     assert actions == acknowledged  # every acknowledged action is there, once, and nothing else

@@ -121,6 +121,7 @@ class Line:
     batch: int
     event: ev.Event
     text: str
+    hidden: frozenset[str] = frozenset()  # who was hidden right after this event (the players' view)
 
 
 @dataclass(slots=True)
@@ -207,11 +208,14 @@ class FightBook:
     def _narrated(self, state: FightState, batch: int, events: list[ev.Event]) -> list[Line]:
         """Apply ``events`` to ``state`` one by one, narrating each right after it happened."""
         out = []
+        hidden = frozenset(c.id for c in state.combatants.values() if c.hidden)
         for e in events:
             state.apply(e)
             text = narrate(e, state, self.ruleset)
             if text:
-                out.append(Line(batch, e, text.strip("\n")))
+                now = frozenset(c.id for c in state.combatants.values() if c.hidden)
+                hidden = hidden if now == hidden else now
+                out.append(Line(batch, e, text.strip("\n"), hidden))
         return out
 
     @property

@@ -247,8 +247,14 @@ def player_view(book: FightBook) -> dict[str, Any]:
     current = state.current if state.current in visible and not state.ended else None
     log = []
     for line in book.lines:
-        text = player_line(line, state, book, visible)
+        # who is hidden now, and who was when it happened (a combatant seen later was not seen then)
+        seen = visible - line.hidden if line.hidden else visible
+        text = player_line(line, state, book, seen)
         if text is None or any(w in text for w in hidden_words):
+            continue
+        if line.hidden and any(
+            w in text for cid in line.hidden for w in (cid, state.combatants[cid].name) if w
+        ):
             continue
         log.append({"text": text})
     return {
