@@ -471,3 +471,18 @@ def test_bleeding_and_dying_run_out() -> None:
     fight.dice = ScriptedDice([])
     fight.step()  # the round ends: the Bleed's time is up
     assert bran.status == "dead"
+
+
+def test_reroll_initiative_option() -> None:
+    fight = duel({"template": "goblin", "id": "a", "at": [0, 0]}, {"template": "goblin", "id": "b", "at": [9, 0]},
+                 options={"reroll-initiative": True})  # fmt: skip
+    fight.dice = ScriptedDice([20, 1])
+    fight.advance_until_decision()
+    assert fight.state.extra["side_order"] == ("left", "right")
+    fight.submit(Command("a", "nothing"))
+    fight.advance_until_decision()
+    fight.dice = ScriptedDice([1, 20])
+    fight.submit(Command("b", "nothing"))
+    decision = fight.advance_until_decision()
+    assert fight.state.round == 2 and fight.state.extra["side_order"] == ("right", "left")
+    assert decision is not None and decision.actor == "b"

@@ -273,6 +273,13 @@ class SasRuleset(Ruleset):
                 "docs/rulesets/sas.md",
             ),
             OptionalRule(
+                "reroll-initiative",
+                "Side Initiative rolled again every round (the text keeps the first order; Initiative -1 "
+                "next round from fumbles then matters)",
+                False,
+                "INITIATIVE",
+            ),
+            OptionalRule(
                 "auto-reactions", "Reactions taken automatically whenever possible", True, "REACTIONS"
             ),
         ]
@@ -479,8 +486,8 @@ class SasRuleset(Ruleset):
     def _round_start(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
         out: list[ev.Event] = []
         b = EventBuilder(state)
-        if "side_order" not in state.extra:
-            out += self._order(state, dice)
+        if "side_order" not in state.extra or (state.options.get("reroll-initiative") and state.round > 1):
+            out += self._order(state, dice, surprise=state.round == 1)
         # BLEEDING: at the beginning of every round with one or more Bleeds, roll once on the Bleed Table
         for c in state.combatants.values():
             if c.count("bleeds") > 0 and c.status in ("active", "unconscious"):
@@ -492,12 +499,14 @@ class SasRuleset(Ruleset):
         out += [ev.ExtraSet("side_index", 0), ev.PhaseChanged("side-start")]
         return out
 
-    def _order(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+    def _order(self, state: FightState, dice: DiceSource, surprise: bool = True) -> list[ev.Event]:
         """SURPRISE (a side all hidden) or else side INITIATIVE; the order is kept for the whole combat."""
         out: list[ev.Event] = []
         sides = {s: [view(state, c) for c in state.on_side(s) if c.status == "active"] for s in state.sides}
         sides = {s: m for s, m in sides.items() if m}
-        hidden = [s for s in sides if all(state.combatants[f.id].hidden for f in sides[s])]
+        hidden = (
+            [s for s in sides if all(state.combatants[f.id].hidden for f in sides[s])] if surprise else []
+        )
         surprise_side = None
         if len(hidden) == 1:
             s = hidden[0]
@@ -1302,7 +1311,6 @@ class SasRuleset(Ruleset):
         if not path or not state.options.get("auto-reactions", True):
             return False
         end = path[-1]
-        moved = dataclasses.replace(c, pos=end) if False else None  # noqa: F841 - the view below uses end
         for o in self._foes(state, c, False):
             mark = o.marks.get("set")
             if not mark or o.pos is None or b.status(o.id) != "active":
