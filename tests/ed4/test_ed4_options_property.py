@@ -45,6 +45,11 @@ def stat_block(draw: Any) -> dict:
 def fight_data(draw: Any) -> dict:
     a = [{"stats": draw(stat_block()), "tactic": "veteran", "player": draw(st.booleans())}
          for _ in range(draw(st.integers(1, 3)))]  # fmt: skip
+    extra = draw(st.sampled_from(["none", "maloren", "ulm", "silar", "mica"]))
+    if extra == "ulm":
+        a.append({"template": "ulm", "tactic": "veteran", "equipment": {"weapons": ["spear", "troll-sword"]}})
+    elif extra != "none":
+        a.append({"template": extra, "tactic": draw(st.sampled_from(["veteran", "sentinel"]))})
     b = [{"stats": draw(stat_block()), "tactic": "veteran", "hidden": draw(st.booleans())}
          for _ in range(draw(st.integers(1, 3)))]  # fmt: skip
     if draw(st.booleans()):

@@ -58,8 +58,8 @@ CHAPTER_RULES: list[Rule] = [
         "Setting Against a Charge: a reserved action strikes the charging rider "
         "first with the mount's Strength; an extra success tests the rider's Knockdown",
         "p.385",
-        note="the interception is automatic: the defender's first long close weapon (spear, lance, pike or "
-        "Size 4+)",
+        note="the charged defender's reserved action strikes as the rider arrives; first long close weapon "
+        "(spear, lance, pike or Size 4+)",
     ),
     _r(
         "ed4/option/shatter-shield",
