@@ -160,6 +160,9 @@ def test_cannot_hover_flyer_stalling_is_refused_as_not_implemented() -> None:
     RS.validate(
         f.state, Command("g", "attack", "w", {"weapon": "shortsword:swing", "maneuver": "move_and_attack"})
     )
+    with pytest.raises(RuleNotImplemented, match="1/4"):  # air Move 12: at least 3 yards a turn
+        RS.validate(f.state, Command("g", "move", None, {"to": [2, 0]}))
+    RS.validate(f.state, Command("g", "move", None, {"to": [3, -3]}))
 
 
 @pytest.mark.parametrize(

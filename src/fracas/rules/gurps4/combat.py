@@ -613,6 +613,13 @@ def apply_hit(
     for n in inj.notes:
         w.note(n, t.id, "gurps4/core/damage/dr B379")
     after_injury(w, a, t, inj, basic, dtype, before, crit)
+    if crit == "drop" and t.active and not S(t).mount and t.marks.get("wielding"):
+        w.note(
+            f"{t.name} drops {t.marks['wielding']} (Critical Hit Table 12)",
+            t.id,
+            "gurps4/core/critical-hit B556",
+        )
+        w.mark(t, "unready", 1, "gurps4/core/critical-hit B556")
 
 
 def after_injury(

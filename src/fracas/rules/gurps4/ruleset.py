@@ -527,6 +527,16 @@ class GurpsRuleset(Ruleset):
                 f"{a.name} cannot hover ({st.flight_limitation}): a {m} maneuver would stall it and it would "
                 "fall (falling, B431, is not implemented); take Move or Move and Attack (B398)"
             )
+        to = command.args.get("to")
+        if m == "move" and isinstance(to, list | tuple) and len(to) == 2 and a.pos is not None:
+            h = distance(a.pos, (int(to[0]), int(to[1])))
+            v = abs(int(command.args.get("altitude", a.altitude) or 0) - a.altitude)
+            yards = min(aerial.move_cost(h, v), st.air_move)
+            if aerial.stalls(st.flight_limitation, "move", int(yards), st.air_move):
+                raise RuleNotImplemented(
+                    f"{a.name} cannot hover ({st.flight_limitation}): moving {yards:g} yd, under 1/4 of its "
+                    "top airspeed, would stall it (falling, B431, is not implemented) (B398)"
+                )
 
     def _attack_of(self, a: Combatant, name: Any) -> Attack:
         if not isinstance(name, str):
