@@ -83,16 +83,18 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     console.print(sides)
     r = report["rounds"]
     console.print(
-        f"Rounds: mean {r['mean']}, median {r['p50']}, 90th percentile {r['p90']}, "
+        f"Rounds: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}, "
         f"range {r['min']}–{r['max']}",
         markup=False,
     )
-    cs = Table(title="Combatants")
-    for col in ("combatant", "side", "unconscious", "dead", "out", "dmg dealt", "dmg taken", "Wounds"):
+    cs = Table(title="Combatants (share of fights ending so; means per fight)")
+    heads = ("combatant", "side", "unconscious", "dead", "out", "dealt", "taken", "Wounds")
+    for col in heads:
         cs.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    names = [c["name"] for c in report["combatants"].values()]
     for cid, c in report["combatants"].items():
         cs.add_row(
-            f"{c['name']} ({cid})" if c["name"] != cid else cid,
+            c["name"] if names.count(c["name"]) == 1 else f"{c['name']} ({cid})",
             c["side"],
             _pct(c["unconscious"]),
             _pct(c["dead"]),
