@@ -474,8 +474,9 @@ def test_bleeding_and_dying_run_out() -> None:
 
 
 def test_reroll_initiative_option() -> None:
-    fight = duel({"template": "goblin", "id": "a", "at": [0, 0]}, {"template": "goblin", "id": "b", "at": [9, 0]},
-                 options={"reroll-initiative": True})  # fmt: skip
+    a = {"template": "goblin", "id": "a", "at": [0, 0]}
+    b = {"template": "goblin", "id": "b", "at": [9, 0]}
+    fight = duel(a, b, options={"reroll-initiative": True})
     fight.dice = ScriptedDice([20, 1])
     fight.advance_until_decision()
     assert fight.state.extra["side_order"] == ("left", "right")
