@@ -307,3 +307,26 @@ def test_events_round_trip_through_json() -> None:
     f.run()
     for e in f.log or []:
         assert ev.to_json(ev.from_json(ev.to_json(e))) == ev.to_json(e)
+
+
+def test_a_crippled_mount_falls_and_its_rider_with_it() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [
+            {"template": "cavalry_horse", "id": "h", "at": [0, 0]},
+            {"template": "horse_archer", "id": "r", "options": {"mount": "h"}},
+        ]},
+        {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"st": 30}}]},
+    ])  # fmt: skip
+    while (d := f.advance_until_decision()) is not None and d.actor != "s":
+        f.submit(Command(d.actor, "do_nothing"))
+    f.dice = ScriptedDice([2, 3, 4])
+    f.submit(Command("s", "attack", "h", {"weapon": "spear:thrust", "location": "foreleg"}))
+    f.dice = ScriptedDice(
+        [6, 6, 6, *([3] * 30)]
+    )  # 3d+2 = 20 imp, x1 in a leg: crippled over 11, capped at 12
+    events = f.submit(Command("h", "defend", None, {"defense": "none"}))
+    hurt = [e for e in events if isinstance(e, ev.Damaged)][0]
+    assert hurt.amount == 12
+    notes = " | ".join(e.text for e in events if isinstance(e, ev.Note))
+    assert "Mount Loss of Control 12: falls" in notes and "falls off" in notes
+    assert "mount" not in f.state.combatants["r"].marks
