@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.events import Event, FightEnded, FightStarted
+from fracas.engine.events import Event, FightEnded, FightStarted, StatusChanged
 from fracas.engine.state import FightState
 from fracas.errors import FracasError, IllegalCommand
 
@@ -47,7 +47,7 @@ class Fight:
         for e in events:
             e.apply(state)
         state.events_applied += len(events)
-        if not state.ended and state.phase != "start":
+        if not state.ended and state.phase != "start" and self._may_end(events):
             end = self._check_end()
             if end is not None:
                 end.apply(state)
@@ -57,6 +57,16 @@ class Fight:
         for listener in self.listeners:
             listener(events, state)
         return events
+
+    def _may_end(self, events: list[Event]) -> bool:
+        """Whether the end check (O(combatants)) is needed after ``events``. A ruleset whose ``is_out`` reads
+        only ``status`` (changed only by StatusChanged) says so with ``out_by_status_only = True``; then the
+        check runs only after a status change, at the start and at the end of a round."""
+        if not getattr(self.ruleset, "out_by_status_only", False):
+            return True
+        if self.state.phase in ("started", "round-end"):
+            return True
+        return any(isinstance(e, StatusChanged) for e in events)
 
     def _check_end(self) -> FightEnded | None:
         state = self.state

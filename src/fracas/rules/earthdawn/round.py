@@ -81,6 +81,7 @@ class CombatOption:
 class EarthdawnRuleset(Ruleset):
     edition: Edition
     hex_yards = 2.0
+    out_by_status_only = True  # is_out reads status only: the engine checks the end after StatusChanged
 
     def __init__(self) -> None:
         self.step_providers: dict[str, list[Provider]] = {}
@@ -277,7 +278,9 @@ class EarthdawnRuleset(Ruleset):
             intr = extra.get("interrupt")
             if intr is not None:
                 return Decision(intr["by"], "react", f"reserved action: {intr['actor']} triggers it")
-            cur = state.current
+            turn = state.turn
+            order = state.order
+            cur = order[turn] if 0 <= turn < len(order) else None
             if cur is not None and cur not in state.acted:
                 c = state.combatants[cur]
                 delayers = extra.get("delayers", ())
@@ -380,8 +383,11 @@ class EarthdawnRuleset(Ruleset):
         cs = [c for c in state.combatants.values() if c.status == "active"]
         for c in cs:
             if c.marks.get("delay_into") == rnd:
-                delayed.append(c)
-                continue
+                if not state.declarations.get(c.id, {}).get("roll_initiative"):
+                    delayed.append(c)
+                    continue
+                # Rolling Initiative normally gives up the delayed action (p.376).
+                out.append(ev.Marked(c.id, "delay_into", None, self.ref("actions.delayed.next-round")))
             p: CombatProfile = c.stats
             base, mods = self.initiative_step(state, c, sc)
             step = base + sum(m.value for m in mods)

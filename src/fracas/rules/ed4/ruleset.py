@@ -36,6 +36,8 @@ has ``install(ruleset)`` and registers modifier providers, actions and combat op
 class Ed4CoreRuleset(EarthdawnRuleset):
     """ED4 core combat (p.371-381) alone: what :class:`Ed4Ruleset` adds the rest of the chapter to."""
 
+    refuses_attacks = False  # every attack the tactics plan is legal in the core: no second check
+
     id = "ed4"
     name = "Earthdawn 4th Edition"
     source = "000_4b24aca42c3b6366.txt"
@@ -167,6 +169,8 @@ def _character_with(cat: Any, key: str, equipment: dict[str, Any]) -> Any:
 
 class Ed4Ruleset(ChapterMixin, Ed4CoreRuleset):
     """The whole ED4 combat chapter: the core plus p.382-398 (:mod:`fracas.rules.ed4.chapter`)."""
+
+    refuses_attacks = True  # the chapter may refuse an attack the core allows: tactics check first
 
 
 RULESET = Ed4Ruleset()

@@ -238,7 +238,7 @@ class Ed4Tactic:
                 args["path"] = [list(h) for h in cmd_path]
             cands.append((-expected_damage(me, target, a), i, Command(me.id, "attack", target.id, args)))
         cands.sort(key=lambda c: (c[0], c[1]))
-        legal = getattr(ruleset, "_is_legal", None)
+        legal = getattr(ruleset, "_is_legal", None) if getattr(ruleset, "refuses_attacks", True) else None
         for _, i, cmd in cands:
             a = p.attacks[i]
             if a.karma and me.counters.get("karma", 0) > 0:
