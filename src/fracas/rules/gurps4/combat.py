@@ -508,6 +508,17 @@ def damage_dice(
     return dice, dtype, mods, couched
 
 
+def couched_why(state: FightState, rider: Combatant) -> str:
+    """`` (couched lance: mount ST 25 x 8 yd / 100 = 2 dice, +3)`` (B397)."""
+    m = mount_of(state, rider)
+    if m is None:
+        return ""
+    st, yards = S(m).st, int(m.marks.get("moved_last_turn", 0))
+    return (
+        f" (couched lance: mount ST {st} x {yards} yd moved last turn / 100 = {st * yards // 100} dice, +3)"
+    )
+
+
 CRIT_EFFECTS = {
     3: "triple",
     18: "triple",
@@ -558,7 +569,7 @@ def apply_hit(
     w.emit(
         ev.Rolled(
             a.id,
-            f"damage{' (couched lance)' if couched else ''}",
+            f"damage{couched_why(w.state, a) if couched else ''}",
             basic,
             {"dice": [[-6, f] for f in dr_.faces], "total": basic, "modifier": dice.adds},
             expr=f"{dice} {dtype}",
