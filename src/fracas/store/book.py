@@ -331,7 +331,8 @@ class FightBook:
             fight.submit(command)
         except IllegalCommand as exc:
             raise Refused(str(exc)) from None
-        return self._finish(fight, dice, "command", f"{self._name(command.actor)}: {command.describe()}")
+        what = f"{self._name(command.actor)}: {describe(command, self.state)}"
+        return self._finish(fight, dice, "command", what)
 
     def plan_tactic(self, faces: list[int] | None = None) -> Plan:
         """Let the deciding combatant's tactic choose its command."""
@@ -341,7 +342,7 @@ class FightBook:
         dice = self._dice(faces)
         fight = self._fight(dice)
         command = fight.auto_command(decision)
-        what = f"{self._name(command.actor)} (tactic): {command.describe()}"
+        what = f"{self._name(command.actor)} (tactic): {describe(command, self.state)}"
         try:
             fight.submit(command)
         except FacesNeeded as need:
@@ -408,6 +409,27 @@ class FightBook:
         self.lines.extend(self._narrated(self.state.clone(), batch, plan.events))
         assert plan.state is not None
         self.state = plan.state
+
+
+def describe(command: Command, state: FightState) -> str:
+    """A command in words: the ruleset's label, else the action, the target's name and the arguments."""
+    if command.label:
+        return command.label
+    target = state.combatants.get(command.target or "")
+    text = command.action.replace("-", " ")
+    if command.target:
+        text += f" {target.name if target else command.target}"
+    if command.args:
+        text += " (" + "; ".join(f"{k} {_words(v)}" for k, v in command.args.items()) + ")"
+    return text[:1].upper() + text[1:]
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_words(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_words(v) for v in value)
+    return "" if value is None else str(value)
 
 
 def _plain_command(data: dict[str, Any]) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.engine.narrate import faces_text, narrate
+from fracas.store.book import describe
 
 if TYPE_CHECKING:
-    from fracas.engine.commands import Command
     from fracas.engine.state import Combatant, FightState
     from fracas.store.book import FightBook, Line
 
@@ -54,19 +54,6 @@ def _text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value)
     return "" if value is None else str(value)
-
-
-def describe(command: Command, state: FightState) -> str:
-    """A command in words: the ruleset's label, else the action, the target's name and the arguments."""
-    if command.label:
-        return command.label
-    target = state.combatants.get(command.target or "")
-    text = command.action.replace("-", " ")
-    if command.target:
-        text += f" {target.name if target else command.target}"
-    if command.args:
-        text += " (" + "; ".join(f"{k} {_text(_plain(v))}" for k, v in command.args.items()) + ")"
-    return text[:1].upper() + text[1:]
 
 
 def _conditions(c: Combatant, state: FightState) -> list[dict[str, Any]]:
