@@ -172,3 +172,31 @@ def test_cli_sweep(tmp_path: Path, capsys) -> None:
     assert code == 0 and "3,000 fights per point" in out
     code, _, err = _cli(["sweep", str(f), "--vary", "orc.count=1..2"], capsys)
     assert code == 2 and "no combatant entry" in err
+
+
+@pytest.mark.parametrize(("step", "karma_step"), [(1, 0), (2, 4), (8, 0), (13, 4), (13, 0), (27, 6)])
+def test_kernel_dice_follow_the_exact_step_distribution(step: int, karma_step: int) -> None:
+    """The kernel's step tests (by inverting exact distributions) against the dice module's exact odds:
+    P(result >= DN) for DNs across the range, and the Rule of One, each within its 99.9% interval."""
+    import numpy as np
+
+    from fracas.dice.exact import ed4_test, rule_of_one
+    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
+    from fracas.sim.stats import wilson
+
+    sc = scenario_from_data(DUELS["thrak-ghoul"], "t")
+    kernel = Ed4DuelKernel(sc.ruleset, sc.state)
+    n = 100_000
+    karma = np.ones(n, dtype=bool) if karma_step else None
+    if karma_step:
+        kernel._build_tables([karma_step], kernel._top)
+    total, r1 = kernel._roll(np.full(n, step), np.random.default_rng(step), karma, karma_step)
+    expr = f"step {step}" + (f"+step {karma_step}" if karma_step else "")
+    for dn in range(2, 3 * step + 12, 2):
+        p = float(ed4_test(expr, dn).p_success)  # includes the Rule of One
+        hits = int(((total >= dn) & ~r1).sum())
+        lo, hi = wilson(hits, n, Z999)
+        assert lo <= p <= hi, (expr, dn, p, hits / n)
+    p1 = float(rule_of_one(expr))
+    lo, hi = wilson(int(r1.sum()), n, Z999)
+    assert lo <= p1 <= hi, (expr, p1, r1.mean())
