@@ -89,12 +89,13 @@ _block = st.fixed_dictionaries(
         "attacks": st.lists(_attack, min_size=1, max_size=2, unique_by=lambda a: a["name"]),
     }
 )
+_tactic = st.sampled_from(["default", "default", "guard"])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    left=st.lists(_block, min_size=1, max_size=3),
-    right=st.lists(_block, min_size=1, max_size=3),
+    left=st.lists(st.tuples(_block, _tactic), min_size=1, max_size=3),
+    right=st.lists(st.tuples(_block, _tactic), min_size=1, max_size=3),
     seed=st.integers(0, 10_000),
     wound_penalties=st.booleans(),
     take=st.booleans(),
@@ -111,9 +112,10 @@ def test_random_fights_keep_the_books(left, right, seed, wound_penalties, take) 
                         "id": f"{name.lower()}-{i}",
                         "at": [q, i],
                         "stats": b,
+                        "tactic": t,
                         "player": name == "Left" and i == 0,
                     }
-                    for i, b in enumerate(blocks)
+                    for i, (b, t) in enumerate(blocks)
                 ],
             }
         )

@@ -426,3 +426,9 @@ def test_reserved_action_on_any_action_interrupts_the_enemys_move_p375() -> None
     assert (d.actor, d.kind) == ("b", "act")  # after a pass the same action is not interrupted again
     out = f.submit(cmd("b", "move", path=[[1, 1]]))
     assert any(isinstance(e, ev.Moved) for e in out)
+
+
+def test_stun_damage_cannot_kill_even_with_lethal_damage_on_top_p384() -> None:
+    state, sc = _scratch(stun=20)  # Death Rating 29
+    damage_events(sc, ED4, ScriptedDice([]), "a", 10, 0, "b", round_no=1)  # 20 Stun + 10 = 30 >= 29
+    assert sc.get("a").status == "unconscious"
