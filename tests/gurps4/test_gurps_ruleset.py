@@ -330,3 +330,44 @@ def test_a_crippled_mount_falls_and_its_rider_with_it() -> None:
     notes = " | ".join(e.text for e in events if isinstance(e, ev.Note))
     assert "Mount Loss of Control 12: falls" in notes and "falls off" in notes
     assert "mount" not in f.state.combatants["r"].marks
+
+
+def on_foot() -> Fight:
+    f = fight_of([
+        {"name": "A", "combatants": [{"template": "swordsman", "id": "a", "at": [0, 0]}]},
+        {"name": "B", "combatants": [{"template": "axeman", "id": "b", "at": [1, 0]}]},
+    ])  # fmt: skip
+    assert f.advance_until_decision().actor == "a"  # type: ignore[union-attr]
+    return f
+
+
+def test_all_out_defense_double_gives_a_second_different_defense() -> None:
+    f = on_foot()
+    f.submit(Command("a", "all_out_defense", None, {"variant": "double"}))
+    f.advance_until_decision()
+    f.dice = ScriptedDice([2, 3, 4])
+    f.submit(Command("b", "attack", "a", {"weapon": "axe"}))
+    f.dice = ScriptedDice([6, 5, 5, 1, 2, 3])  # the Block fails on 16 ... then the Parry holds
+    events = f.submit(Command("a", "defend", None, {"defense": "block"}))
+    assert any(isinstance(e, ev.Note) and "second, different defense" in e.text for e in events)
+    react = f.pending()
+    assert react is not None and react.actor == "a"
+    assert "block" not in {c.args["defense"] for c in RS.choices(f.state, react)}
+    events = f.submit(Command("a", "defend", None, {"defense": "parry"}))
+    assert [r.test for r in rolled(events)] == ["Parry (broadsword:swing)"]
+    assert not any(isinstance(e, ev.Damaged) for e in events)
+
+
+def test_all_out_attack_feint_feints_then_attacks() -> None:
+    f = on_foot()
+    f.dice = ScriptedDice([1, 2, 3, 5, 5, 5, 2, 2, 2])  # feint: 6 vs 15 (foe fails), then the attack
+    events = f.submit(
+        Command("a", "attack", "b", {"weapon": "broadsword:swing", "maneuver": "all_out_attack_feint"})
+    )
+    tests = [r.test for r in rolled(events)]
+    assert tests[:3] == ["Broadsword (feint)", "resist feint", "broadsword:swing (Broadsword)"]
+    assert f.state.combatants["b"].marks["feinted"] == ("a", 13 - 6)
+    options = dict(
+        (c.args["defense"] + str(c.args.get("retreat")), v) for c, v in RS.defense_options(f.state)
+    )
+    assert options["dodgeFalse"] == 8 + 1 - 7  # Dodge 8, small shield DB 1, feinted by 7

@@ -25,6 +25,7 @@ ATTACK_MANEUVERS = (
     "all_out_attack_determined",
     "all_out_attack_strong",
     "all_out_attack_double",
+    "all_out_attack_feint",
     "move_and_attack",
 )
 RIDER_REACH_HEIGHT_NOTE = "gurps4/mounted/height B397"

@@ -22,10 +22,11 @@ RULES: list[Rule] = [
     Rule(
         "gurps4/core/maneuver",
         "Maneuvers: Do Nothing, Move, Change Posture, Aim, Evaluate, Attack, Feint, "
-        "All-Out Attack (Determined, Double, Strong), Move and Attack, All-Out Defense (Increased, Double), "
+        "All-Out Attack (Determined, Double, Feint, Strong), Move and Attack, "
+        "All-Out Defense (Increased, Double), "
         "Concentrate, Ready",
         "B363-366",
-        note="All-Out Attack (Feint), Wait and All-Out Defense (Double) are refused (RuleNotImplemented)",
+        note="Wait is refused (RuleNotImplemented)",
     ),
     Rule(
         "gurps4/core/maneuver/move-and-attack",

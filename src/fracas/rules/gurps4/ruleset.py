@@ -65,11 +65,7 @@ if TYPE_CHECKING:
     from fracas.engine.tactics import Tactic
 
 ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
-NOT_IMPLEMENTED_MANEUVERS = {
-    "wait": "Wait (B366)",
-    "all_out_attack_feint": "All-Out Attack (Feint) (B365)",
-    "all_out_defense_double": "All-Out Defense (Double Defense) (B366)",
-}
+NOT_IMPLEMENTED_MANEUVERS = {"wait": "Wait (B366)"}
 
 
 class GurpsRuleset(Ruleset):
@@ -304,7 +300,7 @@ class GurpsRuleset(Ruleset):
                     cands.append(Command(a.id, "feint", t.id, {"weapon": atk.name}))
             if t.pos is not None:
                 cands.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
-        for v in ("increased_dodge", "increased_parry", "increased_block"):
+        for v in ("increased_dodge", "increased_parry", "increased_block", "double"):
             cands.append(Command(a.id, "all_out_defense", None, {"variant": v}))
         cands += [Command(a.id, "ready", None, {"weapon": wpn}) for wpn in S(a).weapons]
         cands += [
@@ -394,7 +390,7 @@ class GurpsRuleset(Ruleset):
                 if want == a.marks.get("wielding") and not a.marks.get("unready"):
                     raise IllegalCommand(f"{a.name} already holds {want}", "gurps4/core/maneuver/ready B366")
                 return
-            if not (a.marks.get("reload") or a.marks.get("unready")):
+            if not (a.marks.get("reload") or a.marks.get("unready") or a.marks.get("shield_unready")):
                 raise IllegalCommand(f"{a.name} has nothing to ready", "gurps4/core/maneuver/ready B366")
             return
         if action in ("concentrate", "do_nothing"):
@@ -499,7 +495,7 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(
                     f"{t.name} is beyond {atk.name}'s range", "gurps4/core/size-modifier B550"
                 )
-            if maneuver in ("all_out_attack_strong", "all_out_attack_double"):
+            if maneuver in ("all_out_attack_strong", "all_out_attack_double", "all_out_attack_feint"):
                 raise IllegalCommand(
                     f"{maneuver} is a melee option", "gurps4/core/maneuver/all-out-attack B365"
                 )
@@ -657,10 +653,13 @@ class GurpsRuleset(Ruleset):
                         ds.combat_reflexes,
                     )
                     kinds.append(("parry", w.name, val, mods))
-            if ds.shield and not d.marks.get("blocked"):
+            if ds.shield and not d.marks.get("blocked") and not d.marks.get("shield_unready"):
                 val, mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
                 kinds.append(("block", None, val, mods))
+        tried = set(att.get("tried", ()))
         for kind, weapon, value, base_mods in kinds:
+            if kind in tried:
+                continue
             for retreat in (False, True):
                 cmd_args: dict[str, Any] = {"defense": kind, "retreat": retreat}
                 if weapon:
@@ -777,6 +776,8 @@ class GurpsRuleset(Ruleset):
             w.mark(a, "wielding", args["weapon"], "gurps4/core/maneuver/ready B366")
             w.mark(a, "unready", None)
             w.mark(a, "reload", None)
+        elif action == "ready" and a.marks.get("shield_unready") and not a.marks.get("unready"):
+            w.mark(a, "shield_unready", None, "gurps4/core/maneuver/ready B366")
         elif action == "ready":
             for key in ("unready", "reload"):
                 if a.marks.get(key):
@@ -867,6 +868,8 @@ class GurpsRuleset(Ruleset):
                 f"gurps4/core/maneuver/{maneuver} B365",
             )
         attacks = core.maneuver(maneuver).attacks
+        if maneuver == "all_out_attack_feint":
+            self._feint(w, a, t, {"weapon": atk.name})
         self._strike(w, a, t, atk, maneuver, dict(cmd.args), attacks - 1)
 
     def _strike(
@@ -1014,15 +1017,13 @@ class GurpsRuleset(Ruleset):
         w.emit(ev.ExtraSet(ATTACK_KEY, None))
         hit = True
         if kind != "none":
-            if kind == "parry" and weapon is None:
-                weapon = next(
-                    (
-                        c.args.get("weapon")
-                        for c, _ in self._options_for(w, att)
-                        if c.args["defense"] == "parry"
-                    ),
-                    None,
-                )
+            if kind == "parry" and weapon is None:  # the best parry on offer
+                parries = [
+                    (v, c.args.get("weapon"))
+                    for c, v in self._options_for(w, att)
+                    if c.args["defense"] == "parry"
+                ]
+                weapon = max(parries, key=lambda p: p[0])[1] if parries else None
             ds = S(d)
             if kind == "dodge":
                 value, base_mods = ds.dodge(), ()
@@ -1078,7 +1079,7 @@ class GurpsRuleset(Ruleset):
                     w.mark(d, "posture", "lying", "gurps4/core/critical B377")
                     w.note(f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical")
                 elif kind == "block":
-                    w.mark(d, "unready", 1, "gurps4/core/critical")
+                    w.mark(d, "shield_unready", True, "gurps4/core/critical")
                     w.note(
                         f"{d.name}'s shield is unreadied (critical failure on a Block)",
                         d.id,
@@ -1090,6 +1091,22 @@ class GurpsRuleset(Ruleset):
                         d.id,
                         "gurps4/core/critical B556",
                     )
+        if (
+            hit
+            and kind != "none"
+            and d.marks.get("maneuver") == "all_out_defense_double"
+            and not att.get("tried")
+        ):
+            again = {**att, "tried": (kind,)}
+            w.emit(ev.ExtraSet(ATTACK_KEY, again))
+            if len(self.defense_options(w.state)) > 1:
+                w.note(
+                    f"{d.name} tries a second, different defense (All-Out Defense, Double Defense)",
+                    d.id,
+                    "gurps4/core/maneuver/all-out-defense B366",
+                )
+                return
+            w.emit(ev.ExtraSet(ATTACK_KEY, None))
         if hit:
             apply_hit(w, a, d, atk, att["location"], att["maneuver"], False)
         target = w.c(att.get("target", d.id)) if att.get("target") in w.state.combatants else d

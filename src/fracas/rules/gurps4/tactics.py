@@ -85,7 +85,7 @@ class Default:
         plans: list[Command] = []
         if a.marks.get("posture", "standing") != "standing" and mount_of(state, a) is None:
             plans.append(Command(a.id, "change_posture", None, {"posture": "standing"}))
-        if a.marks.get("unready"):
+        if a.marks.get("unready") or a.marks.get("shield_unready"):
             plans.append(Command(a.id, "ready"))
         t = nearest(state, a)
         if t is None:
