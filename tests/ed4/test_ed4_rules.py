@@ -152,7 +152,7 @@ def test_armor_wounds_unconsciousness_and_death_by_the_ratings_p379_380() -> Non
     assert sc.get("a").status == "dead"
 
 
-def test_stun_damage_no_wound_but_harried_never_kills_p384() -> None:
+def test_stun_damage_no_wound_but_harried_never_kills_p383() -> None:
     state, sc = _scratch(damage=20)
     damage_events(sc, ED4, ScriptedDice([6, 6]), "a", 9, 0, "b", stun=True, round_no=2)
     a = sc.get("a")
@@ -163,7 +163,7 @@ def test_stun_damage_no_wound_but_harried_never_kills_p384() -> None:
     assert sc.get("a").status == "unconscious"  # Stun damage cannot kill
 
 
-def test_unconsciousness_na_is_immune_to_stun_p384() -> None:
+def test_unconsciousness_na_is_immune_to_stun_p383() -> None:
     state, sc = _scratch({**BLOCK, "unconsciousness": "NA"})
     damage_events(sc, ED4, ScriptedDice([]), "a", 15, 0, "b", stun=True, round_no=1)
     assert sc.get("a").counters.get("stun", 0) == 0
@@ -428,7 +428,7 @@ def test_reserved_action_on_any_action_interrupts_the_enemys_move_p375() -> None
     assert any(isinstance(e, ev.Moved) for e in out)
 
 
-def test_stun_damage_cannot_kill_even_with_lethal_damage_on_top_p384() -> None:
+def test_stun_damage_cannot_kill_even_with_lethal_damage_on_top_p383() -> None:
     state, sc = _scratch(stun=20)  # Death Rating 29
     damage_events(sc, ED4, ScriptedDice([]), "a", 10, 0, "b", round_no=1)  # 20 Stun + 10 = 30 >= 29
     assert sc.get("a").status == "unconscious"

@@ -288,7 +288,7 @@ Provider = Callable[[TestContext], Iterable[Modifier]]
 
 
 def current_damage(c: Combatant) -> int:
-    """Current Damage: damage points (Strain included) plus Stun damage (p.384)."""
+    """Current Damage: damage points (Strain included) plus Stun damage (p.383)."""
     counters = c.counters
     return counters.get("damage", 0) + counters.get("stun", 0)
 
@@ -317,9 +317,9 @@ def damage_events(
       damage causes no Wound but leaves the target Harried for the round (p.383).
     - Damage exceeding the Wound Threshold by 5 or more calls for a Knockdown test: Strength (knockdown)
       step against DN = damage - Wound Threshold (p.379); a target already knocked down does not test.
-    - Damage other than Stun at the Death Rating kills (Stun damage cannot, p.384); at the Unconsciousness
+    - Damage other than Stun at the Death Rating kills (Stun damage cannot, p.383); at the Unconsciousness
       Rating (Current Damage, Stun included) the target falls unconscious and is knocked down (p.380). A
-      target with Unconsciousness "NA" is immune to Stun damage (p.384).
+      target with Unconsciousness "NA" is immune to Stun damage (p.383).
     """
     t = sc.get(target_id)
     p: CombatProfile = t.stats
@@ -353,7 +353,7 @@ def damage_events(
             sc.emit(ev.Wounded(target_id, 1, "wounds", r("damage.wounds")))
             new_wounds = 1
     total = current_damage(t)
-    # Stun damage counts toward the Current Damage but cannot kill (p.384): death needs the damage that is not
+    # Stun damage counts toward the Current Damage but cannot kill (p.383): death needs the damage that is not
     # Stun damage (Strain included) to reach the Death Rating.
     if not stun and t.counters.get("damage", 0) >= p.death:
         sc.emit(ev.StatusChanged(target_id, "dead", r("damage.death")))

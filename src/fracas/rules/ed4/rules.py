@@ -39,7 +39,7 @@ REFS: dict[str, str] = {
     "damage.knockdown": "ed4/damage/knockdown p.379",
     "damage.unconscious": "ed4/damage/unconsciousness p.380",
     "damage.death": "ed4/damage/death p.380",
-    "damage.stun": "ed4/damage/stun p.384",
+    "damage.stun": "ed4/damage/stun p.383",
     "recovery": "ed4/recovery/test p.380",
     "recovery.wounds": "ed4/recovery/wounds p.380",
     "recovery.unconscious": "ed4/recovery/unconscious p.380",
