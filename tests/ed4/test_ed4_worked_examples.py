@@ -273,3 +273,24 @@ def test_run_test_rule_of_one_fails_whatever_the_total() -> None:
         ScriptedDice([1]), ED4, 7, (), dn=1
     )  # one die: the Rule of One needs two (reference 1.4)
     assert not single.rule_of_one and single.success
+
+
+def test_silar_at_long_range_13_to_11_and_10_to_8_p390() -> None:
+    # "The bandits are currently about 60 yards away - long range for his crossbow ... his Missile Weapons
+    # Step 13 drops to 11, and his Damage Step 10 to 8" (Range - Long: -2 to Attack and Damage tests).
+    state = build(
+        [
+            {"name": "Heroes", "combatants": [{"template": "silar", "player": True, "at": [0, 0]}]},
+            {"name": "Bandits", "combatants": [{"template": "bandit", "tactic": "hold", "at": [30, 0]}]},
+        ],
+        {"take-the-initiative": True},
+    )
+    f = fight(state, [12, 12, 1])  # Silar's Initiative d12: 12 + 12 + 1 (bonus dice) = 25
+    auto(f, "silar")
+    f.dice = ScriptedDice([10, 9, 6, 1, 1])  # step 11 = d10+d8: 10 (bonus 9) + 6; damage step 8 = 2d6: 1, 1
+    events = f.submit(cmd("silar", "attack", "bandit", attack="Medium crossbow"))
+    attack, damage = rolled(events, "Attack")[0], rolled(events, "Damage")[0]
+    assert attack.step == 11 and (-2, "Long range", "ed4/situation/range p.390") in attack.modifiers
+    long_range = (-2, "Long range", "ed4/situation/range p.390")
+    extra = [m for m in damage.modifiers if m != long_range]
+    assert damage.step == 8 + sum(m[0] for m in extra) and long_range in damage.modifiers
