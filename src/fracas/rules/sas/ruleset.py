@@ -1231,6 +1231,8 @@ class SasRuleset(Ruleset):
         if mid:
             b.events.append(ev.Moved(mid, tuple(path), "bear", facing, rule=rule("mounted")))
         b.set_mark(c.id, "moved_round", state.round)
+        if c.hidden and mode != "sneak":
+            b.events.append(HiddenSet(c.id, False, rule("actions", "sneak")))  # only Sneak moves unseen
 
     def _spaces(self, state: FightState, c: Combatant, speed: float, charge: bool = False) -> int:
         f = view(state, c)
