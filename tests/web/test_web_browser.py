@@ -416,5 +416,17 @@ def test_the_game_master_builds_an_encounter_in_the_browser(server, browser) -> 
     page.click("#create")
     page.wait_for_url(re.compile(r"/gm/mica-and-the-ghouls-"))
     assert page.locator(".card").count() == 8  # three heroes and five ghouls
+    # a saved fight exported and imported again from the list of fights
+    fid = page.url.split("/gm/")[1].split("?")[0]
+    export = server.http.get(f"/api/fights/{fid}/export").content
+    page.goto(f"{server.base}/?token={server.token}")
+    junk = {"name": "junk.json", "mimeType": "application/json", "buffer": b'{"format": "nope"}'}
+    page.set_input_files("#import", files=[junk])
+    page.wait_for_function("document.getElementById('import-error').textContent.length > 0")
+    assert "format" in page.inner_text("#import-error")
+    saved = {"name": "f.json", "mimeType": "application/json", "buffer": export}
+    page.set_input_files("#import", files=[saved])
+    page.wait_for_url(re.compile(r"/gm/mica-and-the-ghouls-"))
+    assert page.url.split("/gm/")[1].split("?")[0] != fid and page.locator(".card").count() == 8
     assert not errors, errors
     page.close()
