@@ -178,3 +178,31 @@ def test_a_reserved_defender_strikes_the_charging_rider_first_p375_p385() -> Non
     assert (2, "ed4/actions/reserved p.375") in [(int(v), r) for v, _, r in first.modifiers]
     dmg = [e for e in of(events, ev.Rolled) if e.actor == "far" and "Damage" in e.test][0]
     assert dmg.step == 9 - far.stats.str_step + state.combatants["horse"].stats.str_step
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"rides": "pegasus"}, "options.rides: no combatant 'pegasus'"),
+        (
+            {"saddle": True},
+            "options.saddle: unknown; allowed: familiar, flying, race, rides, senses, training",
+        ),
+    ],
+)
+def test_bad_chapter_options_in_an_encounter_file(options: dict, message: str) -> None:
+    from fracas.errors import EncounterFileError
+
+    with pytest.raises(EncounterFileError) as err:
+        build(
+            [
+                {
+                    "name": "A",
+                    "combatants": [
+                        {"name": "Rider", "id": "r", "stats": FOE, "at": [0, 0], "options": options}
+                    ],
+                },
+                {"name": "B", "combatants": [{"name": "Foe", "id": "f", "stats": FOE, "at": [3, 0]}]},
+            ]
+        )
+    assert message in str(err.value)
