@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from fracas.cli import main
 from fracas.engine.encounter import read_file
 from fracas.store import FightService, Store
@@ -16,11 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 REPO_EXAMPLE = ROOT / "examples" / "ed4" / "mica-and-the-ghouls.yaml"
 
 
-def test_the_bundled_example_is_the_repository_example() -> None:
-    if not REPO_EXAMPLE.exists():
-        pytest.skip("examples/ed4/mica-and-the-ghouls.yaml is not in this checkout")
-    assert BUNDLED_EXAMPLES[0].read_text(encoding="utf-8") == REPO_EXAMPLE.read_text(encoding="utf-8")
-    assert bundled_example() == BUNDLED_EXAMPLES[0]
+def test_the_copy_bundled_in_the_package_is_a_valid_encounter() -> None:
+    from fracas.engine.encounter import load
+
+    spec, state = load(BUNDLED_EXAMPLES[1])
+    assert spec.ruleset == "ed4" and spec.name == "Mica and the ghouls" and len(state.combatants) >= 2
+    if REPO_EXAMPLE.exists():
+        assert bundled_example() == REPO_EXAMPLE
 
 
 def test_a_fresh_database_starts_with_the_example_and_keeps_it(tmp_path: Path) -> None:

@@ -14,10 +14,11 @@ from fracas.errors import UsageError
 console = Console(highlight=False, soft_wrap=True)
 
 HERE = Path(__file__).parent
-# The example a fresh database starts with: the copy bundled in the package, else the repository's.
+# The example a fresh database starts with: the repository's (a source checkout), else the copy bundled in
+# the package (an installed wheel has no examples/ folder).
 BUNDLED_EXAMPLES = (
-    HERE / "examples" / "mica-and-the-ghouls.yaml",
     HERE.parents[2] / "examples" / "ed4" / "mica-and-the-ghouls.yaml",
+    HERE / "examples" / "mica-and-the-ghouls.yaml",
 )
 
 DB_HELP = "The SQLite file of saved fights (default: fracas.sqlite3 in your data directory, or $FRACAS_DB)."
