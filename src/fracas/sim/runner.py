@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -217,13 +218,21 @@ def engine_runs(
     return tally
 
 
+# One chunk at a time per process: a ruleset object is shared by every fight of its process and may keep
+# per-call hints (the ED4 chapter remembers the state it last saw), so two threads of one Dask worker must
+# not interleave fights. Python-bound work gains nothing from threads anyway; use worker processes.
+_ENGINE_LOCK = threading.Lock()
+
+
 def run_chunk(scenario: Scenario, engine: str, seed: int, chunk: int, count: int) -> Tally:
     """Chunk ``chunk`` (``count`` runs) of a simulation with master seed ``seed``; the unit of work."""
-    prepared = _prepare(scenario, engine)
-    if prepared.kernel is not None:
-        rng = np.random.Generator(np.random.PCG64(chunk_seed_sequence(seed, chunk)))
-        return prepared.kernel.run(count, rng)
-    return engine_runs(scenario.ruleset, scenario.state, run_seeds(seed, chunk, count), prepared.controllers)
+    with _ENGINE_LOCK:
+        prepared = _prepare(scenario, engine)
+        if prepared.kernel is not None:
+            rng = np.random.Generator(np.random.PCG64(chunk_seed_sequence(seed, chunk)))
+            return prepared.kernel.run(count, rng)
+        seeds = run_seeds(seed, chunk, count)
+        return engine_runs(scenario.ruleset, scenario.state, seeds, prepared.controllers)
 
 
 # ----- backends ------------------------------------------------------------------------------------------
