@@ -35,6 +35,58 @@ def S(c: Combatant) -> GurpsStats:
     return c.stats  # type: ignore[no-any-return]
 
 
+class _CopyOnRead(dict):  # type: ignore[type-arg]
+    """Combatants of a scratch state, each copied the first time it is read (the originals stay intact)."""
+
+    def __init__(self, base: dict[str, Combatant]) -> None:
+        super().__init__(base)
+        self._fresh: set[str] = set()
+
+    def __getitem__(self, key: str) -> Combatant:
+        c = dict.__getitem__(self, key)
+        if key not in self._fresh:
+            c = c.clone()
+            dict.__setitem__(self, key, c)
+            self._fresh.add(key)
+        return c  # type: ignore[no-any-return]
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            return default
+        return self[key]
+
+    def values(self) -> list[Combatant]:  # type: ignore[override]
+        return [self[k] for k in self.keys()]
+
+    def items(self) -> list[tuple[str, Combatant]]:  # type: ignore[override]
+        return [(k, self[k]) for k in self.keys()]
+
+
+def scratch(state: FightState) -> FightState:
+    """A copy of ``state`` for working out events: combatants copied on first read, the rest shallow (events
+    replace what they change in ``extra``, ``order``, ``acted``; they never change it in place)."""
+    return FightState(
+        state.ruleset,
+        state.name,
+        _CopyOnRead(state.combatants),
+        state.sides,
+        state.options,
+        state.max_rounds,
+        state.round,
+        state.phase,
+        list(state.order),
+        state.turn,
+        dict(state.initiative),
+        {k: dict(v) for k, v in state.declarations.items()},
+        set(state.acted),
+        state.ended,
+        state.winner,
+        state.end_reason,
+        dict(state.extra),
+        state.events_applied,
+    )
+
+
 @dataclass(slots=True)
 class Work:
     """A scratch copy of the state and the events produced so far (each applied to the copy at once)."""

@@ -53,6 +53,7 @@ from fracas.rules.gurps4.combat import (
     rider_of,
     riding_base,
     riding_skill,
+    scratch,
     spook,
     unhorse,
 )
@@ -186,13 +187,13 @@ class GurpsRuleset(Ruleset):
         cur = state.current
         if cur is not None and cur not in state.acted:
             # the actor dropped out during its own turn (or cannot act): close the turn
-            w = Work(state.clone(), dice)
+            w = Work(scratch(state), dice)
             self._end_turn(w, w.c(cur))
             return w.events
         nxt = self._next_actor(state)
         if nxt is None:
             return [ev.RoundEnded(state.round)]
-        w = Work(state.clone(), dice)
+        w = Work(scratch(state), dice)
         self._start_turn(w, w.c(nxt))
         return w.events
 
@@ -754,7 +755,7 @@ class GurpsRuleset(Ruleset):
 
     # ----- resolving --------------------------------------------------------------------------------
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
-        w = Work(state.clone(), dice)
+        w = Work(scratch(state), dice)
         if command.action == "defend":
             self._defend(w, command)
         else:
@@ -1115,7 +1116,7 @@ class GurpsRuleset(Ruleset):
         )
 
     def _options_for(self, w: Work, att: dict[str, Any]) -> list[tuple[Command, int]]:
-        probe = w.state.clone()
+        probe = scratch(w.state)
         probe.extra[ATTACK_KEY] = att
         return self.defense_options(probe)
 
