@@ -1,13 +1,13 @@
 """How fast ED4 fights run with narration off (``fight.log = None``), one core.
 
-    python benchmarks/bench_fight.py            # full run (about a minute)
+    python benchmarks/bench_fight.py            # full run (a few minutes)
     python benchmarks/bench_fight.py --quick    # fewer fights
 
 Measures (in CPU time of this process, so that other load on the machine counts less) fights per second
 for a one-on-one and a five-on-five ED4 fight (bundled templates, default tactics), for the core rules
-alone (p.371-381, ``Ed4CoreRuleset``) and for the whole chapter (``Ed4Ruleset``), and the time per round for 2, 10, 50 and 200 combatants (two lines
-facing each other, everyone fighting). Issue 3's targets: 10,000 duels/s and 2,000 5v5 fights/s, and the
-time per round growing no faster than n log n.
+alone (p.371-381, ``Ed4CoreRuleset``) and for the whole chapter (``Ed4Ruleset``), and the time per round
+for 2, 10, 50 and 200 combatants (two lines facing each other, everyone fighting). Issue 3's targets:
+10,000 duels/s and 2,000 5v5 fights/s, and the time per round growing no faster than n log n.
 
 The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
 run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
