@@ -506,7 +506,7 @@ def attack_roll_parts(
             mods += core.aim_bonus(rng.acc, turns)
         pen = core.speed_range_penalty(range_yards(a, t))
         if pen:
-            mods.append(mod(pen, f"range {range_yards(a, t)} yd", "gurps4/core/size-modifier", "B550"))
+            mods.append(mod(pen, f"range {range_yards(a, t)} yd", "gurps4/core/speed-range", "B550"))
         tp = core.posture(t.marks.get("posture", "standing")).target
         loc = args.get("location", "torso")
         if tp and loc in ("torso", "groin", "right_leg", "left_leg", "foreleg", "hind_leg"):

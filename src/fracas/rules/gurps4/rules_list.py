@@ -83,6 +83,7 @@ RULES: list[Rule] = [
     Rule(
         "gurps4/core/hit-location", "Hit locations and their penalties; miss by 1 hits the torso", "B398-400"
     ),
+    Rule("gurps4/core/speed-range", "Range penalties from the Size and Speed/Range Table", "B550"),
     Rule("gurps4/core/size-modifier", "SM adds to hit; Size and Speed/Range Table", "B19, B550"),
     Rule("gurps4/core/different-levels", "Combat at Different Levels (defense +-1..3 at 3-5 ft)", "B402"),
     Rule(

@@ -435,9 +435,7 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(f"{atk.name} is not a ranged weapon", "gurps4/core/maneuver/aim B364")
             self._check_ready(a, atk)
             if range_yards(a, t) > max_range(st, atk):
-                raise IllegalCommand(
-                    f"{t.name} is beyond {atk.name}'s range", "gurps4/core/size-modifier B550"
-                )
+                raise IllegalCommand(f"{t.name} is beyond {atk.name}'s range", "gurps4/core/speed-range B550")
             return
         if action == "feint":
             if atk.ranged or atk.natural:
@@ -493,9 +491,7 @@ class GurpsRuleset(Ruleset):
                 )
         if atk.ranged:
             if range_yards(a, t) > max_range(st, atk):
-                raise IllegalCommand(
-                    f"{t.name} is beyond {atk.name}'s range", "gurps4/core/size-modifier B550"
-                )
+                raise IllegalCommand(f"{t.name} is beyond {atk.name}'s range", "gurps4/core/speed-range B550")
             if maneuver in ("all_out_attack_strong", "all_out_attack_double", "all_out_attack_feint"):
                 raise IllegalCommand(
                     f"{maneuver} is a melee option", "gurps4/core/maneuver/all-out-attack B365"
