@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.base import Ruleset
 
+GUIDE = 512  # buckets of the guide table of each step's inverse distribution
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
 
 # Modifier providers the kernel knows, by function name. Each is either mirrored (wound penalties, knocked
@@ -341,6 +342,19 @@ class Ed4DuelKernel:
                 at += cdf.size
         self._big = np.concatenate(parts)
         self._low, self._rows_ndice, self._start, self._size = low, ndice, start, size
+        # A guide table per row (G buckets of the uniform): where to start looking for the inverse, so most
+        # draws take one lookup and at most a step or two forward instead of a binary search.
+        flat = self._big - 2.0 * np.repeat(np.arange(rows), size * (np.arange(rows) % m != 0))
+        self._flat = flat
+        guide = np.zeros((rows, GUIDE), dtype=np.int64)
+        cuts = np.arange(GUIDE) / GUIDE
+        for r in range(rows):
+            if r % m == 0:
+                continue
+            cdf = flat[start[r] : start[r] + size[r]]
+            guide[r] = start[r] + np.minimum(np.searchsorted(cdf, cuts, side="right"), size[r] - 1)
+        self._guide = guide
+        self._end = start + size - 1
 
     def _roll(
         self,
@@ -363,8 +377,17 @@ class Ed4DuelKernel:
         if karma is not None and karma_step and karma.any():
             rows = rows + np.where(karma, self._karma_index[karma_step] * (self._top + 1), 0)
         u = rng.random(rows.shape[0])
-        pos = np.searchsorted(self._big, u + 2.0 * rows, side="right") - self._start[rows]
-        np.minimum(pos, self._size[rows] - 1, out=pos)
+        at = self._guide[rows, (u * GUIDE).astype(np.int64)]
+        flat = self._flat
+        ends = self._end[rows]
+        idx = np.flatnonzero((flat[at] <= u) & (at < ends))
+        if idx.size:
+            end = ends[idx]
+            while idx.size:
+                at[idx] += 1
+                more = (flat[at[idx]] <= u[idx]) & (at[idx] < end)
+                idx, end = idx[more], end[more]
+        pos = at - self._start[rows]
         raw = self._low[rows] + pos
         ones = (pos == 0) & (self._rows_ndice[rows] >= self.edition.rule_of_one_min_dice)
         floor = self.edition.result_floor
