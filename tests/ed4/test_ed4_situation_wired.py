@@ -147,3 +147,12 @@ def test_surprise_needs_hidden_enemies() -> None:
     f = start(state, [3, 3, 3])
     f.advance_until_decision()
     assert not [e for e in of(f.log, ev.Rolled) if e.test.startswith("Perception")]
+
+
+def test_defensive_stance_does_not_help_against_a_blindside_p384() -> None:
+    state = mica_among_ghouls()
+    state.declarations["mica"] = {"action": "attack", "options": ("defensive-stance",)}
+    front = _defense_mods(state, "ghoul-1", "mica")
+    behind = _defense_mods(state, "ghoul-4", "mica")
+    assert (3, "ed4/option/defensive-stance p.384") in front
+    assert (3, "ed4/option/defensive-stance p.384") not in behind

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import between, direction_to, distance, line, neighbours
+from fracas.engine.hexgrid import between, distance, line, neighbours
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule
 from fracas.rules.earthdawn.combat import (
@@ -131,6 +131,23 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
     return out
 
 
+_CUBE_DIRS = tuple((dq, -dq - dr, dr) for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)))
+
+
+def _direction(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """The hex direction (0..5, as hexgrid.DIRECTIONS) pointing most nearly from ``a`` to ``b`` (cube dot
+    product; the same as hexgrid.direction_to for neighbours, cheaper)."""
+    dq = b[0] - a[0]
+    dr = b[1] - a[1]
+    ds = -dq - dr
+    best, best_v = 0, None
+    for i, (x, y, z) in enumerate(_CUBE_DIRS):
+        v = dq * x + ds * y + dr * z
+        if best_v is None or v > best_v:
+            best, best_v = i, v
+    return best
+
+
 def _light(state: FightState) -> str:
     return str(state.extra.get("map", {}).get("light", "bright"))
 
@@ -189,9 +206,9 @@ class ChapterMixin:
         rs.add_step_provider("damage", self._p_charge_damage)
         rs.add_step_provider("damage", self._p_flame_weapon)
         rs.defense_providers += [
-            self._p_options_defense,
             self._p_harried_defense,
-            self._p_blindsided,
+            self._p_blindsided,  # before the options: Defensive Stance needs to know (p.384)
+            self._p_options_defense,
             self._p_cover,
             self._p_surprised,
             self._p_into_close,
@@ -714,12 +731,12 @@ class ChapterMixin:
         t = sc.get(target_id) if target_id in state.combatants else None
         if t is None or me.pos is None or t.pos is None or me.pos == t.pos:
             return
-        f = direction_to(me.pos, t.pos)
+        f = _direction(me.pos, t.pos)
         if me.facing != f:
             sc.emit(ev.Moved(me_id, (), "turn", f, None, situation.rule("blindsided")))
         if distance(me.pos, t.pos) == 1 and t.status == "active":
             others = [o for o in _adjacent_enemies(state, sc, t) if o.id != me_id]
-            back = direction_to(t.pos, me.pos)
+            back = _direction(t.pos, me.pos)
             if not others and t.facing != back:
                 sc.emit(ev.Moved(t.id, (), "turn", back, None, situation.rule("blindsided")))
 
@@ -742,7 +759,14 @@ class ChapterMixin:
         return opt.defense_mods(theirs, aware=aware, name=t.name)
 
     # ----- providers: Harried -----------------------------------------------------------------------------
-    def harried_sources(self, state: FightState, view: Any, c: Combatant, test: str = "") -> list[str]:
+    def harried_sources(
+        self,
+        state: FightState,
+        view: Any,
+        c: Combatant,
+        test: str = "",
+        adjacent: list[Combatant] | None = None,
+    ) -> list[str]:
         out = []
         if "harried" in c.conditions:
             out.append("Stun damage" if c.conditions["harried"].source else "harried")
@@ -750,7 +774,9 @@ class ChapterMixin:
             out.append("entangled")
         if "split-movement" in c.conditions:
             out.append("Splitting Movement")
-        if situation.harried_by_numbers(len(_adjacent_enemies(state, view, c))):
+        if adjacent is None:
+            adjacent = _adjacent_enemies(state, view, c)
+        if situation.harried_by_numbers(len(adjacent)):
             out.append("four or more attackers")
         m = mount_of(state, c) if c.marks.get("mount") else None
         r = rider_of(state, c) if c.marks.get("rider") else None
@@ -769,7 +795,9 @@ class ChapterMixin:
         t = ctx.target
         if t is None:
             return ()
-        src = self.harried_sources(ctx.state, ctx.view, t)
+        adjacent = _adjacent_enemies(ctx.state, ctx.view, t)
+        ctx.extra["target_adjacent"] = adjacent
+        src = self.harried_sources(ctx.state, ctx.view, t, adjacent=adjacent)
         ctx.extra["target_harried"] = bool(src)
         return situation.harried_mods(len(src), t.name, ", ".join(sorted(set(src))))
 
@@ -780,21 +808,26 @@ class ChapterMixin:
             return ()
         if "surprised" in t.conditions:
             return ()
+        light = _light(ctx.state)
         hidden_attacker = me.hidden and not me.marks.get("revealed")
-        blinded = "blinded" in t.conditions
-        my_light = situation.effective_darkness(_light(ctx.state), senses(me))
-        their_light = situation.effective_darkness(_light(ctx.state), senses(t))
-        attacker_sees = "blinded" not in me.conditions and my_light != "full"
-        sees = not (hidden_attacker or blinded or their_light == "full")
-        engaged = [
-            direction_to(t.pos, o.pos)
-            for o in _adjacent_enemies(ctx.state, ctx.view, t)
-            if o.id != me.id and o.pos
-        ]
+        if light == "bright":
+            attacker_sees = "blinded" not in me.conditions
+            sees = not (hidden_attacker or "blinded" in t.conditions)
+        else:
+            my_light = situation.effective_darkness(light, senses(me))
+            their_light = situation.effective_darkness(light, senses(t))
+            attacker_sees = "blinded" not in me.conditions and my_light != "full"
+            sees = not (hidden_attacker or "blinded" in t.conditions or their_light == "full")
+        adjacent = ctx.extra.get("target_adjacent")
+        if adjacent is None:
+            adjacent = _adjacent_enemies(ctx.state, ctx.view, t)
+        engaged = [_direction(t.pos, o.pos) for o in adjacent if o.id != me.id and o.pos]
         harried = bool(ctx.extra.get("target_harried"))
+        if sees and attacker_sees and not engaged and not harried:
+            return ()  # an unengaged defender who sees the attacker turns to face him
         if situation.is_blindsided(
             t.facing,
-            direction_to(t.pos, me.pos),
+            _direction(t.pos, me.pos),
             engaged,
             harried=harried,
             can_see_attacker=sees,
