@@ -1025,6 +1025,12 @@ class SasRuleset(Ruleset):
             taken = state.occupied(c.id) | self._blocked(state)
             if all(n in taken for n in neighbours(target.pos)):
                 raise IllegalCommand(f"no room next to {target.name}", rule("attacking"))
+            speed = {"charge": 2.0, "sneak-attack": 0.5}.get(a, 1.0)
+            if a in ("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile") and c.pos is not None:
+                reach = self._spaces(state, c, speed, charge=a == "charge")
+                path = self._path_to(state, c, target.pos, reach, True)
+                if not path or distance(path[-1], target.pos) > 1:
+                    raise IllegalCommand(f"no way through to {target.name} this turn", rule("actions", a))
         if a in CONTINUED:
             if c.marks.get("last_attack_round") != state.round - 1:
                 raise IllegalCommand(
