@@ -224,6 +224,7 @@ class Ed4DuelKernel:
             del i
         self._flee = [self._flee_rule(0), self._flee_rule(1)]
         self._tables = [self._choice_table(0), self._choice_table(1)]
+        self._single_choice = [int(t[0][0, 0]) if np.all(t[0] == t[0][0, 0]) else None for t in self._tables]
         self.table = step_table(self.edition.steps)
         self.max_step = max(self.table)
         width = max(len(sd.dice) for sd in self.table.values())
@@ -517,9 +518,13 @@ class Ed4DuelKernel:
         tdown = down[t, sel].astype(np.int64)
         choice = attack_idx[w_me, tdown]
         wants_karma = karma_tab[w_me, tdown]
-        for ai in np.unique(choice):
-            lanes = sel[choice == ai]
-            use_k = wants_karma[choice == ai]
+        single = self._single_choice[a]
+        for ai in (single,) if single is not None else np.unique(choice):
+            if single is not None:
+                lanes, use_k = sel, wants_karma
+            else:
+                lanes = sel[choice == ai]
+                use_k = wants_karma[choice == ai]
             atk = self.attacks[a][int(ai)]
             nattacks = me.actions if atk.kind != "spell" else 1
             for _ in range(nattacks):
