@@ -206,3 +206,37 @@ def test_bad_chapter_options_in_an_encounter_file(options: dict, message: str) -
             ]
         )
     assert message in str(err.value)
+
+
+def test_riders_charging_each_other_add_both_mounts_strength_p396() -> None:
+    state = build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "hold",
+                     "stats": {"movement": 15}},
+                    {"template": "ork-scorcher", "id": "davon", "tactic": "person",
+                     "options": {"rides": "horse"}},
+                ],
+            },
+            {
+                "name": "Knights",
+                "combatants": [
+                    {"template": "war-horse", "id": "steed", "at": [0, 11], "tactic": "hold"},
+                    {"template": "ork-scorcher", "id": "knight", "tactic": "hold",
+                     "options": {"rides": "steed"}},
+                ],
+            },
+        ]
+    )  # fmt: skip
+    state.combatants["knight"].marks["charged"] = [1, "davon"]  # the knight charged Davon earlier this round
+    f = start(state, [3, 3, 3, 3, 3, 3])
+    declare(f, "davon")
+    act(f, "davon", [11, 5, 5, 5, 5] + [2] * 20)  # a hit; damage step 14 + 8 + 8 = 30 (2d20+2d6)
+    events = f.submit(
+        cmd("davon", "charge", "knight", attack="Battle-axe", path=[[0, i] for i in range(1, 11)])
+    )
+    dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test][0]
+    charge = [int(v) for v, _, r in dmg.modifiers if r == "ed4/mounted/charging-attack p.396"]
+    assert charge == [8, 8]  # both war horses' Strength Steps
