@@ -133,7 +133,7 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/combat/close-six-attackers",
         "At most six human-sized attackers on one defender",
         "p.391",
-        note="small creatures take half a place (swarming)",
+        note="one combatant a hex enforces it; small creatures swarming in shared hexes: gamemaster's call",
     ),
     _r(
         "ed4/combat/entangling",
