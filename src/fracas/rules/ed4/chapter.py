@@ -666,15 +666,9 @@ class ChapterMixin:
             return
         mine = declared(state, me.id)
         if opt.SPLIT in mine:
+            # 1 Strain when he first acts; Harried for the whole round from the declaration (harried_sources)
             sc.emit(ev.Marked(me.id, "strain_paid", state.round, opt.rule(opt.SPLIT)))
-            m = mount_of(state, me)
-            sc.emit(
-                ev.ConditionAdded(
-                    me.id, "split-movement", state.round, 1, "Splitting Movement", opt.rule(opt.SPLIT)
-                )
-            )
             strain_events(sc, self.edition, me.id, 1, "Splitting Movement", opt.rule(opt.SPLIT))  # type: ignore[attr-defined]
-            del m
 
     def _after_action(self, state: FightState, command: Command, sc: Scratch, before: int) -> None:
         me_id = command.actor
@@ -772,7 +766,7 @@ class ChapterMixin:
             out.append("Stun damage" if c.conditions["harried"].source else "harried")
         if "entangled" in c.conditions and test != "break-free":
             out.append("entangled")
-        if "split-movement" in c.conditions:
+        if opt.SPLIT in declared(state, c.id):
             out.append("Splitting Movement")
         if adjacent is None:
             adjacent = _adjacent_enemies(state, view, c)
@@ -1585,7 +1579,7 @@ class ChapterMixin:
                 )
             step, emods = spells.effect_step(me.stats.wil_step, spell)
             ctx.test = "effect"
-            mods = emods + list(out.effect_mods) + [m for m in self.step_mods(ctx) if True]  # type: ignore[attr-defined]
+            mods = emods + list(out.effect_mods) + self.step_mods(ctx)  # type: ignore[attr-defined]
             eres = run_test(dice, self.edition, step, mods)  # type: ignore[attr-defined]
             sc.emit(rolled_event(me.id, f"{spell.name} Effect", eres, spells.EFFECT_RULE, t.id))
             self.deal(state, sc, dice, me, t, a, eres.total, self.armor_of(t, a), command)
