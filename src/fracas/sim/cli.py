@@ -224,6 +224,8 @@ def _print_sweep(out: dict[str, Any]) -> None:
         row.append(f"{mean:.2f}" if mean is not None else "-")
         t.add_row(*row)
     console.print(t)
+    engines = sorted({p["engine"] for p in out["points"]})
+    console.print(f"engine: {', '.join(engines)}", style="dim", markup=False)
     tm = out["timing"]
     console.print(
         f"{tm['seconds']:.2f} s on {tm['workers']} worker(s) ({tm['backend']})"
