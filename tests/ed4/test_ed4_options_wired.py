@@ -147,7 +147,7 @@ def test_jump_up_stands_and_forbids_moving_p384() -> None:
 
     state = duel({"stats": BLOCK}, {"stats": BLOCK})
     state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
-    f = start(state, [5, 3])
+    f = start(state, [3, 3])  # knocked down: Initiative step 5 - 3 = 2 (p.389)
     declare(f, "a", o.JUMP_UP)
     act(f, "a", [7])  # Dexterity step 5 (d8) = 7 against 6
     events = f.submit(cmd("a", "jump-up", end=False))

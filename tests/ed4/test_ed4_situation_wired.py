@@ -156,3 +156,13 @@ def test_defensive_stance_does_not_help_against_a_blindside_p384() -> None:
     behind = _defense_mods(state, "ghoul-4", "mica")
     assert (3, "ed4/option/defensive-stance p.384") in front
     assert (3, "ed4/option/defensive-stance p.384") not in behind
+
+
+def test_knocked_down_mica_minus_3_on_his_next_initiative_p389() -> None:
+    from fracas.engine.state import Condition
+
+    state = mica_among_ghouls()
+    mica = state.combatants["mica"]
+    mica.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    base, mods = RULESET.initiative_step(state, mica, None)
+    assert (-3, "ed4/situation/knocked-down p.389") in [(m.value, m.rule) for m in mods]

@@ -200,6 +200,7 @@ class ChapterMixin:
         rs.add_step_provider("*", self._p_options_tests)
         rs.add_step_provider("*", self._p_harried_tests)
         rs.add_step_provider("*", self._p_sight)
+        rs.add_step_provider("initiative", self._p_knocked_down_initiative)
         rs.add_step_provider("attack", self._p_improvised)
         rs.add_step_provider("attack", self._p_long_weapon)
         rs.add_step_provider("damage", self._p_long_weapon)
@@ -880,6 +881,12 @@ class ChapterMixin:
             ):
                 where[c.pos] = c
         return [where[h] for h in hexes if h in where]
+
+    def _p_knocked_down_initiative(self, ctx: TestContext) -> Iterable[Modifier]:
+        """Knocked down: -3 to his tests, "including his next Initiative test" (Mica, p.389)."""
+        if "knocked-down" in ctx.actor.conditions and ctx.actor.status == "active":
+            return situation.knocked_down_mods()
+        return ()
 
     def _p_improvised(self, ctx: TestContext) -> Iterable[Modifier]:
         cmd = ctx.command
