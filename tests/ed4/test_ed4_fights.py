@@ -44,19 +44,28 @@ def _check_books(f: Fight) -> None:
     damage: dict[str, int] = {cid: 0 for cid in f.state.combatants}
     stun: dict[str, int] = {cid: 0 for cid in f.state.combatants}
     dead: set[str] = set()
+    down: set[str] = set()
     for e in f.log:
         if isinstance(e, ev.Damaged):
             (stun if e.counter == "stun" else damage)[e.target] += e.amount
             assert e.amount >= 0 and e.target not in dead
         elif isinstance(e, ev.CounterChanged) and e.counter in ("damage", "stun"):
             (stun if e.counter == "stun" else damage)[e.target] += e.delta
-        elif isinstance(e, ev.StatusChanged) and e.status == "dead":
-            dead.add(e.target)
+        elif isinstance(e, ev.StatusChanged):
+            if e.status == "dead":
+                dead.add(e.target)
+            if e.status == "active":
+                down.discard(e.target)
+            else:
+                down.add(e.target)
         elif isinstance(e, ev.InitiativeRolled):
             assert e.value >= 1
             assert e.actor not in dead
         elif isinstance(e, ev.Rolled | ev.Moved | ev.TurnStarted | ev.Declared):
             assert e.actor not in dead, f"{e.actor} acts after death: {e}"
+            # The unconscious take no actions but Recovery tests (p.380); a Knockdown test is not an action.
+            if not (isinstance(e, ev.Rolled) and e.test in ("Recovery", "Knockdown")):
+                assert e.actor not in down, f"{e.actor} acts while out of the fight: {e}"
     for cid, c in f.state.combatants.items():
         assert c.count("damage") == damage[cid]
         assert c.count("stun") == stun[cid]
