@@ -115,7 +115,7 @@ CHAPTER_RULES: list[Rule] = [
     ),
     _r(
         "ed4/situation/knocked-down",
-        "Knocked Down: -3 to Action tests and Defenses; standing takes the "
+        "Knocked Down: -3 to Action tests (and the next Initiative test) and Defenses; standing takes the "
         "Standard action; crawl at 2; Jump Up",
         "p.389",
     ),
