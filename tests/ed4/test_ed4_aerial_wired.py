@@ -92,3 +92,18 @@ def test_long_falls_plummet_over_rounds_p398() -> None:
     RULESET._knocked_out_of_sky(state, sc, ScriptedDice([]), "griffin")
     assert "falling" in sc.get("griffin").conditions
     assert not [e for e in sc.events if isinstance(e, ev.Damaged)]
+
+
+def test_the_default_tactic_never_swings_at_a_flier_out_of_reach() -> None:
+    from ed4_chapter_helpers import RULESET as RS
+
+    from fracas.engine.play import Fight
+
+    state = griffin_over_thrak()
+    state.combatants["thrak"].tactic = "default"
+    state.combatants["griffin"].tactic = "hold"
+    state.max_rounds = 3
+    f = Fight(RS, state, RandomDice(2))
+    f.run()  # no IllegalCommand: the plan is checked against the chapter's rules
+    assert state.ended and state.winner is None
+    assert not [e for e in of(f.log, ev.Rolled) if e.actor == "thrak" and e.test.endswith("Attack")]

@@ -46,7 +46,7 @@ class _Legal:
         blocked: set | None = None,
     ) -> Command | None:
         cmd = super().attack_plan(state, me, target, ruleset, move_left, blocked)  # type: ignore[misc]
-        if cmd is None or ruleset._is_legal(state, cmd):
+        if cmd is None or not self._may_be_refused(state, me, target, cmd) or ruleset._is_legal(state, cmd):
             return cmd
         ranked = sorted(me.stats.attacks, key=lambda a: -expected_damage(me, target, a))
         for a in ranked:
@@ -57,6 +57,29 @@ class _Legal:
             if ruleset._is_legal(state, alt):
                 return alt
         return None
+
+
+def _chapter_refusal_possible(state: FightState, me: Combatant, target: Combatant, cmd: Command) -> bool:
+    """Could the chapter refuse this plan? (Only then is it validated: validating costs time.)"""
+    return bool(
+        me.altitude != target.altitude
+        or me.marks.get("lost_weapons")
+        or str(cmd.args.get("attack", "")).startswith("Charge")
+        or state.extra.get("map", {}).get("full_cover")
+        or "grappled" in me.conditions
+        or me.marks.get("rider")
+    )
+
+
+_Legal._may_be_refused = staticmethod(_chapter_refusal_possible)  # type: ignore[attr-defined]
+
+
+class LegalDefault(_Legal, Ed4Tactic):
+    """The core's ``default`` tactic, planning only attacks the chapter allows (it replaces ``default``)."""
+
+
+class LegalGuard(_Legal, GuardTactic):
+    """The core's ``guard`` tactic, planning only attacks the chapter allows (it replaces ``guard``)."""
 
 
 class VeteranTactic(_Legal, Ed4Tactic):
@@ -259,6 +282,8 @@ class MountTactic(_Legal, Ed4Tactic):
 
 
 CHAPTER_TACTICS: dict[str, Ed4Tactic] = {
+    "default": LegalDefault(),
+    "guard": LegalGuard(),
     "veteran": VeteranTactic(),
     "mount": MountTactic(),
     "sentinel": SentinelTactic(),
