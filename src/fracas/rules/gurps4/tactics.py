@@ -15,7 +15,16 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, ring
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import FracasError
-from fracas.rules.gurps4.combat import S, in_reach, max_range, mount_of, range_yards, rider_of
+from fracas.rules.gurps4 import core
+from fracas.rules.gurps4.combat import (
+    S,
+    attack_roll_parts,
+    in_reach,
+    max_range,
+    mount_of,
+    range_yards,
+    rider_of,
+)
 from fracas.rules.gurps4.stats import Attack
 
 if TYPE_CHECKING:
@@ -23,7 +32,8 @@ if TYPE_CHECKING:
     from fracas.rules.gurps4.ruleset import GurpsRuleset
 
 KEEP_AWAY = 8  # horse archers: the closest a foe may come before the mount rides off
-STAY_WITHIN = 20  # ... and the farthest they let it get
+STAY_WITHIN = 15  # ... and the farthest they let it get
+MIN_SHOT = 7  # an archer holds a shot below this effective skill (keeps aiming or waits to close in)
 
 
 def nearest(state: FightState, a: Combatant) -> Combatant | None:
@@ -106,7 +116,12 @@ class Default:
             aim = a.marks.get("aim")
             if not (aim and aim[0] == t.id):
                 plans.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
-            plans.append(Command(a.id, "attack", t.id, {"weapon": gun.name, "maneuver": "attack"}))
+            shot = Command(a.id, "attack", t.id, {"weapon": gun.name, "maneuver": "attack"})
+            base, mods, cap = attack_roll_parts(state, a, t, gun, "attack", shot.args)
+            if core.effective_value(base, mods, cap)[0] >= MIN_SHOT or not melee:
+                plans.append(shot)
+            elif aim and aim[0] == t.id and int(aim[2]) < 3:  # too far for a fair shot: keep aiming
+                plans.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
         best = self._best_melee(state, a, t, melee) if melee else None
         if best is not None:
             if a.marks.get("wielding") != best.weapon:
