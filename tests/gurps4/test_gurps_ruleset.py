@@ -371,3 +371,21 @@ def test_all_out_attack_feint_feints_then_attacks() -> None:
         (c.args["defense"] + str(c.args.get("retreat")), v) for c, v in RS.defense_options(f.state)
     )
     assert options["dodgeFalse"] == 8 + 1 - 7  # Dodge 8, small shield DB 1, feinted by 7
+
+
+def test_a_glider_duel_runs_to_the_end_without_stalling() -> None:
+    f = fight_of([
+        {"name": "A", "combatants": [{"template": "winged_duelist", "id": "g", "at": [0, 0], "altitude": 5,
+                                      "stats": {"flight_limitation": "cannot_hover"}}]},
+        {"name": "B", "combatants": [{"template": "winged_warrior", "id": "w", "at": [8, 0], "altitude": 5}]},
+    ])  # fmt: skip
+    f.state.max_rounds = 40
+    f.run()
+    assert f.state.ended
+    maneuvers = [
+        e.value for e in f.log or [] if isinstance(e, ev.Marked) and e.target == "g" and e.key == "maneuver"
+    ]
+    assert maneuvers and set(maneuvers) <= {"move", "move_and_attack", "do_nothing"}
+    stalls = [e for e in f.log or [] if isinstance(e, ev.Note) and e.actor == "g" and "stalls" in e.text]
+    stunned = [e for e in f.log or [] if isinstance(e, ev.Note) and e.actor == "g" and "stunned" in e.text]
+    assert len(stalls) == len(stunned)  # only when stunned: the stall is logged for the GM

@@ -730,7 +730,7 @@ def after_injury(
         w.rolled(t.id, k.roll, rule="gurps4/core/knockdown B420")
         if k.outcome == "stunned":
             w.emit(ev.ConditionAdded(t.id, "stunned", None, 0, a.id, "gurps4/core/knockdown B420"))
-            if mount_of(w.state, t) is None:  # a rider who stays on does not fall prone
+            if mount_of(w.state, t) is None and not flying(t):  # a rider who stays on, a flyer: not prone
                 w.mark(t, "posture", "lying", "gurps4/core/knockdown B420")
             if ts.mount:
                 mount_loses_control(w, t, mounted.crippled_mount_falls(), "knocked down")

@@ -236,6 +236,13 @@ class GurpsRuleset(Ruleset):
         if c.has("stunned"):
             w.mark(c, "maneuver", "do_nothing")
             w.note(f"{c.name} is stunned: Do Nothing", c.id, "gurps4/core/stun B420")
+            if S(c).flies and c.altitude > 0 and S(c).flight_limitation != "none":
+                w.note(
+                    f"{c.name} cannot hover and stalls: it starts to fall; falling (B431) is not "
+                    "implemented, the GM resolves the fall (it stays at its altitude here)",
+                    c.id,
+                    "gurps4/aerial/stall B398",
+                )
             r = core.stun_recovery(S(c).ht, w.dice)
             w.rolled(c.id, r, rule="gurps4/core/stun B420")
             if r.success:

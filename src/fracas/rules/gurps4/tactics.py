@@ -93,6 +93,8 @@ class Default:
         if st.mount:
             return self._mount_plan(state, a, rs)
         plans: list[Command] = []
+        if st.flies and a.altitude > 0 and st.flight_limitation != "none":
+            return self._glider_plan(state, a)
         if a.marks.get("posture", "standing") != "standing" and mount_of(state, a) is None:
             plans.append(Command(a.id, "change_posture", None, {"posture": "standing"}))
         if a.marks.get("unready") or a.marks.get("shield_unready"):
@@ -135,6 +137,22 @@ class Default:
             plans.append(Command(a.id, "evaluate", t.id))
         elif t.pos is not None:
             plans.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
+        return plans
+
+    def _glider_plan(self, state: FightState, a: Combatant) -> list[Command]:
+        """A flyer that cannot hover must Move or Move and Attack at 1/4 top airspeed or more (B398)."""
+        t = nearest(state, a)
+        plans: list[Command] = []
+        if t is not None and t.pos is not None:
+            for x in S(a).attacks():
+                if not x.ranged and not x.natural:
+                    plans.append(
+                        Command(a.id, "attack", t.id, {"weapon": x.name, "maneuver": "move_and_attack"})
+                    )
+            plans.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
+            plans.append(Command(a.id, "move", None, {"to": _away(a, t), "altitude": a.altitude}))
+        if a.pos is not None:
+            plans.append(Command(a.id, "move", None, {"to": [a.pos[0] + S(a).air_move, a.pos[1]]}))
         return plans
 
     def _best_melee(
