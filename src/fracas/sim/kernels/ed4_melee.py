@@ -59,6 +59,7 @@ _KNOWN_STEP = {
     "_p_long_weapon",
     "_p_charge_damage",
     "_p_flame_weapon",
+    "_p_knocked_down_initiative",  # mirrored: -3 to the Initiative test of a knocked-down combatant
 }
 _KNOWN_DEFENSE = {
     "_knocked_down_defense",
@@ -97,8 +98,12 @@ def _check_ruleset(ruleset: Any) -> None:
     attack = ruleset.actions.get("attack")
     if attack is None or getattr(attack.resolve, "__qualname__", "") not in _ATTACK_RESOLVERS:
         raise Unsupported("the attack action is not one the kernel mirrors")
-    if type(ruleset.tactics().get("default")) is not Ed4Tactic:
-        raise Unsupported("the default tactic is not the one the kernel mirrors")
+    # The core's default tactic, or the chapter's LegalDefault: the same plans unless the chapter could
+    # refuse one (flight, lost weapons, charging-only attacks, full cover, grappling, riders: all refused by
+    # the builder).
+    tactic = type(ruleset.tactics().get("default"))
+    if not (tactic is Ed4Tactic or (tactic.__name__ == "LegalDefault" and issubclass(tactic, Ed4Tactic))):
+        raise Unsupported("the default tactic is not one the kernel mirrors")
 
 
 def _check_state(ruleset: Any, state: FightState) -> None:
@@ -109,7 +114,13 @@ def _check_state(ruleset: Any, state: FightState) -> None:
     if on:
         raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
     mp = state.extra.get("map", {})
-    if mp.get("light", "bright") != "bright" or mp.get("cover") or mp.get("blocked") or mp.get("impaired"):
+    if (
+        mp.get("light", "bright") != "bright"
+        or mp.get("cover")
+        or mp.get("full_cover")
+        or mp.get("blocked")
+        or mp.get("impaired")
+    ):
         raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
     if state.phase != "start" or state.declarations:
         raise Unsupported("a fight already started")
@@ -118,8 +129,13 @@ def _check_state(ruleset: Any, state: FightState) -> None:
             raise Unsupported(f"{c.id}: hidden, flying, mounted or otherwise marked")
         entangling = getattr(ruleset, "_entangling", None)
         for a in c.stats.attacks:
-            if a.stun or a.kind == "spell" or (entangling is not None and entangling(c, a)):
-                raise Unsupported(f"{c.id}: {a.name} is a spell, deals Stun damage or entangles")
+            if (
+                a.stun
+                or a.kind == "spell"
+                or a.name.startswith("Charge")
+                or (entangling is not None and entangling(c, a))
+            ):
+                raise Unsupported(f"{c.id}: {a.name} is a spell, a charge, deals Stun damage or entangles")
 
 
 @dataclass(slots=True)
@@ -167,6 +183,11 @@ class Ed4DuelKernel:
         opts = state.options
         self.take = bool(opts.get("take-the-initiative", False))
         self.wound_penalties = bool(opts.get("wound-penalties", True))
+        self.down_initiative = 0
+        if "_p_knocked_down_initiative" in _names(ruleset.step_providers.get("initiative", [])):
+            from fracas.rules.ed4 import situation
+
+            self.down_initiative = sum(m.value for m in situation.knocked_down_mods())
         for c in cs:
             if c.status != "active" or c.conditions or c.tactic != "default":
                 raise Unsupported(f"{c.id}: not a fresh combatant under the default tactic")
@@ -422,6 +443,8 @@ class Ed4DuelKernel:
             for i in (0, 1):
                 w = wounds[i, lanes] if self.wound_penalties else np.zeros(lanes.size, dtype=np.int64)
                 step = K[i].init_step - np.where(w > 0, w, 0)
+                if self.down_initiative:
+                    step = step + self.down_initiative * down[i, lanes]
                 f = step < 1
                 if self.take and not K[i].player:
                     v = step.copy()
