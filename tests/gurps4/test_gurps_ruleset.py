@@ -134,7 +134,7 @@ def test_refusals_name_their_rule() -> None:
     f.state.combatants["foot"].pos = (2, 0)  # a lance strikes at reach 4 only
     with pytest.raises(IllegalCommand, match="reach"):
         RS.validate(f.state, Command("knight", "attack", "foot", {"weapon": "lance"}))
-    with pytest.raises(RuleNotImplemented):
+    with pytest.raises(IllegalCommand, match="unknown attack maneuver"):
         RS.validate(f.state, Command("knight", "attack", "foot", {"weapon": "lance", "maneuver": "wait"}))
     g = fight_of([
         {"name": "A", "combatants": [{"template": "saddle_horse", "id": "h", "at": [0, 0]}]},

@@ -24,9 +24,16 @@ RULES: list[Rule] = [
         "Maneuvers: Do Nothing, Move, Change Posture, Aim, Evaluate, Attack, Feint, "
         "All-Out Attack (Determined, Double, Feint, Strong), Move and Attack, "
         "All-Out Defense (Increased, Double), "
-        "Concentrate, Ready",
+        "Concentrate, Ready, Wait",
         "B363-366",
-        note="Wait is refused (RuleNotImplemented)",
+    ),
+    Rule(
+        "gurps4/core/maneuver/wait",
+        "Wait: name a trigger (a foe, or any foe, moving into the weapon's reach or range) and a response "
+        "(an Attack with a ready weapon), made before the mover goes on",
+        "B366",
+        note="reference 1.3; the stop thrust is taken as an ordinary Attack; the Wait lasts until the "
+        "waiter's next turn",
     ),
     Rule(
         "gurps4/core/maneuver/move-and-attack",

@@ -16,6 +16,9 @@ Commands (``Command(actor, action, target, args)``):
 - ``aim`` target, args ``weapon``; ``evaluate`` target; ``feint`` target, args ``weapon``
 - ``all_out_defense`` args ``variant`` (increased_dodge | increased_parry | increased_block)
 - ``ready``; ``change_posture`` args ``posture``; ``concentrate``; ``do_nothing``
+- ``wait`` optional target (the foe to wait for; any foe if none), args ``weapon`` (the response: an Attack
+  with it), optional ``location``, ``deceptive``. Trigger: the foe moves and ends its movement within the
+  weapon's reach (melee: coming into reach; ranged: within range). The Wait lasts until the waiter's next turn.
 - ``defend`` (the react decision) args ``defense`` (dodge | parry | block | none), ``retreat`` (bool),
   ``weapon`` (for a parry)
 """
@@ -66,7 +69,8 @@ if TYPE_CHECKING:
     from fracas.engine.tactics import Tactic
 
 ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
-NOT_IMPLEMENTED_MANEUVERS = {"wait": "Wait (B366)"}
+NOT_IMPLEMENTED_MANEUVERS: dict[str, str] = {}
+WAIT_RULE = "gurps4/core/maneuver/wait B366"
 
 
 class GurpsRuleset(Ruleset):
@@ -217,6 +221,7 @@ class GurpsRuleset(Ruleset):
             ("moved", None),
             ("attacked", None),
             ("trick", None),
+            ("waiting", None),
         ):
             w.mark(c, key, value)
         if "shock" in c.conditions:
@@ -304,6 +309,8 @@ class GurpsRuleset(Ruleset):
                     cands.append(Command(a.id, "aim", t.id, {"weapon": atk.name}))
             cands.append(Command(a.id, "evaluate", t.id))
             for atk in S(a).attacks():
+                cands.append(Command(a.id, "wait", t.id, {"weapon": atk.name}))
+            for atk in S(a).attacks():
                 if not atk.ranged and not atk.natural:
                     cands.append(Command(a.id, "feint", t.id, {"weapon": atk.name}))
             if t.pos is not None:
@@ -360,6 +367,7 @@ class GurpsRuleset(Ruleset):
             raise RuleNotImplemented(f"the {name} maneuver is not implemented in this version")
         known = (
             "attack",
+            "wait",
             "move",
             "aim",
             "evaluate",
@@ -402,6 +410,9 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(f"{a.name} has nothing to ready", "gurps4/core/maneuver/ready B366")
             return
         if action in ("concentrate", "do_nothing"):
+            return
+        if action == "wait":
+            self._validate_wait(state, a, command)
             return
         if action == "all_out_defense":
             v = args.get("variant", "increased_dodge")
@@ -506,6 +517,32 @@ class GurpsRuleset(Ruleset):
             return
         if not self._reachable(state, a, t, atk, maneuver):
             raise IllegalCommand(f"{t.name} is out of {atk.name}'s reach", "gurps4/core/maneuver B363")
+
+    def _validate_wait(self, state: FightState, a: Combatant, command: Command) -> None:
+        """Wait (B366; reference 1.3: "becomes an attack ... when triggered"): the response is an Attack
+        with a ready weapon; the trigger is the foe (``target``, or any foe) moving into its reach."""
+        args = command.args
+        if command.target is not None:
+            t = state.combatants.get(command.target)
+            if t is None or t.side == a.side or not t.active:
+                foes = ", ".join(e.id for e in state.combatants.values() if e.side != a.side and e.active)
+                raise IllegalCommand(
+                    f"{a.name} can wait only for an active foe (one of {foes}), not {command.target!r}",
+                    WAIT_RULE,
+                )
+        atk = self._attack_of(a, args.get("weapon"))
+        if S(a).mount:
+            mounted.mount_can_attack(S(a).war_trained)
+            if not atk.natural:
+                raise IllegalCommand(
+                    "a mount attacks with its natural attacks", "gurps4/mounted/mount-attacks B396"
+                )
+        self._check_ready(a, atk)
+        loc = args.get("location", "torso")
+        if not isinstance(loc, str):
+            raise IllegalCommand("args.location: a hit location name", "gurps4/core/hit-location B398")
+        if not isinstance(args.get("deceptive", 0), int) or int(args.get("deceptive", 0)) < 0:
+            raise IllegalCommand("args.deceptive: levels of Deceptive Attack, 0 or more", "gurps4/core B369")
 
     def _explain_defense_refusal(self, state: FightState, d: Combatant, command: Command) -> None:
         kind = command.args.get("defense", "none")
@@ -787,8 +824,17 @@ class GurpsRuleset(Ruleset):
                 if a.marks.get(key):
                     w.mark(a, key, (int(a.marks[key]) - 1) or None, "gurps4/core/maneuver/ready B366")
                     break
+        elif action == "wait":
+            plan = {"weapon": args["weapon"], "for": cmd.target}
+            plan.update({k: args[k] for k in ("location", "deceptive") if k in args})
+            w.mark(a, "waiting", plan, WAIT_RULE)
+            what = f"{cmd.target and w.c(cmd.target).name or 'any foe'} to come within reach"
+            w.note(f"{a.name} waits with {args['weapon']} for {what}", a.id, WAIT_RULE)
         elif action == "move":
+            before = self._wait_watch(w, a)
             self._move(w, a, args)
+            if self._wait_trigger(w, a, before, {"kind": "move", "actor": a.id}):
+                return
         elif action == "aim":
             old = a.marks.get("aim")
             turns = int(old[2]) + 1 if old and old[0] == cmd.target and old[1] == args["weapon"] else 1
@@ -863,6 +909,7 @@ class GurpsRuleset(Ruleset):
             w.mark(a, "trick", cmd.args["trick"], "gurps4/mounted/tricks B397")
         if not atk.ranged and not in_reach(a, t, atk):
             path, alt = self.approach(w.state, a, t, atk, self.movement_allowance(w.state, a, maneuver))
+            before = self._wait_watch(w, a)
             move_figure(
                 w,
                 a,
@@ -871,10 +918,118 @@ class GurpsRuleset(Ruleset):
                 "step" if maneuver == "attack" else "move",
                 f"gurps4/core/maneuver/{maneuver} B365",
             )
+            resume = {"kind": "attack", "actor": a.id, "target": t.id, "args": dict(cmd.args)}
+            if self._wait_trigger(w, a, before, resume):
+                return
+        self._attack_now(w, a, t, atk, maneuver, cmd.args)
+
+    def _attack_now(
+        self, w: Work, a: Combatant, t: Combatant, atk: Attack, maneuver: str, args: dict[str, Any]
+    ) -> None:
         attacks = core.maneuver(maneuver).attacks
         if maneuver == "all_out_attack_feint":
             self._feint(w, a, t, {"weapon": atk.name})
-        self._strike(w, a, t, atk, maneuver, dict(cmd.args), attacks - 1)
+        self._strike(w, a, t, atk, maneuver, dict(args), attacks - 1)
+
+    # ----- Wait (B366) ------------------------------------------------------------------------------
+    def _wait_watch(self, w: Work, mover: Combatant) -> dict[tuple[str, str], bool]:
+        """Before a move: for each waiting foe and each figure that moves (the mover, its rider and
+        passenger), whether that figure is already within the waiter's reach."""
+        out: dict[tuple[str, str], bool] = {}
+        moving = self._carried(w, mover)
+        for waiter in w.state.combatants.values():
+            plan = waiter.marks.get("waiting")
+            if not plan or not waiter.active:
+                continue
+            atk = S(waiter).attack(plan["weapon"])
+            for m in moving:
+                if m.side != waiter.side and atk is not None:
+                    out[(waiter.id, m.id)] = self._wait_in_reach(waiter, m, atk)
+        return out
+
+    def _carried(self, w: Work, mover: Combatant) -> list[Combatant]:
+        moving = [mover]
+        rider = rider_of(w.state, mover)
+        if rider is not None:
+            moving.append(rider)
+            passenger = w.state.combatants.get(mover.marks.get("passenger") or "")
+            if passenger is not None:
+                moving.append(passenger)
+        return moving
+
+    @staticmethod
+    def _wait_in_reach(waiter: Combatant, m: Combatant, atk: Attack) -> bool:
+        if atk.ranged:
+            return range_yards(waiter, m) <= max_range(S(waiter), atk)
+        return in_reach(waiter, m, atk)
+
+    def _wait_trigger(
+        self, w: Work, mover: Combatant, before: dict[tuple[str, str], bool], resume: dict[str, Any]
+    ) -> bool:
+        """After a move: the first waiting foe whose trigger fired (its foe moved and ended within reach;
+        for a melee weapon, came into reach) makes its Attack now, before the mover goes on (B366).
+        Returns True when the mover's turn continues after that attack (``resume``)."""
+        moving = {m.id: m for m in self._carried(w, mover)}
+        for waiter_id in list(w.state.order):
+            waiter = w.state.combatants[waiter_id]
+            plan = waiter.marks.get("waiting")
+            if not plan or not waiter.active or waiter.has("stunned"):
+                continue
+            atk = S(waiter).attack(plan["weapon"])
+            if atk is None:
+                continue
+            targets = [plan["for"]] if plan.get("for") else list(moving)
+            for tid in targets:
+                t = moving.get(tid)
+                if t is None or t.side == waiter.side or not t.active or (waiter.id, tid) not in before:
+                    continue
+                now = self._wait_in_reach(waiter, t, atk)
+                if not now or (before[(waiter.id, tid)] and not atk.ranged):
+                    continue
+                try:
+                    self._check_ready(waiter, atk)
+                except IllegalCommand as e:
+                    w.mark(waiter, "waiting", None, WAIT_RULE)
+                    w.note(f"{waiter.name}'s Wait lapses: {e}", waiter.id, WAIT_RULE)
+                    continue
+                args: dict[str, Any] = {k: plan[k] for k in ("location", "deceptive") if k in plan}
+                base, mods, cap = attack_roll_parts(w.state, waiter, t, atk, "attack", args)
+                eff, _ = core.effective_value(base, mods, cap)
+                w.mark(waiter, "waiting", None, WAIT_RULE)
+                if eff < 3:
+                    w.note(
+                        f"{waiter.name}'s Wait is triggered by {t.name}, but {atk.name} at effective {eff} "
+                        "cannot be attempted (below 3)",
+                        waiter.id,
+                        "gurps4/core/success-roll B344",
+                    )
+                    continue
+                w.note(
+                    f"{waiter.name}'s Wait is triggered: {t.name} comes within reach of {atk.name}",
+                    waiter.id,
+                    WAIT_RULE,
+                )
+                w.mark(waiter, "attacked_last_turn", True)
+                args["resume"] = resume
+                self._strike(w, waiter, t, atk, "attack", args, 0)
+                return True
+        return False
+
+    def _resume(self, w: Work, resume: dict[str, Any]) -> None:
+        """The mover's turn goes on after a Wait's attack: its own attack if it still can, else it ends."""
+        a = w.c(resume["actor"])
+        if a.id != w.state.current or a.id in w.state.acted:
+            return
+        if resume["kind"] == "attack" and a.active and not a.has("stunned"):
+            t = w.c(resume["target"])
+            args = dict(resume["args"])
+            atk = S(a).attack(args["weapon"])
+            maneuver = args.get("maneuver", "attack")
+            if atk is not None and t.active and in_reach(a, t, atk):
+                self._attack_now(w, a, t, atk, maneuver, args)
+                return
+            w.note(f"{a.name}'s attack on {t.name} does not happen", a.id, WAIT_RULE)
+        self._end_turn(w, a)
 
     def _strike(
         self,
@@ -972,6 +1127,9 @@ class GurpsRuleset(Ruleset):
     ) -> None:
         if attacks_left > 0 and a.active and t.active and (atk.ranged or in_reach(a, t, atk)):
             self._strike(w, a, t, atk, maneuver, args, attacks_left - 1)
+            return
+        if args.get("resume"):
+            self._resume(w, args["resume"])
             return
         if a.id == w.state.current and a.id not in w.state.acted:
             self._end_turn(w, a)
