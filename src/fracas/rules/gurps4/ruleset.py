@@ -18,7 +18,7 @@ Commands (``Command(actor, action, target, args)``):
 - ``ready``; ``change_posture`` args ``posture``; ``concentrate``; ``do_nothing``
 - ``wait`` optional target (the foe to wait for; any foe if none), args ``weapon`` (the response: an Attack
   with it), optional ``location``, ``deceptive``. Trigger: the foe moves and ends its movement within the
-  weapon's reach (melee: coming into reach; ranged: within range). The Wait lasts until the waiter's next turn.
+  weapon's reach (melee: coming into reach; ranged: within range). It lasts until the waiter's next turn.
 - ``defend`` (the react decision) args ``defense`` (dodge | parry | block | none), ``retreat`` (bool),
   ``weapon`` (for a parry)
 """
