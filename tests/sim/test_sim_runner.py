@@ -180,3 +180,32 @@ def test_kernel_agrees_with_the_engine() -> None:
     for ck, ce in pairs:
         assert _same(ck, k.runs, ce, e.runs)
     assert k.taken[0] / k.runs == pytest.approx(e.taken[0] / e.runs, rel=0.05)
+
+
+class _Broken(type(TOY)):
+    """The toy duel with a bug: any attack in round 3 is refused."""
+
+    def resolve(self, state, command, dice):
+        from fracas.errors import IllegalCommand
+
+        if state.round == 3:
+            raise IllegalCommand("no attacks in round 3", "toy/bug")
+        return super().resolve(state, command, dice)
+
+
+def test_a_failing_fight_names_the_seed_that_replays_it() -> None:
+    from fracas.errors import IllegalCommand
+    from fracas.sim.runner import FightFailed
+
+    weak = ToyStats(hit_on=1, sides=6, damage=1, hp=6)
+    sc = Scenario(_Broken(), make_state({"left": [weak], "right": [weak]}, 8), "broken")
+    for backend in (SerialBackend(), LocalBackend(2)):
+        with pytest.raises(FightFailed, match="replay it with --seed") as info:
+            simulate(sc, 3 * ENGINE_CHUNK, 1, "reference", backend)
+        assert isinstance(info.value.error, IllegalCommand) and info.value.exit_code == 2
+        # what `fracas fight FILE --seed SEED` does: the same fight, the same failure
+        from fracas.dice.source import RandomDice
+        from fracas.engine.play import Fight
+
+        with pytest.raises(IllegalCommand, match="round 3"):
+            Fight(sc.ruleset, sc.state.clone(), RandomDice(info.value.seed)).run()

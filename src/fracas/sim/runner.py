@@ -29,7 +29,7 @@ import numpy as np
 from fracas.dice.source import RandomDice
 from fracas.engine.events import Damaged, Wounded
 from fracas.engine.play import Fight
-from fracas.errors import UsageError
+from fracas.errors import FracasError, UsageError
 from fracas.sim.kernels import find_kernel
 from fracas.sim.stats import Tally
 
@@ -41,6 +41,20 @@ if TYPE_CHECKING:
 ENGINE_CHUNK = 100
 
 ENGINES = ("auto", "reference", "kernel")
+
+
+class FightFailed(FracasError):
+    """One fight of a simulation stopped with an error (a ruleset or tactic bug): names the dice seed that
+    replays it with ``fracas fight FILE --seed SEED``."""
+
+    def __init__(self, seed: int, error: FracasError) -> None:
+        super().__init__(f"a fight failed; replay it with --seed {seed}: {error}")
+        self.seed = seed
+        self.error = error
+        self.exit_code = error.exit_code
+
+    def __reduce__(self) -> tuple[Any, ...]:  # crosses process boundaries (worker -> parent)
+        return (FightFailed, (self.seed, self.error))
 
 
 # ----- what to simulate --------------------------------------------------------------------------------
@@ -203,7 +217,10 @@ def engine_runs(
     is_out = ruleset.is_out
     for s in seeds:
         fight = Fight(ruleset, initial.clone(), RandomDice(s), None, [listen], controllers, s)
-        state = fight.run()
+        try:
+            state = fight.run()
+        except FracasError as exc:
+            raise FightFailed(s, exc) from exc
         tally.runs += 1
         if state.winner is not None:
             tally.wins[side_index[state.winner]] += 1
