@@ -251,8 +251,10 @@ class Damaged(Event):
     rule: str = ""
 
     def apply(self, state: FightState) -> None:
-        c = state.combatants[self.target]
-        c.counters[self.counter] = c.counters.get(self.counter, 0) + self.amount
+        counters = state.combatants[self.target].counters
+        counters[self.counter] = counters.get(self.counter, 0) + self.amount
+        if self.damage_type == "strain":  # Strain taken, already in ``counter``: a tally for the card
+            counters["strain"] = counters.get("strain", 0) + self.amount
 
 
 @dataclass(frozen=True, slots=True)

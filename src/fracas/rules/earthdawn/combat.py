@@ -80,12 +80,13 @@ def _table(edition: str) -> dict[int, tuple[tuple[int, ...], int]]:
 
 
 def roll_step_dice(
-    step: int, dice: DiceSource, edition: Edition, karma_step: int | None = None
+    step: int, dice: DiceSource, edition: Edition, karma_step: int | None = None, why: str = ""
 ) -> tuple[dict[str, Any], int, bool]:
     """Roll ``step`` (every die exploding: bonus dice, reference 1.4) plus a Karma die at ``karma_step``.
 
     Returns the roll in :meth:`Roll.to_json` form, its total (never below the edition's floor) and whether
     the Rule of One struck (every die's first face a 1, with at least ``rule_of_one_min_dice`` dice).
+    ``why`` is what each die is rolled for (a person typing physical dice sees it).
     """
     table = _table(edition.steps)
     sizes, modifier = table[step]
@@ -98,14 +99,14 @@ def roll_step_dice(
     total = modifier
     ones = 0
     for sides in sizes:
-        face = roll(sides)
+        face = roll(sides, why)
         if face == 1:
             ones += 1
         if face == sides and sides > 1:
             faces = [sides, face]
             n = 0
             while face == sides and n < MAX_EXPLOSIONS:
-                face = roll(sides)
+                face = roll(sides, why)
                 faces.append(face)
                 n += 1
             total += sum(faces) - sides
@@ -121,6 +122,36 @@ def roll_step_dice(
         data["modifier"] = modifier
     data["floor"] = floor
     return data, total, ones == len(sizes) and len(sizes) >= edition.rule_of_one_min_dice
+
+
+class ProbedTest(Exception):  # noqa: N818 - a signal, not an error
+    """The first test a command would roll, met by :class:`ProbeDice` (nothing is rolled)."""
+
+    def __init__(
+        self,
+        who: str,
+        test: str,
+        step: int,
+        karma_step: int | None,
+        dn: int | None,
+        against: str,
+        mods: tuple[Modifier, ...],
+    ) -> None:
+        super().__init__(f"{who}: {test} step {step}")
+        self.who = who
+        self.test = test
+        self.step = step
+        self.karma_step = karma_step
+        self.dn = dn
+        self.against = against
+        self.mods = mods
+
+
+class ProbeDice:
+    """A dice source that stops a resolver at its first test (:class:`ProbedTest`) without rolling."""
+
+    def roll(self, sides: int, why: str = "") -> int:
+        raise ProbedTest("", why or "a roll", 0, None, None, "", ())
 
 
 def extra_successes(total: int, dn: int) -> int:
@@ -140,19 +171,34 @@ def run_test(
     step_mods: Sequence[Modifier] = (),
     dn: int | None = None,
     karma_step: int | None = None,
+    who: str = "",
+    test: str = "",
+    against: str = "",
 ) -> TestResult:
     """Roll a test at ``base_step`` plus its step modifiers against ``dn``.
 
     Modifiers to a test change its step (ED4: Silar's long-range shot, Step 13 -> 11, p.390); a step below
     1 is rolled at Step 1 (the text does not say; docs/rulesets/ed4.md). The Rule of One fails the test
     whatever its total.
+
+    ``who`` and ``test`` name the roll for the dice source ("Mica: Broadsword Attack test, step 13");
+    ``against`` names the DN ("Physical Defense"). A :class:`ProbeDice` source is never rolled: the test it
+    meets is raised as :class:`ProbedTest` (how :meth:`~EarthdawnRuleset.odds` reads the resolver's numbers).
     """
     step = base_step
     for m in step_mods:
         step += m.value
     if step < 1:
         step = 1
-    roll, total, r1 = roll_step_dice(step, dice, edition, karma_step)
+    if test:
+        why = f"{who}: {test} test, step {step}" if who else f"{test} test, step {step}"
+        if karma_step is not None:
+            why += f" + Karma step {karma_step}"
+    else:
+        why = ""
+    if dice.__class__ is ProbeDice:
+        raise ProbedTest(who, test, step, karma_step, dn, against, tuple(step_mods))
+    roll, total, r1 = roll_step_dice(step, dice, edition, karma_step, why)
     mods = tuple(step_mods)
     if dn is None:
         return TestResult(roll, step, total, None, None, 0, r1, mods, karma_step is not None)
@@ -371,7 +417,7 @@ def damage_events(
         # The Wound this damage causes does not penalise its own Knockdown test (p.379: Tomas "makes the
         # test using his Strength Step"); earlier Wounds do (p.381).
         mods = knockdown_mods(t, new_wounds) if knockdown_mods else []
-        res = run_test(dice, edition, p.knockdown_step, mods, dn)
+        res = run_test(dice, edition, p.knockdown_step, mods, dn, None, t.name, "Knockdown", "Knockdown DN")
         sc.emit(rolled_event(target_id, "Knockdown", res, r("damage.knockdown"), against="Knockdown DN"))
         if not res.success:
             sc.emit(
@@ -423,7 +469,7 @@ def recovery_events(
     use_stun_bonus = stun_bonus and stun > 0 and not t.marks.get("stun_bonus_used")
     if use_stun_bonus:
         mods.append(Modifier(p.wil_step, "Willpower step (Stun damage)", r("damage.stun")))
-    res = run_test(dice, edition, p.recovery_step, mods)
+    res = run_test(dice, edition, p.recovery_step, mods, None, None, t.name, "Recovery")
     wounds = t.count("wounds")
     healed = res.total - wounds
     if healed < 1:
