@@ -11,6 +11,8 @@ Plug-in points (docs/rulesets/ed4.md "Extending the resolver"):
   one kind of test ("initiative", "attack", "damage", "knockdown", "recovery", ...; "*" for every test);
 - ``self.defense_providers``: modifiers to the Defense of an attack's target (they change the DN);
 - ``self.dn_providers``: modifiers to the DN from the attacker's side (reserved action, ...);
+- ``self.armor_providers``: functions ``(target, attack) -> Iterable[Modifier]`` changing the armor an
+  attack meets (Earth Darts' armor reduction); :meth:`EarthdawnRuleset.armor_of` is what every attack uses;
 - ``self.actions[name]``: an :class:`Action` (validate, resolve, Standard or not): new command types;
 - ``self.combat_options[name]``: combat options a declaration may carry (issue 4 registers them).
 
@@ -32,6 +34,8 @@ from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, Ruleset
 from fracas.rules.earthdawn.combat import (
     Edition,
+    ProbeDice,
+    ProbedTest,
     Provider,
     Scratch,
     TestContext,
@@ -48,6 +52,9 @@ if TYPE_CHECKING:
     from fracas.engine.encounter import CombatantSpec
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile
+
+ArmorProvider = Callable[["Combatant", "AttackProfile"], Iterable[Modifier]]
+"""Modifiers to the armor a target sets against an attack (``EarthdawnRuleset.armor_providers``)."""
 
 ACTION_TESTS = frozenset({"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity"})
 """Tests that the Situation Modifiers' "Action test" penalties apply to (not Damage, Initiative, Recovery)."""
@@ -87,6 +94,7 @@ class EarthdawnRuleset(Ruleset):
         self.step_providers: dict[str, list[Provider]] = {}
         self.defense_providers: list[Provider] = []
         self.dn_providers: list[Provider] = []
+        self.armor_providers: list[ArmorProvider] = []
         self.actions: dict[str, Action] = {}
         self.combat_options: dict[str, CombatOption] = {}
         self._tactics: dict[str, Any] | None = None
@@ -156,6 +164,17 @@ class EarthdawnRuleset(Ruleset):
         for prov in self.dn_providers:
             out.extend(prov(ctx))
         return out
+
+    def armor_of(self, t: Combatant, a: AttackProfile) -> int:
+        """The armor ``t`` sets against attack ``a`` (p.379): physical or mystic armor (none for attacks that
+        ignore it), changed by every armor provider, never below 0."""
+        p: CombatProfile = t.stats
+        kind = a.armor
+        base = 0 if kind == "none" else p.physical_armor if kind == "physical" else p.mystic_armor
+        for prov in self.armor_providers:
+            for m in prov(t, a):
+                base += m.value
+        return base if base > 0 else 0
 
     def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
         if ctx.test == "recovery" or not ctx.state.options.get("wound-penalties", True):
@@ -410,7 +429,7 @@ class EarthdawnRuleset(Ruleset):
                         ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.group"))
                     )
                 else:
-                    res = run_test(dice, self.edition, step)
+                    res = run_test(dice, self.edition, step, who=c.name, test="Initiative")
                     value = res.total
                     if gkey is not None:
                         groups[gkey] = value
@@ -1021,10 +1040,20 @@ class EarthdawnRuleset(Ruleset):
         if dn < 1:
             dn = 1
         use_karma = karma and me.counters.get("karma", 0) > 0
-        res = run_test(dice, self.edition, a.step, smods, dn, p.karma_step if use_karma else None)
         label = {"physical": "Physical Defense", "mystic": "Mystic Defense", "social": "Social Defense"}[
             a.against
         ]
+        res = run_test(
+            dice,
+            self.edition,
+            a.step,
+            smods,
+            dn,
+            p.karma_step if use_karma else None,
+            me.name,
+            f"{a.name} Attack",
+            label,
+        )
         rule = (
             self.ref("attack.extra-successes")
             if res.extra and a.against == "physical"
@@ -1054,13 +1083,22 @@ class EarthdawnRuleset(Ruleset):
             sc.emit(
                 ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Damage test", self.ref("karma"))
             )
-        dres = run_test(dice, self.edition, a.damage, dsm, None, p.karma_step if use_kd else None)
+        dres = run_test(
+            dice,
+            self.edition,
+            a.damage,
+            dsm,
+            None,
+            p.karma_step if use_kd else None,
+            me.name,
+            f"{a.name} Damage",
+        )
         sc.emit(
             rolled_event(
                 me.id, f"{a.name} Damage", dres, self.ref("damage"), target.id, karma_rule=self.ref("karma")
             )
         )
-        armor = 0 if a.armor == "none" else tp.physical_armor if a.armor == "physical" else tp.mystic_armor
+        armor = self.armor_of(target, a)
         stun = a.stun or bool(command and command.args.get("stun"))
 
         def kd_mods(t: Combatant, new_wounds: int) -> list[Modifier]:
@@ -1107,6 +1145,56 @@ class EarthdawnRuleset(Ruleset):
     def is_out(self, combatant: Combatant) -> bool:
         return combatant.status != "active"
 
+    def odds(self, state: FightState, command: Command) -> str | None:
+        """The exact odds of the first test ``command`` would roll, before it is rolled.
+
+        The command is resolved (purely) against a :class:`~fracas.rules.earthdawn.combat.ProbeDice`, which
+        stops at the first test: its step, Karma die and DN are the ones the resolver computed, with every
+        modifier provider it consults. The odds are exact (:mod:`fracas.dice.exact`); the Rule of One (every
+        die a 1 fails the test, reference 1.4) is counted as a failure and named. None when the command is
+        illegal or rolls nothing.
+        """
+        try:
+            self.validate(state, command)
+        except IllegalCommand:
+            return None
+        try:
+            self.resolve(state, command, ProbeDice())  # type: ignore[arg-type]
+        except ProbedTest as t:
+            if not t.test:  # a resolver that does not name its tests
+                t.test = f"{command.args.get('attack') or command.action} test"
+            return self.describe_odds(t)
+        return None
+
+    def describe_odds(self, t: ProbedTest) -> str:
+        """ "Broadsword Attack step 13 vs PD 8: 78% hit, 31% with an extra success; Rule of One 0.3%"."""
+        from fracas.dice.exact import ed4_test, step_distribution
+
+        ed = self.edition
+        if not t.step:  # a die rolled outside a step test (scatter, a table...)
+            return f"a roll first: {t.test}"
+        expr = f"step {t.step}" + (f"+step {t.karma_step}" if t.karma_step is not None else "")
+        what = f"{t.test} step {t.step}" + (
+            f" + Karma step {t.karma_step}" if t.karma_step is not None else ""
+        )
+        mods = "; ".join(f"{m.value:+d} {m.why}" for m in t.mods)
+        mods = f" ({mods})" if mods else ""
+        if t.dn is None:
+            if t.karma_step is None:
+                mean = step_distribution(t.step, ed.steps).mean
+            else:
+                mean = ed4_test(expr, 1, ed.steps, ed.rule_of_one_min_dice).mean
+            return f"{what}{mods}: {mean:.1f} on average"
+        o = ed4_test(expr, t.dn, ed.steps, ed.rule_of_one_min_dice)
+        word = "hit" if "Attack" in t.test or "Spellcasting" in t.test else "success"
+        against = _SHORT.get(t.against, t.against or "DN")
+        text = f"{what}{mods} vs {against} {t.dn}: {_pct(o.p_success)} {word}"
+        if ed.extra_success_damage:
+            text += f", {_pct(o.p_at_least_extra(1))} with an extra success"
+        if o.p_rule_of_one:
+            text += f"; Rule of One {_pct(o.p_rule_of_one, 1)}"
+        return text
+
     def card(self, combatant: Combatant) -> dict[str, Any]:
         p: CombatProfile = combatant.stats
         return {
@@ -1116,6 +1204,7 @@ class EarthdawnRuleset(Ruleset):
             "wounds": combatant.count("wounds"),
             "wound_threshold": p.wound_threshold,
             "karma": combatant.count("karma"),
+            "strain": combatant.count("strain"),
             "physical_defense": p.physical_defense,
             "mystic_defense": p.mystic_defense,
             "social_defense": p.social_defense,
@@ -1192,6 +1281,18 @@ class EarthdawnRuleset(Ruleset):
         if isinstance(event, (ev.ExtraSet, ev.Marked)):
             return ""
         return None
+
+
+_SHORT = {"Physical Defense": "PD", "Mystic Defense": "MD", "Social Defense": "SD", "Spell Defense": "SD"}
+
+
+def _pct(p: float, digits: int = 0) -> str:
+    v = 100 * p
+    if digits == 0 and 0 < v < 1:
+        return "<1%"
+    if digits == 0 and 99 < v < 100:
+        return ">99%"
+    return f"{v:.{digits}f}%"
 
 
 def _faces(dice: list[Any]) -> str:

@@ -215,6 +215,7 @@ class ChapterMixin:
             self._p_into_close,
         ]
         rs.dn_providers.append(self._p_grappled_dn)
+        rs.armor_providers.append(self._p_armor_reduced)
         for name in opt.options_table():
             rs.combat_options[name] = CombatOption(name, opt.rule(name), self._check_options)
         for name, action in list(rs.actions.items()):
@@ -394,7 +395,17 @@ class ChapterMixin:
                 continue
             dn = situation.surprise_dn(h.stats.dex_step for h in foes)
             mods = self.step_mods(TestContext(state, sc, "perception", c))  # type: ignore[attr-defined]
-            res = run_test(dice, self.edition, c.stats.per_step, mods, dn)  # type: ignore[attr-defined]
+            res = run_test(
+                dice,
+                self.edition,
+                c.stats.per_step,
+                mods,
+                dn,
+                None,
+                c.name,
+                "Perception (surprise)",
+                "surprise DN",
+            )  # type: ignore[attr-defined]
             sc.emit(rolled_event(c.id, "Perception (surprise)", res, SURPRISE_RULE, against="surprise DN"))
             if not res.success:
                 sc.emit(ev.ConditionAdded(c.id, "surprised", rnd, 3, "ambush", SURPRISE_RULE))
@@ -538,7 +549,7 @@ class ChapterMixin:
             self._fall_damage(sc, dice, cid, step, rule)
 
     def _fall_damage(self, sc: Scratch, dice: DiceSource, cid: str, step: int, rule: str) -> None:
-        res = run_test(dice, self.edition, step)  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, step, (), None, None, sc.get(cid).name, "Falling damage")  # type: ignore[attr-defined]
         sc.emit(rolled_event(cid, f"Falling damage (Step {step})", res, rule, cid))
         if sc.get(cid).status != "dead":
             damage_events(
@@ -954,18 +965,12 @@ class ChapterMixin:
         assert a is not None
         if me.hidden and not me.marks.get("revealed"):
             sc.emit(ev.Marked(me.id, "revealed", True, SURPRISE_RULE))
-        target = state.combatants.get(command.target or "")
         single = bool(
             command.args.get("grapple")
             or (a.close and opt.SHATTER in mine)
             or (opt.CALLED_SHOT in mine and command.args.get("called") == "weapon")
         )
-        special = (
-            single
-            or (a.close and opt.KNOCKDOWN in mine)
-            or self._entangling(me, a)
-            or (target is not None and "armor-reduced" in target.conditions and a.armor == "physical")
-        )
+        special = single or (a.close and opt.KNOCKDOWN in mine) or self._entangling(me, a)
         if opt.STUN in mine and a.close and not command.args.get("stun"):
             command = dataclasses.replace(command, args={**command.args, "stun": True})
         if not special:
@@ -1024,10 +1029,20 @@ class ChapterMixin:
                 ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", self.ref("karma"))
             )  # type: ignore[attr-defined]
         p: CombatProfile = me.stats
-        res = run_test(dice, self.edition, a.step, smods, dn, p.karma_step if karma else None)  # type: ignore[attr-defined]
         against = {"physical": "Physical Defense", "mystic": "Mystic Defense"}.get(
             a.against, "Social Defense"
         )
+        res = run_test(
+            dice,
+            self.edition,
+            a.step,
+            smods,
+            dn,
+            p.karma_step if karma else None,
+            me.name,
+            f"{a.name} {label}",
+            against,
+        )  # type: ignore[attr-defined]
         sc.emit(
             rolled_event(
                 me.id, f"{a.name} {label}", res, self.ref("attack"), t.id, against, dmods, self.ref("karma")
@@ -1047,17 +1062,17 @@ class ChapterMixin:
     ) -> Any:
         ctx.test = "damage"
         mods = self.step_mods(ctx) + extra_mods  # type: ignore[attr-defined]
-        res = run_test(dice, self.edition, step, mods)  # type: ignore[attr-defined]
+        res = run_test(dice, self.edition, step, mods, None, None, ctx.actor.name, name)  # type: ignore[attr-defined]
         sc.emit(rolled_event(ctx.actor.id, name, res, rule, ctx.target.id if ctx.target else None))
         return res
 
-    def armor_of(self, t: Combatant, a: AttackProfile) -> int:
-        p: CombatProfile = t.stats
-        base = 0 if a.armor == "none" else p.physical_armor if a.armor == "physical" else p.mystic_armor
+    def _p_armor_reduced(self, t: Combatant, a: AttackProfile) -> Iterable[Modifier]:
+        """Earth Darts and the like: the target's physical armor is reduced while the condition lasts
+        (p.393, the spell's effect); an armor provider, so every attack path meets it."""
         red = t.conditions.get("armor-reduced")
         if red is not None and a.armor == "physical":
-            base = max(0, base - red.value)
-        return base
+            return (Modifier(-red.value, "armor reduced", red.rule or spells.SPELL_RULE),)
+        return ()
 
     def special_attack(
         self,
@@ -1147,7 +1162,17 @@ class ChapterMixin:
             )
         if opt.CALLED_SHOT in mine and command.args.get("called") == "weapon":
             dn, hold = opt.called_shot_hold(a.damage, False)
-            tr = run_test(dice, self.edition, t.stats.str_step, hold, dn)  # type: ignore[attr-defined]
+            tr = run_test(
+                dice,
+                self.edition,
+                t.stats.str_step,
+                hold,
+                dn,
+                None,
+                t.name,
+                "Strength (hold on)",
+                "Damage Step",
+            )  # type: ignore[attr-defined]
             sc.emit(
                 rolled_event(t.id, "Strength (hold on)", tr, opt.rule(opt.CALLED_SHOT), me.id, "Damage Step")
             )
@@ -1167,7 +1192,17 @@ class ChapterMixin:
             if "knocked-down" in t.conditions or t.status != "active":
                 return
             kmods = self.step_mods(TestContext(state, sc, "knockdown", t))  # type: ignore[attr-defined]
-            kres = run_test(dice, self.edition, t.stats.knockdown_step, kmods, max(dn, 1))  # type: ignore[attr-defined]
+            kres = run_test(
+                dice,
+                self.edition,
+                t.stats.knockdown_step,
+                kmods,
+                max(dn, 1),
+                None,
+                t.name,
+                "Knockdown",
+                "Knockdown DN",
+            )  # type: ignore[attr-defined]
             sc.emit(rolled_event(t.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), me.id, "Knockdown DN"))
             if not kres.success:
                 sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
@@ -1292,7 +1327,9 @@ class ChapterMixin:
         penalty = max(0, p.dex_step - p.initiative_step)
         mods = self.step_mods(TestContext(state, sc, "jump-up", me)) + opt.jump_up_mods(penalty)  # type: ignore[attr-defined]
         mods += situation.impaired_mods(_impaired(state, me), True)
-        res = run_test(dice, self.edition, p.dex_step, mods, opt.jump_up_dn())  # type: ignore[attr-defined]
+        res = run_test(
+            dice, self.edition, p.dex_step, mods, opt.jump_up_dn(), None, me.name, "Jump Up (Dexterity)", "DN"
+        )  # type: ignore[attr-defined]
         sc.emit(rolled_event(me.id, "Jump Up (Dexterity)", res, rule, against="DN 6"))
         if res.success:
             sc.emit(
@@ -1348,7 +1385,9 @@ class ChapterMixin:
             cond = me.conditions["grappled"]
             step, dn = close.break_free_grapple(unarmed, p.str_step, cond.value)
             mods = self.step_mods(TestContext(state, sc, "strength", me))  # type: ignore[attr-defined]
-            res = run_test(dice, self.edition, step, mods, dn)  # type: ignore[attr-defined]
+            res = run_test(
+                dice, self.edition, step, mods, dn, None, me.name, "Break free (grapple)", "hold's step"
+            )  # type: ignore[attr-defined]
             sc.emit(
                 rolled_event(
                     me.id,
@@ -1370,7 +1409,17 @@ class ChapterMixin:
             )
             step, extra, ruins = close.break_free_entangle(p.str_step, p.dex_step, blade)
             mods = self.step_mods(TestContext(state, sc, "break-free", me)) + extra  # type: ignore[attr-defined]
-            res = run_test(dice, self.edition, step, mods, cond.value)  # type: ignore[attr-defined]
+            res = run_test(
+                dice,
+                self.edition,
+                step,
+                mods,
+                cond.value,
+                None,
+                me.name,
+                "Break free (entangled)",
+                "weapon's DN",
+            )  # type: ignore[attr-defined]
             sc.emit(
                 rolled_event(
                     me.id, "Break free (entangled)", res, close.ENTANGLING_RULE, against="weapon's DN"
@@ -1436,7 +1485,17 @@ class ChapterMixin:
         at = (int(command.args["at"][0]), int(command.args["at"][1]))
         ctx = TestContext(state, sc, "attack", me, None, a, command)
         mods = self.step_mods(ctx)  # type: ignore[attr-defined]
-        res = run_test(dice, self.edition, a.step, mods, ranged.area_dn())  # type: ignore[attr-defined]
+        res = run_test(
+            dice,
+            self.edition,
+            a.step,
+            mods,
+            ranged.area_dn(),
+            None,
+            me.name,
+            f"{a.name} thrown at an area",
+            "DN",
+        )  # type: ignore[attr-defined]
         sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE, against="DN 7"))
         where = at
         if not res.success:
@@ -1493,7 +1552,17 @@ class ChapterMixin:
         me = sc.get(command.actor)
         spell = spells.get_spell(str(command.args["spell"]))
         mods = self.step_mods(TestContext(state, sc, "spellcasting", me))  # type: ignore[attr-defined]
-        res = run_test(dice, self.edition, self._spell_step(me, spell), mods, spell.weaving)  # type: ignore[attr-defined]
+        res = run_test(
+            dice,
+            self.edition,
+            self._spell_step(me, spell),
+            mods,
+            spell.weaving,
+            None,
+            me.name,
+            f"Thread Weaving ({spell.name})",
+            "weaving difficulty",
+        )  # type: ignore[attr-defined]
         sc.emit(
             rolled_event(
                 me.id,
@@ -1546,7 +1615,17 @@ class ChapterMixin:
         smods = self.step_mods(ctx)  # type: ignore[attr-defined]
         dmods = self.defense_mods(ctx) if t.side != me.side else []  # type: ignore[attr-defined]
         dn = max(1, t.stats.mystic_defense + sum(m.value for m in dmods))
-        res = run_test(dice, self.edition, a.step, smods, dn)  # type: ignore[attr-defined]
+        res = run_test(
+            dice,
+            self.edition,
+            a.step,
+            smods,
+            dn,
+            None,
+            me.name,
+            f"{spell.name} Spellcasting",
+            "Mystic Defense",
+        )  # type: ignore[attr-defined]
         sc.emit(
             rolled_event(
                 me.id, f"{spell.name} Spellcasting", res, spells.SPELL_RULE, t.id, "Mystic Defense", dmods
@@ -1587,7 +1666,7 @@ class ChapterMixin:
             step, emods = spells.effect_step(me.stats.wil_step, spell)
             ctx.test = "effect"
             mods = emods + list(out.effect_mods) + self.step_mods(ctx)  # type: ignore[attr-defined]
-            eres = run_test(dice, self.edition, step, mods)  # type: ignore[attr-defined]
+            eres = run_test(dice, self.edition, step, mods, None, None, me.name, f"{spell.name} Effect")  # type: ignore[attr-defined]
             sc.emit(rolled_event(me.id, f"{spell.name} Effect", eres, spells.EFFECT_RULE, t.id))
             self.deal(state, sc, dice, me, t, a, eres.total, self.armor_of(t, a), command)
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
@@ -1608,7 +1687,15 @@ class ChapterMixin:
         m = sc.get(command.target or "")
         if mounted.needs_trick_riding_to_mount(m.marks.get("training", "combat")):
             res = run_test(
-                dice, self.edition, me.stats.dex_step + rank(me, "Trick Riding"), (), m.stats.social_defense
+                dice,
+                self.edition,
+                me.stats.dex_step + rank(me, "Trick Riding"),
+                (),
+                m.stats.social_defense,
+                None,
+                me.name,
+                "Trick Riding (mount)",
+                "Social Defense",
             )  # type: ignore[attr-defined]
             sc.emit(
                 rolled_event(me.id, "Trick Riding (mount)", res, mounted.MOUNTING, m.id, "Social Defense")
@@ -1709,7 +1796,15 @@ class ChapterMixin:
             m.marks.get("training", "combat"), bool(me.marks.get("familiar", True))
         ):
             res = run_test(
-                dice, self.edition, me.stats.dex_step + rank(me, "Trick Riding"), (), m.stats.social_defense
+                dice,
+                self.edition,
+                me.stats.dex_step + rank(me, "Trick Riding"),
+                (),
+                m.stats.social_defense,
+                None,
+                me.name,
+                "Trick Riding (charge)",
+                "Social Defense",
             )  # type: ignore[attr-defined]
             sc.emit(rolled_event(me.id, "Trick Riding (charge)", res, mounted.CHARGE, m.id, "Social Defense"))
             charging = bool(res.success)
@@ -1746,6 +1841,10 @@ class ChapterMixin:
                         rider.stats.str_step,
                         self.step_mods(TestContext(state, sc, "strength", rider)),
                         t.stats.tou_step,
+                        None,
+                        rider.name,
+                        "Strength (after the charge)",
+                        "Toughness Step",
                     )  # type: ignore[attr-defined]
                     sc.emit(
                         rolled_event(
@@ -1838,6 +1937,10 @@ class ChapterMixin:
                     r.stats.knockdown_step,
                     kmods,
                     max(1, opt.knockdown_attack_dn(dres.total, armor)),
+                    None,
+                    r.name,
+                    "Knockdown",
+                    "Knockdown DN",
                 )  # type: ignore[attr-defined]
                 sc.emit(
                     rolled_event(rider.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), t.id, "Knockdown DN")
@@ -1858,6 +1961,10 @@ class ChapterMixin:
                 r.stats.knockdown_step,
                 kmods,
                 max(1, mounted.unseat_dn(dres.total, armor)),
+                None,
+                r.name,
+                "Knockdown (stay mounted)",
+                "Damage less armor",
             )  # type: ignore[attr-defined]
             sc.emit(
                 rolled_event(
@@ -2000,7 +2107,17 @@ class ChapterMixin:
     def _r_recover_flight(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
         me = sc.get(command.actor)
         mods = self.step_mods(TestContext(state, sc, "recover-flight", me))  # type: ignore[attr-defined]
-        res = run_test(dice, self.edition, me.stats.dex_step, mods, aerial.long_fall_recovery_dn())  # type: ignore[attr-defined]
+        res = run_test(
+            dice,
+            self.edition,
+            me.stats.dex_step,
+            mods,
+            aerial.long_fall_recovery_dn(),
+            None,
+            me.name,
+            "Dexterity (stop falling)",
+            "DN",
+        )  # type: ignore[attr-defined]
         sc.emit(rolled_event(me.id, "Dexterity (stop falling)", res, aerial.LONG_FALLS, against="DN 6"))
         if res.success:
             sc.emit(

@@ -33,56 +33,7 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
 
 
-class _Legal:
-    """Plans only attacks the ruleset accepts (reach in the air, lost weapons, charging-only attacks)."""
-
-    def attack_plan(
-        self,
-        state: FightState,
-        me: Combatant,
-        target: Combatant,
-        ruleset: Any,
-        move_left: int,
-        blocked: set | None = None,
-    ) -> Command | None:
-        cmd = super().attack_plan(state, me, target, ruleset, move_left, blocked)  # type: ignore[misc]
-        if cmd is None or not self._may_be_refused(state, me, target, cmd) or ruleset._is_legal(state, cmd):
-            return cmd
-        ranked = sorted(me.stats.attacks, key=lambda a: -expected_damage(me, target, a))
-        for a in ranked:
-            args = {k: v for k, v in cmd.args.items() if k not in ("attack", "karma")}
-            if not a.close:
-                args.pop("path", None)
-            alt = Command(me.id, "attack", target.id, {**args, "attack": a.name})
-            if ruleset._is_legal(state, alt):
-                return alt
-        return None
-
-
-def _chapter_refusal_possible(state: FightState, me: Combatant, target: Combatant, cmd: Command) -> bool:
-    """Could the chapter refuse this plan? (Only then is it validated: validating costs time.)"""
-    return bool(
-        me.altitude != target.altitude
-        or me.marks.get("lost_weapons")
-        or str(cmd.args.get("attack", "")).startswith("Charge")
-        or state.extra.get("map", {}).get("full_cover")
-        or "grappled" in me.conditions
-        or me.marks.get("rider")
-    )
-
-
-_Legal._may_be_refused = staticmethod(_chapter_refusal_possible)  # type: ignore[attr-defined]
-
-
-class LegalDefault(_Legal, Ed4Tactic):
-    """The core's ``default`` tactic, planning only attacks the chapter allows (it replaces ``default``)."""
-
-
-class LegalGuard(_Legal, GuardTactic):
-    """The core's ``guard`` tactic, planning only attacks the chapter allows (it replaces ``guard``)."""
-
-
-class VeteranTactic(_Legal, Ed4Tactic):
+class VeteranTactic(Ed4Tactic):
     name = "veteran"
     declares = True
 
@@ -253,14 +204,14 @@ class VeteranTactic(_Legal, Ed4Tactic):
         return Command(me.id, "charge", t.id, {"attack": a.name, "path": [list(h) for h in path]})
 
 
-class SentinelTactic(_Legal, GuardTactic):
-    """``guard`` that plans only legal attacks: holds its ground, reserves its action to strike whoever
-    attacks its side (intercepting swoops when its Initiative is higher, p.398)."""
+class SentinelTactic(GuardTactic):
+    """``guard`` (its plans are legal: the core tactic checks them): holds its ground, reserves its action
+    to strike whoever attacks its side (intercepting swoops when its Initiative is higher, p.398)."""
 
     name = "sentinel"
 
 
-class MountTactic(_Legal, Ed4Tactic):
+class MountTactic(Ed4Tactic):
     name = "mount"
 
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
@@ -282,8 +233,6 @@ class MountTactic(_Legal, Ed4Tactic):
 
 
 CHAPTER_TACTICS: dict[str, Ed4Tactic] = {
-    "default": LegalDefault(),
-    "guard": LegalGuard(),
     "veteran": VeteranTactic(),
     "mount": MountTactic(),
     "sentinel": SentinelTactic(),

@@ -122,8 +122,13 @@ def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
     return [
         c
         for c in state.combatants.values()
-        if c.side != me.side and c.status == "active" and not (c.hidden and not me.player)
+        if c.side != me.side and c.status == "active" and not (_unseen(c) and not me.player)
     ]
+
+
+def _unseen(c: Combatant) -> bool:
+    """Hidden and not yet revealed (an ambusher who attacked is seen: ``marks["revealed"]``, p.388)."""
+    return c.hidden and not c.marks.get("revealed")
 
 
 def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
@@ -165,7 +170,7 @@ class Survey:
                 if d == 1 and c.status == "unconscious":
                     fallen.append(c)
                 continue
-            if c.status != "active" or (c.hidden and not see_hidden):
+            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
                 continue
             foes.append((d, c))
             if d <= 2:
@@ -238,6 +243,9 @@ class Ed4Tactic:
                 args["path"] = [list(h) for h in cmd_path]
             cands.append((-expected_damage(me, target, a), i, Command(me.id, "attack", target.id, args)))
         cands.sort(key=lambda c: (c[0], c[1]))
+        # The plan checks itself: a ruleset that may refuse an attack the core allows (the chapter: fliers
+        # out of reach, lost weapons, charging-only attacks) says so with ``refuses_attacks``; then each
+        # candidate, best first, is validated and the first legal one is taken.
         legal = getattr(ruleset, "_is_legal", None) if getattr(ruleset, "refuses_attacks", True) else None
         for _, i, cmd in cands:
             a = p.attacks[i]
