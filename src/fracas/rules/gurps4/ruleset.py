@@ -73,6 +73,23 @@ NOT_IMPLEMENTED_MANEUVERS: dict[str, str] = {}
 WAIT_RULE = "gurps4/core/maneuver/wait B366"
 
 
+def ceiling_refusal(altitude_yd: int, winged: bool) -> str | None:
+    """Flight Ceiling (B398) for a flyer at ``altitude_yd`` (3 ft a yard): past 6,000 ft the flyer has
+    trouble breathing, whose effects (Atmospheric Pressure, B429) this version does not implement, so such a
+    height is refused with the reason. Doesn't Breathe and oxygen masks are not modelled."""
+    if not isinstance(altitude_yd, int) or altitude_yd <= 0:
+        return None
+    feet = altitude_yd * 3
+    why = aerial.ceiling_problem(feet, winged=winged)
+    if why is None:
+        return None
+    return (
+        f"{altitude_yd} yd is {feet:,} ft up, above the flight ceiling ({why}; Flight Ceiling B398, rule "
+        "gurps4/aerial/ceiling); its effects (Atmospheric Pressure B429) are not implemented: keep flyers at "
+        f"{aerial.BREATHING_TROUBLE_FT // 3:,} yd or lower"
+    )
+
+
 class GurpsRuleset(Ruleset):
     id = "gurps4"
     name = "GURPS 4th Edition (mounted and aerial combat)"
@@ -105,6 +122,9 @@ class GurpsRuleset(Ruleset):
             )
         if spec.altitude > 0 and not stats.flies:
             raise EncounterFileError(f"{where}.altitude: {spec.altitude}, but it cannot fly (stats.flight)")
+        problem = ceiling_refusal(spec.altitude, stats.flight == "winged")
+        if problem:
+            raise EncounterFileError(f"{where}.altitude: {problem}")
         mounts_wanted = spec.options.get("mount")
         ids = assign_ids(spec, "fighter")
         if mounts_wanted is not None:
@@ -437,6 +457,9 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(f"{a.name} cannot fly", "gurps4/aerial/movement B398")
             if alt is not None and alt < 0:
                 raise IllegalCommand("altitude is at least 0", "gurps4/aerial/movement B398")
+            problem = ceiling_refusal(int(alt or 0), st.flight == "winged") if st.flies else None
+            if problem:
+                raise IllegalCommand(problem, "gurps4/aerial/ceiling B398")
             if args.get("dive") and (not st.flies or alt is None or alt >= a.altitude):
                 raise IllegalCommand("a dive is a flyer's descending Move", "gurps4/aerial/dive B398")
             return
@@ -1239,7 +1262,17 @@ class GurpsRuleset(Ruleset):
                     unhorse(w, d, "critical failure on a Dodge")
                 elif kind == "dodge":
                     w.mark(d, "posture", "lying", "gurps4/core/critical B377")
-                    w.note(f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical")
+                    if flying(d):
+                        w.note(
+                            f"{d.name} tumbles in the air (critical failure on a Dodge): it fights as if "
+                            "fallen down until it takes a Change Posture",
+                            d.id,
+                            "gurps4/core/critical",
+                        )
+                    else:
+                        w.note(
+                            f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical"
+                        )
                 elif kind == "block":
                     w.mark(d, "shield_unready", True, "gurps4/core/critical")
                     w.note(
@@ -1304,8 +1337,21 @@ class GurpsRuleset(Ruleset):
             c = state.combatants.get(event.actor)
             if c is None or (not event.path and event.altitude is None):
                 return ""
-            where = f"to ({event.path[-1][0]}, {event.path[-1][1]})" if event.path else "straight up or down"
-            return f"  {c.name} {event.mode}s {where}, {c.altitude} yd up [{event.rule}]"
+            up = f"{event.altitude} yd up" if event.altitude else "on the ground"
+            if not event.path and event.mode == "retreat":
+                return f"  {c.name} retreats 1 yd upward (now {up}) [{event.rule}]"
+            if not event.path:
+                verb = {"step": "steps", "move": "moves", "ride": "rides"}.get(event.mode, event.mode + "s")
+                return f"  {c.name} {verb} straight up or down (now {up}) [{event.rule}]"
+            where = f"to ({event.path[-1][0]}, {event.path[-1][1]})"
+            return f"  {c.name} {event.mode}s {where}, {up} [{event.rule}]"
+        if isinstance(event, ev.ConditionRemoved) and event.name == "shock":
+            return ""  # the shock penalty shows on the rolls it changes
+        if isinstance(event, ev.FightEnded) and event.winner:
+            fighters = [c for c in state.combatants.values() if c.side == event.winner and not S(c).mount]
+            verb = "wins" if len(fighters) == 1 else "win"
+            rounds = f"{event.rounds} round{'s' if event.rounds != 1 else ''}"
+            return f"\n== {event.winner} {verb} after {rounds} ({event.reason})."
         if isinstance(event, ev.Damaged):
             t = state.combatants.get(event.target)
             left = f", {hp_now(t)}/{S(t).hp} HP left" if t else ""

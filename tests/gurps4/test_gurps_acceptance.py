@@ -1,0 +1,58 @@
+"""Acceptance details for a game master: the flight ceiling refused where an encounter or a move crosses it
+(B398), and narration wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.dice.source import RandomDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.engine.narrate import narrate
+from fracas.engine.play import Fight
+from fracas.errors import EncounterFileError, IllegalCommand
+from fracas.rules.registry import get_ruleset
+
+RS = get_ruleset("gurps4")
+
+
+def flyer_data(altitude: int) -> dict:
+    return {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "ceiling",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "winged_warrior", "id": "a", "at": [0, 0],
+                                          "altitude": altitude}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "b", "at": [5, 0]}]},
+        ],
+    }  # fmt: skip
+
+
+def test_encounter_above_the_flight_ceiling_is_refused_naming_the_rule() -> None:
+    # B398: past 6,000 ft a flyer has trouble breathing; 2,001 yd = 6,003 ft
+    with pytest.raises(EncounterFileError, match=r"altitude: 2001 yd is 6,003 ft.*Flight Ceiling B398"):
+        encounter.load_data(flyer_data(2001), "<test>")
+    encounter.load_data(flyer_data(2000), "<test>")  # 6,000 ft is still fine
+
+
+def test_a_climb_above_the_ceiling_is_refused() -> None:
+    _, state = encounter.load_data(flyer_data(1999), "<test>")
+    f = Fight(RS, state, RandomDice(1))
+    while (d := f.advance_until_decision()) is not None and d.actor != "a":
+        f.submit(Command(d.actor, "do_nothing"))
+    with pytest.raises(IllegalCommand, match="flight ceiling") as e:
+        RS.validate(f.state, Command("a", "move", None, {"to": [0, 0], "altitude": 2010}))
+    assert e.value.rule == "gurps4/aerial/ceiling B398"
+
+
+def test_narration_reads_well() -> None:
+    _, state = encounter.load_data(flyer_data(10), "<test>")
+    assert RS.narrate(ev.ConditionRemoved("a", "shock", "applies to this turn only", "r"), state) == ""
+    assert narrate(ev.ConditionRemoved("a", "shock", "applies to this turn only", "r"), state, RS) is None
+    state.combatants["a"].altitude = 11
+    line = narrate(ev.Moved("a", (), "retreat", None, 11, "gurps4/aerial/retreat B398"), state, RS)
+    assert line is not None and "retreats 1 yd upward (now 11 yd up)" in line
+    won = narrate(ev.FightEnded("A", 3, "last side standing"), state, RS)
+    assert won is not None and "A wins after 3 rounds" in won
