@@ -90,6 +90,9 @@ ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
 # settings for one encounter
 
 
+_SETTINGS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Settings, Settings]] = {}
+
+
 @contextmanager
 def encounter_settings(state: FightState) -> Iterator[Settings]:
     """The encounter's ``settings:`` and optional rules in force while the rules run (restored after)."""
@@ -104,7 +107,13 @@ def encounter_settings(state: FightState) -> Iterator[Settings]:
     if not over:
         yield base
         return
-    t.settings = base.model_copy(update=over)
+    key = (id(base), tuple(sorted((k, repr(v)) for k, v in over.items())))
+    hit = _SETTINGS.get(key)
+    if hit is None or hit[0] is not base:
+        if len(_SETTINGS) > 64:
+            _SETTINGS.clear()
+        hit = _SETTINGS[key] = (base, base.model_copy(update=over))
+    t.settings = hit[1]
     try:
         yield t.settings
     finally:
@@ -145,40 +154,93 @@ def _effects_from(data: Any) -> list[P.Effect]:
     return [P.Effect(**dict(d)) for d in data]
 
 
+_PATHS: dict[tuple[Hex, Hex, int, frozenset[Hex], bool], tuple[Hex, ...]] = {}
+
+
 def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjacent: bool) -> list[Hex]:
     """A short path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the goal
     (next to it when ``stop_adjacent``): a weighted A* search (fast, near-shortest), bounded in effort;
-    ties go to the first found, so it is deterministic."""
+    ties go to the first found, so it is deterministic. Pure in its arguments, so answers are remembered
+    (a tactic validates a move, then the engine validates and resolves it again)."""
+    key = (start, goal, spaces, frozenset(blocked), stop_adjacent)
+    hit = _PATHS.get(key)
+    if hit is None:
+        if len(_PATHS) > 4096:
+            _PATHS.clear()
+        hit = _PATHS[key] = tuple(_search_path(start, goal, spaces, key[3], stop_adjacent))
+    return list(hit)
+
+
+_FLOODS: dict[tuple[Hex, int, frozenset[Hex]], frozenset[Hex]] = {}
+
+
+def _flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
+    """Every free hex within ``spaces`` steps of ``start`` (not ``start`` itself), remembered."""
+    key = (start, spaces, blocked)
+    hit = _FLOODS.get(key)
+    if hit is not None:
+        return hit
+    seen = {start}
+    frontier = [start]
+    for _ in range(spaces):
+        nxt: list[Hex] = []
+        for q, r in frontier:
+            for dq, dr in DIRECTIONS:
+                n = (q + dq, r + dr)
+                if n not in seen and n not in blocked:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    seen.discard(start)
+    if len(_FLOODS) > 1024:
+        _FLOODS.clear()
+    hit = _FLOODS[key] = frozenset(seen)
+    return hit
+
+
+def _search_path(
+    start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
+) -> list[Hex]:
     want = 1 if stop_adjacent else 0
     # a crowded goal: aim for the nearest ring around it that has a free hex
     while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
         want += 1
     if distance(start, goal) <= want or spaces <= 0:
         return []
+    gq, gr = goal
     prev: dict[Hex, Hex | None] = {start: None}
     cost = {start: 0}
-    heap = [(2 * distance(start, goal), distance(start, goal), 0, start)]
-    best, best_key = start, (distance(start, goal), 0)
+    h0 = distance(start, goal)
+    heap = [(2 * h0, h0, 0, start)]
+    best, best_key = start, (h0, 0)
     tick = 0
+    push, pop = heapq.heappush, heapq.heappop
     while heap and tick < 1500:
-        _, h_here, _, here = heapq.heappop(heap)
+        _, h_here, _, here = pop(heap)
         g = cost[here]
         if h_here <= want:
             best = here
             break
         if g >= spaces:
             continue
-        for n in neighbours(here):
-            if n in blocked or (n in cost and cost[n] <= g + 1):
+        g1 = g + 1
+        q, r = here
+        for dq, dr in DIRECTIONS:
+            n = (q + dq, r + dr)
+            if n in blocked:
                 continue
-            cost[n] = g + 1
+            old = cost.get(n)
+            if old is not None and old <= g1:
+                continue
+            cost[n] = g1
             prev[n] = here
-            h = distance(n, goal)
-            key = (max(h, want), g + 1)
-            if key < best_key:
-                best, best_key = n, key
+            a, b = n[0] - gq, n[1] - gr
+            h = (abs(a) + abs(b) + abs(a + b)) // 2
+            k = (h if h > want else want, g1)
+            if k < best_key:
+                best, best_key = n, k
             tick += 1
-            heapq.heappush(heap, (g + 1 + 2 * h, h, tick, n))
+            push(heap, (g1 + 2 * h, h, tick, n))
     path: list[Hex] = []
     node: Hex | None = best
     while node is not None and node != start:
@@ -1028,7 +1090,12 @@ class SasRuleset(Ruleset):
             speed = {"charge": 2.0, "sneak-attack": 0.5}.get(a, 1.0)
             if a in ("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile") and c.pos is not None:
                 reach = self._spaces(state, c, speed, charge=a == "charge")
-                path = self._path_to(state, c, target.pos, reach, True)
+                # each step closes at most one space: too far is refused without a search
+                path = (
+                    self._path_to(state, c, target.pos, reach, True)
+                    if self._may_close(state, c, target.pos, reach)
+                    else []
+                )
                 if not path or distance(path[-1], target.pos) > 1:
                     raise IllegalCommand(f"no way through to {target.name} this turn", rule("actions", a))
         if a in CONTINUED:
@@ -1189,12 +1256,29 @@ class SasRuleset(Ruleset):
     ) -> list[Hex]:
         if c.pos is None or spaces <= 0:
             return []
+        return _bfs_path(c.pos, goal, spaces, self._path_blocked(state, c, taken), stop_adjacent)
+
+    def _may_close(self, state: FightState, c: Combatant, goal: Hex, spaces: int) -> bool:
+        """False when no free hex next to ``goal`` is within ``spaces`` steps (a plain breadth-first
+        flood, cheaper than the path search, which can only fail then too); True means: search."""
+        if c.pos is None or spaces <= 0 or distance(c.pos, goal) - spaces > 1:
+            return False
+        blocked = self._path_blocked(state, c, None)
+        want = 1
+        while want < 6 and all(h in blocked and h != c.pos for h in ring(goal, want)):
+            want += 1
+        if distance(c.pos, goal) <= want:
+            return False
+        reached = _flood(c.pos, spaces, frozenset(blocked))
+        return any(h in reached for w in range(want + 1) for h in ring(goal, w))
+
+    def _path_blocked(self, state: FightState, c: Combatant, taken: set[Hex] | None) -> set[Hex]:
         blocked = (taken if taken is not None else state.occupied(c.id)) | self._blocked(state)
         rider = c.marks.get("ridden_by") or c.marks.get("mounted_on")
         if rider:
             other = state.combatants[rider]
             blocked.discard(other.pos)  # type: ignore[arg-type]
-        return _bfs_path(c.pos, goal, spaces, blocked, stop_adjacent)
+        return blocked
 
     def _path_away(self, state: FightState, c: Combatant, spaces: int) -> list[Hex]:
         if c.pos is None:
