@@ -29,6 +29,7 @@ TABLE_DNS = range(2, 41)
 
 
 def _expr(text: str, ruleset: str) -> Expr:
+    ruleset = ruleset.lower()
     if ruleset not in RULESETS:
         raise UsageError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}")
     edition = ruleset if ruleset in ("ed4", "ed1") else "ed4"
@@ -97,6 +98,7 @@ def _roll(
     from fracas.dice.exact import RULE_OF_ONE_MIN_DICE
     from fracas.dice.source import AskedDice, DiceSource, RandomDice
 
+    ruleset = ruleset.lower()
     e = _expr(expression, ruleset)
     if not 1 <= times <= MAX_TIMES:
         raise UsageError(f"--times takes 1 to {MAX_TIMES}, not {times}")
@@ -239,6 +241,7 @@ def _odds(
     """
     from fracas.dice import exact
 
+    ruleset = ruleset.lower()
     e = _expr(expression, ruleset)
     d = exact.distribution(e)
     pool = e.pool

@@ -62,12 +62,13 @@ class Distribution:
 
     @property
     def min(self) -> int:
-        return self.offset + int(np.flatnonzero(self.p)[0])
+        # From the structure, not from p: the extreme totals of many dice have probabilities that underflow.
+        return self.offset
 
     @property
     def max(self) -> int | None:
         """The largest total, or None when the dice explode (no largest total)."""
-        return None if self.cut is not None else self.offset + int(np.flatnonzero(self.p)[-1])
+        return None if self.cut is not None else self.offset + len(self.p) - 1
 
     @property
     def values(self) -> np.ndarray:

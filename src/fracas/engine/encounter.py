@@ -98,7 +98,14 @@ def read_file(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if not p.exists():
         raise EncounterFileError(f"{p}: no such file")
-    text = p.read_text(encoding="utf-8")
+    if not p.is_file():
+        raise EncounterFileError(f"{p}: not a file (an encounter file is YAML or TOML)")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise EncounterFileError(f"{p}: not a text file (an encounter file is UTF-8 YAML or TOML)") from None
+    except OSError as exc:
+        raise EncounterFileError(f"{p}: cannot be read ({exc.strerror})") from None
     try:
         data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
     except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
