@@ -10,7 +10,9 @@ from fracas.cli import main
 from fracas.dice.exact import distribution
 
 
-@pytest.mark.parametrize(("expr", "lo", "hi"), [("100d1000", 100, 100000), ("2d6+3", 5, 15), ("1000d6", 1000, 6000)])
+@pytest.mark.parametrize(
+    ("expr", "lo", "hi"), [("100d1000", 100, 100000), ("2d6+3", 5, 15), ("1000d6", 1000, 6000)]
+)
 def test_min_and_max_of_many_dice(expr: str, lo: int, hi: int) -> None:
     d = distribution(expr)
     assert (d.min, d.max) == (lo, hi)
