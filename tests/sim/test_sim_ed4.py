@@ -175,28 +175,42 @@ def test_cli_sweep(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize(("step", "karma_step"), [(1, 0), (2, 4), (8, 0), (13, 4), (13, 0), (27, 6)])
-def test_kernel_dice_follow_the_exact_step_distribution(step: int, karma_step: int) -> None:
-    """The kernel's step tests (by inverting exact distributions) against the dice module's exact odds:
-    P(result >= DN) for DNs across the range, and the Rule of One, each within its 99.9% interval."""
-    import numpy as np
-
+def test_kernel_step_odds_are_the_exact_ones(step: int, karma_step: int) -> None:
+    """The kernel's step-test tables against the dice module's exact odds: P(result >= DN, no Rule of One)
+    for DNs across the range, and the Rule of One."""
     from fracas.dice.exact import ed4_test, rule_of_one
     from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
-    from fracas.sim.stats import wilson
 
     sc = scenario_from_data(DUELS["thrak-ghoul"], "t")
     kernel = Ed4DuelKernel(sc.ruleset, sc.state)
-    n = 100_000
-    karma = np.ones(n, dtype=bool) if karma_step else None
-    if karma_step:
-        kernel._build_tables([karma_step], kernel._top)
-    total, r1 = kernel._roll(np.full(n, step), np.random.default_rng(step), karma, karma_step)
     expr = f"step {step}" + (f"+step {karma_step}" if karma_step else "")
     for dn in range(2, 3 * step + 12, 2):
         p = float(ed4_test(expr, dn).p_success)  # includes the Rule of One
-        hits = int(((total >= dn) & ~r1).sum())
-        lo, hi = wilson(hits, n, Z999)
-        assert lo <= p <= hi, (expr, dn, p, hits / n)
-    p1 = float(rule_of_one(expr))
-    lo, hi = wilson(int(r1.sum()), n, Z999)
-    assert lo <= p1 <= hi, (expr, p1, r1.mean())
+        assert kernel._p_success(step, dn, karma_step) == pytest.approx(p, abs=1e-9), (expr, dn)
+    assert kernel._pmf(step, karma_step)[2] == pytest.approx(float(rule_of_one(expr)), abs=1e-12)
+
+
+def test_kernel_alias_tables_give_their_distribution() -> None:
+    """Every damage table the ED4 kernel draws from (one uniform each, Walker's alias method) gives each
+    amount exactly its probability: the chance of cell j is 1/k, kept with prob[j], else alias[j]."""
+    import numpy as np
+
+    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel, _alias
+
+    sc = scenario_from_data(DUELS["thrak-ghoul"], "t")
+    kernel = Ed4DuelKernel(sc.ruleset, sc.state)
+    for args in [(0, 0, 1, 1, True), (0, 1, 0, 0, False), (1, 0, 2, 0, False)]:
+        p = kernel._amount_pmf(*args)
+        assert p.sum() == pytest.approx(1.0) and p[0] > 0  # misses
+        prob, alias = _alias(p)
+        k = p.size
+        implied = prob / k
+        np.add.at(implied, alias, (1.0 - prob) / k)
+        assert np.allclose(implied, p, rtol=1e-9, atol=1e-15)
+    # and a draw follows it: a table with four outcomes
+    p = np.array([0.5, 0.125, 0.0, 0.375])
+    prob, alias = _alias(p)
+    x = np.random.default_rng(4).random(100_000) * 4
+    j = x.astype(np.intp)
+    got = np.bincount(np.where(x - j < prob[j], j, alias[j]), minlength=4) / 100_000
+    assert got[2] == 0 and np.allclose(got, p, atol=0.01)

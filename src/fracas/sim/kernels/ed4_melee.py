@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.base import Ruleset
 
-GUIDE = 512  # buckets of the guide table of each step's inverse distribution
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
 
 # Modifier providers the kernel knows, by function name. Each is either mirrored (wound penalties, knocked
@@ -255,7 +254,7 @@ class Ed4DuelKernel:
             self._sides[st, : len(sd.dice)] = sd.dice
             self._mod[st] = sd.modifier
         self._ndice = np.count_nonzero(self._sides, axis=1)
-        self._build_tables([k.karma_step for k in self.k if k.karma0], 40)
+        self._build()
 
     # ----- what the tactic decides, as lookup tables ------------------------------------------------
     def _flee_rule(self, i: int) -> int | None:
@@ -339,304 +338,337 @@ class Ed4DuelKernel:
         keep = int(np.searchsorted(cdf, 1.0 - 1e-15)) + 1  # drop the far tail (below 1e-15 in all)
         return len(dice) + mod, cdf[:keep], len(dice)
 
-    def _build_tables(self, karma_steps: list[int], top: int) -> None:
-        """The CDF of every step up to ``top`` (and with each Karma step in use), in one sorted array: row r
-        offset by 2r, so that one ``searchsorted`` serves lanes of different steps."""
-        self._top = top
-        m = top + 1
-        self._karma_index = {0: 0}
-        for ks in karma_steps:
-            if ks and ks not in self._karma_index:
-                self._karma_index[ks] = len(self._karma_index)
-        rows = m * len(self._karma_index)
-        low = np.zeros(rows, dtype=np.int64)
-        ndice = np.zeros(rows, dtype=np.int64)
-        start = np.zeros(rows, dtype=np.int64)
-        size = np.ones(rows, dtype=np.int64)
-        parts = []
-        at = 0
-        for ks, ki in self._karma_index.items():
-            for step in range(1, m):
-                r = ki * m + step
-                lo, cdf, nd = self._dist(step, ks)
-                low[r], ndice[r], start[r], size[r] = lo, nd, at, cdf.size
-                parts.append(cdf + 2.0 * r)
-                at += cdf.size
-        self._big = np.concatenate(parts)
-        self._low, self._rows_ndice, self._start, self._size = low, ndice, start, size
-        # A guide table per row (G buckets of the uniform): where to start looking for the inverse, so most
-        # draws take one lookup and at most a step or two forward instead of a binary search.
-        flat = self._big - 2.0 * np.repeat(np.arange(rows), size * (np.arange(rows) % m != 0))
-        self._flat = flat
-        guide = np.zeros((rows, GUIDE), dtype=np.int64)
-        cuts = np.arange(GUIDE) / GUIDE
-        for r in range(rows):
-            if r % m == 0:
+    def _pmf(self, step: int, karma_step: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+        """(totals, their probabilities, P(Rule of One)) of one step test, every die exploding (p.371).
+
+        The step is held to the table's 1..max; the total is never below the edition's floor. The Rule of
+        One (every die's first face a 1) is exactly the lowest raw sum, a 1 never exploding; its weight is
+        part of the lowest total's."""
+        step = min(max(int(step), 1), self.max_step)
+        key = (step, karma_step)
+        got = self._pmfs.get(key)
+        if got is None:
+            low, cdf, nd = self._dist(step, karma_step)
+            pmf = np.diff(cdf, prepend=0.0)
+            totals = low + np.arange(pmf.size, dtype=np.int64)
+            floor = self.edition.result_floor
+            if floor is not None:
+                totals = np.maximum(totals, floor)
+            r1 = float(pmf[0]) if nd >= self.edition.rule_of_one_min_dice else 0.0
+            got = self._pmfs[key] = (totals, pmf, r1)
+        return got
+
+    def _p_success(self, step: int, dn: int, karma_step: int = 0) -> float:
+        """P(total >= dn and not the Rule of One)."""
+        totals, pmf, r1 = self._pmf(step, karma_step)
+        p = float(pmf[totals >= dn].sum())
+        if totals[0] >= dn:
+            p -= r1
+        return min(max(p, 0.0), 1.0)
+
+    def _amount_pmf(self, i: int, ai: int, w: int, down_t: int, karma: bool) -> np.ndarray:
+        """Distribution of the damage one attack of combatant ``i`` inflicts after Armor (0: a miss, the
+        Rule of One, or Armor stopping it), attacker with ``w`` Wounds, target knocked down or not."""
+        atk = self.attacks[i][ai]
+        foe = self.k[1 - i]
+        wp = w if self.wound_penalties else 0
+        long_range = (not atk.close) and atk.short is not None and atk.short < 2
+        mod = -wp - (2 if long_range else 0)
+        defense = foe.pd if atk.against == "physical" else foe.md if atk.against == "mystic" else foe.sd
+        dn = max(defense - 3 * down_t, 1)
+        totals, pmf, r1 = self._pmf(atk.step + mod, self.k[i].karma_step if karma else 0)
+        p = pmf.copy()
+        p[0] -= r1
+        hit = totals >= dn
+        armor = 0 if atk.armor == "none" else foe.parmor if atk.armor == "physical" else foe.marmor
+        out: dict[int, float] = {}
+        extra = (totals[hit] - dn) // 5
+        for e in np.unique(extra):
+            mass = float(p[hit][extra == e].sum())
+            if mass <= 0:
                 continue
-            cdf = flat[start[r] : start[r] + size[r]]
-            guide[r] = start[r] + np.minimum(np.searchsorted(cdf, cuts, side="right"), size[r] - 1)
-        self._guide = guide
-        self._end = start + size - 1
+            dstep = atk.damage + mod
+            if atk.against == "physical":
+                dstep += int(e) * self.edition.extra_success_damage
+            dt, dp, _ = self._pmf(dstep)
+            amt = np.maximum(dt - armor, 0)
+            for a_, q in zip(amt.tolist(), dp.tolist(), strict=True):
+                out[a_] = out.get(a_, 0.0) + mass * q
+        miss = 1.0 - sum(out.values())
+        out[0] = out.get(0, 0.0) + max(miss, 0.0)
+        res = np.zeros(max(out) + 1)
+        for a_, q in out.items():
+            res[a_] += q
+        return res / res.sum()
 
-    def _roll(
-        self,
-        steps: np.ndarray,
-        rng: np.random.Generator,
-        karma: np.ndarray | None = None,
-        karma_step: int = 0,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Step tests, one per lane: (total, Rule of One), every die exploding (p.371).
+    def _build(self) -> None:
+        """The lookup tables one lane-round reads: the acting order, every attack's damage (alias tables),
+        the Knockdown tests, the tactic's choice of attack and Karma."""
+        self._pmfs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float]] = {}
+        K = self.k  # noqa: N806
+        # Wounds never exceed Death Rating // Wound Threshold + 1: each Wound but the last comes with at
+        # least the Wound Threshold of damage and the combatant is still alive.
+        self.W = max(k.death // max(k.wt, 1) + 1 for k in K)
+        W1 = self.W + 1  # noqa: N806
+        na = max(len(a) for a in self.attacks)
+        self.max_actions = max(k.actions for k in K)
+        self.uses_karma = any(K[i].karma0 > 0 and bool(self._tables[i][1][:W1].any()) for i in (0, 1))
+        # damage tables: row ((((i * na + ai) * W1 + w) * 2 + down_t) * 2 + karma)
+        pmfs = []
+        for i in (0, 1):
+            for ai in range(na):
+                for w in range(W1):
+                    for d in (0, 1):
+                        for kk in (0, 1):
+                            ok = ai < len(self.attacks[i]) and _attack_ok_adjacent(self.attacks[i][ai])
+                            pmfs.append(self._amount_pmf(i, ai, w, d, bool(kk)) if ok else np.array([1.0]))
+        width = max(p.size for p in pmfs)
+        self.amax = width - 1
+        prob = np.ones((len(pmfs), width))
+        alias = np.zeros((len(pmfs), width), dtype=np.int16)
+        for r, p in enumerate(pmfs):
+            prob[r], alias[r] = _alias(np.pad(p, (0, width - p.size)))
+        self._width = width
+        self._prob = prob.ravel()
+        self._alias_t = alias.ravel()
+        # the tactic's choice at the start of the turn, by (i, w, target down): the row base and Karma
+        base = np.zeros((2, W1, 2), dtype=np.intp)
+        want = np.zeros((2, W1, 2), dtype=bool)
+        for i in (0, 1):
+            attack_idx, karma_tab = self._tables[i]
+            for w in range(W1):
+                for d in (0, 1):
+                    ai = int(attack_idx[min(w, MAX_WOUNDS), d])
+                    base[i, w, d] = ((i * na + ai) * W1 + w) * 4
+                    want[i, w, d] = bool(karma_tab[min(w, MAX_WOUNDS), d]) and K[i].karma0 > 0
+        self._choice_base = base.ravel()
+        self._choice_karma = want.ravel()
+        # Knockdown: P(the test fails) by (i, Wounds before the hit, DN = damage - Wound Threshold)
+        kd = np.ones((2, W1, width))
+        for i in (0, 1):
+            for w in range(W1):
+                step = K[i].kd_step - (w if self.wound_penalties else 0)
+                for dn in range(5, width):
+                    kd[i, w, dn] = 1.0 - self._p_success(step, dn)
+        self._kd = kd.ravel()
+        # Initiative: P(X acts before Y) by (X is combatant 1, X's Wounds, X down, Y's Wounds, Y down)
+        first = np.zeros((2, W1, 2, W1, 2))
+        dists = [[[self._initiative(i, w, d) for d in (0, 1)] for w in range(W1)] for i in (0, 1)]
+        k0 = (0 if K[0].player else 1, -K[0].init_step, -K[0].dexterity, self.ids[0])
+        k1 = (0 if K[1].player else 1, -K[1].init_step, -K[1].dexterity, self.ids[1])
+        static0_first = k0 < k1
+        for w0 in range(W1):
+            for d0 in (0, 1):
+                f0, v0 = dists[0][w0][d0]
+                for w1 in range(W1):
+                    for d1 in (0, 1):
+                        f1, v1 = dists[1][w1][d1]
+                        if f0 != f1:
+                            p0 = 1.0 if f1 else 0.0
+                        else:
+                            n = max(v0.size, v1.size)
+                            a, b = np.pad(v0, (0, n - v0.size)), np.pad(v1, (0, n - v1.size))
+                            below1 = np.cumsum(b) - b  # P(v1 < v)
+                            p0 = float((a * below1).sum() + (a * b).sum() * static0_first)
+                        first[0, w0, d0, w1, d1] = p0
+                        first[1, w1, d1, w0, d0] = 1.0 - p0
+        self._first = first.ravel()
+        self._wt = np.array([k.wt for k in K], dtype=np.int16)
+        self._death = np.array([k.death for k in K], dtype=np.int16)
+        self._unc = np.array([k.unc if k.unc is not None else 32767 for k in K], dtype=np.int16)
+        self._actions = np.array([k.actions for k in K], dtype=np.int16)
+        self._flee_at = np.array([f if f is not None else 32767 for f in self._flee], dtype=np.int16)
+        self._side = np.array([k.side for k in K], dtype=np.int8)
 
-        Each lane's raw sum is drawn by inverting its exact distribution (the dice of its step, plus the
-        Karma die where ``karma`` is set; explosions deep enough that what is cut weighs under 1e-13). The
-        Rule of One is every die's first face a 1, which is exactly the lowest raw sum (a 1 never
-        explodes); the total is never below the edition's floor.
-        """
-        rows = np.clip(steps, 1, self.max_step)
-        high = int(rows.max()) if rows.size else 1
-        if high > self._top:
-            self._build_tables(list(self._karma_index), min(self.max_step, max(high, 2 * self._top)))
-        if karma is not None and karma_step and karma.any():
-            rows = rows + np.where(karma, self._karma_index[karma_step] * (self._top + 1), 0)
-        u = rng.random(rows.shape[0])
-        at = self._guide[rows, (u * GUIDE).astype(np.int64)]
-        flat = self._flat
-        ends = self._end[rows]
-        idx = np.flatnonzero((flat[at] <= u) & (at < ends))
-        if idx.size:
-            end = ends[idx]
-            while idx.size:
-                at[idx] += 1
-                more = (flat[at[idx]] <= u[idx]) & (at[idx] < end)
-                idx, end = idx[more], end[more]
-        pos = at - self._start[rows]
-        raw = self._low[rows] + pos
-        ones = (pos == 0) & (self._rows_ndice[rows] >= self.edition.rule_of_one_min_dice)
-        floor = self.edition.result_floor
-        if floor is not None:
-            np.maximum(raw, floor, out=raw)
-        return raw, ones
+    def _initiative(self, i: int, w: int, down: int) -> tuple[bool, np.ndarray]:
+        """(acts last at 1, distribution of the Initiative result by value) of combatant ``i`` (p.371)."""
+        me = self.k[i]
+        step = me.init_step - (w if self.wound_penalties else 0) + self.down_initiative * down
+        if step < 1:
+            v = np.zeros(2)
+            v[1] = 1.0
+            return True, v
+        if self.take and not me.player:
+            v = np.zeros(step + 1)
+            v[step] = 1.0
+            return False, v
+        totals, pmf, _ = self._pmf(step)
+        v = np.zeros(int(totals.max()) + 1)
+        np.add.at(v, totals, pmf)
+        return False, v
 
     # ----- a batch of fights -------------------------------------------------------------------------
     def run(self, n: int, rng: np.random.Generator) -> Tally:
-        K = self.k  # noqa: N806
-        dmg = np.zeros((2, n), dtype=np.int64)
-        wounds = np.zeros((2, n), dtype=np.int64)
-        karma = np.array([[K[0].karma0], [K[1].karma0]], dtype=np.int64) * np.ones((1, n), dtype=np.int64)
-        down = np.zeros((2, n), dtype=bool)
-        status = np.zeros((2, n), dtype=np.int8)  # 0 active, 1 unconscious, 2 dead, 3 fled
-        live = np.ones(n, dtype=bool)
-        rounds = np.zeros(n, dtype=np.int64)
-        winner = np.full(n, -1, dtype=np.int64)
-        dealt = [0, 0]
-        taken = [0, 0]
-        wounds_total = [0, 0]
+        """Plays ``n`` fights in lock-step: per round one draw for the acting order and one per attack
+        (plus one per Knockdown test), finished fights dropped from the arrays at the end of each round.
 
+        The two combatants of a lane are held as X (acting first this round) and Y; ``xid`` says which of
+        the encounter's two combatants X is."""
+        W1 = self.W + 1  # noqa: N806
+        kar = self.uses_karma
+        xid = np.zeros(n, dtype=np.intp)
+        dmg = [np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int16)]
+        wnd = [np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int16)]
+        down = [np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)]
+        karma = [np.full(n, self.k[0].karma0, dtype=np.int16), np.full(n, self.k[1].karma0, dtype=np.int16)]
+        hist: dict[int, int] = {}
+        wins = np.zeros(3, dtype=np.int64)  # side 0, side 1, none
+        codes = np.zeros((2, 4), dtype=np.int64)
+        dmg_sum = [0, 0]
+        wnd_sum = [0, 0]
+
+        def record(sel: np.ndarray | None, rnd: int, st: list[np.ndarray], win: np.ndarray) -> None:
+            x = xid if sel is None else xid[sel]
+            cnt = x.size
+            if cnt == 0:
+                return
+            hist[rnd] = hist.get(rnd, 0) + cnt
+            w_ = win if sel is None else win[sel]
+            wins[:] += np.bincount(w_ + (w_ < 0) * 3, minlength=3)[:3]
+            for who in (0, 1):
+                is_x = x == who
+                pick = lambda arr: arr if sel is None else arr[sel]  # noqa: E731
+                s_ = np.where(is_x, pick(st[0]), pick(st[1]))
+                codes[who] += np.bincount(s_, minlength=4)[:4]
+                dmg_sum[who] += int(np.where(is_x, pick(dmg[0]), pick(dmg[1])).sum(dtype=np.int64))
+                wnd_sum[who] += int(np.where(is_x, pick(wnd[0]), pick(wnd[1])).sum(dtype=np.int64))
+
+        rnd = 0
         for rnd in range(1, self.max_rounds + 1):
-            lanes = np.flatnonzero(live)
-            if lanes.size == 0:
+            m = xid.size
+            if m == 0:
                 break
-            rounds[lanes] = rnd
-            # Initiative (p.371)
-            value = []
-            forced = []
-            for i in (0, 1):
-                w = wounds[i, lanes] if self.wound_penalties else np.zeros(lanes.size, dtype=np.int64)
-                step = K[i].init_step - np.where(w > 0, w, 0)
-                if self.down_initiative:
-                    step = step + self.down_initiative * down[i, lanes]
-                f = step < 1
-                if self.take and not K[i].player:
-                    v = step.copy()
-                else:
-                    v, _ = self._roll(np.where(f, 1, step), rng)
-                v = np.where(f, 1, v)
-                value.append(v)
-                forced.append(f)
-            # order key: (forced, -value, player first, -initiative step, -dexterity, id)
-            k0 = (0, 0 if K[0].player else 1, -K[0].init_step, -K[0].dexterity, self.ids[0])
-            k1 = (0, 0 if K[1].player else 1, -K[1].init_step, -K[1].dexterity, self.ids[1])
-            static0_first = k0[1:] < k1[1:]
-            zero_first = (forced[0] < forced[1]) | (
-                (forced[0] == forced[1]) & ((value[0] > value[1]) | ((value[0] == value[1]) & static0_first))
-            )
-            for turn in (0, 1):
-                for actor in (0, 1):
-                    mine = zero_first if actor == 0 else ~zero_first
-                    if turn == 1:
-                        mine = ~mine
-                    sel = lanes[mine]
-                    sel = sel[live[sel] & (status[actor, sel] == 0)]
-                    if sel.size:
-                        self._turn(
-                            actor,
-                            sel,
-                            rng,
-                            dmg,
-                            wounds,
-                            karma,
-                            down,
-                            status,
-                            live,
-                            winner,
-                            dealt,
-                            taken,
-                            wounds_total,
-                        )
-        # tally
+            # acting order (p.371-372): X keeps the first turn or hands it to Y
+            idx = (((xid * W1 + wnd[0]) * 2 + down[0]) * W1 + wnd[1]) * 2 + down[1]
+            swap = rng.random(m) >= self._first[idx]
+            if swap.any():
+                for arr in (dmg, wnd, down, karma) if kar else (dmg, wnd, down):
+                    a0, a1 = arr
+                    arr[0], arr[1] = np.where(swap, a1, a0), np.where(swap, a0, a1)
+                xid = xid ^ swap
+            live = np.ones(m, dtype=bool)
+            st = [np.zeros(m, dtype=np.int8), np.zeros(m, dtype=np.int8)]
+            win = np.full(m, -1, dtype=np.int8)
+            yid = 1 - xid
+            self._slot(0, xid, yid, dmg, wnd, down, karma, st, live, win, rng)
+            self._slot(1, yid, xid, dmg, wnd, down, karma, st, live, win, rng)
+            if not live.all():
+                fin = np.flatnonzero(~live)
+                record(fin, rnd, st, win)
+                keep = np.flatnonzero(live)
+                xid = xid[keep]
+                for arr in (dmg, wnd, down, karma) if kar else (dmg, wnd, down):
+                    arr[0], arr[1] = arr[0][keep], arr[1][keep]
+        draws = int(xid.size)
+        if draws:
+            z = np.zeros(draws, dtype=np.int8)
+            record(None, rnd, [z, z], np.full(draws, -1, dtype=np.int8))
+            wins[2] -= draws
         tally = Tally(self.ids, self.sides)
         tally.runs = n
         for s in range(len(self.sides)):
-            tally.wins[s] = int(np.count_nonzero(winner == s))
-        tally.draws = int(np.count_nonzero(live))
+            tally.wins[s] = int(wins[s]) if s < 2 else 0
+        tally.draws = draws
         tally.wipeouts = n - tally.draws - sum(tally.wins)
-        vals, counts = np.unique(rounds, return_counts=True)
-        tally.rounds = {int(v): int(c) for v, c in zip(vals, counts, strict=True)}
+        tally.rounds = dict(sorted(hist.items()))
         names = ("active", "unconscious", "dead", "fled")
         for i in (0, 1):
-            codes = np.bincount(status[i], minlength=4)
-            tally.status[i] = {names[c]: int(codes[c]) for c in range(4) if codes[c]}
-        tally.dealt = [int(x) for x in dealt]
-        tally.taken = [int(x) for x in taken]
-        tally.wounds = [int(x) for x in wounds_total]
+            tally.status[i] = {names[c]: int(codes[i, c]) for c in range(4) if codes[i, c]}
+        tally.dealt = [dmg_sum[1], dmg_sum[0]]
+        tally.taken = [dmg_sum[0], dmg_sum[1]]
+        tally.wounds = [wnd_sum[0], wnd_sum[1]]
         return tally
 
-    def _turn(
+    def _slot(
         self,
         a: int,
-        sel: np.ndarray,
-        rng: np.random.Generator,
-        dmg: np.ndarray,
-        wounds: np.ndarray,
-        karma: np.ndarray,
-        down: np.ndarray,
-        status: np.ndarray,
+        aid: np.ndarray,
+        tid: np.ndarray,
+        dmg: list[np.ndarray],
+        wnd: list[np.ndarray],
+        down: list[np.ndarray],
+        karma: list[np.ndarray],
+        st: list[np.ndarray],
         live: np.ndarray,
-        winner: np.ndarray,
-        dealt: list[int],
-        taken: list[int],
-        wounds_total: list[int],
-    ) -> None:
-        t = 1 - a
-        me, foe = self.k[a], self.k[t]
-        # knocked down: stand up (the whole Standard action, p.389)
-        is_down = down[a, sel]
-        if is_down.any():
-            down[a, sel[is_down]] = False
-            sel = sel[~is_down]
-        # a character in danger runs away and escapes
-        flee_at = self._flee[a]
-        if flee_at is not None and sel.size:
-            run = dmg[a, sel] >= flee_at
-            if run.any():
-                gone = sel[run]
-                status[a, gone] = 3
-                live[gone] = False
-                winner[gone] = foe.side
-                sel = sel[~run]
-        if sel.size == 0:
-            return
-        w_me = np.minimum(wounds[a, sel], MAX_WOUNDS)
-        attack_idx, karma_tab = self._tables[a]
-        tdown = down[t, sel].astype(np.int64)
-        choice = attack_idx[w_me, tdown]
-        wants_karma = karma_tab[w_me, tdown]
-        single = self._single_choice[a]
-        for ai in (single,) if single is not None else np.unique(choice):
-            if single is not None:
-                lanes, use_k = sel, wants_karma
-            else:
-                lanes = sel[choice == ai]
-                use_k = wants_karma[choice == ai]
-            atk = self.attacks[a][int(ai)]
-            nattacks = me.actions if atk.kind != "spell" else 1
-            for _ in range(nattacks):
-                lanes_ok = status[t, lanes] == 0
-                lanes, use_k = lanes[lanes_ok], use_k[lanes_ok]
-                if lanes.size == 0:
-                    break
-                self._attack_once(
-                    a, atk, lanes, use_k, rng, dmg, wounds, karma, down, status, dealt, taken, wounds_total
-                )
-                use_k = use_k & (karma[a, lanes] >= 1)
-            # the fight ends when the target is out
-        out = sel[status[t, sel] != 0]
-        if out.size:
-            live[out] = False
-            winner[out] = me.side
-
-    def _attack_once(
-        self,
-        a: int,
-        atk: Any,
-        lanes: np.ndarray,
-        use_k: np.ndarray,
+        win: np.ndarray,
         rng: np.random.Generator,
-        dmg: np.ndarray,
-        wounds: np.ndarray,
-        karma: np.ndarray,
-        down: np.ndarray,
-        status: np.ndarray,
-        dealt: list[int],
-        taken: list[int],
-        wounds_total: list[int],
     ) -> None:
+        """The turn of X (``a`` 0) or Y (``a`` 1) in every lane still playing; ``aid``/``tid``: which
+        combatant acts and which is its foe, per lane."""
         t = 1 - a
-        foe = self.k[t]
-        m = lanes.size
-        wp = wounds[a, lanes] if self.wound_penalties else np.zeros(m, dtype=np.int64)
-        wp = np.where(wp > 0, wp, 0)
-        long_range = (not atk.close) and atk.short is not None and atk.short < 2
-        step_mod = -wp - (2 if long_range else 0)
-        defense = foe.pd if atk.against == "physical" else foe.md if atk.against == "mystic" else foe.sd
-        dn = defense - 3 * down[t, lanes].astype(np.int64)
-        dn = np.maximum(dn, 1)
-        use_k = use_k & (karma[a, lanes] > 0)
-        karma[a, lanes[use_k]] -= 1
-        total, r1 = self._roll(atk.step + step_mod, rng, use_k, self.k[a].karma_step)
-        hit = (total >= dn) & ~r1
-        if not hit.any():
-            return
-        lanes = lanes[hit]
-        extra = (total[hit] - dn[hit]) // 5
-        dstep = atk.damage + step_mod[hit]
-        if atk.against == "physical":
-            dstep = dstep + extra * self.edition.extra_success_damage
-        raw, _ = self._roll(dstep, rng)
-        armor = 0 if atk.armor == "none" else foe.parmor if atk.armor == "physical" else foe.marmor
-        amount = np.maximum(raw - armor, 0)
-        s = int(amount.sum())
-        dealt[a] += s
-        taken[t] += s
-        pos = amount > 0
-        lanes, amount = lanes[pos], amount[pos]
-        if lanes.size == 0:
-            return
-        new_wound = amount >= foe.wt
-        wounds[t, lanes[new_wound]] += 1
-        wounds_total[t] += int(new_wound.sum())
-        dmg[t, lanes] += amount
-        cur = dmg[t, lanes]
-        dead = cur >= foe.death
-        status[t, lanes[dead]] = 2
-        if foe.unc is not None:
-            unc = ~dead & (cur >= foe.unc)
-            status[t, lanes[unc]] = 1
-            down[t, lanes[unc]] = True
-        else:
-            unc = np.zeros(lanes.size, dtype=bool)
-        test = ~dead & ~unc & (amount - foe.wt >= 5) & ~down[t, lanes]
-        if test.any():
-            kl = lanes[test]
-            kd_dn = amount[test] - foe.wt
-            if self.wound_penalties:
-                w_old = wounds[t, kl] - new_wound[test].astype(np.int64)
-                kstep = foe.kd_step - np.where(w_old > 0, w_old, 0)
-            else:
-                kstep = np.full(kl.size, foe.kd_step, dtype=np.int64)
-            ktotal, kr1 = self._roll(kstep, rng)
-            fell = ~((ktotal >= kd_dn) & ~kr1)
-            down[t, kl[fell]] = True
+        can = live.copy()
+        # knocked down: stand up, the whole Standard action (p.389)
+        stand = can & down[a]
+        down[a] &= ~can
+        can &= ~stand
+        # a character the next hit could kill runs away and escapes
+        if self._flee[0] is not None or self._flee[1] is not None:
+            run = can & (dmg[a] >= self._flee_at[aid])
+            if run.any():
+                st[a][run] = 3
+                live &= ~run
+                win[run] = self._side[tid[run]]
+                can &= ~run
+        cb = (aid * (self.W + 1) + wnd[a]) * 2 + down[t]
+        r0 = self._choice_base[cb]
+        wants = self._choice_karma[cb] if self.uses_karma else None
+        width = self._width
+        wt = self._wt[tid]
+        death = self._death[tid]
+        unc = self._unc[tid]
+        m = can.size
+        for k in range(self.max_actions):
+            if k:
+                can &= (self._actions[aid] > k) & (st[t] == 0)
+            row = r0 + down[t] * 2
+            if wants is not None:
+                usek = wants & can & (karma[a] > 0)
+                karma[a] -= usek
+                row += usek
+            x = rng.random(m) * width
+            j = x.astype(np.intp)
+            cell = row * width + j
+            amount = np.where(x - j < self._prob[cell], j, self._alias_t[cell]).astype(np.int16)
+            amount *= can
+            neww = amount >= wt
+            wnd[t] += neww
+            dmg[t] += amount
+            cur = dmg[t]
+            dead = cur >= death
+            unc_ = (cur >= unc) & ~dead
+            st[t][dead] = 2
+            st[t][unc_] = 1
+            down[t] |= unc_
+            over = amount - wt
+            ti = np.flatnonzero((over >= 5) & ~dead & ~unc_ & ~down[t])
+            if ti.size:
+                w_old = (wnd[t][ti] - neww[ti]).astype(np.intp)
+                cell = (tid[ti] * (self.W + 1) + w_old) * width + over[ti]
+                fell = rng.random(ti.size) < self._kd[cell]
+                down[t][ti[fell]] = True
+        out = live & (st[t] != 0)
+        if out.any():
+            live &= ~out
+            win[out] = self._side[aid[out]]
+
+
+def _alias(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Walker's alias table of a distribution on 0..len(p)-1 (Vose's construction): draw ``x = u * len``,
+    ``j = floor(x)``; the outcome is ``j`` if ``x - j < prob[j]``, else ``alias[j]``. Exact, one draw."""
+    k = p.size
+    q = p * (k / p.sum())
+    prob = np.ones(k)
+    alias = np.arange(k, dtype=np.int16)
+    small = [i for i in range(k) if q[i] < 1.0]
+    large = [i for i in range(k) if q[i] >= 1.0]
+    while small and large:
+        s, g = small.pop(), large.pop()
+        prob[s], alias[s] = q[s], g
+        q[g] -= 1.0 - q[s]
+        (small if q[g] < 1.0 else large).append(g)
+    for i in small + large:  # what rounding leaves: exactly 1 up to float error
+        prob[i], alias[i] = 1.0, i
+    return prob, alias
 
 
 def _exploding_die(sides: int) -> np.ndarray:
