@@ -73,6 +73,15 @@ def _circle(state: FightState, m: Combatant, t: Combatant, reach: int) -> tuple[
     return best
 
 
+def _has_lance(state: FightState, t: Combatant) -> bool:
+    """Whether ``t`` (or its rider) holds an unbroken lance that can be couched."""
+    who = rider_of(state, t) or t
+    return any(
+        x.couchable and x.weapon == who.marks.get("wielding") and x.weapon not in who.marks.get("broken", ())
+        for x in S(who).attacks()
+    )
+
+
 class Default:
     style = "default"
 
@@ -202,6 +211,12 @@ class Default:
         lances = [x for x in melee if x.couchable]
         if lances:  # charge to the lance's reach, then ride off and wheel to charge again (couched)
             reach = max(max(r, 1) for x in lances for r in x.reach)
+            if d < reach and not _has_lance(state, t):
+                # a foe without a lance closes in at the same speed: riding off would be an endless chase,
+                # so keep the lance's reach from him instead (circling keeps the mount moving, couched)
+                spot = _circle(state, m, t, reach)
+                if spot is not None:
+                    return [Command(m.id, "move", None, {"to": list(spot)})]
             if rider.marks.get("attacked_last_turn") or d < reach:
                 return [Command(m.id, "move", None, {"to": _away(m, t)})]
             if d == reach:  # circle at the lance's reach, so that the mount keeps moving (couched lance)
