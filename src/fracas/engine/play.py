@@ -93,7 +93,9 @@ class Fight:
         """A command from a person (or a tactic): validated, resolved, applied. Illegal: nothing changes."""
         if self.state.ended:
             raise IllegalCommand("the fight is over")
-        decision = self.ruleset.pending(self.state)
+        return self._submit(command, self.ruleset.pending(self.state))
+
+    def _submit(self, command: Command, decision: Decision | None) -> list[Event]:
         if decision is None or decision.actor != command.actor:
             who = decision.actor if decision else "nobody"
             raise IllegalCommand(f"it is not {command.actor}'s decision now (waiting for {who})")
@@ -117,7 +119,8 @@ class Fight:
         decision = self.ruleset.pending(self.state)
         if decision is None:
             return self.apply(self.ruleset.advance(self.state, self.dice))
-        return self.submit(self.auto_command(decision))
+        # the tactic reads the state only: the decision still stands when its command is submitted
+        return self._submit(self.auto_command(decision), decision)
 
     def advance_until_decision(self, max_steps: int = 100_000) -> Decision | None:
         """Apply automatic events until someone must decide (or the fight ends)."""

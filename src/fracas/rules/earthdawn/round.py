@@ -152,17 +152,27 @@ class EarthdawnRuleset(Ruleset):
     # ----- modifiers --------------------------------------------------------------------------------------
     def step_mods(self, ctx: TestContext) -> list[Modifier]:
         out: list[Modifier] = []
-        for key in ("*", ctx.test):
-            for prov in self.step_providers.get(key, ()):
-                out.extend(prov(ctx))
+        providers = self.step_providers
+        for prov in providers.get("*", ()):
+            mods = prov(ctx)
+            if mods:
+                out.extend(mods)
+        for prov in providers.get(ctx.test, ()):
+            mods = prov(ctx)
+            if mods:
+                out.extend(mods)
         return out
 
     def defense_mods(self, ctx: TestContext) -> list[Modifier]:
         out: list[Modifier] = []
         for prov in self.defense_providers:
-            out.extend(prov(ctx))
+            mods = prov(ctx)
+            if mods:
+                out.extend(mods)
         for prov in self.dn_providers:
-            out.extend(prov(ctx))
+            mods = prov(ctx)
+            if mods:
+                out.extend(mods)
         return out
 
     def armor_of(self, t: Combatant, a: AttackProfile) -> int:
@@ -504,11 +514,70 @@ class EarthdawnRuleset(Ruleset):
             near = me.pos is not None and ally.pos is not None and distance(me.pos, ally.pos) == 1
             if ally.side == me.side and ally.status == "unconscious" and near:
                 out.append(Command(me.id, "revive", ally.id))
+        out += self._moving_choices(state, me, out)
         out += [
             Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": None}}),
             Command(me.id, "delay"),
             Command(me.id, "end"),
         ]
+        return out
+
+    def _moving_choices(self, state: FightState, me: Combatant, listed: list[Command]) -> list[Command]:
+        """A person's choices that move (p.373): Karma variants of the attacks listed (p.109), close attacks
+        on a foe out of reach with a path toward it, a move and a run toward the nearest foe. The path is a
+        suggestion (the default tactic's); a game master may send another, which ``validate`` judges."""
+        from fracas.engine.hexgrid import neighbours
+        from fracas.rules.ed4.tactics import _blocked, path_towards  # the tactic's path helper
+
+        p: CombatProfile = me.stats
+        out: list[Command] = []
+        if me.counters.get("karma", 0) > 0:
+            for c in listed:
+                if c.action == "attack" and not c.args.get("karma"):
+                    k = Command(c.actor, c.action, c.target, {**c.args, "karma": True})
+                    if self._is_legal(state, k):
+                        out.append(k)
+        if me.pos is None:
+            return out
+        left = max(self.movement_hexes(me) - self.moved_this_round(state, me), 0)
+        blocked = _blocked(state, me)
+        foes = [
+            f
+            for f in state.combatants.values()
+            if f.side != me.side and f.status == "active" and f.pos is not None
+        ]
+        foes.sort(key=lambda f: (distance(me.pos, f.pos), f.id))  # type: ignore[arg-type]
+        for foe in foes:
+            d = distance(me.pos, foe.pos)  # type: ignore[arg-type]
+            if d <= 1 or d - 1 > left:
+                continue
+            path = path_towards(me.pos, foe.pos, left, blocked)  # type: ignore[arg-type]
+            if not path or distance(path[-1], foe.pos) != 1:  # type: ignore[arg-type]
+                continue
+            for a in p.attacks:
+                if not a.close:
+                    continue
+                cmd = Command(me.id, "attack", foe.id, {"attack": a.name, "path": [list(h) for h in path]})
+                if self._is_legal(state, cmd):
+                    out.append(cmd)
+                    if a.karma and me.counters.get("karma", 0) > 0:
+                        k = Command(me.id, "attack", foe.id, {**cmd.args, "karma": True})
+                        if self._is_legal(state, k):
+                            out.append(k)
+        goal = foes[0].pos if foes else None
+        run_left = 2 * self.movement_hexes(me) - self.moved_this_round(state, me)
+        for action, limit in (("move", left), ("run", run_left)):
+            if limit <= 0:
+                continue
+            path = path_towards(me.pos, goal, limit, blocked) if goal is not None else []
+            if not path:
+                free = [h for h in neighbours(me.pos) if h not in blocked]
+                path = free[:1]
+            if not path:
+                continue
+            cmd = Command(me.id, action, args={"path": [list(h) for h in path]})
+            if self._is_legal(state, cmd):
+                out.append(cmd)
         return out
 
     def _is_legal(self, state: FightState, cmd: Command) -> bool:

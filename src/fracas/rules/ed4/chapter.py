@@ -672,6 +672,20 @@ class ChapterMixin:
         # At most six attackers (p.391): one combatant a hex and six hexes around a defender already
         # enforce it; close.room_for_attacker is for swarms of small creatures sharing places.
 
+    def may_refuse_attack(self, state: FightState, me: Combatant, t: Combatant) -> bool:
+        """Whether the chapter could refuse an attack on ``t`` that the core allows (:meth:`_v_common`,
+        :meth:`_v_attack_chapter`): only then do the tactics validate their plans (validating costs time).
+        Conservative: any sign of a refusal reason says yes."""
+        return bool(
+            me.altitude != t.altitude
+            or me.marks.get("lost_weapons")
+            or me.marks.get("rider")
+            or "grappled" in me.conditions
+            or state.extra.get("map", {}).get("full_cover")
+            or opt.SHATTER in declared(state, me.id)
+            or any(a.name.lower().startswith("charge") for a in me.stats.attacks)
+        )
+
     def _pay_round_strain(self, state: FightState, command: Command, sc: Scratch) -> None:
         me = state.combatants[command.actor]
         if me.marks.get("strain_paid") == state.round:
@@ -781,7 +795,9 @@ class ChapterMixin:
         if opt.SPLIT in declared(state, c.id):
             out.append("Splitting Movement")
         if adjacent is None:
-            adjacent = _adjacent_enemies(state, view, c)
+            # fewer other combatants than it takes to harry by numbers: no need to look (a duel)
+            few = not situation.harried_by_numbers(len(state.combatants) - 1)
+            adjacent = [] if few else _adjacent_enemies(state, view, c)
         if situation.harried_by_numbers(len(adjacent)):
             out.append("four or more attackers")
         m = mount_of(state, c) if c.marks.get("mount") else None
@@ -795,6 +811,8 @@ class ChapterMixin:
         if ctx.test not in ACTION_TESTS:
             return ()
         src = self.harried_sources(ctx.state, ctx.view, ctx.actor, ctx.test)
+        if not src:
+            return ()
         return situation.harried_mods(len(src), sources=", ".join(sorted(set(src))))
 
     def _p_harried_defense(self, ctx: TestContext) -> Iterable[Modifier]:
@@ -805,6 +823,8 @@ class ChapterMixin:
         ctx.extra["target_adjacent"] = adjacent
         src = self.harried_sources(ctx.state, ctx.view, t, adjacent=adjacent)
         ctx.extra["target_harried"] = bool(src)
+        if not src:
+            return ()
         return situation.harried_mods(len(src), t.name, ", ".join(sorted(set(src))))
 
     # ----- providers: situation -----------------------------------------------------------------------------

@@ -247,6 +247,11 @@ class Ed4Tactic:
         # out of reach, lost weapons, charging-only attacks) says so with ``refuses_attacks``; then each
         # candidate, best first, is validated and the first legal one is taken.
         legal = getattr(ruleset, "_is_legal", None) if getattr(ruleset, "refuses_attacks", True) else None
+        if legal is not None:
+            # a ruleset that knows when it may refuse (``may_refuse_attack``) spares the validation otherwise
+            may_refuse = getattr(ruleset, "may_refuse_attack", None)
+            if may_refuse is not None and not may_refuse(state, me, target):
+                legal = None
         for _, i, cmd in cands:
             a = p.attacks[i]
             if a.karma and me.counters.get("karma", 0) > 0:
