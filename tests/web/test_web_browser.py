@@ -430,3 +430,63 @@ def test_the_game_master_builds_an_encounter_in_the_browser(server, browser) -> 
     assert page.url.split("/gm/")[1].split("?")[0] != fid and page.locator(".card").count() == 8
     assert not errors, errors
     page.close()
+
+
+def _until_player_acts(server, fid: str, who: str = "thrak") -> dict:
+    for _ in range(40):
+        view = server.gm_json(fid)
+        d = view["decision"]
+        if d and d["actor"] == who and d["kind"] == "act":
+            return view
+        path = "advance" if view["waiting_for_dice"] else "tactic"
+        assert server.http.post(f"/api/fights/{fid}/{path}", json={}).json()["status"] == "ok"
+    raise AssertionError(f"{who} never had to act")
+
+
+def test_the_game_master_moves_a_character_by_picking_a_hex_on_the_map(server, browser) -> None:
+    import yaml
+
+    data = yaml.safe_load(EXAMPLE.read_text())
+    data["name"] = "Moving Thrak"
+    created = server.http.post("/api/fights", json={"encounter": data, "seed": 3}).json()
+    fid = created["id"]
+    view = _until_player_acts(server, fid)
+    start = view["combatants"][[c["id"] for c in view["combatants"]].index("thrak")]["pos"]
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.base + created["gm"])
+    move = page.locator(".choice[data-action=move]").first
+    # too far: the rules refuse with their reason, shown on the page, and nothing changes
+    before = seq_of(page)
+    from fracas.engine.hexgrid import distance
+
+    cells = page.eval_on_selector_all(
+        "svg.hexmap .cell",
+        """els => { const box = els[0].ownerSVGElement.getBoundingClientRect();
+          return els.filter(e => { const b = e.getBoundingClientRect();
+            return b.top >= box.top && b.bottom <= box.bottom && b.left >= box.left && b.right <= box.right; })
+          .map(e => [+e.dataset.q, +e.dataset.r]); }""",
+    )
+    taken = [c["pos"] for c in view["combatants"] if c["pos"]]
+    far = max((c for c in cells if c not in taken), key=lambda c: distance(tuple(c), tuple(start)))
+    move.locator("button[data-pick]").click()
+    page.locator(f"svg.hexmap .cell[data-q='{far[0]}'][data-r='{far[1]}']").click()
+    assert "to (" in move.inner_text()
+    move.locator("button[data-act=command]").first.click()
+    settle(page)
+    assert "not one of the actions" not in page.inner_text("#message")
+    assert page.inner_text("#message").strip()
+    assert seq_of(page) == before
+    # one hex away: Thrak goes there
+    move = page.locator(".choice[data-action=move]").first
+    move.locator("button[data-pick]").click()
+    dest = [start[0] - 1, start[1] + 1]
+    page.locator(f"svg.hexmap .cell[data-q='{dest[0]}'][data-r='{dest[1]}']").click()
+    move.locator("button[data-act=command]").first.click()
+    settle(page)
+    after = server.gm_json(fid)
+    assert after["combatants"][[c["id"] for c in after["combatants"]].index("thrak")]["pos"] == dest
+    page.screenshot(path=str(ARTIFACTS / "gm-move.png"), full_page=False)
+    assert not errors, errors
+    page.close()

@@ -21,6 +21,7 @@ from fracas.dice.source import AskedDice, DiceError, RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.hexgrid import distance, neighbours
 from fracas.engine.narrate import narrate
 from fracas.engine.play import Fight, TooManySteps
 from fracas.errors import FracasError, IllegalCommand, UsageError
@@ -316,12 +317,57 @@ class FightBook:
             over = ": the fight is over" if self.state.ended else ""
             raise Refused("nobody has to decide anything now" + over)
         wanted = _plain_command(posted)
-        for c in self.ruleset.choices(self.state, decision):
+        listed = self.ruleset.choices(self.state, decision)
+        for c in listed:
             if _plain_command(c.to_json()) == wanted:
                 return c
+        # The same action with other movement (a hex picked on the map): the rules judge the path.
+        moving = _without_movement(wanted)
+        if moving != wanted:
+            for c in listed:
+                if _without_movement(_plain_command(c.to_json())) == moving:
+                    return Command.from_json(_checked_movement(wanted))
         raise Refused(
             f"that is not one of the actions {self._name(decision.actor)} may take now; reload the page"
         )
+
+    def path_to(self, actor: str, to: list[int]) -> list[list[int]]:
+        """The shortest path of free hexes from ``actor``'s hex to ``to`` (a hex picked on the map)."""
+        me = self.state.combatants.get(actor)
+        if me is None or me.pos is None:
+            raise Refused(f"{self._name(actor)} is not on the map")
+        if len(to) != 2 or any(abs(x) >= 10_000 for x in to):
+            raise Refused("a hex is [q, r]")
+        goal = (to[0], to[1])
+        start = tuple(me.pos)
+        if goal == start:
+            return []
+        blocked = {tuple(h) for h in self.state.extra.get("map", {}).get("blocked", ())}
+        for c in self.state.combatants.values():
+            if c.id != me.id and c.pos is not None and c.status not in ("dead", "fled"):
+                blocked.add(tuple(c.pos))
+        if goal in blocked:
+            raise Refused(f"({goal[0]}, {goal[1]}) is taken or blocked: pick a free hex")
+        limit = distance(start, goal) + 8  # detours around what stands in the way, not across the world
+        came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}  # type: ignore[dict-item]
+        frontier = [start]
+        while frontier and goal not in came:
+            nxt = []
+            for h in frontier:
+                for n in neighbours(h):  # type: ignore[arg-type]
+                    if n in came or n in blocked or distance(start, n) > limit:  # type: ignore[arg-type]
+                        continue
+                    came[n] = h  # type: ignore[assignment]
+                    nxt.append(n)
+            frontier = nxt
+        if goal not in came:
+            raise Refused(f"no way to ({goal[0]}, {goal[1]}) past what blocks it")
+        path: list[list[int]] = []
+        h: Any = goal
+        while h != start:
+            path.append([h[0], h[1]])
+            h = came[h]
+        return path[::-1]
 
     def plan_command(self, command: Command, faces: list[int] | None = None) -> Plan:
         """A person's command for the deciding combatant, rolled on the server or with typed faces."""
@@ -446,3 +492,30 @@ def _plain_command(data: dict[str, Any]) -> dict[str, Any]:
 
 
 Planner = Callable[[FightBook], Plan]
+
+
+MOVEMENT_ARGS = ("path", "after")
+"""Command arguments that only say where a combatant moves: a game master may choose them on the map."""
+
+
+def _without_movement(cmd: dict[str, Any]) -> dict[str, Any]:
+    args = {k: v for k, v in (cmd.get("args") or {}).items() if k not in MOVEMENT_ARGS}
+    return {**cmd, "args": args}
+
+
+def _checked_movement(cmd: dict[str, Any]) -> dict[str, Any]:
+    """``cmd`` with each movement argument checked to be a list of hexes ``[q, r]`` (at most 200)."""
+    for key in MOVEMENT_ARGS:
+        value = (cmd.get("args") or {}).get(key)
+        if value is None:
+            continue
+        ok = isinstance(value, list) and len(value) <= 200
+        ok = ok and all(
+            isinstance(h, list)
+            and len(h) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and abs(x) < 10_000 for x in h)
+            for h in value
+        )
+        if not ok:
+            raise Refused(f"{key} must be a list of hexes [q, r]")
+    return cmd

@@ -51,6 +51,7 @@ class ActionIn(_Strict):
 
 class CommandIn(ActionIn):
     command: dict[str, Any]
+    to: list[StrictInt] | None = None  # a hex picked on the map: the server finds the path there
 
 
 class PlainIn(_Strict):
@@ -234,9 +235,16 @@ def create_app(service: FightService, token: str) -> FastAPI:
     @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
     def command(fight_id: str, body: CommandIn) -> Any:
         faces = _faces(body.dice)
-        book, plan = service.act(
-            fight_id, lambda b: b.plan_command(b.find_choice(body.command), faces), body.expected
-        )
+        def planner(b: Any) -> Any:
+            posted = body.command
+            if body.to is not None:
+                args = dict(posted.get("args") or {}) if isinstance(posted.get("args"), dict) else {}
+                args["path"] = b.path_to(str(posted.get("actor", "")), body.to)
+                args.pop("after", None)
+                posted = {**posted, "args": args}
+            return b.plan_command(b.find_choice(posted), faces)
+
+        book, plan = service.act(fight_id, planner, body.expected)
         return done(book, plan)
 
     @app.post("/api/fights/{fight_id}/tactic", dependencies=[Depends(gm_only)])

@@ -98,6 +98,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 "label": describe(cmd, state),
                 "odds": odds,
                 "dice": book.rolls_dice(cmd),
+                "moves": cmd.action in ("move", "run") or "path" in cmd.args,
             }
             choices.append(item)
     waiting = book.waiting_for_dice()

@@ -124,6 +124,7 @@ const Fracas = (() => {
     if (what === "command") {
       const li = button.closest(".choice");
       extra = { command: JSON.parse(li.dataset.command) };
+      if (li.dataset.to) extra.to = JSON.parse(li.dataset.to);
       label = li.querySelector(".label").textContent;
     } else if (what === "tactic") {
       label = "The tactic's choice";
@@ -145,6 +146,30 @@ const Fracas = (() => {
     }
   }
 
+  // ----- a destination picked on the map (for a choice that moves) -----------------------------------
+  let picking = null;
+  function startPick(li) {
+    document.querySelectorAll(".choice.picking").forEach((x) => x.classList.remove("picking"));
+    picking = li;
+    li.classList.add("picking");
+    const map = document.querySelector("#fight svg.hexmap");
+    if (map) map.classList.add("picking");
+    say("Click the hex to go to on the map.", "ok");
+  }
+  function endPick(cell) {
+    const li = picking;
+    picking = null;
+    const map = document.querySelector("#fight svg.hexmap");
+    if (map) map.classList.remove("picking");
+    if (!li || !document.body.contains(li)) return;
+    const to = [parseInt(cell.dataset.q, 10), parseInt(cell.dataset.r, 10)];
+    li.dataset.to = JSON.stringify(to);
+    li.querySelector(".dest").textContent = "to (" + to[0] + ", " + to[1] + ")";
+    document.querySelectorAll("svg.hexmap .cell.dest").forEach((x) => x.classList.remove("dest"));
+    cell.classList.add("dest");
+    say("Going to (" + to[0] + ", " + to[1] + "): now roll or do it.", "ok");
+  }
+
   function gm() {
     app = document.getElementById("app");
     fightId = app.dataset.id;
@@ -152,6 +177,10 @@ const Fracas = (() => {
     fragmentUrl = app.dataset.fragment;
     seq = currentSeq();
     document.addEventListener("click", (e) => {
+      const pick = e.target.closest("button[data-pick]");
+      if (pick) { e.preventDefault(); startPick(pick.closest(".choice")); return; }
+      const cell = e.target.closest("svg.hexmap .cell");
+      if (cell && picking) { e.preventDefault(); endPick(cell); return; }
       const b = e.target.closest("button[data-act]");
       if (b && !b.disabled) { e.preventDefault(); tracked(act(b)); }
     });
