@@ -465,7 +465,8 @@ def test_the_game_master_moves_a_character_by_picking_a_hex_on_the_map(server, b
         "svg.hexmap .cell",
         """els => { const box = els[0].ownerSVGElement.getBoundingClientRect();
           return els.filter(e => { const b = e.getBoundingClientRect();
-            return b.top >= box.top && b.bottom <= box.bottom && b.left >= box.left && b.right <= box.right; })
+            return b.top >= box.top && b.bottom <= box.bottom
+              && b.left >= box.left && b.right <= box.right; })
           .map(e => [+e.dataset.q, +e.dataset.r]); }""",
     )
     taken = [c["pos"] for c in view["combatants"] if c["pos"]]

@@ -1,5 +1,5 @@
-"""Moving in the game master's view: the Earthdawn rules list moves, runs, attacks with a path toward a foe out
-of reach and Karma variants (ED4 p.373 movement before or after the action, p.109 Karma); the server takes
+"""Moving in the game master's view: the Earthdawn rules list moves, runs, attacks with a path toward a foe
+out of reach and Karma variants (ED4 p.373 movement before or after the action, p.109 Karma); the server takes
 a listed action with another path (a hex picked on the map, ``to``) and lets the rules judge it."""
 
 from __future__ import annotations

@@ -235,6 +235,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
     @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
     def command(fight_id: str, body: CommandIn) -> Any:
         faces = _faces(body.dice)
+
         def planner(b: Any) -> Any:
             posted = body.command
             if body.to is not None:
