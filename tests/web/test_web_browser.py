@@ -491,3 +491,29 @@ def test_the_game_master_moves_a_character_by_picking_a_hex_on_the_map(server, b
     page.screenshot(path=str(ARTIFACTS / "gm-move.png"), full_page=False)
     assert not errors, errors
     page.close()
+
+
+def test_the_dice_dialog_names_each_die_s_test_and_says_when_a_die_explodes(server, browser) -> None:
+    import yaml
+
+    data = yaml.safe_load(EXAMPLE.read_text())
+    data["name"] = "Typed dice"
+    created = server.http.post("/api/fights", json={"encounter": data, "seed": 4}).json()
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(server.base + created["gm"])
+    page.locator(".actions button[data-act=advance][data-mode=typed]").click()
+    settle(page)
+    what = page.inner_text("#dice-what")
+    assert "Initiative test, step" in what, what  # the ruleset's purpose of the die
+    sides = int(page.inner_text("#dice-die").lstrip("d"))
+    page.fill("#dice-face", str(sides))  # its maximum: Earthdawn step dice explode
+    page.click("#dice-ok")
+    settle(page)
+    assert "explodes" in page.inner_text("#dice-what"), page.inner_text("#dice-what")
+    typed = page.inner_text("#dice-so-far")
+    assert f"d{sides} = {sides}" in typed and "Initiative test" in typed and "maximum" in typed
+    page.screenshot(path=str(ARTIFACTS / "gm-dice-dialog.png"))
+    answer_dice(page, [])
+    settle(page)
+    assert server.gm_json(created["id"])["round"] == 1
+    page.close()

@@ -55,6 +55,15 @@ class FacesNeeded(FracasError):
         self.why = why
         self.used = used
         self.context = ""  # what is being rolled for, when the caller knows (the tactic's choice)
+        self.asked: list[tuple[int, str, int]] = []  # the dice typed so far: (sides, why, face)
+
+    @property
+    def explodes(self) -> bool:
+        """The die asked for is the previous die rolled again: it showed its maximum (an exploding die)."""
+        if not self.asked:
+            return False
+        sides, why, face = self.asked[-1]
+        return face == sides and sides == self.sides and why == self.why
 
 
 class _DiceNeeded(Exception):
@@ -94,7 +103,9 @@ class TypedDice:
 
     def _next(self, sides: int, why: str) -> int:
         if self.used >= len(self.faces):
-            raise FacesNeeded(sides, why, self.used)
+            need = FacesNeeded(sides, why, self.used)
+            need.asked = [(s, w, f) for (s, w), f in zip(self.asked, self.faces, strict=False)]
+            raise need
         face = self.faces[self.used]
         self.used += 1
         self.asked.append((sides, why))

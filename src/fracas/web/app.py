@@ -110,7 +110,14 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.exception_handler(FacesNeeded)
     async def _need(request: Request, exc: FacesNeeded) -> Response:
-        need = {"sides": exc.sides, "why": exc.why, "used": exc.used, "context": exc.context}
+        need = {
+            "sides": exc.sides,
+            "why": exc.why,
+            "used": exc.used,
+            "context": exc.context,
+            "asked": [{"sides": s, "why": w, "face": f} for s, w, f in exc.asked],
+            "explodes": exc.explodes,
+        }
         return JSONResponse({"status": "need", "message": str(exc), "need": need})
 
     @app.exception_handler(FracasError)

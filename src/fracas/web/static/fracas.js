@@ -73,11 +73,15 @@ const Fracas = (() => {
     async function attempt() {
       const data = await post(path, Object.assign({ expected, dice: { mode: "typed", faces } }, extra));
       if (data.status === "need") {
-        const about = data.need.context || label;
-        document.getElementById("dice-what").textContent = (about ? about + ": " : "") +
-          "roll a d" + data.need.sides + (data.need.why ? " for " + data.need.why : "") + ".";
-        document.getElementById("dice-die").textContent = "d" + data.need.sides;
-        document.getElementById("dice-so-far").textContent = faces.length ? "Typed so far: " + faces.join(" ") : "";
+        const need = data.need;
+        const about = need.context || label;
+        document.getElementById("dice-about").textContent = about || "";
+        document.getElementById("dice-what").textContent = need.explodes
+          ? "The d" + need.sides + " showed its maximum and explodes: roll it again" +
+            (need.why ? " for " + need.why : "") + " (the faces are added)."
+          : "Roll a d" + need.sides + (need.why ? " for " + need.why : "") + ".";
+        document.getElementById("dice-die").textContent = "d" + need.sides;
+        showAsked(need.asked || []);
         if (!dlg.open) dlg.showModal();
         face.value = "";
         face.focus();
@@ -93,13 +97,27 @@ const Fracas = (() => {
       // refused: drop the faces just typed and ask again
       err.textContent = data.error || "refused";
       faces = faces.slice(0, lastGood);
-      document.getElementById("dice-so-far").textContent = faces.length ? "Typed so far: " + faces.join(" ") : "";
+      showAsked(asked.slice(0, lastGood));
       if (!dlg.open) dlg.showModal();
       face.value = "";
       face.focus();
     }
 
     let lastGood = 0;
+    let asked = [];
+    // The dice typed so far, each with the test it is for (the ruleset's ``why``).
+    function showAsked(list) {
+      asked = list;
+      const ol = document.getElementById("dice-so-far");
+      ol.replaceChildren(...list.map((d) => {
+        const li = document.createElement("li");
+        li.textContent = "d" + d.sides + " = " + d.face + (d.why ? " (" + d.why + ")" : "") +
+          (d.face === d.sides ? ": its maximum" : "");
+        return li;
+      }));
+      ol.hidden = !list.length;
+    }
+    showAsked([]);
     document.getElementById("dice-form").onsubmit = (e) => {
       e.preventDefault();
       err.textContent = "";
