@@ -172,19 +172,24 @@ def test_undo_redo_and_the_rest_of_the_round(served) -> None:
 PLAYER_FIELDS = {"id", "name", "side", "player", "status", "out", "pos", "conditions", "card", "card_rows"}
 
 
-def _secrets_absent(text: str) -> None:
+def _secrets_absent(text: str, lurker_seen: bool = False) -> None:
     low = text.lower()
-    assert "lurker" not in low
+    if not lurker_seen:  # a hidden combatant is seen once it attacks or is attacked, never before
+        assert "lurker" not in low
     assert store_toy.SECRET_NUMBER not in text
     assert store_toy.SECRET_WORD.lower() not in low
     assert "vs defense" not in low  # a monster's Defense as the Difficulty Number of a player's attack
 
 
 def test_the_player_view_never_shows_a_hidden_combatant_or_monster_statistics(served) -> None:
-    client, _, fid = served
+    client, service, fid = served
     gm_text = client.get(f"/gm/{fid}?token={TOKEN}").text
     assert "Lurker" in gm_text and store_toy.SECRET_NUMBER in gm_text  # the secrets exist...
+    seen_at = None
     while True:
+        book = service.book(fid)
+        if seen_at is None and "lurker" in book.seen:
+            seen_at = book.seq
         player_json = client.get(f"/api/fights/{fid}/player")
         for text in (
             player_json.text,
@@ -192,8 +197,10 @@ def test_the_player_view_never_shows_a_hidden_combatant_or_monster_statistics(se
             client.get(f"/view/{fid}/fragment").text,
             client.get("/").text,
         ):
-            _secrets_absent(text)  # ...and never reach the players
+            _secrets_absent(text, seen_at is not None)  # ...and never reach the players
         view = player_json.json()
+        for c in view["map"]["tokens"]:
+            assert not c["hidden"]
         for c in view["combatants"]:
             assert set(c) <= PLAYER_FIELDS
             assert ("card" in c) == c["player"]
@@ -207,6 +214,11 @@ def test_the_player_view_never_shows_a_hidden_combatant_or_monster_statistics(se
             client.post(f"/api/fights/{fid}/tactic", json={}, headers=GM)
     gm_log = " ".join(line["text"] for line in client.get(f"/api/fights/{fid}/gm", headers=GM).json()["log"])
     assert "Lurker" in gm_log  # the hidden ghoul did fight
+    assert seen_at is not None  # ...and was seen doing so
+    lines = [line["text"] for line in client.get(f"/api/fights/{fid}/player").json()["log"]]
+    assert all("unseen" not in t for t in lines)  # once seen, it is named
+    first = next(t for t in lines if "Lurker" in t)  # the first line about it is its attack (or one on it)
+    assert " vs " in first or " takes " in first, first
 
 
 def test_the_index_shows_game_master_links_only_with_the_token(served) -> None:

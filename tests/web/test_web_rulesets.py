@@ -2,8 +2,8 @@
 
 For each examples/<ruleset>/*.yaml: a saved fight is created, played a few actions by its tactics (automatic
 steps rolled on the server), and at every step the game master's and the players' pages render, and no
-combatant hidden at that moment (name or id) reaches the players' HTML or JSON (in Spells & Swords the
-ambushers are seen once they strike).
+combatant hidden at that moment (name or id) reaches the players' HTML or JSON (a hidden combatant is
+seen once it attacks or is attacked, or when its rules reveal it).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fracas.engine.encounter import read_file
 from fracas.errors import RuleNotImplemented
 from fracas.rules.registry import get_ruleset
 from fracas.store import FightService, Store
+from fracas.store.book import concealed
 from fracas.web.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,10 @@ def test_every_example_plays_in_the_browser_view(example: Path, tmp_path: Path) 
     fid = service.create(data, seed=1).record.id
     client = TestClient(create_app(service, "tok"), raise_server_exceptions=True)
     for _ in range(STEPS):
-        hidden = [w for c in service.book(fid).state.combatants.values() if c.hidden for w in (c.id, c.name)]
+        book = service.book(fid)
+        hidden = [
+            w for c in book.state.combatants.values() if concealed(c, book.seen) for w in (c.id, c.name)
+        ]
         gm = client.get(f"/gm/{fid}?token=tok")
         assert gm.status_code == 200
         gm_json = client.get(f"/api/fights/{fid}/gm", headers={"X-Fracas-Token": "tok"}).json()

@@ -83,6 +83,25 @@ class _NoDice:
 NO_DICE = _NoDice()
 
 
+def concealed(c: Any, seen: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Hidden from the players: ``hidden`` in the encounter, not revealed by the rules since (a ruleset marks
+    a hidden combatant ``revealed`` once it is seen, e.g. an ED4 ambusher that attacked, p.388) and not
+    ``seen`` acting (attacking or attacked, :func:`_note_seen`)."""
+    return bool(c.hidden) and not c.marks.get("revealed") and c.id not in seen
+
+
+def _note_seen(e: Any, state: FightState, seen: set[str]) -> None:
+    """A hidden combatant that attacks another, or is attacked, is seen from then on (a roll against a
+    target, or damage from a source)."""
+    a = e.actor if isinstance(e, ev.Rolled) else e.source
+    t = e.target
+    if not a or not t or a == t or a not in state.combatants or t not in state.combatants:
+        return
+    for cid in (a, t):
+        if state.combatants[cid].hidden:
+            seen.add(cid)
+
+
 class TypedDice:
     """The faces of a physical roll typed in by a person, handed out in order (the engine's AskedDice).
 
@@ -179,6 +198,7 @@ class FightBook:
             self._take_row(row)
         self.last_batch = max([0, *self.batch_info, *self.events])
         self.lines: list[Line] = []
+        self.seen: set[str] = set()  # hidden combatants the players have seen act (attack or be attacked)
         self.state = self._fold()
 
     # ----- reading the log ---------------------------------------------------------------------------
@@ -212,6 +232,7 @@ class FightBook:
     def _fold(self) -> FightState:
         state = self.initial.clone()
         lines: list[Line] = []
+        self.seen = set()
         for b in self.active:
             lines.extend(self._narrated(state, b, self.events[b]))
         self.lines = lines
@@ -220,12 +241,15 @@ class FightBook:
     def _narrated(self, state: FightState, batch: int, events: list[ev.Event]) -> list[Line]:
         """Apply ``events`` to ``state`` one by one, narrating each right after it happened."""
         out = []
-        hidden = frozenset(c.id for c in state.combatants.values() if c.hidden)
+        seen = self.seen
+        hidden = frozenset(c.id for c in state.combatants.values() if concealed(c, seen))
         for e in events:
             state.apply(e)
+            if isinstance(e, ev.Rolled | ev.Damaged):
+                _note_seen(e, state, seen)
             text = narrate(e, state, self.ruleset)
             if text:
-                now = frozenset(c.id for c in state.combatants.values() if c.hidden)
+                now = frozenset(c.id for c in state.combatants.values() if concealed(c, seen))
                 hidden = hidden if now == hidden else now
                 out.append(Line(batch, e, text.strip("\n"), hidden))
         return out

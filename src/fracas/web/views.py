@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.engine.narrate import faces_text, narrate
-from fracas.store.book import describe
+from fracas.store.book import concealed, describe
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
@@ -210,8 +210,9 @@ def player_view(book: FightBook) -> dict[str, Any]:
     """What the players' link shows: built field by field from what players may see."""
     state = book.state
     ruleset = book.ruleset
-    visible = {c.id for c in state.combatants.values() if not c.hidden}
-    hidden_words = [w for c in state.combatants.values() if c.hidden for w in (c.id, c.name) if w]
+    seen = book.seen
+    visible = {c.id for c in state.combatants.values() if not concealed(c, seen)}
+    hidden_words = [w for c in state.combatants.values() if concealed(c, seen) for w in (c.id, c.name) if w]
     combatants = []
     for c in state.combatants.values():
         if c.id not in visible:
@@ -269,7 +270,7 @@ def player_line(line: Line, state: FightState, book: FightBook, visible: set[str
     e = line.event
     involved = _involved(e, state)
     if involved - visible:
-        return None
+        return _unseen(e, state, visible)
     monsters = {cid for cid in involved if not state.combatants[cid].player}
     if not monsters:
         # a line naming no monster in its fields may still speak of one in its words (a Note, a ruleset's
@@ -312,6 +313,21 @@ def player_line(line: Line, state: FightState, book: FightBook, visible: set[str
             text = narrate(e, state, None)
             return text.strip("\n") if text else None
     return _generic(e, involved, state)
+
+
+def _unseen(e: ev.Event, state: FightState, visible: set[str]) -> str | None:
+    """An attack or damage from a combatant the players cannot see, on one they can: "an unseen attacker"
+    (nothing of the attacker: no name, no test, no dice). Anything else about it is left out."""
+    target = getattr(e, "target", None)
+    if not isinstance(target, str) or target not in visible:
+        return None
+    name = state.combatants[target].name
+    if isinstance(e, ev.Damaged) and e.source not in visible:
+        return f"  {name} takes {e.amount} {e.counter} from an unseen attacker"
+    if isinstance(e, ev.Rolled) and e.actor not in visible:
+        outcome = f" -> {e.outcome}" if e.outcome else ""
+        return f"An unseen attacker attacks {name}{outcome}"
+    return None
 
 
 def _generic(e: ev.Event, involved: set[str], state: FightState) -> str:
@@ -409,7 +425,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
                 "side": sides.index(c.side) if c.side in sides else 0,
                 "current": c.id == state.current and not state.ended,
                 "active": c.status == "active",
-                "hidden": c.hidden,
+                "hidden": c.hidden if visible is None else False,
             }
         )
     return {
