@@ -37,21 +37,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "40e62f2dc959b78dd5bdcf70",
-    "examples/sas/ambush.yaml#2": "bbdd16bc7506f982c11504ca",
-    "examples/sas/ambush.yaml#3": "7c51c0fe03fc8af565fd6b23",
-    "examples/sas/cavalry-charge.yaml#1": "77f58609f358ab843787f018",
-    "examples/sas/cavalry-charge.yaml#2": "0f4b23cf046300e3fe95e27e",
-    "examples/sas/cavalry-charge.yaml#3": "b4b5b264af121efce8fa268a",
-    "examples/sas/dog-pile.yaml#1": "0da29ee99492aa58f094baf1",
-    "examples/sas/dog-pile.yaml#2": "b74618f315fd82e5f52190df",
-    "examples/sas/dog-pile.yaml#3": "77a5a5857db48cab2ac58949",
-    "examples/sas/goblin-horde.yaml#1": "488d1443cb06d6eaefb36e8d",
-    "examples/sas/goblin-horde.yaml#2": "86c09a6b3a5248bbecf800e5",
-    "examples/sas/goblin-horde.yaml#3": "e733ade64c37eb202a74595c",
-    "examples/sas/underwater.yaml#1": "1c7f78011c9e246e0041ea72",
-    "examples/sas/underwater.yaml#2": "96c93fa5082e9748f7973447",
-    "examples/sas/underwater.yaml#3": "316778bf7de6a7c53d5533a2",
+    "examples/sas/ambush.yaml#1": "4b6bf7718e417fb364b79ab4",
+    "examples/sas/ambush.yaml#2": "41930671235e1ca1a6bdba57",
+    "examples/sas/ambush.yaml#3": "2b103777bb483086132feaf5",
+    "examples/sas/cavalry-charge.yaml#1": "2efeacd4923c0239473a3c42",
+    "examples/sas/cavalry-charge.yaml#2": "f50359d62a0c5794a0050c3b",
+    "examples/sas/cavalry-charge.yaml#3": "1d503a49214281d2312045ca",
+    "examples/sas/dog-pile.yaml#1": "16c46f49df0726258601df9a",
+    "examples/sas/dog-pile.yaml#2": "b4929169cd204b00d30f859b",
+    "examples/sas/dog-pile.yaml#3": "aefaaeba2b12a1ad964047e0",
+    "examples/sas/goblin-horde.yaml#1": "eac6ce78f117be7764aeb328",
+    "examples/sas/goblin-horde.yaml#2": "6e012b1533cce3f9c0febc3d",
+    "examples/sas/goblin-horde.yaml#3": "c1cdd0e656ef0ff0bac7a277",
+    "examples/sas/underwater.yaml#1": "1f940ace746fb3fac0fab020",
+    "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
+    "examples/sas/underwater.yaml#3": "30bbc099bd9504eab39a955e",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

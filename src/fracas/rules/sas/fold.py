@@ -28,6 +28,13 @@ from fracas.rules.sas.tables import tables
 # conditions that carry a Defense change in their value and last until the owner's next side turn
 DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
 TURN_SCOPED = (*DEFENSE_CONDITIONS, "fleeing")
+DEFENSE_LABELS = {
+    "stance": "Defensive Stance",
+    "feint": "Feint",
+    "charging": "Charge",
+    "withdrawal": "Fighting Withdrawal",
+    "staggered": "Staggered",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,7 @@ def view(state: FightState, c: Combatant) -> Fighter:
     defense = sum(c.conditions[n].value for n in DEFENSE_CONDITIONS if n in c.conditions)
     if defense:
         nxt["defense"] = defense
+        f.defense_why = ", ".join(DEFENSE_LABELS[n] for n in DEFENSE_CONDITIONS if n in c.conditions)
     if c.marks.get("lost_leg"):
         nxt["move"] = nxt.get("move", 0) - 4
     f.next = nxt
@@ -237,9 +245,9 @@ class EventBuilder:
                 self.add_counter(t, "bleeds", -self.counter(t, "bleeds"), e.why, e.rule)
                 self.set_mark(t, "bleed_death_round", None, e.rule)
             elif k == "dead":
-                self.set_status(t, "dead", e.rule)
-                if e.why:
+                if e.why and self.status(t) != "dead":  # the cause, then the death
                     self.note(f"{self.state.combatants[t].name}: {e.why}", t, e.rule)
+                self.set_status(t, "dead", e.rule)
             elif k == "dying":
                 if self.mark(t, "dying_round") is None:
                     self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)

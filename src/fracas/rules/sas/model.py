@@ -217,6 +217,7 @@ class Fighter:
     mounted_on: str | None = None
     mount_moving: bool = False
     hits_taken: int = 0
+    defense_why: str = ""
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

@@ -550,7 +550,7 @@ def defense_modifiers(dfn: Fighter, sit: Situation) -> list[Modifier]:
         mods.append(
             Modifier(
                 -d,
-                "target's Defense this round (stance, Feint, Withdrawal, Charge, Stagger)",
+                f"target's Defense this round ({dfn.defense_why or 'stance'})",
                 rule("actions"),
             )
         )

@@ -249,6 +249,14 @@ def _search_path(
     return path[::-1]
 
 
+# condition labels that are nouns: "suffers Shock", not "is Shock"
+NOUN_CONDITIONS = frozenset(
+    {"Partial Blindness", "Chill", "Hypothermia", "Shock", "Burn", "Confusion", "Madness", "Choke"}
+    | {"Partial Immobilization"}
+)
+GAINED_CONDITIONS = frozenset({"Shield Spell", "Battle Cry"})
+
+
 class SasRuleset(Ruleset):
     id = "sas"
     name = "Spells & Swords"
@@ -2675,7 +2683,8 @@ class SasRuleset(Ruleset):
             label = tables().conditions.conditions[event.name].label  # type: ignore[union-attr]
             rnd = event.until_round  # type: ignore[union-attr]
             until = f" until the end of round {rnd}" if rnd is not None else ""
-            return f"  {c.name} is {label}{until} ({event.source}) [{event.rule}]"  # type: ignore[union-attr]
+            verb = "suffers" if label in NOUN_CONDITIONS else "gains" if label in GAINED_CONDITIONS else "is"
+            return f"  {c.name} {verb} {label}{until} ({event.source}) [{event.rule}]"  # type: ignore[union-attr]
         if isinstance(event, ev.ConditionAdded) and event.name == "battle-cry":
             c = state.combatants[event.target]
             return f"  {c.name} raises a Battle Cry ({event.source}) [{event.rule}]"
