@@ -56,3 +56,31 @@ def test_narration_reads_well() -> None:
     assert line is not None and "retreats 1 yd upward (now 11 yd up)" in line
     won = narrate(ev.FightEnded("A", 3, "last side standing"), state, RS)
     assert won is not None and "A wins after 3 rounds" in won
+
+
+def test_a_lancers_mount_chased_by_a_swordsman_keeps_the_lances_reach() -> None:
+    # Couched lance (B397, text): damage comes from the mount's movement, the lance strikes at reach 4.
+    # A foe with no lance who closes in is not outrun (same Move): the mount circles at 4 yards instead.
+    from fracas.engine.commands import Decision
+    from fracas.engine.hexgrid import distance
+
+    data = {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "chase",
+        "sides": [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "h1", "at": [0, 0]},
+                {"template": "jousting_knight", "id": "k1", "options": {"mount": "h1"}},
+            ]},
+            {"name": "B", "combatants": [
+                {"template": "text_warhorse", "id": "h2", "at": [1, 0]},
+                {"template": "jousting_knight", "id": "k2", "options": {"mount": "h2"},
+                 "equipment": {"weapons": ["broadsword"]}},
+            ]},
+        ],
+    }  # fmt: skip
+    _, state = encounter.load_data(data, "<test>")
+    cmd = RS.tactics()["default"].choose(state, Decision("h1", "act", ""), RS)
+    assert cmd.action == "move"
+    assert distance(tuple(cmd.args["to"]), (1, 0)) == 4
