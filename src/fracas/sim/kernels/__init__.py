@@ -39,6 +39,37 @@ _BUILDERS: dict[str, list[Builder]] = {}
 _BUILTINS_LOADED = False
 
 
+_ALLOCATOR_TUNED = False
+
+
+def keep_freed_memory() -> None:
+    """Ask glibc's allocator to keep freed memory for reuse (once per process; elsewhere, nothing).
+
+    A lock-step kernel makes and drops many arrays of a few hundred kilobytes each round. By default glibc
+    hands such blocks back to the system (``mmap``/``munmap``, trimming the heap top), and every new array
+    then pays page faults on first touch: measured here, that costs the ED4 duel kernel a third of its time.
+    With a 32 MB ``mmap`` threshold, a 256 MB trim threshold and a 16 MB top pad they are reused instead;
+    a simulation process keeps a little more memory in exchange. Called by the kernels' ``run``."""
+    global _ALLOCATOR_TUNED
+    if _ALLOCATOR_TUNED:
+        return
+    _ALLOCATOR_TUNED = True
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    m_trim_threshold, m_top_pad, m_mmap_threshold = -1, -2, -3  # <malloc.h>
+    mallopt(m_mmap_threshold, 32 << 20)
+    mallopt(m_trim_threshold, 256 << 20)
+    mallopt(m_top_pad, 16 << 20)
+
+
 def register(ruleset_id: str, builder: Builder) -> None:
     """Offer ``builder`` for encounters of ``ruleset_id`` (tried in the order registered)."""
     _BUILDERS.setdefault(ruleset_id, [])

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.base import Ruleset
 
+# fights played at once (a chunk of 50,000 is one block: smaller blocks cost more in NumPy calls than
+# they save in cache)
+BLOCK = 100_000
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
 
 # Modifier providers the kernel knows, by function name. Each is either mirrored (wound penalties, knocked
@@ -424,13 +427,21 @@ class Ed4DuelKernel:
                             pmfs.append(self._amount_pmf(i, ai, w, d, bool(kk)) if ok else np.array([1.0]))
         width = max(p.size for p in pmfs)
         self.amax = width - 1
-        prob = np.ones((len(pmfs), width))
-        alias = np.zeros((len(pmfs), width), dtype=np.int16)
+        # cells per row: a power of two, so a 64-bit random word gives the cell (top bits) and the uniform
+        # that keeps it or takes its alias (the other bits, compared with an integer threshold)
+        self._bits = max(1, int(width - 1).bit_length())
+        cells = 1 << self._bits
+        self._shift = np.uint64(64 - self._bits)
+        self._mask = np.uint64((1 << (64 - self._bits)) - 1)
+        keep = np.zeros((len(pmfs), cells), dtype=np.uint64)
+        pair = np.zeros((len(pmfs), cells, 2), dtype=np.int16)  # [alias, the cell itself]
         for r, p in enumerate(pmfs):
-            prob[r], alias[r] = _alias(np.pad(p, (0, width - p.size)))
-        self._width = width
-        self._prob = prob.ravel()
-        self._alias_t = alias.ravel()
+            prob, alias = _alias(np.pad(p, (0, cells - p.size)))
+            keep[r] = _threshold(prob, 64 - self._bits)
+            pair[r, :, 0] = alias
+            pair[r, :, 1] = np.arange(cells)
+        self._keep = keep.ravel()
+        self._pair = pair.ravel()
         # the tactic's choice at the start of the turn, by (i, w, target down): the row base and Karma
         base = np.zeros((2, W1, 2), dtype=np.intp)
         want = np.zeros((2, W1, 2), dtype=bool)
@@ -444,13 +455,14 @@ class Ed4DuelKernel:
         self._choice_base = base.ravel()
         self._choice_karma = want.ravel()
         # Knockdown: P(the test fails) by (i, Wounds before the hit, DN = damage - Wound Threshold)
+        self._kdw = width
         kd = np.ones((2, W1, width))
         for i in (0, 1):
             for w in range(W1):
                 step = K[i].kd_step - (w if self.wound_penalties else 0)
                 for dn in range(5, width):
                     kd[i, w, dn] = 1.0 - self._p_success(step, dn)
-        self._kd = kd.ravel()
+        self._kd = _threshold(kd.ravel(), 53)
         # Initiative: P(X acts before Y) by (X is combatant 1, X's Wounds, X down, Y's Wounds, Y down)
         first = np.zeros((2, W1, 2, W1, 2))
         dists = [[[self._initiative(i, w, d) for d in (0, 1)] for w in range(W1)] for i in (0, 1)]
@@ -472,13 +484,23 @@ class Ed4DuelKernel:
                             p0 = float((a * below1).sum() + (a * b).sum() * static0_first)
                         first[0, w0, d0, w1, d1] = p0
                         first[1, w1, d1, w0, d0] = 1.0 - p0
-        self._first = first.ravel()
+        self._first = _threshold(first.ravel(), 53)
         self._wt = np.array([k.wt for k in K], dtype=np.int16)
         self._death = np.array([k.death for k in K], dtype=np.int16)
         self._unc = np.array([k.unc if k.unc is not None else 32767 for k in K], dtype=np.int16)
         self._actions = np.array([k.actions for k in K], dtype=np.int16)
         self._flee_at = np.array([f if f is not None else 32767 for f in self._flee], dtype=np.int16)
         self._side = np.array([k.side for k in K], dtype=np.int8)
+        # what a Current Damage means for combatant i: row i of 0 (up), 1 (unconscious), 2 (dead)
+        span = max(k.death for k in K) + width + 1
+        fate = np.zeros((2, span), dtype=np.int8)
+        for i, k in enumerate(K):
+            cur = np.arange(span)
+            fate[i] = np.where(
+                cur >= k.death, 2, np.where(cur >= (k.unc if k.unc is not None else span), 1, 0)
+            )
+        self._fate = fate.ravel()
+        self._fate_at = np.array([0, span], dtype=np.intp)
 
     def _initiative(self, i: int, w: int, down: int) -> tuple[bool, np.ndarray]:
         """(acts last at 1, distribution of the Initiative result by value) of combatant ``i`` (p.371)."""
@@ -499,8 +521,44 @@ class Ed4DuelKernel:
 
     # ----- a batch of fights -------------------------------------------------------------------------
     def run(self, n: int, rng: np.random.Generator) -> Tally:
-        """Plays ``n`` fights in lock-step: per round one draw for the acting order and one per attack
-        (plus one per Knockdown test), finished fights dropped from the arrays at the end of each round.
+        """Plays ``n`` fights, ``BLOCK`` at a time (one stream: the blocks follow each other in ``rng``)."""
+        kernels.keep_freed_memory()
+        hist: dict[int, int] = {}
+        wins = np.zeros(3, dtype=np.int64)  # side 0, side 1, none
+        codes = np.zeros((2, 4), dtype=np.int64)
+        dmg_sum = [0, 0]
+        wnd_sum = [0, 0]
+        draws = 0
+        for start in range(0, n, BLOCK):
+            draws += self._play(min(BLOCK, n - start), rng, hist, wins, codes, dmg_sum, wnd_sum)
+        tally = Tally(self.ids, self.sides)
+        tally.runs = n
+        for s in range(len(self.sides)):
+            tally.wins[s] = int(wins[s]) if s < 2 else 0
+        tally.draws = draws
+        tally.wipeouts = n - tally.draws - sum(tally.wins)
+        tally.rounds = dict(sorted(hist.items()))
+        names = ("active", "unconscious", "dead", "fled")
+        for i in (0, 1):
+            tally.status[i] = {names[c]: int(codes[i, c]) for c in range(4) if codes[i, c]}
+        tally.dealt = [dmg_sum[1], dmg_sum[0]]
+        tally.taken = [dmg_sum[0], dmg_sum[1]]
+        tally.wounds = [wnd_sum[0], wnd_sum[1]]
+        return tally
+
+    def _play(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        hist: dict[int, int],
+        wins: np.ndarray,
+        codes: np.ndarray,
+        dmg_sum: list[int],
+        wnd_sum: list[int],
+    ) -> int:
+        """Plays ``n`` fights in lock-step, adding their outcomes to the totals; returns the draws. Per
+        round one draw for the acting order and one per attack (plus one per Knockdown test); finished
+        fights are dropped from the arrays at the end of each round.
 
         The two combatants of a lane are held as X (acting first this round) and Y; ``xid`` says which of
         the encounter's two combatants X is."""
@@ -511,11 +569,6 @@ class Ed4DuelKernel:
         wnd = [np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int16)]
         down = [np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)]
         karma = [np.full(n, self.k[0].karma0, dtype=np.int16), np.full(n, self.k[1].karma0, dtype=np.int16)]
-        hist: dict[int, int] = {}
-        wins = np.zeros(3, dtype=np.int64)  # side 0, side 1, none
-        codes = np.zeros((2, 4), dtype=np.int64)
-        dmg_sum = [0, 0]
-        wnd_sum = [0, 0]
 
         def record(sel: np.ndarray | None, rnd: int, st: list[np.ndarray], win: np.ndarray) -> None:
             x = xid if sel is None else xid[sel]
@@ -540,7 +593,7 @@ class Ed4DuelKernel:
                 break
             # acting order (p.371-372): X keeps the first turn or hands it to Y
             idx = (((xid * W1 + wnd[0]) * 2 + down[0]) * W1 + wnd[1]) * 2 + down[1]
-            swap = rng.random(m) >= self._first[idx]
+            swap = (rng.bit_generator.random_raw(m) >> _S11) >= self._first[idx]
             if swap.any():
                 for arr in (dmg, wnd, down, karma) if kar else (dmg, wnd, down):
                     a0, a1 = arr
@@ -564,20 +617,7 @@ class Ed4DuelKernel:
             z = np.zeros(draws, dtype=np.int8)
             record(None, rnd, [z, z], np.full(draws, -1, dtype=np.int8))
             wins[2] -= draws
-        tally = Tally(self.ids, self.sides)
-        tally.runs = n
-        for s in range(len(self.sides)):
-            tally.wins[s] = int(wins[s]) if s < 2 else 0
-        tally.draws = draws
-        tally.wipeouts = n - tally.draws - sum(tally.wins)
-        tally.rounds = dict(sorted(hist.items()))
-        names = ("active", "unconscious", "dead", "fled")
-        for i in (0, 1):
-            tally.status[i] = {names[c]: int(codes[i, c]) for c in range(4) if codes[i, c]}
-        tally.dealt = [dmg_sum[1], dmg_sum[0]]
-        tally.taken = [dmg_sum[0], dmg_sum[1]]
-        tally.wounds = [wnd_sum[0], wnd_sum[1]]
-        return tally
+        return draws
 
     def _slot(
         self,
@@ -612,10 +652,10 @@ class Ed4DuelKernel:
         cb = (aid * (self.W + 1) + wnd[a]) * 2 + down[t]
         r0 = self._choice_base[cb]
         wants = self._choice_karma[cb] if self.uses_karma else None
-        width = self._width
+        shift, bits, mask, kdw = self._shift, self._bits, self._mask, self._kdw
+        bitgen = rng.bit_generator
         wt = self._wt[tid]
-        death = self._death[tid]
-        unc = self._unc[tid]
+        fate_at = self._fate_at[tid]
         m = can.size
         for k in range(self.max_actions):
             if k:
@@ -625,31 +665,39 @@ class Ed4DuelKernel:
                 usek = wants & can & (karma[a] > 0)
                 karma[a] -= usek
                 row += usek
-            x = rng.random(m) * width
-            j = x.astype(np.intp)
-            cell = row * width + j
-            amount = np.where(x - j < self._prob[cell], j, self._alias_t[cell]).astype(np.int16)
+            raw = bitgen.random_raw(m)
+            cell = (row << bits) | (raw >> shift).view(np.int64)
+            amount = self._pair[(cell << 1) | ((raw & mask) < self._keep[cell])]
             amount *= can
             neww = amount >= wt
             wnd[t] += neww
             dmg[t] += amount
-            cur = dmg[t]
-            dead = cur >= death
-            unc_ = (cur >= unc) & ~dead
-            st[t][dead] = 2
-            st[t][unc_] = 1
-            down[t] |= unc_
+            # 0 still up, 1 unconscious, 2 dead, by the Current Damage (p.379-380)
+            code = self._fate[fate_at + dmg[t]]
+            np.maximum(st[t], code, out=st[t])
+            down[t] |= code == 1
             over = amount - wt
-            ti = np.flatnonzero((over >= 5) & ~dead & ~unc_ & ~down[t])
+            ti = np.flatnonzero(over >= 5)
+            if ti.size:
+                ti = ti[(code[ti] == 0) & ~down[t][ti]]
             if ti.size:
                 w_old = (wnd[t][ti] - neww[ti]).astype(np.intp)
-                cell = (tid[ti] * (self.W + 1) + w_old) * width + over[ti]
-                fell = rng.random(ti.size) < self._kd[cell]
+                cell = (tid[ti] * (self.W + 1) + w_old) * kdw + over[ti]
+                fell = (bitgen.random_raw(ti.size) >> _S11) < self._kd[cell]
                 down[t][ti[fell]] = True
         out = live & (st[t] != 0)
         if out.any():
             live &= ~out
             win[out] = self._side[aid[out]]
+
+
+_S11 = np.uint64(11)  # a 64-bit word >> 11: a 53-bit uniform integer
+
+
+def _threshold(p: np.ndarray, bits: int) -> np.ndarray:
+    """Probabilities as integer thresholds: a uniform ``bits``-bit integer is below ``t`` with chance
+    ``p`` (to 2**-bits; 1 maps to 2**bits, never reached)."""
+    return np.floor(np.clip(p, 0.0, 1.0) * float(1 << bits)).astype(np.uint64)
 
 
 def _alias(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
