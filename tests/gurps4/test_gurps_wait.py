@@ -110,3 +110,56 @@ def test_a_foe_already_in_reach_does_not_trigger_a_melee_wait() -> None:
     events = f.submit(Command("w", "move", None, {"to": [1, -1]}))  # stays adjacent
     assert not any("Wait is triggered" in n for n in notes(events))
     assert f.pending() is None or f.pending().actor != "w"  # type: ignore[union-attr]
+
+
+def test_a_mount_carrying_its_rider_into_reach_triggers_a_wait_for_the_rider() -> None:
+    # B366 Wait; B396 (text): the mount moves and carries its rider. The spearman waits for the knight;
+    # the horse brings him within the spear's reach: the spear strikes the knight, not the horse.
+    data = {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "wait mounted",
+        "sides": [
+            {"name": "A", "combatants": [
+                {"template": "saddle_horse", "id": "horse", "at": [6, 0]},
+                {"template": "knight", "id": "knight", "options": {"mount": "horse"}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [0, 0]}]},
+        ],
+    }  # fmt: skip
+    _, state = encounter.load_data(data, "<test>")
+    f = Fight(RS, state, ScriptedDice([3] * 200))
+    while (d := f.advance_until_decision()) is not None and d.actor != "s":
+        f.submit(Command(d.actor, "do_nothing"))
+    f.submit(Command("s", "wait", "knight", {"weapon": "spear:thrust"}))
+    while (d := f.advance_until_decision()) is not None and d.actor != "horse":
+        f.submit(Command(d.actor, "do_nothing"))
+    events = f.submit(Command("horse", "move", None, {"to": [0, 0]}))
+    attack = [e for e in events if isinstance(e, ev.Rolled) and e.actor == "s"]
+    assert attack and attack[0].target == "knight"
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "knight"
+
+
+def test_a_ranged_wait_shoots_a_foe_who_moves_within_range() -> None:
+    # B366 Wait with a bow (Shots 1(2) after it, B275): the trigger is the foe moving and ending in range
+    data = {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "wait bow",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "horse_archer", "id": "arch", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [20, 0]}]},
+        ],
+    }  # fmt: skip
+    _, state = encounter.load_data(data, "<test>")
+    f = Fight(RS, state, ScriptedDice([3] * 200))
+    while (d := f.advance_until_decision()) is not None and d.actor != "arch":
+        f.submit(Command(d.actor, "do_nothing"))
+    f.submit(Command("arch", "wait", None, {"weapon": "composite_bow"}))
+    while (d := f.advance_until_decision()) is not None and d.actor != "s":
+        f.submit(Command(d.actor, "do_nothing"))
+    events = f.submit(Command("s", "move", None, {"to": [15, 0]}))
+    shots = [e for e in events if isinstance(e, ev.Rolled) and e.actor == "arch"]
+    assert shots and shots[0].target == "s"
+    assert f.state.combatants["arch"].marks.get("reload") == 2
