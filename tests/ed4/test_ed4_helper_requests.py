@@ -84,3 +84,34 @@ def test_default_and_guard_are_the_core_tactics_and_plan_legal_attacks() -> None
         if d.kind == "act" and cmd.action == "attack":
             assert RULESET._is_legal(f.state, cmd)
         f.submit(cmd)
+
+
+def test_may_refuse_attack_says_yes_for_each_refusal_reason() -> None:
+    state = _duel()
+    me, t = state.combatants["thrak"], state.combatants["thundra"]
+    assert not RULESET.may_refuse_attack(state, me, t)
+    t.altitude = 4
+    assert RULESET.may_refuse_attack(state, me, t)  # out of close reach (p.397)
+    t.altitude = 0
+    me.marks["lost_weapons"] = ["Battle-axe"]
+    assert RULESET.may_refuse_attack(state, me, t)  # a weapon lost to a Called Shot
+    me.marks.pop("lost_weapons")
+    me.conditions["grappled"] = Condition("grappled", None, 5, "thundra")
+    assert RULESET.may_refuse_attack(state, me, t)
+    me.conditions.pop("grappled")
+    state.extra["map"] = {"full_cover": [[5, 5]]}
+    assert RULESET.may_refuse_attack(state, me, t)
+
+
+def test_every_planned_attack_in_the_bundled_fights_is_legal() -> None:
+    """With validation skipped where the chapter cannot refuse, plans must still pass it: submit validates."""
+    from pathlib import Path
+
+    from fracas.engine import encounter
+
+    for path in sorted(Path(__file__).resolve().parents[2].glob("examples/ed4/*.yaml")):
+        for seed in (1, 2):
+            state = encounter.load(path)[1]
+            f = Fight(RULESET, state, RandomDice(seed), log=None)
+            f.run()  # an illegal plan raises IllegalCommand here
+            assert f.state.ended

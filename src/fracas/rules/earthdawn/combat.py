@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fracas.dice.roll import MAX_EXPLOSIONS, Roll
+from fracas.dice.source import RandomDice
 from fracas.dice.steps import step_table
 from fracas.engine import events as ev
 from fracas.rules.base import Modifier
@@ -190,7 +191,7 @@ def run_test(
         step += m.value
     if step < 1:
         step = 1
-    if test:
+    if test and dice.__class__ is not RandomDice:  # RandomDice never reads why: no string to build
         why = f"{who}: {test} test, step {step}" if who else f"{test} test, step {step}"
         if karma_step is not None:
             why += f" + Karma step {karma_step}"

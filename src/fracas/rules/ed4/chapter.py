@@ -102,6 +102,9 @@ def rider_of(state: FightState, c: Combatant) -> Combatant | None:
     return r if r is not None and r.marks.get("mount") == c.id and r.pos == c.pos else None
 
 
+_NEIGHBOUR_STEPS = frozenset(((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)))
+
+
 def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combatant]:
     """Active enemies next to ``c`` that can fight in close combat (a rider and his mount count once)."""
     pos = c.pos
@@ -111,14 +114,12 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
     q, r = pos
     side = c.side
     out = []
-    for o in state.combatants.values():
-        o = local.get(o.id, o)  # the command's own picture where it has one (never clones)
-        op = o.pos
-        if o.side == side or op is None or o.status != "active":
+    for cid, o in state.combatants.items():
+        if o.side == side:  # a combatant's side never changes
             continue
-        dq = op[0] - q
-        dr = op[1] - r
-        if abs(dq) + abs(dr) + abs(dq + dr) != 2:
+        o = local.get(cid, o)  # the command's own picture where it has one (never clones)
+        op = o.pos
+        if op is None or (op[0] - q, op[1] - r) not in _NEIGHBOUR_STEPS or o.status != "active":
             continue
         conds = o.conditions
         if "knocked-down" in conds or "surprised" in conds:
