@@ -84,3 +84,10 @@ def test_a_lancers_mount_chased_by_a_swordsman_keeps_the_lances_reach() -> None:
     cmd = RS.tactics()["default"].choose(state, Decision("h1", "act", ""), RS)
     assert cmd.action == "move"
     assert distance(tuple(cmd.args["to"]), (1, 0)) == 4
+
+
+def test_a_rider_on_an_unknown_mount_is_told_which_mounts_there_are() -> None:
+    data = flyer_data(0)
+    data["sides"][1]["combatants"].append({"template": "knight", "id": "k", "options": {"mount": "nag"}})
+    with pytest.raises(EncounterFileError, match=r"'nag' is not a mount in this encounter \(mounts: none"):
+        encounter.load_data(data, "<test>")

@@ -166,7 +166,11 @@ class GurpsRuleset(Ruleset):
                 continue
             m = state.combatants.get(mid)
             if m is None or not S(m).mount:
-                raise EncounterFileError(f"{c.id}.options.mount: {mid!r} is not a mount in this encounter")
+                mounts = ", ".join(o.id for o in state.combatants.values() if S(o).mount) or "none"
+                raise EncounterFileError(
+                    f"{c.id}.options.mount: {mid!r} is not a mount in this encounter (mounts: {mounts}; a "
+                    "mount is a combatant with a horse template such as heavy_warhorse)"
+                )
             if m.side != c.side:
                 raise EncounterFileError(f"{c.id}.options.mount: {mid!r} is on another side")
             if m.pos is None:
@@ -1364,8 +1368,8 @@ class GurpsRuleset(Ruleset):
             return f"  {name}: shock {event.value} on the next turn [{event.rule}]"
         if isinstance(event, ev.Marked) and event.key == "maneuver" and event.value not in ATTACK_MANEUVERS:
             c = state.combatants.get(event.target)
-            if event.value in ("move", None) or c is None:
-                return ""
+            if event.value in ("move", "wait", None) or c is None:
+                return ""  # a Move shows as its movement, a Wait as its note
             return f"  {c.name}: {str(event.value).replace('_', ' ').title()}"
         if isinstance(event, ev.Marked | ev.ExtraSet):
             return ""
