@@ -170,7 +170,7 @@ def test_the_game_master_runs_a_whole_fight_with_typed_and_server_rolls(server, 
             page.locator(f".actions button[data-act=advance][data-mode={mode}]").click()
         elif any(c["command"]["action"] == "attack" for c in view["choices"]):
             mode = "typed" if i % 2 else "server"
-            choice = page.locator(".choice", has_text="attack").first
+            choice = page.locator(".choice[data-action=attack]").first
             choice.locator(f"button[data-mode={mode}]").click()
         else:
             mode = "typed" if i % 3 == 0 else "server"
@@ -523,4 +523,35 @@ def test_the_dice_dialog_names_each_die_s_test_and_says_when_a_die_explodes(serv
     answer_dice(page, [])
     settle(page)
     assert server.gm_json(created["id"])["round"] == 1
+    page.close()
+
+
+def test_on_a_laptop_screen_the_log_and_the_actions_are_in_view(server, browser) -> None:
+    import yaml
+
+    data = yaml.safe_load(EXAMPLE.read_text())
+    data["name"] = "Laptop"
+    created = server.http.post("/api/fights", json={"encounter": data, "seed": 3}).json()
+    fid = created["id"]
+    _until_player_acts(server, fid, "silar")  # several foes in range: grouped attack choices
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(server.base + created["gm"])
+    for section in (".actions", ".log", ".map", ".order"):
+        box = page.locator(f"#fight {section}").bounding_box()
+        assert box is not None and box["y"] < 768 and box["x"] + 100 < 1366, (section, box)
+    log_lines = page.locator("#fight .log .lines li").last.bounding_box()
+    assert log_lines is not None and log_lines["y"] < 768  # the latest line is on screen, not below the cards
+    actions = page.inner_text("#fight .actions")
+    assert "trigger" not in actions and "target: )" not in actions
+    assert "Reserve the action: strike whoever attacks" in actions
+    groups = page.locator("#fight .actions .group h3").all_inner_texts()
+    assert any(t.startswith("Attack Ghoul 1") for t in groups), groups
+    assert len(groups) == len(set(groups))  # one group per target, the weapons inside
+    first = page.locator("#fight .actions .group").first
+    assert first.locator(".choice").count() >= 2  # e.g. the crossbow, with Karma, the thrown dagger
+    # compact cards: a damage bar against the Unconsciousness and Death Ratings
+    mica = page.locator("#fight .card[data-id=mica]")
+    assert mica.locator(".bar-dmg").count() == 1
+    assert "Unconsciousness 30, Death 36" in mica.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "gm-laptop.png"))
     page.close()

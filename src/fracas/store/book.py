@@ -493,16 +493,78 @@ class FightBook:
 
 
 def describe(command: Command, state: FightState) -> str:
-    """A command in words: the ruleset's label, else the action, the target's name and the arguments."""
+    """A command in words: the ruleset's label, else a sentence for the common actions (attack, move, run,
+    reserve, ...), else the action, the target's name and the arguments that say something."""
     if command.label:
         return command.label
     target = state.combatants.get(command.target or "")
-    text = command.action.replace("-", " ")
+    tname = target.name if target else (command.target or "")
+    args = command.args
+    action = command.action
+    if action == "attack" and "attack" in args:
+        return f"Attack {tname} with {attack_words(args)}"
+    if action in ("move", "run") and isinstance(args.get("path"), list):
+        verb = "Run" if action == "run" else "Move"
+        return verb + _path_words(args["path"], "") + (" (fleeing)" if args.get("flee") else "")
+    if action == "reserve":
+        trig = args.get("trigger")
+        if isinstance(trig, dict):
+            who = state.combatants.get(trig.get("target") or "")
+            victim = who.name if who else "anyone on our side"
+            on = trig.get("on", "attack")
+            if on == "attack":
+                return f"Reserve the action: strike whoever attacks {victim}"
+            return f"Reserve the action: strike at the next {on} of an enemy"
+        if "initiative" in args:
+            return f"Reserve the action until Initiative {args['initiative']}"
+        return "Reserve the action"
+    fixed = {"delay": "Delay: act later this round", "end": "End the turn", "pass": "Let it happen"}
+    if action in fixed and not args and not command.target:
+        return fixed[action]
+    text = action.replace("-", " ")
     if command.target:
-        text += f" {target.name if target else command.target}"
-    if command.args:
-        text += " (" + "; ".join(f"{k} {_words(v)}" for k, v in command.args.items()) + ")"
+        text += f" {tname}"
+    shown = {k: v for k, v in args.items() if v not in (None, "", [], {}, False)}
+    if shown:
+        parts = []
+        for k, v in shown.items():
+            if k in ("path", "after") and isinstance(v, list):
+                parts.append(("moving" if k == "path" else "then moving") + _path_words(v, ""))
+            elif v is True:
+                parts.append(k.replace("_", " "))
+            else:
+                parts.append(f"{k.replace('_', ' ')} {_words(v)}")
+        text += " (" + "; ".join(parts) + ")"
     return text[:1].upper() + text[1:]
+
+
+def attack_words(args: dict[str, Any]) -> str:
+    """An attack's weapon and extras: "Broadsword + Karma, moving 4 hexes to (2, 0) first"."""
+    text = str(args.get("attack", "?"))
+    if args.get("karma"):
+        text += " + Karma"
+    if args.get("karma_damage"):
+        text += " + Karma on damage"
+    if isinstance(args.get("path"), list) and args["path"]:
+        text += "," + _path_words(args["path"], " first").replace(" ", " moving ", 1)
+    if isinstance(args.get("after"), list) and args["after"]:
+        text += ", then moving" + _path_words(args["after"], "")
+    for k, v in args.items():
+        if k not in ("attack", "karma", "karma_damage", "path", "after") and v not in (None, False, "", []):
+            text += f", {k.replace('_', ' ')}" + ("" if v is True else f" {_words(v)}")
+    return text
+
+
+def _path_words(path: list[Any], tail: str) -> str:
+    if not path:
+        return " nowhere"
+    end = path[-1]
+    try:
+        where = f" to ({int(end[0])}, {int(end[1])})"
+    except (TypeError, ValueError, IndexError):
+        where = ""
+    n = len(path)
+    return f" {n} hex{'' if n == 1 else 'es'}{where}{tail}"
 
 
 def _words(value: Any) -> str:

@@ -13,8 +13,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
+from fracas.engine.hexgrid import distance
 from fracas.engine.narrate import faces_text, narrate
-from fracas.store.book import concealed, describe
+from fracas.store.book import attack_words, concealed, describe
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
@@ -46,6 +47,82 @@ def _card(card: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             rows.append({"key": str(key), "label": label, "text": _text(plain)})
     return rows
+
+
+SUMMARY_KEYS = ("wounds", "wound_threshold", "karma", "strain", "HP", "Wound Markers", "Hurt", "Broken")
+"""Card rows shown on a compact card (the rest folds away under "more"); the damage bar shows the others."""
+BAR_KEYS = ("damage", "unconsciousness", "death")
+
+
+def _bar(card: dict[str, Any]) -> dict[str, Any] | None:
+    """A damage bar: damage against the Unconsciousness and Death Ratings (Earthdawn), or what is left of a
+    "now / most" counter (HP in GURPS, Wound Markers in Spells & Swords). Percentages of the bar's width."""
+    d, u, death = (card.get(k) for k in BAR_KEYS)
+    if all(isinstance(x, int) and not isinstance(x, bool) for x in (d, u, death)) and death > 0:
+        return {
+            "fill": min(100.0, round(100 * max(d, 0) / death, 1)),
+            "mark": round(100 * u / death, 1),
+            "danger": d >= u,
+            "text": f"{d} damage; Unconsciousness {u}, Death {death}",
+        }
+    for key, taken in (("HP", False), ("Wound Markers", True)):
+        value = card.get(key)
+        if isinstance(value, str) and "/" in value:
+            try:
+                now, most = (int(x) for x in value.split("/"))
+            except ValueError:
+                continue
+            if most <= 0:
+                continue
+            used = now if taken else most - now
+            return {
+                "fill": min(100.0, round(100 * max(used, 0) / most, 1)),
+                "mark": None,
+                "danger": used >= most,
+                "text": f"{key} {value}",
+            }
+    return None
+
+
+def _card_parts(rows: list[dict[str, Any]], has_bar: bool) -> dict[str, Any]:
+    """A compact card's rows: the few always shown, and the rest (folded away); the bar replaces its rows."""
+    summary = [r for r in rows if r["key"] in SUMMARY_KEYS]
+    more = [r for r in rows if r["key"] not in SUMMARY_KEYS and not (has_bar and r["key"] in BAR_KEYS)]
+    more = [r for r in more if r["key"] != "conditions"]  # shown with their rounds left below
+    return {"card_summary": summary, "card_more": more}
+
+
+def _group_choices(
+    choices: list[dict[str, Any]], state: FightState, actor: str | None
+) -> list[dict[str, Any]]:
+    """Attack choices grouped by target (then weapon and extras); every other choice on its own."""
+    me = state.combatants.get(actor or "")
+    groups: dict[Any, dict[str, Any]] = {}
+    for item in choices:
+        cmd = item["command"]
+        args = cmd.get("args") or {}
+        target = state.combatants.get(cmd.get("target") or "")
+        if cmd.get("action") == "attack" and target is not None and "attack" in args:
+            key: Any = ("attack", target.id)
+            item["short"] = attack_words(args)
+            if key not in groups:
+                far = ""
+                if me is not None and me.pos is not None and target.pos is not None:
+                    d = distance(me.pos, target.pos)
+                    far = " (next to it)" if d == 1 else f" ({d} hexes away)"
+                groups[key] = {"title": f"Attack {target.name}{far}", "choices": []}
+        else:
+            key = ("one", item["index"])
+            item["short"] = item["label"]
+            groups[key] = {"title": None, "choices": []}
+        groups[key]["choices"].append(item)
+    for g in groups.values():
+        if g["title"] and len(g["choices"]) > 1:  # each weapon, then its variants (moving, Karma)
+            first: dict[str, int] = {}
+            for i, item in enumerate(g["choices"]):
+                first.setdefault(str(item["command"]["args"].get("attack")), i)
+            g["choices"].sort(key=lambda it: first[str(it["command"]["args"].get("attack"))])
+    return list(groups.values())
 
 
 def _text(value: Any) -> str:
@@ -101,6 +178,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 "moves": cmd.action in ("move", "run") or "path" in cmd.args,
             }
             choices.append(item)
+    groups = _group_choices(choices, state, decision.actor if decision else None)
     waiting = book.waiting_for_dice()
     combatants = []
     for c in state.combatants.values():
@@ -122,6 +200,8 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
                 "conditions": _conditions(c, state),
                 "card": _plain(ruleset.card(c)),
                 "card_rows": _card(ruleset.card(c)),
+                "bar": _bar(ruleset.card(c)),
+                **_card_parts(_card(ruleset.card(c)), _bar(ruleset.card(c)) is not None),
                 "initiative": state.initiative.get(c.id),
             }
         )
@@ -154,6 +234,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
             else None
         ),
         "choices": choices,
+        "choice_groups": groups,
         "waiting_for_dice": {"sides": waiting[0], "why": waiting[1]} if waiting else None,
         "can_undo": book._what(undo[-1]) if undo else None,
         "can_redo": book._what(book.redo[-1]) if book.redo else None,
