@@ -874,7 +874,10 @@ class GurpsRuleset(Ruleset):
         elif action == "evaluate":
             old = a.marks.get("evaluate")
             turns = int(old[1]) + 1 if old and old[0] == cmd.target else 1
-            w.mark(a, "evaluate", (cmd.target, min(3, turns)), "gurps4/core/maneuver/evaluate B364")
+            # emitted even at the +3 cap, so that the log shows the maneuver
+            w.emit(
+                ev.Marked(a.id, "evaluate", (cmd.target, min(3, turns)), "gurps4/core/maneuver/evaluate B364")
+            )
         elif action == "feint":
             self._feint(w, a, w.c(cmd.target or ""), args)
         elif action == "attack":
@@ -1366,13 +1369,41 @@ class GurpsRuleset(Ruleset):
         if isinstance(event, ev.ConditionAdded) and event.name == "shock":
             name = state.combatants[event.target].name
             return f"  {name}: shock {event.value} on the next turn [{event.rule}]"
+        if isinstance(event, ev.Marked) and event.target in state.combatants:
+            line = self._narrate_mark(event, state.combatants[event.target], state)
+            if line is not None:
+                return line
         if isinstance(event, ev.Marked) and event.key == "maneuver" and event.value not in ATTACK_MANEUVERS:
             c = state.combatants.get(event.target)
-            if event.value in ("move", "wait", None) or c is None:
-                return ""  # a Move shows as its movement, a Wait as its note
+            if event.value in ("move", "wait", "aim", "evaluate", "ready", None) or c is None:
+                return ""  # a Move shows as its movement; Wait, Aim, Evaluate and Ready by what they do
             return f"  {c.name}: {str(event.value).replace('_', ' ').title()}"
         if isinstance(event, ev.Marked | ev.ExtraSet):
             return ""
+        return None
+
+    @staticmethod
+    def _narrate_mark(event: ev.Marked, c: Combatant, state: FightState) -> str | None:
+        """Aim, Evaluate and Ready read by what they do (B364-366)."""
+        rule = f" [{event.rule}]" if event.rule else ""
+
+        def name(cid: Any) -> str:
+            return state.combatants[cid].name if cid in state.combatants else str(cid)
+
+        if event.key == "aim" and event.value:
+            tid, weapon, turns = event.value
+            return f"  {c.name}: Aim {weapon} at {name(tid)} ({turns} turn{'s' if turns != 1 else ''}){rule}"
+        if event.key == "evaluate" and event.value:
+            return f"  {c.name}: Evaluate {name(event.value[0])} (+{event.value[1]}){rule}"
+        if event.key == "wielding" and event.rule:
+            return f"  {c.name}: Ready {event.value}{rule}"
+        if event.key == "shield_unready" and event.value is None and event.rule:
+            return f"  {c.name}: Ready (shield){rule}"
+        if event.key in ("reload", "unready") and event.rule and c.marks.get("maneuver") == "ready":
+            weapon = c.marks.get("wielding") or "weapon"
+            if event.value:
+                return f"  {c.name}: Ready ({weapon}: {event.value} more Ready to go){rule}"
+            return f"  {c.name}: Ready ({weapon} ready to use){rule}"
         return None
 
     def card(self, combatant: Combatant) -> dict[str, Any]:
