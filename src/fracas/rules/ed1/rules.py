@@ -100,7 +100,9 @@ def _r(key: str, title: str, status: str = "implemented", note: str = "") -> Rul
     return Rule(rid, title, page, status, note)
 
 
-NOT_HELD = "not-implemented"
+# Sections the 1st Edition combat text refers to but does not contain: the game master rules them (the 4th
+# Edition versions are not carried over, because the editions differ).
+NOT_HELD = "gm-call"
 
 RULES: list[Rule] = [
     # ----- Combat Round --------------------------------------------------------------------------------
@@ -281,20 +283,23 @@ RULES: list[Rule] = [
         "Combat Options (Aggressive Attack, Attacking to Knockdown, ...)",
         "ch.12§Combat-Options",
         NOT_HELD,
-        "the section is not in the text held",
+        "referenced by the ED1 text but not in it; the game master rules them "
+        "(ED4 options are not carried over)",
     ),
     Rule(
         "ed1/situation/modifiers",
         "Situation Modifiers (blindside, darkness, harried, cover...)",
         "ch.12§Situation-Modifiers",
         NOT_HELD,
-        "not in the text held; knocked down and range only",
+        "referenced but not in the ED1 text; only knocked down and range are applied, "
+        "the rest is the game master's call",
     ),
     Rule(
         "ed1/combat/spell",
         "Spell effects",
         "ch.12§Spell-Combat",
         NOT_HELD,
-        "spell attacks roll against Spell Defense; spell effects are in the Magic chapters",
+        "spell attacks roll against Spell Defense; the effects are in the Magic chapters, "
+        "not in this text: the game master's call",
     ),
 ]
