@@ -284,3 +284,28 @@ def test_export_and_import_through_the_api(served) -> None:
     data["log"][4]["data"] = {"nonsense": True}
     r = client.post("/api/fights/import", json=data, headers=GM)
     assert r.status_code == 400
+
+
+def test_the_builder_defaults_are_heroes_against_monsters_and_make_a_valid_fight(tmp_path: Path) -> None:
+    service = FightService(Store(tmp_path / "defaults.sqlite3"))
+    client = TestClient(create_app(service, TOKEN), raise_server_exceptions=False)
+    for rs in client.get("/api/rulesets", headers=GM).json():
+        if not rs["available"]:
+            continue
+        d = rs["defaults"]
+        assert d["heroes"] and d["monsters"] and set(d["heroes"] + d["monsters"]) <= set(rs["templates"])
+        sides = []
+        for name, temps, col in (("heroes", d["heroes"], 2), ("monsters", d["monsters"], 8)):
+            entries = [
+                {"template": t, "player": name == "heroes", "at": [col - i, 1 + 2 * i]}
+                for i, t in enumerate(temps)
+            ]
+            for i, e in enumerate(entries):
+                e["id"] = f"{name}-{i}"
+            sides.append({"name": name, "combatants": entries})
+        enc = {"version": 1, "ruleset": rs["id"], "name": "Defaults", "sides": sides}
+        r = client.post("/api/fights", json={"encounter": enc}, headers=GM)
+        assert r.status_code == 200, (rs["id"], r.json())
+    ed4 = next(rs for rs in client.get("/api/rulesets", headers=GM).json() if rs["id"] == "ed4")
+    assert "bandit" not in ed4["defaults"]["heroes"] and "war-horse" not in ed4["defaults"]["monsters"]
+    service.store.close()

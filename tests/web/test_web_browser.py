@@ -555,3 +555,37 @@ def test_on_a_laptop_screen_the_log_and_the_actions_are_in_view(server, browser)
     assert "Unconsciousness 30, Death 36" in mica.inner_text()
     page.screenshot(path=str(ARTIFACTS / "gm-laptop.png"))
     page.close()
+
+
+def test_the_encounter_builder_starts_with_heroes_against_monsters_for_each_ruleset(server, browser) -> None:
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.base}/new?token={server.token}")
+
+    def sides() -> list[list[str]]:
+        return [
+            fs.locator("select[data-f=template]").evaluate_all("els => els.map(e => e.value)")
+            for fs in page.locator("#sides fieldset").all()
+        ]
+
+    expected = {
+        "ed4": [["mica", "thrak"], ["ghoul"]],
+        "ed1": [["thom-hammerblade"], ["ork-raider"]],
+        "gurps4": [["swordsman"], ["axeman", "spearman"]],
+        "sas": [["fighter", "priest"], ["goblin"]],
+    }
+    page.select_option("#ruleset", "ed4")
+    assert sides() == expected["ed4"]
+    players = page.locator("#sides fieldset").nth(0).locator("input[data-f=player]")
+    assert all(players.nth(i).is_checked() for i in range(players.count()))
+    assert not page.locator("#sides fieldset").nth(1).locator("input[data-f=player]").first.is_checked()
+    assert page.locator("#builder-map .token").count() == 4  # Mica, Thrak, two ghouls, all placed
+    for rid, want in expected.items():
+        page.select_option("#ruleset", rid)
+        assert sides() == want, rid
+    # the defaults make a valid fight (Spells & Swords here; the others in test_web_api)
+    page.click("#create")
+    page.wait_for_url("**/gm/**", timeout=15_000)
+    assert not errors, errors
+    page.close()

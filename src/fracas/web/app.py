@@ -30,6 +30,13 @@ from fracas.store.session import FightService
 from fracas.web.views import gm_view, player_view
 
 HERE = Path(__file__).parent
+BUILDER_DEFAULTS: dict[str, dict[str, tuple[str, ...]]] = {
+    # heroes (players) against monsters, as in each ruleset's bundled examples
+    "ed4": {"heroes": ("mica", "thrak"), "monsters": ("ghoul", "ghoul")},
+    "ed1": {"heroes": ("thom-hammerblade",), "monsters": ("ork-raider", "ork-raider")},
+    "gurps4": {"heroes": ("swordsman", "swordsman"), "monsters": ("axeman", "spearman")},
+    "sas": {"heroes": ("fighter", "priest"), "monsters": ("goblin", "goblin")},
+}
 MAX_UPLOAD = 1_000_000
 
 
@@ -144,6 +151,18 @@ def create_app(service: FightService, token: str) -> FastAPI:
     def player_of(fight_id: str) -> dict[str, Any]:
         return service.view(fight_id, player_view)
 
+    def defaults(rid: str, templates: list[str]) -> dict[str, Any]:
+        """The builder's starting sides: heroes against monsters from the bundled templates (a default that
+        is not a template of this ruleset is dropped; none left: the first and the last template)."""
+        want = BUILDER_DEFAULTS.get(rid, {})
+        heroes = [t for t in want.get("heroes", ()) if t in templates]
+        monsters = [t for t in want.get("monsters", ()) if t in templates]
+        if not heroes and templates:
+            heroes = [templates[0]]
+        if not monsters and templates:
+            monsters = [templates[-1]]
+        return {"heroes": heroes, "monsters": monsters}
+
     def rulesets() -> list[dict[str, Any]]:
         from fracas.rules.registry import RULESETS, get_ruleset
 
@@ -156,6 +175,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
                     available=True,
                     name=rs.name or title,
                     templates=list(rs.templates()),
+                    defaults=defaults(rid, list(rs.templates())),
                     tactics=sorted(rs.tactics()),
                     options=[
                         {"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()

@@ -108,7 +108,9 @@
       const d = b.dataset.do;
       if (d === "add") {
         const si = +b.dataset.si;
-        enc.sides[si].combatants.push({ template: (rs().templates || [""])[0], count: 1, player: si === 0, tactic: "default" });
+        const d = rs().defaults || {};
+        const pick = (si === 0 ? d.heroes : d.monsters) || [];
+        enc.sides[si].combatants.push({ template: pick[0] || (rs().templates || [""])[0], count: 1, player: si === 0, tactic: "default" });
       } else if (d === "remove-side") {
         enc.sides.splice(+b.dataset.si, 1);
       } else {
@@ -167,10 +169,32 @@
     err.textContent = data.error || "refused";
   };
 
-  fillRulesets();
-  if (rs().templates && rs().templates.length) {
-    enc.sides[0].combatants.push({ template: rs().templates[0], count: 1, player: true, tactic: "default", at: [1, 2] });
-    enc.sides[1].combatants.push({ template: rs().templates[rs().templates.length - 1], count: 2, tactic: "default", at: [[5, 1], [5, 2]] });
+  // The ruleset's defaults (from /api/rulesets): heroes (players) against monsters, as in its examples.
+  // Grouped by template (two ghouls: one entry, count 2), placed in two facing columns.
+  let pristine = true;     // the sides still hold the defaults: a new ruleset brings its own
+  function setDefaults() {
+    const d = rs().defaults || { heroes: [], monsters: [] };
+    const side = (list, player, col) => {
+      const out = [];
+      let row = 1;
+      list.forEach((t) => {
+        const e = out.find((x) => x.template === t);
+        const at = [col - Math.floor(row / 2), row];
+        row += 2;
+        if (e) { e.count += 1; e.at = positions(e).concat([at]); }
+        else out.push({ template: t, count: 1, player, tactic: "default", at });
+      });
+      return out;
+    };
+    enc.sides = [{ name: "heroes", combatants: side(d.heroes, true, 2) },
+                 { name: "monsters", combatants: side(d.monsters, false, 8) }];
+    pristine = true;
   }
+  fillRulesets();
+  const sel = document.getElementById("ruleset");
+  sel.onchange = () => { enc.ruleset = sel.value; if (pristine) setDefaults(); draw(); };
+  root.addEventListener("change", (e) => { if (e.target !== sel) pristine = false; }, true);
+  root.addEventListener("click", (e) => { if (e.target.closest("button[data-do]")) pristine = false; }, true);
+  setDefaults();
   draw();
 })();
