@@ -384,25 +384,23 @@ class Ed4DuelKernel:
         p[0] -= r1
         hit = totals >= dn
         armor = 0 if atk.armor == "none" else foe.parmor if atk.armor == "physical" else foe.marmor
-        out: dict[int, float] = {}
+        parts = []
         extra = (totals[hit] - dn) // 5
+        p_hit = p[hit]
         for e in np.unique(extra):
-            mass = float(p[hit][extra == e].sum())
+            mass = float(p_hit[extra == e].sum())
             if mass <= 0:
                 continue
             dstep = atk.damage + mod
             if atk.against == "physical":
                 dstep += int(e) * self.edition.extra_success_damage
             dt, dp, _ = self._pmf(dstep)
-            amt = np.maximum(dt - armor, 0)
-            for a_, q in zip(amt.tolist(), dp.tolist(), strict=True):
-                out[a_] = out.get(a_, 0.0) + mass * q
-        miss = 1.0 - sum(out.values())
-        out[0] = out.get(0, 0.0) + max(miss, 0.0)
-        res = np.zeros(max(out) + 1)
-        for a_, q in out.items():
-            res[a_] += q
-        return res / res.sum()
+            parts.append(np.bincount(np.maximum(dt - armor, 0), weights=dp * mass))
+        out = np.zeros(max([1] + [q.size for q in parts]))
+        for q in parts:
+            out[: q.size] += q
+        out[0] += max(1.0 - float(out.sum()), 0.0)  # misses and the Rule of One
+        return out / out.sum()
 
     def _build(self) -> None:
         """The lookup tables one lane-round reads: the acting order, every attack's damage (alias tables),
@@ -420,10 +418,10 @@ class Ed4DuelKernel:
         pmfs = []
         for i in (0, 1):
             for ai in range(na):
+                ok = ai < len(self.attacks[i]) and _attack_ok_adjacent(self.attacks[i][ai])
                 for w in range(W1):
                     for d in (0, 1):
                         for kk in (0, 1):
-                            ok = ai < len(self.attacks[i]) and _attack_ok_adjacent(self.attacks[i][ai])
                             pmfs.append(self._amount_pmf(i, ai, w, d, bool(kk)) if ok else np.array([1.0]))
         width = max(p.size for p in pmfs)
         self.amax = width - 1
@@ -704,9 +702,9 @@ def _alias(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Walker's alias table of a distribution on 0..len(p)-1 (Vose's construction): draw ``x = u * len``,
     ``j = floor(x)``; the outcome is ``j`` if ``x - j < prob[j]``, else ``alias[j]``. Exact, one draw."""
     k = p.size
-    q = p * (k / p.sum())
-    prob = np.ones(k)
-    alias = np.arange(k, dtype=np.int16)
+    q = (p * (k / p.sum())).tolist()
+    prob = [1.0] * k
+    alias = list(range(k))
     small = [i for i in range(k) if q[i] < 1.0]
     large = [i for i in range(k) if q[i] >= 1.0]
     while small and large:
@@ -714,9 +712,8 @@ def _alias(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         prob[s], alias[s] = q[s], g
         q[g] -= 1.0 - q[s]
         (small if q[g] < 1.0 else large).append(g)
-    for i in small + large:  # what rounding leaves: exactly 1 up to float error
-        prob[i], alias[i] = 1.0, i
-    return prob, alias
+    # what rounding leaves (small or large) keeps its own cell: its weight is 1 up to float error
+    return np.array(prob), np.array(alias, dtype=np.int16)
 
 
 def _exploding_die(sides: int) -> np.ndarray:
