@@ -163,3 +163,36 @@ def test_a_ranged_wait_shoots_a_foe_who_moves_within_range() -> None:
     shots = [e for e in events if isinstance(e, ev.Rolled) and e.actor == "arch"]
     assert shots and shots[0].target == "s"
     assert f.state.combatants["arch"].marks.get("reload") == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_play_with_waits_is_pure_and_replays(seed: int) -> None:
+    # every command chosen from choices() (Waits often), resolve() never mutates the state, and the log
+    # replays to the same state
+    import random
+    from pathlib import Path
+
+    from fracas.dice.source import RandomDice
+    from fracas.engine.play import replay
+
+    path = Path(__file__).parents[2] / "examples" / "gurps4" / "fight-on-foot.yaml"
+    _, state = encounter.load(path)
+    state.max_rounds = 15
+    initial = state.clone()
+    f = Fight(RS, state, RandomDice(seed))
+    rng = random.Random(seed)
+    triggered = 0
+    while not f.state.ended:
+        d = f.advance_until_decision()
+        if d is None:
+            break
+        options = RS.choices(f.state, d)
+        waits = [c for c in options if c.action == "wait"]
+        cmd = rng.choice(waits) if waits and rng.random() < 0.5 else f.auto_command(d)
+        before = f.state.snapshot()
+        events = RS.resolve(f.state, cmd, RandomDice(seed))
+        assert f.state.snapshot() == before
+        del events
+        triggered += sum("Wait is triggered" in n for n in notes(f.submit(cmd)))
+    assert f.log is not None
+    assert replay(RS, initial, f.log).snapshot() == f.state.snapshot()
