@@ -213,7 +213,13 @@ RULES: list[Rule] = [
         "B398",
         note="the engine refuses a maneuver that would stall (RuleNotImplemented: falling, B431)",
     ),
-    Rule("gurps4/aerial/ceiling", "Flight ceiling 6,000 ft / 20,000 ft; no wings in a vacuum", "B398"),
+    Rule(
+        "gurps4/aerial/ceiling",
+        "Flight ceiling 6,000 ft / 20,000 ft; no wings in a vacuum",
+        "B398",
+        note="an encounter or a climb above 6,000 ft (2,000 yd) is refused: its effects (Atmospheric "
+        "Pressure B429) are not implemented",
+    ),
     Rule(
         "gurps4/aerial/attack-defense",
         "No penalty to attack or defense in flight; Combat at Different Levels against ground foes; reach",
