@@ -142,11 +142,12 @@ def _rules(
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
-    table = Table(title=f"{ruleset.name} ({ruleset.id}) — {ruleset.source}")
-    table.add_column("rule id")
-    table.add_column("rule")
-    table.add_column("page")
-    table.add_column("status")
+    table = Table(title=f"{ruleset.name} ({ruleset.id}) — {ruleset.source}", show_lines=False)
+    # Rule ids are what a game master looks up: never cut them, fold long cells instead.
+    table.add_column("rule id", overflow="fold", no_wrap=False, min_width=24, ratio=3)
+    table.add_column("rule", overflow="fold", ratio=4)
+    table.add_column("page", overflow="fold", ratio=1)
+    table.add_column("status", overflow="fold", ratio=4)
     for r in rules:
         status = r.status + (f": {r.note}" if r.note else "")
         table.add_row(r.id, r.title, r.page, status)
