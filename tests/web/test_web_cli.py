@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -68,3 +69,26 @@ def test_fights_list_export_import_delete_and_resume(tmp_path: Path, capsys) -> 
     assert main(["fights", "delete", fid, "--db", db]) == 0
     assert Store(db).fights() == []
     assert main(["fight", "--resume", fid, "--db", db]) == 2
+
+
+def test_a_database_path_in_a_missing_directory_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
+    assert main(["serve", "--db", "/proc/nope/x.db", "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "Traceback" not in err
+    assert "/proc/nope" in err and "does not exist" in err and len(err.strip().splitlines()) == 1
+    missing = tmp_path / "nodir"
+    assert main(["fights", "list", "--db", str(missing / "x.db")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and len(err.strip().splitlines()) == 1
+    assert not missing.exists()  # nothing made behind the user's back
+    assert main(["fights", "list", "--db", str(tmp_path)]) == 2  # a directory is not a database file
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_the_fights_help_shows_no_markup(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    for args in (["fights", "--help"], ["fights", "list", "--help"], ["serve", "--help"]):
+        with contextlib.suppress(SystemExit):
+            main(args)
+        out = capsys.readouterr().out
+        assert "``" not in out and "fracas" in out, args

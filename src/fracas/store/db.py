@@ -103,14 +103,29 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are explicit), WAL, FULL sync, foreign keys on."""
+def connect(path: str | Path, make_dir: bool = False) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), WAL, FULL sync, foreign keys on.
+
+    A missing directory is made only when ``make_dir`` (the default location); a path a person gave must be
+    in a directory that exists (a typo should not silently make one)."""
     p = Path(path)
     if str(p) != ":memory:":
-        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.parent.is_dir():
+            if not make_dir:
+                raise UsageError(
+                    f"{p}: the directory {p.parent} does not exist; create it first (nothing was made)"
+                )
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UsageError(f"{p.parent}: cannot make the directory ({exc.strerror})") from None
+        if p.is_dir():
+            raise UsageError(f"{p}: is a directory, not a database file")
     try:
         conn = sqlite3.connect(str(p), timeout=30.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.OperationalError as exc:
+        raise UsageError(f"{p}: cannot open the database ({exc})") from None
     except sqlite3.DatabaseError as exc:
         raise UsageError(f"{p}: not a fracas database ({exc})") from None
     conn.execute("PRAGMA synchronous=FULL")
@@ -135,8 +150,9 @@ class _Job:
 class Database:
     """One SQLite file shared by threads: a connection per thread, writes in ``BEGIN IMMEDIATE`` blocks."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, make_dir: bool = False) -> None:
         self.path = Path(path)
+        self.make_dir = make_dir
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -153,7 +169,7 @@ class Database:
     def conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.path)
+            conn = connect(self.path, self.make_dir)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

@@ -8,6 +8,7 @@ each holding one marker row (``Undo``/``Redo`` naming the batch); nothing is eve
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
 import time
@@ -74,7 +75,8 @@ class Store:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.db = Database(self.path)
+        # only the default location (the user's data directory) is made when missing
+        self.db = Database(self.path, make_dir=path is None and not os.environ.get("FRACAS_DB"))
 
     def close(self) -> None:
         self.db.close()

@@ -111,7 +111,7 @@ fights_app = typer.Typer(help="Saved fights: list, export, import, delete.", no_
 
 @fights_app.command("list")
 def _list(db: Path | None = typer.Option(None, "--db", help=DB_HELP)) -> None:
-    """Every saved fight, the most recently changed first (resume one with ``fracas fight --resume ID``)."""
+    """Every saved fight, the most recently changed first (resume one with "fracas fight --resume ID")."""
     from fracas.store import Store
 
     store = Store(db)
