@@ -38,20 +38,20 @@ def stream_hash(name: str, seed: int) -> str:
 
 GOLDEN: dict[str, str] = {
     "examples/sas/ambush.yaml#1": "4b6bf7718e417fb364b79ab4",
-    "examples/sas/ambush.yaml#2": "41930671235e1ca1a6bdba57",
-    "examples/sas/ambush.yaml#3": "2b103777bb483086132feaf5",
-    "examples/sas/cavalry-charge.yaml#1": "2efeacd4923c0239473a3c42",
+    "examples/sas/ambush.yaml#2": "29b5618c571951e2e1486093",
+    "examples/sas/ambush.yaml#3": "fa7ee30a36506e763f75818b",
+    "examples/sas/cavalry-charge.yaml#1": "00d3f4e99a9f16a227a5476d",
     "examples/sas/cavalry-charge.yaml#2": "f50359d62a0c5794a0050c3b",
-    "examples/sas/cavalry-charge.yaml#3": "1d503a49214281d2312045ca",
+    "examples/sas/cavalry-charge.yaml#3": "e060d44d867db6170606e20c",
     "examples/sas/dog-pile.yaml#1": "16c46f49df0726258601df9a",
     "examples/sas/dog-pile.yaml#2": "b4929169cd204b00d30f859b",
     "examples/sas/dog-pile.yaml#3": "aefaaeba2b12a1ad964047e0",
-    "examples/sas/goblin-horde.yaml#1": "eac6ce78f117be7764aeb328",
-    "examples/sas/goblin-horde.yaml#2": "6e012b1533cce3f9c0febc3d",
-    "examples/sas/goblin-horde.yaml#3": "c1cdd0e656ef0ff0bac7a277",
-    "examples/sas/underwater.yaml#1": "1f940ace746fb3fac0fab020",
+    "examples/sas/goblin-horde.yaml#1": "9281a2394d6caa8c051b8da5",
+    "examples/sas/goblin-horde.yaml#2": "38c43b124ce4c0ca9fb585b0",
+    "examples/sas/goblin-horde.yaml#3": "a1fe3b5d249db661e9f7f9a8",
+    "examples/sas/underwater.yaml#1": "a90f4edc48f938754beaeb4b",
     "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
-    "examples/sas/underwater.yaml#3": "30bbc099bd9504eab39a955e",
+    "examples/sas/underwater.yaml#3": "7a8672b05ab86ed34554cc30",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -1466,15 +1466,17 @@ class SasRuleset(Ruleset):
             and distance(o.pos, target.pos) <= 1
         ]
         cover = None
-        if (
-            ranged
-            and target.pos is not None
-            and tuple(target.pos) in {tuple(h) for h in state.extra.get("map", {}).get("cover", [])}
-        ):
-            cover = "partial"
-        light = state.extra.get("map", {}).get("light", "bright")
-        first_round_surprise = state.round == 1 and state.extra.get("surprise_side") == c.side
         terrain = state.extra.get("map", {})
+        spot = tuple(target.pos) if target.pos is not None else None
+        if ranged and spot is not None:
+            # ATTACK TABLE MODIFIERS: Good Cover "Behind Parapet" (map.extra.good_cover) or Partial Cover
+            # "Behind Low Wall" (map.cover)
+            if spot in {tuple(h) for h in terrain.get("good_cover", [])}:
+                cover = "good"
+            elif spot in {tuple(h) for h in terrain.get("cover", [])}:
+                cover = "partial"
+        light = terrain.get("light", "bright")
+        first_round_surprise = state.round == 1 and state.extra.get("surprise_side") == c.side
 
         def on(key: str) -> bool:
             return pos is not None and tuple(pos) in {tuple(h) for h in terrain.get(key, [])}
@@ -1483,12 +1485,11 @@ class SasRuleset(Ruleset):
         kw.setdefault("difficult_ground", on("difficult"))
         kw.setdefault("tight", on("tight"))
         kw.setdefault("encumbered", c.has("encumbered"))
-        if (
-            ranged
-            and target.pos is not None
-            and tuple(target.pos) in {tuple(h) for h in terrain.get("concealment", [])}
-        ):
-            kw.setdefault("concealment", "partial")
+        if ranged and spot is not None:
+            if spot in {tuple(h) for h in terrain.get("good_concealment", [])}:
+                kw.setdefault("concealment", "good")  # "Jungle Surroundings"
+            elif spot in {tuple(h) for h in terrain.get("concealment", [])}:
+                kw.setdefault("concealment", "partial")  # "Tall Grass"
         return P.Situation(
             ranged=ranged,
             distance_m=d * t.settings.meters_per_space if ranged else None,
@@ -1659,7 +1660,14 @@ class SasRuleset(Ruleset):
                         state,
                         c,
                         ally,
-                        dataclasses.replace(sit, surprise=False, hidden=False, brawl=None, brawl_plain=False),
+                        # the ally's own place: its cover, range, size, flank (FUMBLE TABLE: Friendly Fire)
+                        dataclasses.replace(
+                            self._situation(state, c, ally, "attack", weapon=sit.weapon or att.wielded),
+                            surprise=False,
+                            hidden=False,
+                            brawl=None,
+                            brawl_plain=False,
+                        ),
                         dice,
                         "attack",
                         immediate,
