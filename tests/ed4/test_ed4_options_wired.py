@@ -197,3 +197,21 @@ def test_a_person_is_offered_only_legal_declarations() -> None:
     f.state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
     offered = {tuple(c.args.get("options", ())) for c in RULESET.choices(f.state, d)}
     assert offered == {(), (o.JUMP_UP,)}
+
+
+def test_aggressive_attack_costs_1_strain_with_only_a_ranged_attack_p382() -> None:
+    """p.382: "The character always takes at least 1 Strain, even if he doesn't end up making any Attack
+    tests during the round" - a ranged Attack test is no close combat Attack test, so it is still owed."""
+    bow = {
+        **BLOCK,
+        "attacks": [
+            {"name": "Sword", "step": 10, "damage": 10, "size": 3},
+            {"name": "Crossbow", "step": 10, "damage": 10, "kind": "missile", "range": [20, 40]},
+        ],
+    }
+    f = start(duel({"stats": bow}, {"stats": BLOCK}), [5, 3])
+    declare(f, "a", o.AGGRESSIVE)
+    act(f, "a", [1, 1, 1, 1, 1, 1, 1, 1, 1])
+    events = f.submit(cmd("a", "attack", "b", attack="Crossbow"))
+    strain = [e for e in of(events, ev.Damaged) if e.damage_type == "strain" and e.target == "a"]
+    assert [(s.amount, s.rule) for s in strain] == [(1, "ed4/option/aggressive-attack p.382")]

@@ -707,9 +707,18 @@ class ChapterMixin:
         ]
         count = me.marks.get("attack_tests")
         n_before = count[1] if count and count[0] == state.round else 0
+        close_before = count[2] if count and count[0] == state.round and len(count) > 2 else 0
+        close_tests = 0
         if tests:
-            sc.emit(ev.Marked(me_id, "attack_tests", [state.round, n_before + len(tests)], opt.DECLARE_RULE))
             close_tests = sum(1 for e in tests if e.target and self._close_test(state, me_id, e))
+            sc.emit(
+                ev.Marked(
+                    me_id,
+                    "attack_tests",
+                    [state.round, n_before + len(tests), close_before + close_tests],
+                    opt.DECLARE_RULE,
+                )
+            )
             for amount, why, rule in opt.attack_strain(mine, close=True):
                 n = close_tests if why != "Called Shot" else len(tests)
                 if n and sc.get(me_id).status != "dead":
@@ -727,9 +736,10 @@ class ChapterMixin:
         if (
             ended
             and opt.AGGRESSIVE in mine
-            and n_before + len(tests) == 0
+            and close_before + close_tests == 0
             and sc.get(me_id).status == "active"
         ):
+            # at least 1 Strain in the round, even with no close combat Attack test (p.382)
             for amount, why, rule in opt.round_strain([opt.AGGRESSIVE], 0):
                 strain_events(sc, self.edition, me_id, amount, why, rule)  # type: ignore[attr-defined]
         # a rider's movement is the mount's (p.395): the mount goes where he goes
