@@ -313,6 +313,8 @@ def player_view(book: FightBook) -> dict[str, Any]:
         if c.player:
             item["card"] = _plain(ruleset.card(c))
             item["card_rows"] = _card(ruleset.card(c))
+            item["bar"] = _bar(ruleset.card(c))  # a player character's own: the players may see it
+            item.update(_card_parts(item["card_rows"], item["bar"] is not None))
         combatants.append(item)
     current = state.current if state.current in visible and not state.ended else None
     log = []
