@@ -253,7 +253,7 @@ def test_the_players_view_never_shows_a_hidden_combatant(server, browser) -> Non
     page.goto(server.base + created["player"])
     gm_text = httpx.get(server.base + created["gm"]).text
     assert "Lurking Ghoul" in gm_text  # the game master sees it
-    for step in range(40):
+    for step in range(80):
         view = server.gm_json(fid)
         if view["ended"]:
             break
