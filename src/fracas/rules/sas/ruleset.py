@@ -154,6 +154,14 @@ def _effects_from(data: Any) -> list[P.Effect]:
     return [P.Effect(**dict(d)) for d in data]
 
 
+def _last_check_total(b: EventBuilder, actor: str) -> int:
+    """The total of ``actor``'s latest Spell Check in this batch."""
+    for e in reversed(b.events):
+        if isinstance(e, ev.Rolled) and e.actor == actor and e.test.startswith("Spell Check"):
+            return int(e.total)
+    return 0
+
+
 _PATHS: dict[tuple[Hex, Hex, int, frozenset[Hex], bool], tuple[Hex, ...]] = {}
 
 
@@ -2360,7 +2368,16 @@ class SasRuleset(Ruleset):
                 if self._dist(o, c) > t.settings.spell_range_spaces:
                     continue
                 b.set_mark(o.id, "reacted_round", state.round)
+                cast_total = _last_check_total(b, c.id)
                 if self._spell_check(b, state, o, dice, "Counterspell"):
+                    if t.settings.counterspell_opposed and _last_check_total(b, o.id) < cast_total:
+                        # setting counterspell_opposed: the counter must match the caster's Spell Check
+                        b.note(
+                            f"{o.name}'s Counterspell is weaker than the {spell.label}.",
+                            o.id,
+                            setting("counterspell_opposed"),
+                        )
+                        continue
                     b.note(f"{o.name} counters the {spell.label}!", o.id, rule("reactions", "counterspell"))
                     return
         rid = setting(f"spells.{spell_id}")

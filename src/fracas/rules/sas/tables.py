@@ -558,6 +558,7 @@ class Settings(_Strict):
     heroic_player_characters: bool
     dying_heroes_fight: bool
     rounds_per_minute: int
+    counterspell_opposed: bool
     spell_range_spaces: int
     rally_range_spaces: int
     intimidate_range_spaces: int
