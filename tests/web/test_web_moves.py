@@ -90,3 +90,17 @@ def test_a_hex_picked_on_the_map_moves_there_and_an_illegal_one_is_refused_with_
         )
         assert r.status_code == 400, (bad, r.json())
     service.store.close()
+
+
+def test_a_blow_from_a_still_unseen_attacker_says_an_unseen_attacker_and_nothing_of_it() -> None:
+    from fracas.engine import events as ev
+    from fracas.engine.encounter import load
+    from fracas.web.views import _unseen
+
+    _, state = load(bundled_example())  # type: ignore[arg-type]
+    visible = {c for c in state.combatants if c != "ghoul-1"}
+    hit = _unseen(ev.Damaged("mica", 7, "ghoul-1", raw=10, armor=3), state, visible)
+    assert hit == "  Mica takes 7 damage from an unseen attacker"
+    roll = ev.Rolled("ghoul-1", "Claws Attack", 17, {}, step=11, target="mica", outcome="success")
+    assert _unseen(roll, state, visible) == "An unseen attacker attacks Mica -> success"
+    assert _unseen(ev.Moved("ghoul-1", ((1, 1),)), state, visible) is None  # nothing else about it
