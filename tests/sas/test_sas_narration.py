@@ -51,3 +51,12 @@ def test_lowered_defense_names_its_cause() -> None:
     r = P.resolve_attack(bran, gob, P.Situation(), ScriptedDice([10]))
     mods = {m.why: m.value for m in r.roll.mods}
     assert mods["target's Defense this round (Charge)"] == 4
+
+
+def test_long_durations_read_in_hours() -> None:
+    """Spell Check 7-8: Knocked Out 1D4 hours (reference 5.1); a round is about 10 seconds."""
+    s = state()
+    line = SAS.narrate(ev.ConditionAdded("gob", "knocked-out", s.round + 1080, source="Spell Check"), s)
+    assert line is not None and "for about 3 hours" in line
+    short = SAS.narrate(ev.ConditionAdded("gob", "stunned", s.round + 2, source="x"), s)
+    assert short is not None and f"until the end of round {s.round + 2}" in short

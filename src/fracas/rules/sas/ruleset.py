@@ -2708,6 +2708,13 @@ class SasRuleset(Ruleset):
             label = tables().conditions.conditions[event.name].label  # type: ignore[union-attr]
             rnd = event.until_round  # type: ignore[union-attr]
             until = f" until the end of round {rnd}" if rnd is not None else ""
+            left = (rnd - state.round) if rnd is not None else 0
+            per_minute = tables().settings.rounds_per_minute
+            if left >= 60 * per_minute:  # hours: say so (a round is about 10 seconds)
+                n = round(left / (60 * per_minute))
+                until = f" for about {n} hour{'s' if n != 1 else ''} (to round {rnd})"
+            elif left >= 2 * per_minute:
+                until = f" for about {round(left / per_minute)} minutes (to round {rnd})"
             verb = "suffers" if label in NOUN_CONDITIONS else "gains" if label in GAINED_CONDITIONS else "is"
             return f"  {c.name} {verb} {label}{until} ({event.source}) [{event.rule}]"  # type: ignore[union-attr]
         if isinstance(event, ev.ConditionAdded) and event.name == "battle-cry":
