@@ -329,6 +329,32 @@ def test_revive_an_unconscious_friend_p380() -> None:
     assert state.combatants["tomas"].counters["damage"] == 18
 
 
+def test_a_mount_cannot_revive_only_another_character_can_p380() -> None:
+    """p.380: "Another character can use a Standard action to try and revive him" - a war horse is no
+    Namegiver character: the command is refused with the rule and the tactic does not try it."""
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0]},
+                    {"template": "tomas", "player": True, "at": [1, 0], "tactic": "hold"},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [9, 0], "tactic": "hold"}]},
+        ]
+    )
+    tomas = state.combatants["tomas"]
+    tomas.counters["damage"] = 23
+    tomas.status = "unconscious"
+    f = Fight(RULESET, state, RandomDice(1))
+    auto(f, "horse")
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(Command("horse", "revive", "tomas"))
+    assert err.value.rule == "ed4/recovery/unconscious p.380"
+    assert f.auto_command(f.pending()).action != "revive"
+
+
 def test_encounter_errors_name_file_field_found_and_allowed() -> None:
     bad = {
         "version": 1,

@@ -888,6 +888,12 @@ class EarthdawnRuleset(Ruleset):
         t = self._target(state, command)
         if t.status != "unconscious":
             raise IllegalCommand(f"{t.name} is not unconscious", self.ref("recovery.unconscious"))
+        if not can_rouse(me):
+            raise IllegalCommand(
+                f"{me.name} is a creature, not a Namegiver character: only another character can try to "
+                "revive an unconscious character",
+                self.ref("recovery.unconscious"),
+            )
         if me.pos and t.pos and distance(me.pos, t.pos) != 1:
             raise IllegalCommand(f"{me.name} must stand next to {t.name}", self.ref("recovery.unconscious"))
         if t.counters.get("recovery_used", 0) >= t.stats.recovery_tests:
@@ -1353,6 +1359,18 @@ class EarthdawnRuleset(Ruleset):
 
 
 _SHORT = {"Physical Defense": "PD", "Mystic Defense": "MD", "Social Defense": "SD", "Spell Defense": "SD"}
+
+
+def can_rouse(c: Any) -> bool:
+    """Whether a combatant may use a Standard action to revive an unconscious character: "Another
+    character can use a Standard action to try and revive him" (ED4 p.380), a Namegiver character, not a
+    mount or beast. [choice] The stat blocks name no Namegiver flag: a ``character`` is one, and so is a
+    creature-format block that fights with weapons (melee, missile, thrown, unarmed or spell attacks, as an
+    ork scorcher does); a creature whose every attack is a natural one (a horse, a griffin) is not."""
+    p = c.stats
+    if getattr(p, "kind", "creature") == "character":
+        return True
+    return any(a.kind != "natural" for a in p.attacks)
 
 
 def _pct(p: float, digits: int = 0) -> str:

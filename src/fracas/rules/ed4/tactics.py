@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, neighbours
 from fracas.rules.earthdawn.combat import current_damage
+from fracas.rules.earthdawn.round import can_rouse
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
@@ -307,7 +308,7 @@ class Ed4Tactic:
             path = path_away(me.pos, target.pos, 2 * ruleset.movement_hexes(me), _blocked(state, me))
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
-        if sv.fallen and not sv.adjacent_foe:
+        if sv.fallen and not sv.adjacent_foe and can_rouse(me):  # only a Namegiver revives (p.380)
             for c in sv.fallen:
                 if c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
                     return Command(me.id, "revive", c.id)
