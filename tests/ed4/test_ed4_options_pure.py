@@ -89,6 +89,8 @@ def test_strain_per_attack_and_per_round() -> None:
         ([o.JUMP_UP], False, False, "ed4/option/jump-up p.384"),
         ([o.TAIL], False, False, "ed4/option/tail-attack p.386"),
         (["berserk"], False, False, o.DECLARE_RULE),
+        # p.382 table / p.383: Knockdown "inflicts no real damage", Stun's "Damage test inflicts Stun damage"
+        ([o.STUN, o.KNOCKDOWN], False, False, "ed4/option/attack-to-knockdown p.383"),
     ],
 )
 def test_illegal_declarations_name_their_rule(opts: list[str], down: bool, tskrang: bool, rule: str) -> None:

@@ -90,6 +90,8 @@ def check_declaration(options: Sequence[str], *, knocked_down: bool, tskrang: bo
     - every name must be a combat option of the table (p.382);
     - knocked down: no option but Jump Up (p.382, p.389); Jump Up only while knocked down (p.384);
     - never Aggressive Attack with Defensive Stance (p.382, p.384);
+    - never Attacking to Knockdown with Attacking to Stun: one inflicts no real damage, the other Stun
+      damage (p.382 table, p.383);
     - Tail Attack: t'skrang only (p.386).
     """
     table = options_table()
@@ -114,6 +116,13 @@ def check_declaration(options: Sequence[str], *, knocked_down: bool, tskrang: bo
     if AGGRESSIVE in seen and DEFENSIVE in seen:
         raise IllegalCommand(
             "Aggressive Attack and Defensive Stance cannot be used in the same round", rule(AGGRESSIVE)
+        )
+    if KNOCKDOWN in seen and STUN in seen:
+        # the one inflicts no real damage, the other makes the Damage test Stun damage (table p.382, p.383)
+        raise IllegalCommand(
+            "Attacking to Knockdown (no real damage) and Attacking to Stun (Stun damage) conflict: "
+            "declare one of them",
+            rule(KNOCKDOWN),
         )
     if TAIL in seen and not tskrang:
         raise IllegalCommand("Tail Attack is only available to t'skrang", rule(TAIL))
