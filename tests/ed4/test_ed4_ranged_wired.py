@@ -120,3 +120,40 @@ def test_throw_at_an_area_dn_7_and_scatter_p393() -> None:
             assert not scatter
         else:
             assert scatter and scatter[0].step == max(1, 7 - throw.total)
+
+
+def test_a_thrown_spear_is_gone_until_picked_up_p392() -> None:
+    """A thrown weapon leaves the hand (ranged combat, p.392): after the throw neither the thrown nor the
+    close combat attack of that spear can be made again, and the tactic picks another weapon."""
+    from fracas.engine.commands import Command
+    from fracas.rules.ed4 import ranged as rg
+
+    block = {
+        "dexterity": 12,
+        "strength": 12,
+        "toughness": 12,
+        "perception": 12,
+        "willpower": 12,
+        "charisma": 12,
+        "attacks": [
+            {"name": "Spear", "step": 10, "damage": 10, "size": 4},
+            {"name": "Spear (thrown)", "step": 10, "damage": 10, "kind": "thrown", "range": [10, 20]},
+            {"name": "Dagger (thrown)", "step": 8, "damage": 8, "kind": "thrown", "range": [10, 20]},
+        ],
+    }
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "tactic": "person", "stats": block}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [3, 0], "tactic": "hold", "stats": block}]},
+        ]
+    )
+    f = start(state, [5, 3])
+    declare(f, "a")
+    act(f, "a", [1] * 10)
+    f.submit(Command("a", "attack", "b", args={"attack": "Spear (thrown)"}))
+    assert sorted(f.state.combatants["a"].marks["thrown_away"]) == ["Spear", "Spear (thrown)"]
+    for name in ("Spear (thrown)", "Spear"):
+        with pytest.raises(IllegalCommand) as err:
+            f.ruleset.validate(f.state, Command("a", "attack", "b", args={"attack": name}))
+        assert err.value.rule == rg.RANGED_RULE
+    f.ruleset.validate(f.state, Command("a", "attack", "b", args={"attack": "Dagger (thrown)"}))

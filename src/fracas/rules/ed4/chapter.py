@@ -646,6 +646,11 @@ class ChapterMixin:
         lost = me.marks.get("lost_weapons") or ()
         if a.name in lost:
             raise IllegalCommand(f"{me.name} has lost the {a.name}", opt.rule(opt.CALLED_SHOT))
+        if a.name in (me.marks.get("thrown_away") or ()):
+            raise IllegalCommand(
+                f"{me.name} has thrown the {_weapon_of(a.name)}: it is gone until picked up",
+                ranged.RANGED_RULE,
+            )
         if situation.cover_blocks(_cover(state, t)):
             raise IllegalCommand(
                 f"{t.name} is in full cover and cannot be attacked", situation.rule("cover-full")
@@ -680,6 +685,7 @@ class ChapterMixin:
         return bool(
             me.altitude != t.altitude
             or me.marks.get("lost_weapons")
+            or me.marks.get("thrown_away")
             or me.marks.get("rider")
             or "grappled" in me.conditions
             or state.extra.get("map", {}).get("full_cover")
@@ -732,6 +738,7 @@ class ChapterMixin:
                     )  # type: ignore[attr-defined]
             for e in tests:
                 self._face(state, sc, me_id, e.target)
+            self._mark_thrown(me, tests, sc)
         ended = any(isinstance(e, ev.TurnEnded) and e.actor == me_id for e in new)
         if (
             ended
@@ -750,6 +757,23 @@ class ChapterMixin:
                     sc.emit(ev.Moved(m.id, e.path, "ridden", None, e.altitude, mounted.MOVEMENT))
             if command.action == "run":
                 sc.emit(ev.Marked(m.id, "std", state.round, mounted.SPLIT))
+
+    def _mark_thrown(self, me: Combatant, tests: list[ev.Rolled], sc: Scratch) -> None:
+        """A thrown weapon leaves the thrower's hand (ranged combat, p.392): after the throw it is gone, its
+        thrown and its close combat attack alike, until picked up. [choice] The chapter says nothing of
+        fetching it; no pick-up action is modelled, so it stays gone for the fight."""
+        p: CombatProfile = me.stats
+        gone = list(me.marks.get("thrown_away") or ())
+        for e in tests:
+            a = p.attack(e.test[: -len(" Attack")])
+            if a is None or a.kind != "thrown":
+                continue
+            weapon = _weapon_of(a.name)
+            for x in p.attacks:
+                if _weapon_of(x.name) == weapon and x.kind in ("thrown", "melee") and x.name not in gone:
+                    gone.append(x.name)
+        if gone != list(me.marks.get("thrown_away") or ()):
+            sc.emit(ev.Marked(me.id, "thrown_away", gone, ranged.RANGED_RULE))
 
     def _close_test(self, state: FightState, me_id: str, e: ev.Rolled) -> bool:
         p: CombatProfile = state.combatants[me_id].stats
@@ -1924,7 +1948,11 @@ class ChapterMixin:
             return
         setting = opt.SET_AGAINST_CHARGE in declared(state, t.id)
         close_attacks = [
-            x for x in t.stats.attacks if x.close and x.name not in (t.marks.get("lost_weapons") or ())
+            x
+            for x in t.stats.attacks
+            if x.close
+            and x.name not in (t.marks.get("lost_weapons") or ())
+            and x.name not in (t.marks.get("thrown_away") or ())
         ]
         long = next((x for x in close_attacks if mounted.is_lance(x.name) or x.size >= 4), None)
         a = long if setting and long is not None else (close_attacks[0] if close_attacks else None)
@@ -2211,3 +2239,8 @@ class ChapterMixin:
             c = state.combatants[event.target]
             return f"  {c.name} is surprised [{event.rule}]"
         return super().narrate(event, state)  # type: ignore[misc]
+
+
+def _weapon_of(attack_name: str) -> str:
+    """The weapon an attack is made with: ``Spear (thrown)`` and ``Spear`` are one spear."""
+    return attack_name.removesuffix(" (thrown)")
