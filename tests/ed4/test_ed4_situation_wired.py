@@ -166,3 +166,47 @@ def test_knocked_down_mica_minus_3_on_his_next_initiative_p389() -> None:
     mica.conditions["knocked-down"] = Condition("knocked-down", None, 3)
     base, mods = RULESET.initiative_step(state, mica, None)
     assert (-3, "ed4/situation/knocked-down p.389") in [(m.value, m.rule) for m in mods]
+
+
+def test_facing_follows_movement_so_no_blindside_from_the_front_p387() -> None:
+    """p.386-387: Blindsided is an attack from the rear of a defender who keeps another enemy in front; a
+    combatant faces where it moves, so after walking east (engaged by c) b's shot from the east is from its
+    front, not its rear."""
+    from ed4_chapter_helpers import act, declare
+
+    from fracas.engine.commands import Command
+    from fracas.engine.hexgrid import direction_to
+
+    block = {
+        "dexterity": 12,
+        "strength": 12,
+        "toughness": 12,
+        "perception": 12,
+        "willpower": 12,
+        "charisma": 12,
+        "attacks": [
+            {"name": "Bow", "step": 10, "damage": 10, "kind": "missile", "range": [20, 40]},
+            {"name": "Sword", "step": 10, "damage": 10},
+        ],
+    }
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "tactic": "person", "stats": block}]},
+            {
+                "name": "B",
+                "combatants": [
+                    {"id": "b", "at": [8, 0], "tactic": "hold", "stats": block},
+                    {"id": "c", "at": [2, -1], "tactic": "hold", "stats": block},
+                ],
+            },
+        ]
+    )
+    state.combatants["a"].facing = direction_to((0, 0), (-1, 0))  # facing west, away from b
+    f = start(state, [5, 3, 3])
+    declare(f, "a")
+    act(f, "a", [1] * 6)
+    f.submit(Command("a", "move", args={"path": [[1, 0], [2, 0]]}))
+    assert f.state.combatants["a"].facing == direction_to((1, 0), (2, 0))
+    assert (-2, "ed4/situation/blindsided p.386") not in _defense_mods(f.state, "b", "a")
+    f.state.combatants["a"].facing = direction_to((0, 0), (-1, 0))  # had it not turned: b is behind it
+    assert (-2, "ed4/situation/blindsided p.386") in _defense_mods(f.state, "b", "a")

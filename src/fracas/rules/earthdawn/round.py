@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance
+from fracas.engine.hexgrid import direction_to, distance
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, Ruleset
 from fracas.rules.earthdawn.combat import (
@@ -928,7 +928,7 @@ class EarthdawnRuleset(Ruleset):
             return
         me = sc.get(command.actor)
         moved = self.moved_this_round(state, me) + len(path)
-        sc.emit(ev.Moved(command.actor, tuple(path), mode, None, None, rule))
+        sc.emit(ev.Moved(command.actor, tuple(path), mode, heading(me.pos, path), None, rule))
         if not command.args.get("end", True) or command.action == "move":
             sc.emit(ev.Marked(command.actor, "moved", [state.round, moved], rule))
 
@@ -1359,6 +1359,18 @@ class EarthdawnRuleset(Ruleset):
 
 
 _SHORT = {"Physical Defense": "PD", "Mystic Defense": "MD", "Social Defense": "SD", "Spell Defense": "SD"}
+
+
+def heading(start: tuple[int, int] | None, path: Iterable[Any]) -> int | None:
+    """The facing after moving along ``path`` from ``start``: the direction of the last step (a combatant
+    faces where it goes; ED4 Blindsided p.386-387 reads facing), None if it did not move."""
+    hexes = [(int(h[0]), int(h[1])) for h in path]
+    if not hexes:
+        return None
+    prev = hexes[-2] if len(hexes) > 1 else start
+    if prev is None or tuple(prev) == hexes[-1]:
+        return None
+    return direction_to((int(prev[0]), int(prev[1])), hexes[-1])
 
 
 def can_rouse(c: Any) -> bool:

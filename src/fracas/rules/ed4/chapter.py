@@ -35,7 +35,7 @@ from fracas.rules.earthdawn.combat import (
     strain_events,
 )
 from fracas.rules.earthdawn.profile import AttackProfile
-from fracas.rules.earthdawn.round import STANDARD, Action, CombatOption
+from fracas.rules.earthdawn.round import STANDARD, Action, CombatOption, heading
 from fracas.rules.ed4 import aerial, close, mounted, ranged, situation, spells
 from fracas.rules.ed4 import options as opt
 
@@ -754,7 +754,7 @@ class ChapterMixin:
         if m is not None:
             for e in new:
                 if isinstance(e, ev.Moved) and e.actor == me_id and e.path and e.mode in ("move", "run"):
-                    sc.emit(ev.Moved(m.id, e.path, "ridden", None, e.altitude, mounted.MOVEMENT))
+                    sc.emit(ev.Moved(m.id, e.path, "ridden", e.facing, e.altitude, mounted.MOVEMENT))
             if command.action == "run":
                 sc.emit(ev.Marked(m.id, "std", state.round, mounted.SPLIT))
 
@@ -1842,8 +1842,8 @@ class ChapterMixin:
         sc.emit(
             ev.Marked(m.id, "std", state.round, mounted.CHARGE),
             ev.Marked(me.id, "charged", [state.round, t.id], mounted.CHARGE),
-            ev.Moved(me.id, tuple(path), "charge", None, None, mounted.CHARGE),
-            ev.Moved(m.id, tuple(path), "charge", None, None, mounted.CHARGE),
+            ev.Moved(me.id, tuple(path), "charge", heading(me.pos, path), None, mounted.CHARGE),
+            ev.Moved(m.id, tuple(path), "charge", heading(m.pos, path), None, mounted.CHARGE),
             ev.Note(f"{me.name} charges {t.name} ({len(path) * 2} yards)", me.id, mounted.CHARGE),
         )
         charging = True
@@ -1925,9 +1925,10 @@ class ChapterMixin:
         rider = sc.get(me.id)
         after = [(int(h[0]), int(h[1])) for h in command.args.get("after") or ()]
         if after and rider.status == "active" and rider.marks.get("mount"):
+            face = heading(rider.pos, after)
             sc.emit(
-                ev.Moved(me.id, tuple(after), "charge", None, None, mounted.CHARGE),
-                ev.Moved(m.id, tuple(after), "charge", None, None, mounted.CHARGE),
+                ev.Moved(me.id, tuple(after), "charge", face, None, mounted.CHARGE),
+                ev.Moved(m.id, tuple(after), "charge", face, None, mounted.CHARGE),
             )
         if rider.marks.get("mount"):
             sc.emit(ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT))
@@ -2062,8 +2063,8 @@ class ChapterMixin:
         sc.emit(
             ev.Marked(m.id, "std", state.round, mounted.SPLIT),
             ev.Marked(m.id, "galloping", state.round, mounted.SPLIT),
-            ev.Moved(me.id, path, "gallop", None, None, mounted.SPLIT),
-            ev.Moved(m.id, path, "gallop", None, None, mounted.SPLIT),
+            ev.Moved(me.id, path, "gallop", heading(me.pos, path), None, mounted.SPLIT),
+            ev.Moved(m.id, path, "gallop", heading(me.pos, path), None, mounted.SPLIT),
             ev.Marked(me.id, "moved", [state.round, moved], mounted.MOVEMENT),
         )
         if command.args.get("end", False):
@@ -2095,7 +2096,7 @@ class ChapterMixin:
         a = me.stats.attack(command.args.get("attack"))
         up = int(command.args.get("altitude", me.altitude))
         inn = tuple((int(h[0]), int(h[1])) for h in command.args.get("path") or ())
-        sc.emit(ev.Moved(me.id, inn, "swoop", None, t.altitude, aerial.SWOOP))
+        sc.emit(ev.Moved(me.id, inn, "swoop", heading(me.pos, inn), t.altitude, aerial.SWOOP))
         # interception: a defender with a reserved action and a higher Initiative strikes as it comes (p.398)
         reserved = dict(state.extra.get("reserved") or {})
         for rid in list(reserved):
@@ -2155,7 +2156,7 @@ class ChapterMixin:
                     self.deal(state, sc, dice, me, tt, a, dres.total, self.armor_of(tt, a), command)
             out = tuple((int(h[0]), int(h[1])) for h in command.args.get("after") or ())
             if sc.get(me.id).status == "active" and "knocked-down" not in sc.get(me.id).conditions:
-                sc.emit(ev.Moved(me.id, out, "swoop", None, up, aerial.SWOOP))
+                sc.emit(ev.Moved(me.id, out, "swoop", heading(sc.get(me.id).pos, out), up, aerial.SWOOP))
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
 
     def _v_recover_flight(self, state: FightState, command: Command) -> None:
