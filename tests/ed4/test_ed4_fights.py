@@ -139,3 +139,32 @@ def test_random_fights_keep_the_books(left, right, seed, wound_penalties, take) 
     f = _run(state, seed)
     assert f.state.ended
     _check_books(f)
+
+
+def test_narration_reads_as_words() -> None:
+    """The narration of the bundled fights: a DN is printed once ("vs DN 6", p.384 Jump Up), a reserved
+    action never names its own reserver as "an attack on <himself>" (p.375), a revival names the reviver."""
+    import re
+
+    from fracas.engine.narrate import narrate
+
+    lines: list[str] = []
+    for path in EXAMPLES:
+        for seed in (1, 2, 3, 4):
+            _, initial = encounter.load(path)
+            f = _run(initial.clone(), seed)
+            for e in f.log:
+                text = narrate(e, f.state, RULESET)
+                if text:
+                    lines.append(text)
+    assert lines
+    assert not [x for x in lines if re.search(r"DN \d+ \d+", x)]
+    for x in lines:
+        m = re.search(r"^\s*(.+?) reserves its action for an attack on (.+)$", x)
+        assert not (m and m.group(1) == m.group(2)), x
+    ids = {c for p in EXAMPLES for c in encounter.load(p)[1].combatants}
+    assert not [
+        x
+        for x in lines
+        if re.search(r"revived by ([a-z0-9-]+)\)", x) and x.split("revived by ")[1][:-1] in ids
+    ]

@@ -975,7 +975,9 @@ class EarthdawnRuleset(Ruleset):
         self._end_or_mark(state, command, sc, True)
 
     def _r_revive(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
-        recovery_events(sc, self.edition, dice, command.target or "", f"revived by {command.actor}")
+        recovery_events(
+            sc, self.edition, dice, command.target or "", f"revived by {state.combatants[command.actor].name}"
+        )
         self._end_or_mark(state, command, sc, True)
 
     def _r_sustain(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
@@ -1024,11 +1026,12 @@ class EarthdawnRuleset(Ruleset):
         reserved = dict(state.extra.get("reserved", {}))
         reserved[command.actor] = trig
         who = state.combatants.get(trig.get("target") or "")
-        what = (
-            f"an attack on {who.name}"
-            if who
-            else ("any attack on its side" if trig["on"] == "attack" else "any action")
-        )
+        if who is not None and who.id == command.actor:
+            what = "an attack on itself"
+        elif who is not None:
+            what = f"an attack on {who.name}" if trig["on"] == "attack" else f"{who.name}'s action"
+        else:
+            what = "any attack on its side" if trig["on"] == "attack" else "any action"
         sc.emit(
             ev.ExtraSet("reserved", reserved),
             ev.Note(

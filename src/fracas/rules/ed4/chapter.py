@@ -1385,7 +1385,7 @@ class ChapterMixin:
         res = run_test(
             dice, self.edition, p.dex_step, mods, opt.jump_up_dn(), None, me.name, "Jump Up (Dexterity)", "DN"
         )  # type: ignore[attr-defined]
-        sc.emit(rolled_event(me.id, "Jump Up (Dexterity)", res, rule, against="DN 6"))
+        sc.emit(rolled_event(me.id, "Jump Up (Dexterity)", res, rule))
         if res.success:
             sc.emit(
                 ev.ConditionRemoved(me.id, "knocked-down", "jumps up", rule),
@@ -1551,7 +1551,7 @@ class ChapterMixin:
             f"{a.name} thrown at an area",
             "DN",
         )  # type: ignore[attr-defined]
-        sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE, against="DN 7"))
+        sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE))
         where = at
         if not res.success:
             s = ranged.scatter(ranged.area_dn(), res.total, dice, self.edition)  # type: ignore[attr-defined]
@@ -2178,7 +2178,7 @@ class ChapterMixin:
             "Dexterity (stop falling)",
             "DN",
         )  # type: ignore[attr-defined]
-        sc.emit(rolled_event(me.id, "Dexterity (stop falling)", res, aerial.LONG_FALLS, against="DN 6"))
+        sc.emit(rolled_event(me.id, "Dexterity (stop falling)", res, aerial.LONG_FALLS))
         if res.success:
             sc.emit(
                 ev.ConditionRemoved(me.id, "falling", "rights itself", aerial.LONG_FALLS),
