@@ -107,3 +107,26 @@ def test_the_default_tactic_never_swings_at_a_flier_out_of_reach() -> None:
     f.run()  # no IllegalCommand: the plan is checked against the chapter's rules
     assert state.ended and state.winner is None
     assert not [e for e in of(f.log, ev.Rolled) if e.actor == "thrak" and e.test.endswith("Attack")]
+
+
+def test_an_unconscious_faller_makes_a_recovery_test_after_one_round_p398() -> None:
+    """p.398 (Long Falls): "A creature or character that is unconscious and falling makes a Recovery test
+    after one round of uncontrolled descent, as if he were being roused by another character"."""
+    state = griffin_over_thrak({"long-falls": True})
+    state.combatants["griffin"].altitude = 200
+    sc = Scratch(state)
+    RULESET._knocked_out_of_sky(state, sc, ScriptedDice([]), "griffin")
+    for e in sc.events:
+        e.apply(state)
+    g = state.combatants["griffin"]
+    g.counters["damage"] = g.stats.unconsciousness + 1
+    g.status = "unconscious"
+    sc = Scratch(state)
+    RULESET._long_falls(state, RandomDice(3), sc, 2)
+    rec = [e for e in of(sc.events, ev.Rolled) if e.actor == "griffin" and e.test == "Recovery"]
+    assert len(rec) == 1
+    for e in sc.events:
+        e.apply(state)
+    sc = Scratch(state)
+    RULESET._long_falls(state, RandomDice(4), sc, 3)  # once only: it is no longer "after one round"
+    assert not [e for e in of(sc.events, ev.Rolled) if e.test == "Recovery"]

@@ -458,3 +458,19 @@ def test_stun_damage_cannot_kill_even_with_lethal_damage_on_top_p383() -> None:
     state, sc = _scratch(stun=20)  # Death Rating 29
     damage_events(sc, ED4, ScriptedDice([]), "a", 10, 0, "b", round_no=1)  # 20 Stun + 10 = 30 >= 29
     assert sc.get("a").status == "unconscious"
+
+
+def test_chapter_rule_list_rows_p386_p392_p395_p398() -> None:
+    """The rules list says what is done and what is the gamemaster's call (p.386 footnote, p.392 grappled
+    actions, p.395 unfamiliar mount in any combat, p.398 flier taking to the air again and Long Falls)."""
+    rows = {r.id: r for r in RULESET.rules()}
+    for rid, page in [
+        ("ed4/combat/grappled-other-actions", "p.392"),
+        ("ed4/aerial/take-to-the-air-again", "p.398"),
+        ("ed4/situation/social-defense", "p.386"),
+        ("ed4/mounted/unfamiliar-mount-any-combat", "p.395"),
+    ]:
+        assert rows[rid].status == "gm-call" and rows[rid].page == page and rows[rid].note
+    assert "cut from the text" not in rows["ed4/aerial/long-falls"].note
+    assert "Recovery test" in rows["ed4/aerial/long-falls"].note
+    assert "issue" not in rows["ed4/damage/stun"].note

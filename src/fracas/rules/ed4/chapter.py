@@ -30,6 +30,7 @@ from fracas.rules.earthdawn.combat import (
     TestContext,
     damage_events,
     extra_successes,
+    recovery_events,
     rolled_event,
     run_test,
     strain_events,
@@ -461,6 +462,16 @@ class ChapterMixin:
             if "falling" in c.conditions and c.status != "dead":
                 drop = aerial.fall_per_round(c.altitude, speed)
                 self._fall(state, sc, dice, c.id, drop, aerial.LONG_FALLS, final=c.altitude - drop <= 0)
+                now = sc.get(c.id)
+                if (
+                    now.status == "unconscious"
+                    and "falling" in now.conditions
+                    and not now.marks.get("fall_roused")
+                ):
+                    # unconscious and falling: a Recovery test after one round of uncontrolled descent, as
+                    # if roused by another character (p.398); conscious, it may then "stand up"
+                    sc.emit(ev.Marked(c.id, "fall_roused", rnd, aerial.LONG_FALLS))
+                    recovery_events(sc, self.edition, dice, c.id, "after a round of uncontrolled descent")  # type: ignore[attr-defined]
 
     # ----- resolve: the consequences every command may have (falls off mounts and out of the sky) -------
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:

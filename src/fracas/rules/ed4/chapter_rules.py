@@ -229,7 +229,16 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/unfamiliar-mount",
         "Trick Riding to take an unfamiliar mount into combat",
         "p.395",
-        note="options.familiar; tested when charging",
+        note="options.familiar; tested when charging (p.396); a charge fails without it",
+    ),
+    _r(
+        "ed4/mounted/unfamiliar-mount-any-combat",
+        "The Trick Riding test for an unfamiliar mount applies to taking it into any combat, not only a "
+        "charge",
+        "p.395",
+        GM,
+        "tested here only for a charge; the text does not say what a failed test does outside a charge "
+        "(the mount balks, the rider dismounts?), so that is the gamemaster's call",
     ),
     _r(
         "ed4/mounted/split-movement",
@@ -297,7 +306,30 @@ CHAPTER_RULES: list[Rule] = [
         "Long Falls: falling over rounds; Dexterity (6) to stop",
         "p.398",
         "optional",
-        "option long-falls, off by default; an unconscious flier's Recovery test is cut from the text: "
-        "gamemaster's call",
+        "option long-falls, off by default; an unconscious faller makes one Recovery test after a round "
+        "of descent, as if roused",
+    ),
+    _r(
+        "ed4/aerial/take-to-the-air-again",
+        "A flier knocked to the ground can take to the air again once it stands back up",
+        "p.398",
+        GM,
+        "flying is a combatant's option (flying: true) and altitude is set by its commands; whether and "
+        "when it climbs again after standing up is the gamemaster's call",
+    ),
+    _r(
+        "ed4/combat/grappled-other-actions",
+        "At the gamemaster's discretion a grappled character takes other actions, succeeding only if he "
+        "beats the grappler's Unarmed Combat Step",
+        "p.392",
+        GM,
+        "at the gamemaster's discretion in the text; a grappled character here may only try to break free",
+    ),
+    _r(
+        "ed4/situation/social-defense",
+        "The situation table's Defense modifiers also apply to Social Defense",
+        "p.386",
+        GM,
+        "at the gamemaster's discretion (the table footnote); social tests are not modelled in the fight",
     ),
 ]

@@ -134,7 +134,7 @@ RULES: list[Rule] = [
         "damage.stun",
         "Stun damage: no Wounds (Harried instead), cannot kill; Willpower on the next Recovery",
         "implemented",
-        "the Attacking to Stun option that causes it is issue 4; attacks marked stun use it",
+        "from the Attacking to Stun option (p.383) or an attack marked stun",
     ),
     _r("recovery", "Recovery test on the Toughness step; one of the day's Recovery tests"),
     _r("recovery.wounds", "Wounds subtract from the Recovery result, never below 1 point recovered"),
