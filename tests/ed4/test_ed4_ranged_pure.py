@@ -9,8 +9,11 @@ from fracas.rules.ed4.ruleset import ED4
 
 
 def test_silar_into_the_melee_dn_13_result_9_hits_ulm_p392() -> None:
-    assert 9 + total(r.intervening_mods(4)) == 13
-    assert 9 < 13
+    dn = 9 + total(r.intervening_mods(4))
+    assert dn == 13
+    # "with a result of 9; he misses his intended target": the code's hit comparison at that DN
+    assert r.stray_hit(9, [("target", dn)]) is None
+    assert r.stray_hit(13, [("target", dn)]) == "target"
     hit = r.stray_hit(9, [("bandit", 10), ("ulm", 8), ("x", 7), ("y", 9)])
     assert hit == "ulm"
     assert r.stray_hit(5, [("bandit", 10), ("ulm", 8)]) is None
