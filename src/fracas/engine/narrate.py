@@ -36,6 +36,34 @@ def faces_text(roll: dict[str, Any] | None) -> str:
     return text
 
 
+# How a counter's change reads; anything else reads "<counter> +N".
+_COUNTER_WORDS: dict[str, tuple[str, str]] = {
+    # counter: (wording when it goes up, wording when it goes down); {n} is the size of the change
+    "karma": ("regains {n} Karma", "spends {n} Karma"),
+    "strain": ("takes {n} Strain", "recovers {n} Strain"),
+    "recovery_used": ("uses {n} Recovery test{s}", "regains {n} Recovery test{s}"),
+    "damage": ("takes {n} damage", "heals {n} damage"),
+    "stun": ("takes {n} Stun damage", "recovers {n} Stun damage"),
+    "wounds": ("takes {n} Wound{s}", "heals {n} Wound{s}"),
+}
+
+_STATUS_WORDS = {
+    "fled": "flees!",
+    "dead": "is dead!",
+    "unconscious": "falls unconscious!",
+    "surrendered": "surrenders!",
+}
+
+
+def counter_words(counter: str, delta: int) -> str:
+    """``recovery_used``, +1 -> "uses 1 Recovery test"; an unknown counter reads "name +N"."""
+    words = _COUNTER_WORDS.get(counter)
+    if words is None:
+        return f"{counter.replace('_', ' ')} {'+' if delta >= 0 else ''}{delta}"
+    n = abs(delta)
+    return words[0 if delta >= 0 else 1].format(n=n, s="" if n == 1 else "s")
+
+
 def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) -> str | None:
     """A line for ``event`` (None: nothing worth a line)."""
     if ruleset is not None:
@@ -95,8 +123,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
             now = c.count(event.counter) if c else "?"
             return f"  {n(event.target)} suffers {event.wounds} {event.counter} (now {now}) [{event.rule}]"
         case ev.CounterChanged():
-            verb = "+" if event.delta >= 0 else ""
-            return f"  {n(event.target)} {event.counter} {verb}{event.delta}" + (
+            return f"  {n(event.target)} {counter_words(event.counter, event.delta)}" + (
                 f" ({event.why})" if event.why else ""
             )
         case ev.ConditionAdded():
@@ -107,7 +134,8 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.StatusChanged():
             if event.status == "active":
                 return f"  {n(event.target)} is back in the fight."
-            return f"  {n(event.target)} is {event.status}! [{event.rule}]"
+            said = _STATUS_WORDS.get(event.status, f"is {event.status}!")
+            return f"  {n(event.target)} {said}" + (f" [{event.rule}]" if event.rule else "")
         case ev.Note():
             return f"  {event.text}" + (f" [{event.rule}]" if event.rule else "")
         case ev.FightEnded():
