@@ -101,7 +101,11 @@ def _serve(
     sys.stdout.flush()
     if not no_browser:
         webbrowser.open(gm_link)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
+    # Keep idle connections open longer than clients do (httpx and browsers: about 5 s), so that a client
+    # never reuses a connection the server is closing at that very moment (a lost request under load).
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, timeout_graceful_shutdown=2, timeout_keep_alive=30
+    )
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
 
