@@ -112,8 +112,56 @@ class EarthdawnRuleset(Ruleset):
             return 1  # crawling at Movement Rate 2 (p.389)
         return p.movement // 2
 
-    def load_profile(self, spec: CombatantSpec, name: str, where: str) -> CombatProfile:
+    # The edition supplies how a stat block, a catalog entry and overrides become a profile.
+    def profile_from_block(self, block: dict[str, Any], name: str, where: str) -> CombatProfile:
         raise NotImplementedError
+
+    def profile_from_stats(self, stats: Any, name: str, catalog: Any) -> CombatProfile:
+        raise NotImplementedError
+
+    def override_profile(self, profile: CombatProfile, block: dict[str, Any], where: str) -> CombatProfile:
+        raise NotImplementedError
+
+    def load_profile(self, spec: CombatantSpec, name: str, where: str) -> CombatProfile:
+        """A combatant's profile from an encounter entry: a full ``stats`` block, or a bundled template of
+        this edition (characters may change ``equipment``), with ``stats`` as overrides."""
+        from fracas.errors import FracasError
+        from fracas.rules.earthdawn import catalog
+
+        edition = self.edition.id
+        if spec.template is None:
+            if spec.equipment:
+                raise EncounterFileError(f"{where}.equipment: equipment needs a character template")
+            if not spec.stats:
+                raise EncounterFileError(
+                    f"{where}: give a template (one of: {', '.join(self.templates())}) or stats"
+                )
+            return self.profile_from_block(spec.stats, name or spec.name or "combatant", where)
+        cat = catalog.get_catalog(edition)
+        key = catalog.normalize_name(spec.template)
+        try:
+            if spec.equipment:
+                bad = [k for k in spec.equipment if k not in EQUIPMENT_KEYS]
+                if bad:
+                    raise EncounterFileError(
+                        f"{where}.equipment.{bad[0]}: unknown field; allowed: {', '.join(EQUIPMENT_KEYS)}"
+                    )
+                if key not in cat.characters:
+                    raise EncounterFileError(
+                        f"{where}.equipment: only character templates take equipment; "
+                        f"{spec.template!r} is not one"
+                    )
+                stats = character_with(cat, key, spec.equipment, edition)
+            else:
+                stats = cat.template(key)
+        except EncounterFileError:
+            raise
+        except FracasError as exc:
+            raise EncounterFileError(f"{where}.template: {exc}") from None
+        profile = self.profile_from_stats(stats, name or stats.name, cat)
+        if spec.stats:
+            profile = self.override_profile(profile, spec.stats, where)
+        return profile
 
     # ----- registration -----------------------------------------------------------------------------------
     def add_step_provider(self, test: str, provider: Provider) -> None:
@@ -1409,3 +1457,33 @@ def _faces(dice: list[Any]) -> str:
 
 def _mt(mods: list[Modifier]) -> tuple[tuple[Any, ...], ...]:
     return tuple((m.value, m.why, m.rule) for m in mods)
+
+
+EQUIPMENT_KEYS = ("weapons", "armor", "shield")
+
+
+def character_with(cat: Any, key: str, equipment: dict[str, Any], edition: str) -> Any:
+    """A catalog character of ``edition`` with the encounter's equipment in place of its own."""
+    from fracas.rules.earthdawn.stats import EarthdawnStats
+
+    row = cat.characters[key]
+    weapons = equipment.get("weapons", row.weapons)
+    if isinstance(weapons, str):
+        weapons = [weapons]
+    return EarthdawnStats.from_character(
+        row.name,
+        edition,
+        row.race,
+        row.attributes,
+        talents=row.talents,
+        skills=row.skills,
+        weapons=weapons,
+        armor=equipment.get("armor", row.armor),
+        shield=equipment.get("shield", row.shield),
+        circle=row.circle,
+        karma=row.karma,
+        discipline=row.discipline,
+        spells=[s.model_dump() for s in row.spells],
+        mount=row.mount,
+        catalog=cat,
+    )

@@ -27,7 +27,7 @@ from fracas.dice.exact import ed1_level, ed1_success_levels
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
-from fracas.errors import EncounterFileError, FracasError, IllegalCommand
+from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.earthdawn.combat import (
     Edition,
@@ -43,7 +43,6 @@ from fracas.rules.ed1.rules import REFS, RULES
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
-    from fracas.engine.encounter import CombatantSpec
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile
 
@@ -64,8 +63,6 @@ them; charge and swoop (the charging and swooping attacks of ch.12§Reserved-Act
 
 ARMOR_DEFEATING = ("Excellent", "Extraordinary")
 SUCCESS = ("Average", "Good", "Excellent", "Extraordinary")
-
-EQUIPMENT_KEYS = ("weapons", "armor", "shield")
 
 
 def level_outcome(total: int, dn: int, success: bool, rule_of_one: bool) -> tuple[str, str | None]:
@@ -157,42 +154,14 @@ class Ed1Ruleset(EarthdawnRuleset):
         return [t.key for t in list_templates("ed1")]
 
     # ----- building -------------------------------------------------------------------------------------
-    def load_profile(self, spec: CombatantSpec, name: str, where: str) -> CombatProfile:
-        from fracas.rules.earthdawn import catalog
+    def profile_from_block(self, block: dict[str, Any], name: str, where: str) -> CombatProfile:
+        return profile_from_ed1_block(block, name, where)
 
-        if spec.template is None:
-            if spec.equipment:
-                raise EncounterFileError(f"{where}.equipment: equipment needs a character template")
-            if not spec.stats:
-                raise EncounterFileError(
-                    f"{where}: give a template (one of: {', '.join(self.templates())}) or stats"
-                )
-            return profile_from_ed1_block(spec.stats, name or spec.name or "combatant", where)
-        cat = catalog.get_catalog("ed1")
-        key = catalog.normalize_name(spec.template)
-        try:
-            if spec.equipment:
-                bad = [k for k in spec.equipment if k not in EQUIPMENT_KEYS]
-                if bad:
-                    raise EncounterFileError(
-                        f"{where}.equipment.{bad[0]}: unknown field; allowed: {', '.join(EQUIPMENT_KEYS)}"
-                    )
-                if key not in cat.characters:
-                    raise EncounterFileError(
-                        f"{where}.equipment: only character templates take equipment; "
-                        f"{spec.template!r} is not one"
-                    )
-                stats = _character_with(cat, key, spec.equipment)
-            else:
-                stats = cat.template(key)
-        except EncounterFileError:
-            raise
-        except FracasError as exc:
-            raise EncounterFileError(f"{where}.template: {exc}") from None
-        profile = profile_from_ed1_stats(stats, name or stats.name, cat)
-        if spec.stats:
-            profile = override_ed1(profile, spec.stats, where)
-        return profile
+    def profile_from_stats(self, stats: Any, name: str, catalog: Any) -> CombatProfile:
+        return profile_from_ed1_stats(stats, name, catalog)
+
+    def override_profile(self, profile: CombatProfile, block: dict[str, Any], where: str) -> CombatProfile:
+        return override_ed1(profile, block, where)
 
     def tactics(self) -> dict[str, Any]:
         if self._tactics is None:
@@ -788,32 +757,6 @@ def _roll_json(roll: Any) -> Any:
 
 def _mt(mods: list[Modifier]) -> tuple[tuple[Any, ...], ...]:
     return tuple((m.value, m.why, m.rule) for m in mods)
-
-
-def _character_with(cat: Any, key: str, equipment: dict[str, Any]) -> Any:
-    from fracas.rules.earthdawn.stats import EarthdawnStats
-
-    row = cat.characters[key]
-    weapons = equipment.get("weapons", row.weapons)
-    if isinstance(weapons, str):
-        weapons = [weapons]
-    return EarthdawnStats.from_character(
-        row.name,
-        "ed1",
-        row.race,
-        row.attributes,
-        talents=row.talents,
-        skills=row.skills,
-        weapons=weapons,
-        armor=equipment.get("armor", row.armor),
-        shield=equipment.get("shield", row.shield),
-        circle=row.circle,
-        karma=row.karma,
-        discipline=row.discipline,
-        spells=[s.model_dump() for s in row.spells],
-        mount=row.mount,
-        catalog=cat,
-    )
 
 
 RULESET = Ed1Ruleset()

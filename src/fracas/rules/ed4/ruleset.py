@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fracas.errors import EncounterFileError, FracasError
 from fracas.rules.base import OptionalRule, Rule
 from fracas.rules.earthdawn.combat import Edition
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
@@ -18,13 +17,11 @@ from fracas.rules.ed4.chapter import ChapterMixin
 from fracas.rules.ed4.rules import REFS, RULES
 
 if TYPE_CHECKING:
-    from fracas.engine.encounter import CombatantSpec
+    pass
 
 ED4 = Edition(
     id="ed4", steps="ed4", refs=REFS, extra_success_damage=2, rule_of_one_min_dice=2, result_floor=1
 )
-
-EQUIPMENT_KEYS = ("weapons", "armor", "shield")
 
 
 PLUGINS = ("fracas.rules.ed4.chapter",)
@@ -96,42 +93,14 @@ class Ed4CoreRuleset(EarthdawnRuleset):
 
         return [t.key for t in list_templates("ed4")]
 
-    def load_profile(self, spec: CombatantSpec, name: str, where: str) -> CombatProfile:
-        from fracas.rules.earthdawn import catalog
+    def profile_from_block(self, block: dict[str, Any], name: str, where: str) -> CombatProfile:
+        return profile_from_block(block, name, where)
 
-        if spec.template is None:
-            if spec.equipment:
-                raise EncounterFileError(f"{where}.equipment: equipment needs a character template")
-            if not spec.stats:
-                raise EncounterFileError(
-                    f"{where}: give a template (one of: {', '.join(self.templates())}) or stats"
-                )
-            return profile_from_block(spec.stats, name or spec.name or "combatant", where)
-        cat = catalog.get_catalog("ed4")
-        key = catalog.normalize_name(spec.template)
-        try:
-            if spec.equipment:
-                bad = [k for k in spec.equipment if k not in EQUIPMENT_KEYS]
-                if bad:
-                    raise EncounterFileError(
-                        f"{where}.equipment.{bad[0]}: unknown field; allowed: {', '.join(EQUIPMENT_KEYS)}"
-                    )
-                if key not in cat.characters:
-                    raise EncounterFileError(
-                        f"{where}.equipment: only character templates take equipment; "
-                        f"{spec.template!r} is not one"
-                    )
-                stats = _character_with(cat, key, spec.equipment)
-            else:
-                stats = cat.template(key)
-        except EncounterFileError:
-            raise
-        except FracasError as exc:
-            raise EncounterFileError(f"{where}.template: {exc}") from None
-        profile = profile_from_stats(stats, name or stats.name)
-        if spec.stats:
-            profile = override(profile, spec.stats, where)
-        return profile
+    def profile_from_stats(self, stats: Any, name: str, catalog: Any) -> CombatProfile:
+        return profile_from_stats(stats, name)
+
+    def override_profile(self, profile: CombatProfile, block: dict[str, Any], where: str) -> CombatProfile:
+        return override(profile, block, where)
 
     def tactics(self) -> dict[str, Any]:
         if self._tactics is None:
@@ -139,32 +108,6 @@ class Ed4CoreRuleset(EarthdawnRuleset):
 
             self._tactics = dict(TACTICS)
         return self._tactics
-
-
-def _character_with(cat: Any, key: str, equipment: dict[str, Any]) -> Any:
-    from fracas.rules.earthdawn.stats import EarthdawnStats
-
-    row = cat.characters[key]
-    weapons = equipment.get("weapons", row.weapons)
-    if isinstance(weapons, str):
-        weapons = [weapons]
-    return EarthdawnStats.from_character(
-        row.name,
-        "ed4",
-        row.race,
-        row.attributes,
-        talents=row.talents,
-        skills=row.skills,
-        weapons=weapons,
-        armor=equipment.get("armor", row.armor),
-        shield=equipment.get("shield", row.shield),
-        circle=row.circle,
-        karma=row.karma,
-        discipline=row.discipline,
-        spells=[s.model_dump() for s in row.spells],
-        mount=row.mount,
-        catalog=cat,
-    )
 
 
 class Ed4Ruleset(ChapterMixin, Ed4CoreRuleset):
