@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fracas.dice.source import RandomDice
-from fracas.engine.events import Damaged, Wounded
+from fracas.engine.events import Damaged, Rolled, Wounded
 from fracas.engine.play import Fight
 from fracas.errors import FracasError, UsageError
 from fracas.sim.kernels import find_kernel
@@ -36,6 +36,11 @@ from fracas.sim.stats import Tally
 if TYPE_CHECKING:
     from fracas.engine.state import FightState
     from fracas.rules.base import Ruleset
+
+# Spells & Swords has no Wounded event: its Wound Markers are tallied as damage, and its Wounds are the
+# Damage Table's Light and Heavy Wounds (rows 8-18, "Flesh Wound" to "Major Wound": they take days or weeks
+# to heal), counted from the "Damage" roll by the row its rule id names (004 DAMAGE TABLE; docs/sim.md).
+SERIOUS_WOUND_RULES = ("sas/damage-table/light", "sas/damage-table/heavy")
 
 # Runs per chunk for the reference engine: small enough for a smooth progress bar and a quick Ctrl-C.
 ENGINE_CHUNK = 100
@@ -191,8 +196,10 @@ def engine_runs(
     initial: FightState,
     seeds: Sequence[int],
     controllers: dict[str, Any] | None = None,
+    dice_for: Callable[[int], Any] | None = None,
 ) -> Tally:
-    """Play one fight per seed with the reference engine and tally them."""
+    """Play one fight per seed with the reference engine and tally them (``dice_for(seed)``, if given, makes
+    each fight's DiceSource instead of ``RandomDice(seed)``: a kernel replays a fight it hands back)."""
     ids = tuple(initial.combatants)
     sides = tuple(initial.sides)
     tally = Tally(ids, sides)
@@ -213,10 +220,18 @@ def engine_runs(
                     dealt[src] += e.amount
             elif isinstance(e, Wounded):
                 wounds[index[e.target]] += e.wounds
+            elif (
+                isinstance(e, Rolled)
+                and e.test == "Damage"
+                and e.target is not None
+                and e.rule.startswith(SERIOUS_WOUND_RULES)
+            ):
+                wounds[index[e.target]] += 1
 
     is_out = ruleset.is_out
     for s in seeds:
-        fight = Fight(ruleset, initial.clone(), RandomDice(s), None, [listen], controllers, s)
+        dice = RandomDice(s) if dice_for is None else dice_for(s)
+        fight = Fight(ruleset, initial.clone(), dice, None, [listen], controllers, s)
         try:
             state = fight.run()
         except FracasError as exc:
