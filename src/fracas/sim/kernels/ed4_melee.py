@@ -20,6 +20,13 @@ Anything else (movement, more than two combatants, spells, Stun damage, reserved
 another tactic, extra modifier providers that the combat-options rules add) makes the builder refuse the
 encounter with the reason, and the simulator runs the reference engine instead. tests/sim/test_sim_ed4.py
 checks kernel and engine against each other, outcome by outcome.
+
+Everything random is drawn from exact lookup tables built once per encounter: the acting order of a round
+(one Bernoulli draw), the damage one attack inflicts after Armor (one alias-table draw covering the Attack
+test, the Rule of One, extra successes, the exploding Damage test and Armor), a Knockdown test (one draw).
+Two loops read them: a compiled one (numba, ``_duel_loop``: one fight after the other, a few hundred
+nanoseconds a fight) and, where numba is missing, a NumPy lock-step one (one lane per fight). They use the
+random stream differently, so the same seed gives other (equally distributed) numbers in each.
 """
 
 from __future__ import annotations
@@ -42,6 +49,8 @@ if TYPE_CHECKING:
 # fights played at once (a chunk of 50,000 is one block: smaller blocks cost more in NumPy calls than
 # they save in cache)
 BLOCK = 100_000
+# random words per buffer of the compiled loop (512 kB: stays in the cache)
+WORDS = 1 << 16
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
 
 # Modifier providers the kernel knows, by function name. Each is either mirrored (wound penalties, knocked
@@ -176,8 +185,9 @@ class Ed4DuelKernel:
     name = "ed4-duel"
     chunk = 50_000
 
-    def __init__(self, ruleset: Ruleset, state: FightState) -> None:
+    def __init__(self, ruleset: Ruleset, state: FightState, jit: bool = True) -> None:
         _check_ruleset(ruleset)
+        self.jit = jit
         cs = list(state.combatants.values())
         if len(cs) != 2 or cs[0].side == cs[1].side:
             raise Unsupported("the ED4 kernel plays one against one only")
@@ -258,6 +268,10 @@ class Ed4DuelKernel:
             self._mod[st] = sd.modifier
         self._ndice = np.count_nonzero(self._sides, axis=1)
         self._build()
+        loop = _jitted() if jit else None
+        if loop is not None:  # compile (or load from numba's cache) now, before any fork: no fight played
+            z = np.zeros(2, dtype=np.int64)
+            loop(0, np.zeros(0, np.uint64), *self._jit_args, z, z, np.zeros((2, 4), np.int64), z, z)
 
     # ----- what the tactic decides, as lookup tables ------------------------------------------------
     def _flee_rule(self, i: int) -> int | None:
@@ -498,6 +512,26 @@ class Ed4DuelKernel:
                 cur >= k.death, 2, np.where(cur >= (k.unc if k.unc is not None else span), 1, 0)
             )
         self._fate = fate.ravel()
+        # the compiled loop's tables (combatant 0's view of the acting order; int64 for plain indexing)
+        self._jit_args = (
+            self._first[: W1 * 2 * W1 * 2].copy(),
+            self._choice_base.astype(np.int64),
+            self._choice_karma.astype(np.bool_),
+            self._keep,
+            self._pair[0::2].copy(),
+            self._bits,
+            self._kd,
+            self._kdw,
+            self._fate.astype(np.int64),
+            span,
+            self._wt.astype(np.int64),
+            self._actions.astype(np.int64),
+            self._flee_at.astype(np.int64),
+            self._side.astype(np.int64),
+            np.array([k.karma0 for k in K], dtype=np.int64),
+            self.max_rounds,
+            W1,
+        )
         self._fate_at = np.array([0, span], dtype=np.intp)
 
     def _initiative(self, i: int, w: int, down: int) -> tuple[bool, np.ndarray]:
@@ -519,7 +553,12 @@ class Ed4DuelKernel:
 
     # ----- a batch of fights -------------------------------------------------------------------------
     def run(self, n: int, rng: np.random.Generator) -> Tally:
-        """Plays ``n`` fights, ``BLOCK`` at a time (one stream: the blocks follow each other in ``rng``)."""
+        """Plays ``n`` fights: with the compiled loop where numba is there (``jit``), one fight after the
+        other from buffers of ``WORDS`` random words; else in NumPy lock-step, ``BLOCK`` at a time. Either
+        way one stream, the buffers or blocks following each other in ``rng``."""
+        loop = _jitted() if self.jit else None
+        if loop is not None:
+            return self._run_compiled(loop, n, rng)
         kernels.keep_freed_memory()
         hist: dict[int, int] = {}
         wins = np.zeros(3, dtype=np.int64)  # side 0, side 1, none
@@ -542,6 +581,36 @@ class Ed4DuelKernel:
         tally.dealt = [dmg_sum[1], dmg_sum[0]]
         tally.taken = [dmg_sum[0], dmg_sum[1]]
         tally.wounds = [wnd_sum[0], wnd_sum[1]]
+        return tally
+
+    def _run_compiled(self, loop: Any, n: int, rng: np.random.Generator) -> Tally:
+        hist = np.zeros(self.max_rounds + 1, dtype=np.int64)
+        wins = np.zeros(len(self.sides) + 1, dtype=np.int64)  # by side, then none (a draw)
+        codes = np.zeros((2, 4), dtype=np.int64)
+        dsum = np.zeros(2, dtype=np.int64)
+        wsum = np.zeros(2, dtype=np.int64)
+        # words a fight may need at most: a word per round for the acting order, per attack two (the
+        # damage, a Knockdown test)
+        need = self.max_rounds * (1 + 4 * self.max_actions)
+        words = max(WORDS, 2 * need)
+        done = 0
+        while done < n:
+            raw = rng.bit_generator.random_raw(words)
+            got, _ = loop(n - done, raw, *self._jit_args, hist, wins, codes, dsum, wsum)
+            done += got
+        tally = Tally(self.ids, self.sides)
+        tally.runs = n
+        for s in range(len(self.sides)):
+            tally.wins[s] = int(wins[s])
+        tally.draws = int(wins[-1])
+        tally.wipeouts = n - tally.draws - sum(tally.wins)
+        tally.rounds = {r: int(c) for r, c in enumerate(hist) if c}
+        names = ("active", "unconscious", "dead", "fled")
+        for i in (0, 1):
+            tally.status[i] = {names[c]: int(codes[i, c]) for c in range(4) if codes[i, c]}
+        tally.dealt = [int(dsum[1]), int(dsum[0])]
+        tally.taken = [int(dsum[0]), int(dsum[1])]
+        tally.wounds = [int(wsum[0]), int(wsum[1])]
         return tally
 
     def _play(
@@ -732,6 +801,139 @@ def _exploding_die(sides: int) -> np.ndarray:
     if sides == 1:
         return np.array([1.0])
     return pmf
+
+
+# ----- the compiled loop (numba) ----------------------------------------------------------------------
+def _duel_loop(  # noqa: PLR0913, PLR0912, PLR0915 - one flat loop, compiled as a whole
+    n: int,
+    raw: np.ndarray,
+    first: np.ndarray,
+    cbase: np.ndarray,
+    ckarma: np.ndarray,
+    keep: np.ndarray,
+    alias: np.ndarray,
+    bits: int,
+    kd: np.ndarray,
+    kdw: int,
+    fate: np.ndarray,
+    span: int,
+    wt: np.ndarray,
+    actions: np.ndarray,
+    flee_at: np.ndarray,
+    side: np.ndarray,
+    karma0: np.ndarray,
+    max_rounds: int,
+    w1: int,
+    hist: np.ndarray,
+    wins: np.ndarray,
+    codes: np.ndarray,
+    dsum: np.ndarray,
+    wsum: np.ndarray,
+) -> tuple[int, int]:
+    """Plays up to ``n`` fights one after the other with the random words ``raw``, adding their outcomes
+    to ``hist`` (fights by round), ``wins`` (by side; the last cell: none), ``codes`` (final status by
+    combatant), ``dsum``/``wsum`` (damage and Wounds taken by combatant). Returns (fights played, words
+    used); it stops before a fight that could run out of words (at most ``need`` a fight).
+
+    The same lookup tables as the NumPy lock-step version, read one fight at a time: one word for the
+    acting order each round (P(combatant 0 first) by both Wounds and knocked-down states), one per attack
+    (an alias-table draw of the damage after Armor), one per Knockdown test."""
+    s11 = np.uint64(11)
+    shift = np.uint64(64 - bits)
+    mask = np.uint64((1 << (64 - bits)) - 1)
+    cells = 1 << bits
+    need = max_rounds * (1 + 2 * max(actions[0], actions[1]) * 2)
+    dmg = np.zeros(2, dtype=np.int64)
+    wnd = np.zeros(2, dtype=np.int64)
+    down = np.zeros(2, dtype=np.int64)
+    karma = np.zeros(2, dtype=np.int64)
+    st = np.zeros(2, dtype=np.int64)
+    pos = 0
+    done = 0
+    size = raw.size
+    while done < n and pos + need <= size:
+        for i in range(2):
+            dmg[i] = 0
+            wnd[i] = 0
+            down[i] = 0
+            karma[i] = karma0[i]
+            st[i] = 0
+        winner = -1
+        rnd = 0
+        while rnd < max_rounds:
+            rnd += 1
+            u = raw[pos]
+            pos += 1
+            zero_first = (u >> s11) < first[((wnd[0] * 2 + down[0]) * w1 + wnd[1]) * 2 + down[1]]
+            for slot in range(2):
+                a = 0 if (slot == 0) == zero_first else 1
+                t = 1 - a
+                if down[a]:  # knocked down: standing up is the whole Standard action (p.389)
+                    down[a] = 0
+                    continue
+                if dmg[a] >= flee_at[a]:  # the tactic runs away, and escapes
+                    st[a] = 3
+                    winner = side[t]
+                    break
+                cb = (a * w1 + wnd[a]) * 2 + down[t]
+                r0 = cbase[cb]
+                wants = ckarma[cb]
+                for _k in range(actions[a]):
+                    row = r0 + down[t] * 2
+                    if wants and karma[a] > 0:
+                        karma[a] -= 1
+                        row += 1
+                    u = raw[pos]
+                    pos += 1
+                    j = np.int64(u >> shift)
+                    cell = row * cells + j
+                    amount = j if (u & mask) < keep[cell] else np.int64(alias[cell])
+                    neww = 1 if amount >= wt[t] else 0
+                    w_old = wnd[t]
+                    wnd[t] += neww
+                    dmg[t] += amount
+                    code = fate[t * span + dmg[t]]
+                    if code:
+                        st[t] = code
+                        winner = side[a]
+                        break
+                    over = amount - wt[t]
+                    if over >= 5 and not down[t]:
+                        u = raw[pos]
+                        pos += 1
+                        if (u >> s11) < kd[(t * w1 + w_old) * kdw + over]:
+                            down[t] = 1
+                if winner >= 0:
+                    break
+            if winner >= 0:
+                break
+        hist[rnd] += 1
+        if winner >= 0:
+            wins[winner] += 1
+        else:
+            wins[wins.size - 1] += 1
+        for i in range(2):
+            codes[i, st[i]] += 1
+            dsum[i] += dmg[i]
+            wsum[i] += wnd[i]
+        done += 1
+    return done, pos
+
+
+_JIT: Any = None
+
+
+def _jitted() -> Any:
+    """The compiled loop (numba, cached on disk), or None where numba is not installed."""
+    global _JIT
+    if _JIT is None:
+        try:
+            import numba
+        except ImportError:
+            _JIT = False
+        else:
+            _JIT = numba.njit(cache=True, nogil=True)(_duel_loop)
+    return _JIT or None
 
 
 def build(ruleset: Ruleset, state: FightState) -> Ed4DuelKernel:
