@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from fracas.sim.kernels import find_kernel
+from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
 from fracas.sim.runner import scenario_from_data
 
 
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         sc = scenario_from_data(data, name)
         t0 = time.perf_counter()
         kernel, why = find_kernel(sc.ruleset, sc.state)
-        assert kernel is not None, why
+        assert isinstance(kernel, Ed4DuelKernel), why or type(kernel).__name__
         kernel.run(1000, np.random.default_rng(1))  # warm up (and compile, if compiled)
         setup = time.perf_counter() - t0
         rng = np.random.Generator(np.random.PCG64(1))

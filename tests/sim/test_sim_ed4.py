@@ -155,17 +155,32 @@ def test_the_thrak_duel_exercises_fleeing_and_karma() -> None:
 
 
 def test_kernel_refuses_what_it_does_not_model() -> None:
+    """The duel kernel itself (other kernels, tried after it, may take what it refuses)."""
     from fracas.engine import encounter
+    from fracas.sim.kernels import Unsupported
+    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
 
-    data = encounter.read_file(MICA)
-    sc = scenario_from_data(data, str(MICA))
-    engine, why = choose_engine(sc, "auto")
-    assert engine == "reference" and "one against one" in why
+    def refusal(sc) -> str:
+        with pytest.raises(Unsupported) as got:
+            Ed4DuelKernel(sc.ruleset, sc.state)
+        return str(got.value)
+
+    assert "one against one" in refusal(scenario_from_data(encounter.read_file(MICA), str(MICA)))
     apart = duel({"template": "ghoul"}, {"template": "cadaver-man"})
     apart["sides"][1]["combatants"][0]["at"] = [3, 0]
-    assert "next to each other" in choose_engine(scenario_from_data(apart), "auto")[1]
-    mica = duel({"template": "mica"}, {"template": "ghoul"})
-    assert "retreat" in choose_engine(scenario_from_data(mica), "auto")[1]
+    assert "next to each other" in refusal(scenario_from_data(apart))
+    assert "retreat" in refusal(scenario_from_data(duel({"template": "mica"}, {"template": "ghoul"})))
+
+
+def test_ed4_duel_kernel_refuses_a_thrower() -> None:
+    """Brighton's best attack on an adjacent ghoul is his thrown dagger; the engine then has it lying on the
+    floor (p.392), the kernel would throw it again and again: it refuses."""
+    from fracas.sim.kernels import Unsupported
+    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
+
+    sc = scenario_from_data(duel({"template": "brighton"}, {"template": "ghoul"}))
+    with pytest.raises(Unsupported, match="thrown"):
+        Ed4DuelKernel(sc.ruleset, sc.state)
 
 
 def test_kernel_report_is_the_same_with_one_and_two_workers() -> None:

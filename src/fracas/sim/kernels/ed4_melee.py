@@ -111,8 +111,13 @@ def _check_ruleset(ruleset: Any) -> None:
         raise Unsupported("the attack action is not one the kernel mirrors")
     # The core's default tactic, or the chapter's LegalDefault: the same plans unless the chapter could
     # refuse one (flight, lost weapons, charging-only attacks, full cover, grappling, riders: all refused by
-    # the builder).
-    tactic = type(ruleset.tactics().get("default"))
+    # the builder). The chapter may wrap it (``ChapterAware``): what the wrapper adds acts only on combat
+    # options from the encounter file (a mark), thrown weapons lying about (a mark), grappling, entangling
+    # and declared options, none of which the builder lets in.
+    chosen = ruleset.tactics().get("default")
+    if type(chosen).__name__ == "ChapterAware":
+        chosen = getattr(chosen, "inner", None)
+    tactic = type(chosen)
     if not (tactic is Ed4Tactic or (tactic.__name__ == "LegalDefault" and issubclass(tactic, Ed4Tactic))):
         raise Unsupported("the default tactic is not one the kernel mirrors")
 
@@ -257,6 +262,13 @@ class Ed4DuelKernel:
             del i
         self._flee = [self._flee_rule(0), self._flee_rule(1)]
         self._tables = [self._choice_table(0), self._choice_table(1)]
+        for i, (attack_idx, _) in enumerate(self._tables):
+            for ai in np.unique(attack_idx):
+                if self.attacks[i][int(ai)].kind == "thrown":
+                    raise Unsupported(
+                        f"{cs[i].id}: may throw its {self.attacks[i][int(ai)].name}, which is then gone "
+                        "(thrown weapons are not in the kernel)"
+                    )
         self._single_choice = [int(t[0][0, 0]) if np.all(t[0] == t[0][0, 0]) else None for t in self._tables]
         self.table = step_table(self.edition.steps)
         self.max_step = max(self.table)
