@@ -187,6 +187,14 @@ def main(argv: list[str] | None = None) -> int:
 
     duel = ed4_duel()
     row("ED4 duel ghoul v cadaver man, engine", rate_text(engine_rate(duel, t)))
+    from fracas.sim.kernels import find_kernel
+
+    built = time.perf_counter()
+    find_kernel(duel.ruleset, duel.state)
+    row(
+        "ED4 duel kernel, build (tables; numba import and compile or cache load, if first here)",
+        f"{time.perf_counter() - built:.2f} s (not counted in fights/s)",
+    )
     k = kernel_rate(duel, t)
     row("ED4 duel ghoul v cadaver man, kernel", k if isinstance(k, str) else rate_text(k))
     k = kernel_rate(lines(5), t)
