@@ -944,7 +944,10 @@ def _jitted() -> Any:
         except ImportError:
             _JIT = False
         else:
-            _JIT = numba.njit(cache=True, nogil=True)(_duel_loop)
+            try:  # compiled once, then loaded from numba's cache (beside this file, or the user's cache)
+                _JIT = numba.njit(cache=True, nogil=True)(_duel_loop)
+            except RuntimeError:  # nowhere to write the cache: compile in each process
+                _JIT = numba.njit(nogil=True)(_duel_loop)
     return _JIT or None
 
 
