@@ -73,7 +73,9 @@ def test_revealed_ambushers_are_seen_by_the_core_tactics() -> None:
 
 def test_default_and_guard_are_the_core_tactics_and_plan_legal_attacks() -> None:
     tactics = RULESET.tactics()
-    assert type(tactics["default"]) is Ed4Tactic and type(tactics["guard"]) is GuardTactic
+    # the chapter wraps every tactic (ChapterAware: standing combat options, breaking free, picking up a
+    # thrown weapon) and delegates the rest to the core's own tactic
+    assert type(tactics["default"].inner) is Ed4Tactic and type(tactics["guard"].inner) is GuardTactic
     state = _duel()
     f = Fight(RULESET, state, RandomDice(2))
     for _ in range(200):

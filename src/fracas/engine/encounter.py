@@ -39,6 +39,9 @@ class CombatantSpec(_Strict):
     stats: dict[str, Any] = Field(default_factory=dict)
     equipment: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+    combat_options: list[str] = Field(default_factory=list)
+    """Combat options its tactic declares each round when they are legal (ED4 p.382); the ruleset checks
+    them at load (``prepare``); a ruleset without combat options refuses a non-empty list."""
 
     def positions(self) -> list[tuple[int, int] | None]:
         """Starting hexes, one per copy: ``at: [q, r]`` or ``at: [[q, r], ...]`` (missing ones: None)."""
@@ -166,6 +169,11 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
             except FracasError as exc:
                 errors.append(f"{source}: {exc}")
                 continue
+            if entry.combat_options and not getattr(ruleset, "combat_options", None):
+                errors.append(
+                    f"{source}: {where}.combat_options: the {spec.ruleset} ruleset has no combat options "
+                    f"(found {entry.combat_options!r}; allowed: none)"
+                )
             for c in made:
                 if c.id in combatants:
                     errors.append(f"{source}: {where}.id: the id {c.id!r} is used twice")
@@ -196,8 +204,8 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
         state.extra["settings"] = dict(spec.settings)
     try:
         ruleset.prepare(state, spec)
-    except FracasError as exc:
-        raise EncounterFileError(f"{source}: {exc}") from None
+    except FracasError as exc:  # one line per error, each naming the file
+        raise EncounterFileError("\n".join(f"{source}: {line}" for line in str(exc).splitlines())) from None
     return state
 
 

@@ -230,6 +230,7 @@ class ChapterMixin:
             Action("hold", STANDARD, self._v_hold, self._r_hold, close.GRAPPLING_RULE),
             Action("release", "simple", self._v_release, self._r_release, close.GRAPPLING_RULE),
             Action("throw-at", STANDARD, self._v_throw_at, self._r_throw_at, ranged.AREA_RULE),
+            Action("pick-up", "simple", self._v_pick_up, self._r_pick_up, ranged.PICK_UP_RULE),
             Action("weave", STANDARD, self._v_weave, self._r_weave, spells.WEAVING_RULE),
             Action("cast", STANDARD, self._v_cast, self._r_cast, spells.SPELL_RULE),
             Action("mount", STANDARD, self._v_mount, self._r_mount, mounted.MOUNTING),
@@ -263,7 +264,10 @@ class ChapterMixin:
                     "off by default; settings.fall_yards_per_round sets the rate (default 20)",
                 )
             )
+        from fracas.rules.ed4.chapter_tactics import wrap_tactics
+
         rs.tactics().update(CHAPTER_TACTICS)
+        wrap_tactics(rs.tactics())
 
     def prepare(self, state: FightState, spec: Any) -> None:
         """Per-combatant chapter settings from the encounter file's ``options`` (senses, mounts, flight)
@@ -316,6 +320,54 @@ class ChapterMixin:
             if "mount" in c.marks:
                 m = state.combatants[c.marks["mount"]]
                 c.pos = m.pos
+        if spec is not None:
+            self._standing_options(state, spec)
+
+    def _standing_options(self, state: FightState, spec: Any) -> None:
+        """Each combatant's ``combat_options`` (docs/encounter-format.md): checked now as far as the rules
+        can be known before the fight (:func:`.options.standing_problems`: p.382-386), kept in
+        ``marks["combat_options"]``; its tactic declares them each round when legal (chapter_tactics)."""
+        from fracas.engine.encounter import assign_ids
+        from fracas.errors import EncounterFileError
+
+        errors: list[str] = []
+        allowed = ", ".join(opt.options_table())
+        for si, side in enumerate(spec.sides):
+            for ci, entry in enumerate(side.combatants):
+                wanted = list(getattr(entry, "combat_options", ()) or ())
+                if not wanted:
+                    continue
+                for cid, _ in assign_ids(entry, "combatant"):
+                    c = state.combatants.get(cid)
+                    if c is None:
+                        continue
+                    close_weapons = [a for a in c.stats.attacks if a.close and a.kind == "melee"]
+                    problems = opt.standing_problems(
+                        wanted,
+                        tskrang=race(c).replace("'", "") == "tskrang",
+                        shatter_weapon=any(opt.can_shatter(a.size) for a in close_weapons),
+                        long_weapon=any(mounted.is_lance(a.name) or a.size >= 4 for a in close_weapons),
+                    )
+                    for i, problem, rule in problems:
+                        errors.append(
+                            f"sides.{si}.combatants.{ci}.combat_options.{i}: {c.name}: {problem} [{rule}] "
+                            f"(found {wanted!r}; allowed: {allowed})"
+                        )
+                    if problems:
+                        break  # the copies of an entry share its problems
+                    c.marks["combat_options"] = wanted
+        if errors:
+            raise EncounterFileError("\n".join(errors))
+
+    def _declarers(self, state: FightState) -> tuple[str, ...]:
+        """The core's roster (combatants whose tactic declares options) and every combatant with standing
+        combat options from the encounter file, in the core's order: each declares before Initiative."""
+        base = set(super()._declarers(state))  # type: ignore[misc]
+        return tuple(
+            cid
+            for cid, c in state.combatants.items()
+            if cid in base or (c.marks.get("combat_options") and c.active)
+        )
 
     # ----- movement ---------------------------------------------------------------------------------------
     def movement_hexes(self, c: Combatant) -> int:
@@ -771,20 +823,92 @@ class ChapterMixin:
 
     def _mark_thrown(self, me: Combatant, tests: list[ev.Rolled], sc: Scratch) -> None:
         """A thrown weapon leaves the thrower's hand (ranged combat, p.392): after the throw it is gone, its
-        thrown and its close combat attack alike, until picked up. [choice] The chapter says nothing of
-        fetching it; no pick-up action is modelled, so it stays gone for the fight."""
+        thrown and its close combat attack alike, until picked up (``pick-up``, a Simple action [choice]:
+        :data:`.ranged.PICK_UP_REACH_HEXES`). It lies where the target stood (``marks["thrown_to"]``)."""
         p: CombatProfile = me.stats
-        gone = list(me.marks.get("thrown_away") or ())
         for e in tests:
             a = p.attack(e.test[: -len(" Attack")])
             if a is None or a.kind != "thrown":
                 continue
-            weapon = _weapon_of(a.name)
-            for x in p.attacks:
-                if _weapon_of(x.name) == weapon and x.kind in ("thrown", "melee") and x.name not in gone:
-                    gone.append(x.name)
-        if gone != list(me.marks.get("thrown_away") or ()):
-            sc.emit(ev.Marked(me.id, "thrown_away", gone, ranged.RANGED_RULE))
+            t = sc.get(e.target) if e.target in sc.state.combatants else None
+            self._drop(sc, me.id, a, t.pos if t is not None else None)
+
+    def _drop(self, sc: Scratch, me_id: str, a: AttackProfile, where: tuple[int, int] | None) -> None:
+        """The thrown weapon of attack ``a`` leaves ``me_id``'s hand and lies at ``where`` (p.392)."""
+        me = sc.get(me_id)
+        p: CombatProfile = me.stats
+        before = list(me.marks.get("thrown_away") or ())
+        gone = list(before)
+        weapon = _weapon_of(a.name)
+        for x in p.attacks:
+            if _weapon_of(x.name) == weapon and x.kind in ("thrown", "melee") and x.name not in gone:
+                gone.append(x.name)
+        if gone != before:
+            sc.emit(ev.Marked(me_id, "thrown_away", gone, ranged.RANGED_RULE))
+        lying = dict(me.marks.get("thrown_to") or {})
+        lying[weapon] = list(where) if where is not None else None
+        sc.emit(ev.Marked(me_id, "thrown_to", lying, ranged.PICK_UP_RULE))
+
+    # ----- picking a thrown weapon up -------------------------------------------------------------------
+    def lying_in_reach(self, me: Combatant, state: FightState | None = None) -> list[str]:
+        """The thrown weapons of ``me`` lying within reach, nearest first (:func:`.ranged.can_pick_up`)."""
+        lying = me.marks.get("thrown_to") or {}
+        out = []
+        holding = self._entangling_now(me, state)
+        for w, at in lying.items():
+            if w in holding:
+                continue  # a net still wrapped round someone is not lying free
+            h = tuple(at) if at is not None else None
+            if ranged.can_pick_up(me.pos, h):  # type: ignore[arg-type]
+                out.append((distance(me.pos, h) if me.pos is not None and h is not None else 0, w))
+        return [w for _, w in sorted(out)]
+
+    def _entangling_now(self, me: Combatant, state: FightState | None) -> set[str]:
+        """The weapons of ``me`` entangling someone now (p.391)."""
+        state = state if state is not None else getattr(self, "_state_hint", None)
+        if state is None:
+            return set()
+        return {
+            _weapon_of(str(c.marks["entangled_by"][1]))
+            for c in state.combatants.values()
+            if "entangled" in c.conditions
+            and c.marks.get("entangled_by")
+            and c.marks["entangled_by"][0] == me.id
+        }
+
+    def _v_pick_up(self, state: FightState, command: Command) -> None:
+        me = self._v_active(state, command)  # type: ignore[attr-defined]
+        lying = me.marks.get("thrown_to") or {}
+        if not lying:
+            raise IllegalCommand(f"{me.name} has thrown nothing to pick up", ranged.PICK_UP_RULE)
+        want = command.args.get("weapon")
+        if want is not None and want not in lying:
+            raise IllegalCommand(
+                f"{me.name} has no thrown {want!r} lying about; thrown: {', '.join(sorted(lying))}",
+                ranged.PICK_UP_RULE,
+            )
+        reach = self.lying_in_reach(me, state)
+        if (want if want is not None else (reach[0] if reach else None)) not in reach:
+            where = lying[want] if want is not None else next(iter(lying.values()))
+            raise IllegalCommand(
+                f"the {want or next(iter(lying))} lies at {where}: {me.name} must stand on that hex or "
+                "next to it to pick it up",
+                ranged.PICK_UP_RULE,
+            )
+
+    def _r_pick_up(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        me = sc.get(command.actor)
+        weapon = command.args.get("weapon") or self.lying_in_reach(me, state)[0]
+        lying = dict(me.marks.get("thrown_to") or {})
+        lying.pop(weapon, None)
+        gone = [x for x in me.marks.get("thrown_away") or () if _weapon_of(x) != weapon]
+        sc.emit(
+            ev.Marked(me.id, "thrown_away", gone or None, ranged.PICK_UP_RULE),
+            ev.Marked(me.id, "thrown_to", lying or None, ranged.PICK_UP_RULE),
+            ev.Note(f"{me.name} picks up the {weapon}", me.id, ranged.PICK_UP_RULE),
+        )
+        if command.args.get("end", False):
+            sc.emit(ev.TurnEnded(me.id))
 
     def _close_test(self, state: FightState, me_id: str, e: ev.Rolled) -> bool:
         p: CombatProfile = state.combatants[me_id].stats
@@ -1066,6 +1190,14 @@ class ChapterMixin:
                 return bool(getattr(x, "entangling", False))
         return False
 
+    def _weapon_key(self, me: Combatant, a: AttackProfile) -> str | None:
+        """The weapons.toml key of the weapon an attack is made with (None for a creature's own attack)."""
+        src = getattr(me.stats, "source", None)
+        for x in getattr(src, "attacks", ()) or ():
+            if getattr(x, "name", None) == a.name:
+                return getattr(x, "weapon", None)
+        return None
+
     def attack_test(
         self,
         state: FightState,
@@ -1212,12 +1344,18 @@ class ChapterMixin:
                 )
             return
         mods = []
-        if self._entangling(me, a) and close.entangles(extra, True):
+        entangling = self._entangling(me, a)
+        key = self._weapon_key(me, a) if entangling else None
+        if entangling and close.entangles(extra, True) and "entangled" not in t.conditions:
+            dn = close.entangle_dn(key, a.damage)
             sc.emit(
-                ev.ConditionAdded(t.id, "entangled", None, a.damage, me.id, close.ENTANGLING_RULE),
-                ev.Note(f"{t.name} is entangled", me.id, close.ENTANGLING_RULE),
+                ev.ConditionAdded(t.id, "entangled", None, dn, me.id, close.ENTANGLING_RULE),
+                ev.Marked(t.id, "entangled_by", [me.id, a.name], close.ENTANGLING_RULE),
+                ev.Note(f"{t.name} is entangled (DN {dn} to break free)", me.id, close.ENTANGLING_RULE),
             )
             extra = close.entangled_damage_extra(extra)
+        if entangling and close.entangles_only(key):
+            return  # a net only entangles: no Damage test [choice, data/entangling.toml]
         if extra:
             mods.append(
                 Modifier(
@@ -1470,8 +1608,16 @@ class ChapterMixin:
                     sc.emit(ev.Marked(cond.source, "holding", None, close.GRAPPLING_RULE))
         else:
             cond = me.conditions["entangled"]
+            away = set(me.marks.get("thrown_away") or ()) | set(me.marks.get("lost_weapons") or ())
             blade = next(
-                (x.damage - p.str_step for x in p.attacks if x.kind == "melee" and x.size <= 3), None
+                (
+                    x.damage - p.str_step
+                    for x in p.attacks
+                    if x.kind == "melee"
+                    and x.name not in away
+                    and close.is_one_handed_blade(x.name, x.size, ONE_HANDED_LIMIT.get(race(me), 3))
+                ),
+                None,
             )
             step, extra, ruins = close.break_free_entangle(p.str_step, p.dex_step, blade)
             mods = self.step_mods(TestContext(state, sc, "break-free", me)) + extra  # type: ignore[attr-defined]
@@ -1492,12 +1638,35 @@ class ChapterMixin:
                 )
             )
             if res.success:
+                by = me.marks.get("entangled_by")
                 sc.emit(
                     ev.ConditionRemoved(
                         me.id, "entangled", "cuts free" if ruins else "breaks free", close.ENTANGLING_RULE
-                    )
+                    ),
+                    ev.Marked(me.id, "entangled_by", None, close.ENTANGLING_RULE),
                 )
+                if ruins and by:
+                    self._ruin_entangler(state, sc, by)
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _ruin_entangler(self, state: FightState, sc: Scratch, by: list[str]) -> None:
+        """Cutting free with a blade ruins the entangling weapon (p.391): a whip in its wielder's hand is
+        lost to him; a thrown net or bola can no longer be picked up. ``by``: [wielder id, attack name]."""
+        if by[0] not in state.combatants:
+            return
+        owner = sc.get(by[0])
+        name = str(by[1])
+        sc.emit(ev.Note(f"the {_weapon_of(name)} is ruined", owner.id, close.ENTANGLING_RULE))
+        a = owner.stats.attack(name)
+        if a is not None and a.kind == "thrown":
+            lying = dict(owner.marks.get("thrown_to") or {})
+            if lying.pop(_weapon_of(name), 0) != 0:
+                sc.emit(ev.Marked(owner.id, "thrown_to", lying or None, close.ENTANGLING_RULE))
+            return
+        gone = [x.name for x in owner.stats.attacks if _weapon_of(x.name) == _weapon_of(name)]
+        lost = list(owner.marks.get("lost_weapons") or ())
+        lost += [g for g in gone if g not in lost]
+        sc.emit(ev.Marked(owner.id, "lost_weapons", lost, close.ENTANGLING_RULE))
 
     def _v_hold(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)  # type: ignore[attr-defined]
@@ -1582,6 +1751,8 @@ class ChapterMixin:
                 ranged.AREA_RULE,
             )
         )
+        if a.kind == "thrown" and not command.args.get("improvised"):
+            self._drop(sc, me.id, a, where)  # the throwing weapon lies where it landed (p.392)
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
 
     # ----- spells -------------------------------------------------------------------------------------------

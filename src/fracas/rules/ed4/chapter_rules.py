@@ -140,7 +140,9 @@ CHAPTER_RULES: list[Rule] = [
         "Entangling weapons: an extra success entangles; Strength or Dexterity to break "
         "free, a one-handed blade adds its Damage Step",
         "p.391",
-        note="the bundled weapons have none; the breaking DN is the weapon's Damage Step [choice]",
+        note="bundled: whip, bola, net (weapons.toml); the DN to break free is in the weapon's description "
+        "(not in the text): data/entangling.toml [choice], a creature's entangling attack its Damage Step "
+        "[choice]; a net makes no Damage test [choice]; a blade is a sword, dagger, knife or axe [choice]",
     ),
     _r("ed4/combat/improvised", "Improvised weapons and throws: -2 to the Attack test", "p.392"),
     _r(
@@ -153,6 +155,22 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/combat/ranged",
         "Ranged attacks: minimum, short, long and maximum range from weapon data",
         "p.392",
+    ),
+    _r(
+        "ed4/combat/thrown-weapon-gone",
+        "A thrown weapon leaves the thrower's hand: its thrown and close attacks are gone until it is "
+        "picked up",
+        "p.392",
+        note="it lies on the target's hex (hit or miss), or where a throw at an area landed [choice]",
+    ),
+    _r(
+        "ed4/combat/pick-up-thrown-weapon",
+        "Picking up a thrown weapon",
+        "p.392",
+        GM,
+        "the text gives no action for it (its list of Simple actions, p.373, is not in the text): the "
+        "gamemaster's call; default here [choice]: pick-up is a Simple action in the weapon's hex or next "
+        "to it, by its thrower; the tactics fetch a thrown weapon when they have no other weapon",
     ),
     _r(
         "ed4/combat/ranged-into-close-combat",

@@ -7,10 +7,17 @@
   riders charge when a target lies beyond the mount's Movement Rate.
 - ``mount``: a ridden combat mount attacks an adjacent enemy with its Standard action when the rider has not
   used it to move; unridden, it fights as ``default``.
+
+Every ED4 tactic (the core's and these) is wrapped in :class:`ChapterAware`, which adds what the chapter asks
+of any combatant whatever its tactic: it declares the combat options its encounter file gives it
+(``combat_options``) each round when they are legal, and acts on them (Jump Up, the tail attack, Setting
+Against a Charge, Shattering a Shield, Called Shots at the weapon); it breaks free when grappled or
+entangled (p.391-392); and a thrower whose thrown weapon was its last one goes to pick it up (p.392).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
@@ -27,6 +34,7 @@ from fracas.rules.ed4.tactics import (
     _nearest,
     expected_damage,
     mean_step,
+    path_towards,
 )
 
 if TYPE_CHECKING:
@@ -237,3 +245,187 @@ CHAPTER_TACTICS: dict[str, Ed4Tactic] = {
     "mount": MountTactic(),
     "sentinel": SentinelTactic(),
 }
+
+
+# ----- the chapter's behaviour for every tactic ------------------------------------------------------------
+
+WEAPON_KINDS = ("melee", "missile", "thrown")
+
+
+class ChapterAware:
+    """A tactic with the chapter's standing behaviour around it (module docstring). It answers what the
+    wrapped tactic answers except where the chapter has something to add; ``hold`` is left alone."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    @property
+    def declares(self) -> bool:
+        return bool(getattr(self.inner, "declares", True))
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.inner, attr)
+
+    def choose(self, state: FightState, decision: Decision, ruleset: Any) -> Command:
+        inner = self.inner
+        kind = decision.kind
+        if kind == "declare":
+            cmd = inner.choose(state, decision, ruleset)
+            me = state.combatants[decision.actor]
+            if me.marks.get("combat_options"):
+                cmd = declare_standing(state, me, cmd, ruleset)
+            return cmd
+        if kind == "act" and inner.name != "hold":
+            me = state.combatants[decision.actor]
+            if me.conditions or me.marks.get("thrown_to") or me.marks.get("combat_options"):
+                cmd = chapter_act(state, me, ruleset, inner)
+                if cmd is not None:
+                    return cmd
+            cmd = inner.choose(state, decision, ruleset)
+            if cmd.action == "attack" and opt.CALLED_SHOT in (me.marks.get("combat_options") or ()):
+                cmd = called_at_weapon(state, cmd, ruleset)
+            return cmd
+        return inner.choose(state, decision, ruleset)
+
+
+def declare_standing(state: FightState, me: Combatant, cmd: Command, ruleset: Any) -> Command:
+    """The tactic's declaration with the encounter file's combat options added, those legal this round
+    (:func:`.options.round_declaration`); the file's options win over the tactic's own when they conflict."""
+    standing = me.marks.get("combat_options") or ()
+    shield_foe = any(
+        f.stats.shield_shatter is not None and not f.marks.get("shield_shattered")
+        for f in _enemies(state, me)
+    )
+    now = opt.round_declaration(
+        standing,
+        knocked_down="knocked-down" in me.conditions,
+        surprised="surprised" in me.conditions,
+        shield_foe=shield_foe,
+    )
+    chosen = list(cmd.args.get("options", ()) or ())
+    for options in (opt.merge_declaration(now, chosen), now):
+        if options == chosen:
+            return cmd
+        new = dataclasses.replace(cmd, args={**cmd.args, "options": options})
+        if ruleset._is_legal(state, new):
+            return new
+    return cmd
+
+
+def called_at_weapon(state: FightState, cmd: Command, ruleset: Any) -> Command:
+    """A Called Shot from the encounter file aims at the target's weapon, the one Called Shot whose effect
+    the text gives (p.384: a Strength test to hold on to it) [choice]; at a target without a melee weapon
+    it is an ordinary attack with the Called Shot penalty (another body part: the gamemaster's call)."""
+    t = state.combatants.get(cmd.target or "")
+    if t is None or "called" in cmd.args:
+        return cmd
+    lost = t.marks.get("lost_weapons") or ()
+    if not any(x.kind == "melee" and x.name not in lost for x in t.stats.attacks):
+        return cmd
+    new = dataclasses.replace(cmd, args={**cmd.args, "called": "weapon"})
+    return new if ruleset._is_legal(state, new) else cmd
+
+
+def chapter_act(state: FightState, me: Combatant, ruleset: Any, inner: Any) -> Command | None:
+    """The chapter's move for ``me`` before its own tactic's, or None (module docstring)."""
+    legal = ruleset._is_legal
+    mine = declared(state, me.id)
+    standing = me.marks.get("combat_options") or ()
+    conds = me.conditions
+    std_free = me.marks.get("std") != state.round
+    if (
+        "knocked-down" in conds
+        and opt.JUMP_UP in mine
+        and me.marks.get("jump_tried") != state.round
+        and me.marks.get("jumped_up") is None
+    ):
+        cmd = Command(me.id, "jump-up", args={"end": False})
+        if legal(state, cmd):
+            return cmd
+    if ("grappled" in conds or "entangled" in conds) and std_free:
+        cmd = Command(me.id, "break-free")
+        if legal(state, cmd):
+            return cmd
+    if me.pos is None:
+        return None
+    if opt.TAIL in mine and me.marks.get("tail") != state.round:
+        for f in sorted(_enemies(state, me), key=lambda c: c.id):
+            if f.pos is not None and distance(f.pos, me.pos) == 1:
+                cmd = Command(me.id, "tail-attack", f.id, {"end": False})
+                if legal(state, cmd):
+                    return cmd
+    if opt.SET_AGAINST_CHARGE in standing and opt.SET_AGAINST_CHARGE in mine and std_free:
+        foes = _enemies(state, me)
+        if not any(f.pos and distance(f.pos, me.pos) <= 1 for f in foes) and any(
+            mount_of(state, f) is not None for f in foes
+        ):
+            cmd = Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": me.id}})
+            if legal(state, cmd):
+                return cmd
+    if opt.SHATTER in standing and opt.SHATTER in mine and std_free and hasattr(inner, "attack_plan"):
+        shields = [
+            f
+            for f in _enemies(state, me)
+            if f.stats.shield_shatter is not None and not f.marks.get("shield_shattered") and f.pos
+        ]
+        left = max(0, ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me))
+        for f in sorted(shields, key=lambda c: (distance(c.pos, me.pos), c.id)):
+            cmd = inner.attack_plan(state, me, f, ruleset, left)
+            if cmd is not None:
+                return cmd
+    if me.marks.get("thrown_to") and "knocked-down" not in conds:
+        return fetch_thrown(state, me, ruleset)
+    return None
+
+
+def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | None:
+    """A thrower with no weapon left in hand (Unarmed aside) goes for a thrown weapon it can reach: picks it
+    up when it lies in reach (``pick-up``, a Simple action [choice], p.392), else moves next to it with its
+    free movement, else runs there when no enemy is next to it. Otherwise its tactic fights on as it can."""
+    gone = set(me.marks.get("thrown_away") or ()) | set(me.marks.get("lost_weapons") or ())
+    if any(a.kind in WEAPON_KINDS and a.name not in gone for a in me.stats.attacks):
+        return None
+    legal = ruleset._is_legal
+    if ruleset.lying_in_reach(me, state):
+        cmd = Command(me.id, "pick-up", args={"end": False})
+        return cmd if legal(state, cmd) else None
+    lying = [
+        (distance(me.pos, tuple(at)), w, tuple(at))
+        for w, at in (me.marks.get("thrown_to") or {}).items()
+        if at is not None and me.pos is not None
+    ]
+    if not lying:
+        return None
+    _, _, at = min(lying)
+    blocked = _blocked(state, me)
+
+    left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+    path = path_towards(me.pos, at, max(0, left), blocked)
+    if path and distance(path[-1], at) <= 1:
+        cmd = Command(me.id, "move", args={"path": [list(h) for h in path], "end": False})
+        if legal(state, cmd):
+            return cmd
+    foes = _enemies(state, me)
+    if me.marks.get("std") == state.round or any(f.pos and distance(f.pos, me.pos) <= 1 for f in foes):
+        return None
+    path = path_towards(
+        me.pos, at, max(0, 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)), blocked
+    )
+    if path:
+        cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})
+        if legal(state, cmd):
+            return cmd
+    return None
+
+
+def wrap_tactics(tactics: dict[str, Any]) -> None:
+    """Put every tactic of ``tactics`` inside :class:`ChapterAware` (once)."""
+    for k, t in list(tactics.items()):
+        if not isinstance(t, ChapterAware):
+            tactics[k] = ChapterAware(t)

@@ -10,7 +10,13 @@ place].
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.rules.base import Modifier
 
@@ -53,6 +59,43 @@ def entangled_damage_extra(extra_successes: int) -> int:
     return max(0, extra_successes - 1)
 
 
+class EntanglingRow(BaseModel):
+    """One row of ``data/entangling.toml``: the DN to break free of an entangling weapon (p.391)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dn: int = Field(ge=1, le=40)
+    no_damage: bool = False
+    confidence: Literal["text", "confirmed", "single", "verify", "choice"]
+
+
+class _EntanglingFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    edition: Literal["ed4"]
+    weapons: dict[str, EntanglingRow]
+
+
+@cache
+def entangling_table() -> dict[str, EntanglingRow]:
+    """The bundled entangling weapons' break-free DNs, keyed like ``weapons.toml`` (validated at load)."""
+    text = resources.files("fracas.rules.ed4").joinpath("data/entangling.toml").read_text("utf-8")
+    return dict(_EntanglingFile.model_validate(tomllib.loads(text)).weapons)
+
+
+def entangle_dn(weapon: str | None, damage_step: int) -> int:
+    """The DN to break free of an entangling weapon: the weapon's own (its description, p.391; the bundled
+    values are [choice], data/entangling.toml); an attack without a row (a creature's) uses its Damage
+    Step [choice]."""
+    row = entangling_table().get(weapon or "")
+    return row.dn if row is not None else max(1, damage_step)
+
+
+def entangles_only(weapon: str | None) -> bool:
+    """A weapon that only entangles and makes no Damage test (a net) [choice, data/entangling.toml]."""
+    row = entangling_table().get(weapon or "")
+    return bool(row is not None and row.no_damage)
+
+
 def break_free_entangle(
     str_step: int, dex_step: int, blade_damage_step: int | None
 ) -> tuple[int, list[Modifier], bool]:
@@ -63,6 +106,17 @@ def break_free_entangle(
     if blade_damage_step:
         return base, [Modifier(blade_damage_step, "one-handed blade cuts free", ENTANGLING_RULE)], True
     return base, [], False
+
+
+BLADE_WORDS = ("sword", "dagger", "knife", "axe", "blade", "hatchet", "scimitar")
+"""[choice] What counts as a bladed weapon for cutting free (p.391): a name with one of these words."""
+
+
+def is_one_handed_blade(name: str, size: int, one_handed_limit: int = 3) -> bool:
+    """A one-handed bladed weapon (p.391): a blade by name (:data:`BLADE_WORDS`) of a Size the wielder can
+    use in one hand (the race's one-handed limit, 3 for most races [verify])."""
+    n = name.lower()
+    return any(w in n for w in BLADE_WORDS) and size <= one_handed_limit
 
 
 # ----- grappling ----------------------------------------------------------------------------------------

@@ -128,6 +128,86 @@ def check_declaration(options: Sequence[str], *, knocked_down: bool, tskrang: bo
         raise IllegalCommand("Tail Attack is only available to t'skrang", rule(TAIL))
 
 
+# ----- standing options: what an encounter file gives a combatant to declare every round --------------
+
+CONFLICTS = ((AGGRESSIVE, DEFENSIVE), (KNOCKDOWN, STUN))
+"""Pairs never declared together (p.382, p.384; p.382 table and p.383)."""
+
+
+def standing_problems(
+    options: Sequence[str], *, tskrang: bool, shatter_weapon: bool, long_weapon: bool
+) -> list[tuple[int, str, str]]:
+    """What is wrong, as far as it can be known before the fight, with the combat options an encounter file
+    gives a combatant to declare each round (``combat_options``). Returns (index in the list, problem,
+    rule id with page); an empty list when they are fine.
+
+    Known at load: unknown names and repeats (p.382); Aggressive Attack with Defensive Stance (p.382,
+    p.384) and Attacking to Knockdown with Attacking to Stun (p.382 table, p.383) are never declared
+    together; Tail Attack is for t'skrang only (p.386); Shattering a Shield needs a close combat weapon of
+    Size 3 or more (p.385); Setting Against a Charge needs a weapon long enough to reach past the mount, a
+    spear or the like (p.385; here a lance, spear or pike, or Size 4 or more). Knocked down, surprised and
+    Jump Up depend on the round: :func:`round_declaration` applies them each round.
+    """
+    table = options_table()
+    out: list[tuple[int, str, str]] = []
+    seen: dict[str, int] = {}
+    for i, o in enumerate(options):
+        if o not in table:
+            out.append((i, f"unknown combat option {o!r}", DECLARE_RULE))
+            continue
+        if o in seen:
+            out.append((i, f"{o} is listed twice", DECLARE_RULE))
+            continue
+        seen[o] = i
+    for a, b in CONFLICTS:
+        if a in seen and b in seen:
+            i = max(seen[a], seen[b])
+            out.append((i, f"{title(a)} and {title(b)} are never declared in the same round", rule(a)))
+    if TAIL in seen and not tskrang:
+        out.append((seen[TAIL], "Tail Attack is only available to t'skrang", rule(TAIL)))
+    if SHATTER in seen and not shatter_weapon:
+        out.append(
+            (seen[SHATTER], "only a close combat weapon of Size 3 or more shatters a shield", rule(SHATTER))
+        )
+    if SET_AGAINST_CHARGE in seen and not long_weapon:
+        out.append(
+            (
+                seen[SET_AGAINST_CHARGE],
+                "Setting Against a Charge needs a weapon long enough to reach past the mount (a spear or "
+                "similar: lance, spear, pike or Size 4+)",
+                rule(SET_AGAINST_CHARGE),
+            )
+        )
+    return sorted(out)
+
+
+def round_declaration(
+    standing: Sequence[str], *, knocked_down: bool, surprised: bool, shield_foe: bool = True
+) -> list[str]:
+    """The standing options a combatant declares this round, those legal now (p.382): none when surprised
+    (no actions, p.390); knocked down, only Jump Up (p.382, p.389); standing, everything but Jump Up (only
+    for the knocked down, p.384). Shattering a Shield only when an enemy has a shield left to break
+    (``shield_foe``; its attacks are refused otherwise, p.385) [choice]."""
+    if surprised:
+        return []
+    if knocked_down:
+        return [JUMP_UP] if JUMP_UP in standing else []
+    return [o for o in standing if o != JUMP_UP and (o != SHATTER or shield_foe)]
+
+
+def merge_declaration(standing: Sequence[str], chosen: Sequence[str]) -> list[str]:
+    """The standing options first, then the tactic's own choices that neither repeat nor conflict with
+    them (:data:`CONFLICTS`): the encounter file's options win."""
+    out = list(standing)
+    for o in chosen:
+        if o in out:
+            continue
+        if any((o == a and b in out) or (o == b and a in out) for a, b in CONFLICTS):
+            continue
+        out.append(o)
+    return out
+
+
 # ----- modifiers ----------------------------------------------------------------------------------------
 
 

@@ -22,6 +22,7 @@ RANGED_RULE = "ed4/combat/ranged p.392"
 INTO_CLOSE_RULE = "ed4/combat/ranged-into-close-combat p.392"
 AREA_RULE = "ed4/combat/throw-at-area p.393"
 SCATTER_RULE = "ed4/combat/scatter p.393"
+PICK_UP_RULE = "ed4/combat/pick-up-thrown-weapon p.392"
 AREA_DN = 7
 FEET_PER_YARD = 3
 
@@ -90,3 +91,21 @@ def scatter_hex(target: Hex, direction: int, feet: int, hex_yards: int = 2) -> H
     hexes = round(feet / FEET_PER_YARD / hex_yards)
     dq, dr = DIRECTIONS[(direction - 1) % 6]
     return (target[0] + dq * hexes, target[1] + dr * hexes)
+
+
+# ----- a thrown weapon after the throw ------------------------------------------------------------------
+
+PICK_UP_REACH_HEXES = 1
+"""[choice] The text says nothing of fetching a thrown weapon (its list of Simple actions, p.373, is not in
+it): here the thrower picks it up as a Simple action standing in the hex where it landed or next to it (a
+hex is 2 yards, within reach). Where it lands: the target's hex for an attack, hit or miss; the hex it
+reached for a throw at an area (after any scatter)."""
+
+
+def can_pick_up(me_at: tuple[int, int] | None, lies_at: tuple[int, int] | None) -> bool:
+    """Is the weapon lying at ``lies_at`` within reach of a thrower at ``me_at``
+    (:data:`PICK_UP_REACH_HEXES`)? Without positions (no map) the pick-up is allowed."""
+    if me_at is None or lies_at is None:
+        return True
+    dq, dr = lies_at[0] - me_at[0], lies_at[1] - me_at[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= PICK_UP_REACH_HEXES
