@@ -3,6 +3,7 @@ the duels of tests/sim/test_sim_ed4.py.
 
     python benchmarks/bench_ed4_kernel.py               # 2 seconds per duel
     python benchmarks/bench_ed4_kernel.py --seconds 5
+    python benchmarks/bench_ed4_kernel.py --numpy     # the NumPy lock-step loop (the fallback without numba)
 
 Table building (and compiling, where a compiled kernel is used) happens before the clock starts and is
 printed on its own line.
@@ -53,12 +54,16 @@ DUELS = {
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=2.0, help="time per duel")
+    ap.add_argument("--numpy", action="store_true", help="the NumPy lock-step loop, not the compiled one")
     args = ap.parse_args(argv)
     for name, data in DUELS.items():
         sc = scenario_from_data(data, name)
         t0 = time.perf_counter()
-        kernel, why = find_kernel(sc.ruleset, sc.state)
-        assert isinstance(kernel, Ed4DuelKernel), why or type(kernel).__name__
+        if args.numpy:
+            kernel = Ed4DuelKernel(sc.ruleset, sc.state, jit=False)
+        else:
+            kernel, why = find_kernel(sc.ruleset, sc.state)
+            assert isinstance(kernel, Ed4DuelKernel), why or type(kernel).__name__
         kernel.run(1000, np.random.default_rng(1))  # warm up (and compile, if compiled)
         setup = time.perf_counter() - t0
         rng = np.random.Generator(np.random.PCG64(1))
