@@ -1,0 +1,501 @@
+"""ED4 melee with any number of combatants on the hex grid, as a compiled batch kernel (numba).
+
+One fight per loop iteration, in scalar code over small arrays (:mod:`fracas.sim.kernels.ed4_group_core`):
+positions, facing, Current Damage, Wounds, knocked down, Karma, Recovery tests, status. It mirrors, for an
+encounter it accepts, what the reference engine does with the ``ed4`` ruleset (the whole chapter, or the core
+alone) and the ``default`` tactic (``fracas.rules.ed4.tactics.Ed4Tactic``):
+
+- each round, a Recovery test for a character unconscious for 10 rounds (p.380); Initiative tests (less
+  Wounds with ``wound-penalties``, -3 knocked down with the chapter; below step 1 acts last; group Initiative
+  for identical creatures of a side; ``take-the-initiative``), the acting order by result, player
+  characters, Initiative step, Dexterity, id (p.371-372);
+- on its turn: a knocked-down combatant stands up and moves toward the nearest enemy (p.389); a character
+  the next average hit of an enemy within 2 hexes could kill runs away and escapes if no enemy could reach
+  him with a doubled move; a Namegiver with no enemy next to it revives an unconscious friend next to it
+  (Recovery test, p.380); otherwise it moves (up to its Movement) next to the nearest enemy (or one of the
+  five nearest others it can reach) and makes its Standard-action attack(s) with the attack and Karma the
+  tactic picks, or runs toward the nearest enemy;
+- an attack: Attack test against the Defense (knocked down -3; with the chapter Harried -2 by four or more
+  close combat attackers, p.388, and Blindsided -2 from the rear arc of a defender who is engaged or
+  Harried, p.386-387), Rule of One, extra successes (+2 damage steps each against Physical Defense),
+  Damage test less Wounds, Armor, Wound, death, unconsciousness, Knockdown test (Harried applies); then the
+  attacker faces its target and a defender with no other foe next to it turns to face the attacker;
+- the fight ends as soon as at most one side has anyone active; a draw at the round limit.
+
+Anything else makes the builder refuse the encounter with the reason (:func:`build`): ranged, thrown,
+spell, Stun, charging or entangling attacks, other tactics, declared combat options, hidden, flying or
+mounted combatants, darkness, cover, blocked or impaired hexes, optional rules it does not know, and
+modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against
+each other, outcome by outcome.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fracas.dice.roll import MAX_EXPLOSIONS
+from fracas.dice.steps import MAX_STEP, step_table
+from fracas.sim import kernels
+from fracas.sim.kernels import Unsupported
+from fracas.sim.stats import Tally
+
+if TYPE_CHECKING:
+    from fracas.engine.state import FightState
+    from fracas.rules.base import Ruleset
+
+# Modifier providers, by function name: mirrored, or silent in every encounter the builder accepts (no
+# declared options, no Stun, grappling, mounts, flight, spells, cover, darkness, hidden combatants).
+_KNOWN_STEP = {
+    "_wound_penalty",  # mirrored
+    "_knocked_down_tests",  # mirrored where it applies (a knocked-down combatant only stands up)
+    "_harried_tests",  # the core's: a Harried condition (Stun damage only): silent
+    "_long_range",  # close combat only: silent
+    "_p_options_tests",
+    "_p_harried_tests",  # mirrored: four or more attackers
+    "_p_sight",
+    "_p_improvised",
+    "_p_long_weapon",
+    "_p_charge_damage",
+    "_p_flame_weapon",
+    "_p_knocked_down_initiative",  # mirrored
+}
+_KNOWN_DEFENSE = {
+    "_knocked_down_defense",  # mirrored
+    "_harried_defense",  # the core's: silent
+    "_unconscious_defense",  # the tactic attacks active foes only: silent
+    "_p_options_defense",
+    "_p_harried_defense",  # mirrored
+    "_p_blindsided",  # mirrored
+    "_p_cover",
+    "_p_surprised",
+    "_p_into_close",
+}
+_KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
+_KNOWN_ARMOR = {"_p_armor_reduced"}
+_CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_knocked_down_initiative"}
+_ATTACK_RESOLVERS = {"EarthdawnRuleset._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
+_OFF_OPTIONS = {"long-falls"}
+_MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
+MAX_N = 1000
+
+
+def _names(providers: list[Any]) -> set[str]:
+    return {getattr(p, "__name__", repr(p)) for p in providers}
+
+
+def _check_ruleset(ruleset: Any) -> bool:
+    """Refuses a ruleset whose modifiers, attack or default tactic the kernel does not mirror; True when
+    the ED4 chapter's Harried and Blindsided providers are installed."""
+    try:
+        from fracas.rules.earthdawn.round import EarthdawnRuleset
+        from fracas.rules.ed4.tactics import Ed4Tactic
+    except ImportError as exc:  # pragma: no cover - the ruleset is not there
+        raise Unsupported(f"the ED4 ruleset is missing: {exc}") from None
+    if not isinstance(ruleset, EarthdawnRuleset) or getattr(ruleset, "id", "") != "ed4":
+        raise Unsupported("not the ED4 Earthdawn round")
+    steps = set().union(*(_names(v) for v in ruleset.step_providers.values()))
+    defense = _names(ruleset.defense_providers)
+    unknown = sorted(steps - _KNOWN_STEP)
+    unknown += sorted(defense - _KNOWN_DEFENSE)
+    unknown += sorted(_names(ruleset.dn_providers) - _KNOWN_DN)
+    unknown += sorted(_names(ruleset.armor_providers) - _KNOWN_ARMOR)
+    if unknown:
+        raise Unsupported(f"modifiers the kernel does not mirror: {', '.join(unknown)}")
+    attack = ruleset.actions.get("attack")
+    if attack is None or getattr(attack.resolve, "__qualname__", "") not in _ATTACK_RESOLVERS:
+        raise Unsupported("the attack action is not one the kernel mirrors")
+    tactic = ruleset.tactics().get("default")
+    # the chapter may wrap every tactic (ChapterAware): it adds nothing for a combatant without declared
+    # combat options, grappling or thrown weapons (the builder refuses those)
+    if type(tactic).__name__ == "ChapterAware":
+        tactic = getattr(tactic, "inner", None)
+    if type(tactic) is not Ed4Tactic:
+        raise Unsupported("the default tactic is not the one the kernel mirrors")
+    chapter = bool(_CHAPTER_ONLY & (steps | defense))
+    if chapter and not (steps | defense) >= _CHAPTER_ONLY:
+        raise Unsupported("only part of the ED4 chapter's Harried/Blindsided providers is installed")
+    return chapter
+
+
+def _check_state(ruleset: Any, state: FightState) -> None:
+    unknown = set(state.options) - _OPTIONS - _OFF_OPTIONS
+    if unknown:
+        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
+    on = sorted(k for k in _OFF_OPTIONS if state.options.get(k))
+    if on:
+        raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
+    mp = state.extra.get("map", {})
+    if (
+        mp.get("light", "bright") != "bright"
+        or mp.get("cover")
+        or mp.get("full_cover")
+        or mp.get("blocked")
+        or mp.get("impaired")
+    ):
+        raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
+    if state.phase != "start" or state.declarations or state.round:
+        raise Unsupported("a fight already started")
+    if len(state.sides) < 2:
+        raise Unsupported("fewer than two sides")
+    if len(state.combatants) > MAX_N:
+        raise Unsupported(f"more than {MAX_N} combatants")
+    entangling = getattr(ruleset, "_entangling", None)
+    taken: set[tuple[int, int]] = set()
+    for c in state.combatants.values():
+        if c.hidden or c.altitude or set(c.marks) - _MARKS:
+            raise Unsupported(f"{c.id}: hidden, flying, mounted or otherwise marked")
+        if c.status != "active" or c.conditions or c.tactic != "default":
+            raise Unsupported(f"{c.id}: not a fresh combatant under the default tactic")
+        if any(c.counters.get(k, 0) for k in ("damage", "wounds", "stun", "strain", "recovery_used")):
+            raise Unsupported(f"{c.id}: starts hurt or with Recovery tests used")
+        if c.pos is None:
+            raise Unsupported(f"{c.id}: no position")
+        if c.pos in taken:
+            raise Unsupported(f"{c.id}: shares a hex")
+        taken.add(c.pos)
+        p = c.stats
+        if p.kind not in ("character", "creature"):
+            raise Unsupported(f"{c.id}: kind {p.kind!r}")
+        if not p.attacks:
+            raise Unsupported(f"{c.id}: no attack")
+        for a in p.attacks:
+            if not a.close:
+                raise Unsupported(
+                    f"{c.id}: {a.name} is a {a.kind} attack (the kernel plays close combat only)"
+                )
+            if a.stun or a.name.lower().startswith("charge") or (entangling is not None and entangling(c, a)):
+                raise Unsupported(f"{c.id}: {a.name} deals Stun damage, is a charge or entangles")
+        if p.initiative_step > 200 or p.dexterity > 255 or p.dexterity < 0:
+            raise Unsupported(f"{c.id}: Initiative step or Dexterity out of the kernel's range")
+
+
+# ----- exact test outcomes ----------------------------------------------------------------------------------
+
+_TAIL = 1e-18  # exploding dice are followed until a level's chance is below this
+
+
+def _die_pmf(sides: int) -> np.ndarray:
+    """P(total of one exploding die = v), v = 0, 1, ... (reference 1.4: every die explodes on its top
+    face)."""
+    p = 1.0 / sides
+    levels = 1
+    while p**levels > _TAIL and levels <= MAX_EXPLOSIONS:
+        levels += 1
+    out = np.zeros(levels * sides + 1)
+    w = p
+    for k in range(levels):
+        out[k * sides + 1 : k * sides + sides] = w  # faces 1..sides-1 after k explosions
+        w *= p
+    return out
+
+
+@lru_cache(maxsize=4096)
+def step_outcomes(dice: tuple[int, ...], modifier: int, floor: int, min_ones: int) -> tuple[np.ndarray, ...]:
+    """Outcomes of a step test (its dice, every one exploding): values ``total * 2 + rule_of_one`` and their
+    probabilities. The Rule of One (every die's first face a 1, at least ``min_ones`` dice) is kept apart
+    from the total it shows (reference 1.4); totals below ``floor`` count as ``floor``."""
+    pmf = np.array([1.0])
+    for sides in dice:
+        pmf = np.convolve(pmf, _die_pmf(sides))
+    totals = np.maximum(np.arange(pmf.size) + modifier, floor)
+    vals = totals * 2
+    probs = pmf.copy()
+    extra_v: list[int] = []
+    extra_p: list[float] = []
+    if len(dice) >= min_ones:
+        p1 = math.prod(1.0 / s for s in dice)
+        n = len(dice)  # the only way to total n is every die showing 1
+        probs[n] = 0.0
+        extra_v.append(int(max(n + modifier, floor)) * 2 + 1)
+        extra_p.append(p1)
+    vals = np.concatenate([vals, np.array(extra_v, dtype=np.int64)])
+    probs = np.concatenate([probs, np.array(extra_p)])
+    keep = probs > 0
+    vals, probs = vals[keep], probs[keep]
+    # merge equal values (the floor folds several totals into one)
+    uv, inv = np.unique(vals, return_inverse=True)
+    up = np.bincount(inv, weights=probs)
+    return uv.astype(np.int64), up / up.sum()
+
+
+def _alias(values: np.ndarray, probs: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """Walker's alias table of an outcome distribution on the fewest power-of-two cells that hold it."""
+    from .ed4_group_core import alias_table
+
+    bits = max(1, int(values.size - 1).bit_length())
+    keep, own, alias = alias_table(values.astype(np.int64), probs.astype(np.float64), bits)
+    return bits, keep, own, alias
+
+
+@lru_cache(maxsize=64)
+def _tables(
+    edition: str, floor: int, min_ones: int, karma_steps: tuple[int, ...], xsd: int
+) -> tuple[Any, ...]:
+    """Alias tables of every step 1..MAX_STEP (rows 1..100; row 0 unused), then for each Karma step the
+    steps 1..``xsd`` with that Karma die added (row base ``KROW``)."""
+    table = step_table(edition)
+    rows: list[tuple[tuple[int, ...], int] | None] = [None]
+    rows += [(table[s].dice, table[s].modifier) for s in range(1, MAX_STEP + 1)]
+    kbase = {}
+    for ks in karma_steps:
+        kbase[ks] = len(rows) - 1  # row = base + step
+        kd = table[ks]
+        rows += [(table[s].dice + kd.dice, table[s].modifier + kd.modifier) for s in range(1, xsd + 1)]
+    off = np.zeros(len(rows), dtype=np.int64)
+    bits = np.zeros(len(rows), dtype=np.int64)
+    keeps, owns, aliases = [], [], []
+    pos = 0
+    for r, spec in enumerate(rows):
+        if spec is None:
+            spec = ((4,), 0)
+        vals, probs = step_outcomes(tuple(spec[0]), int(spec[1]), floor, min_ones)
+        b, keep, own, alias = _alias(vals, probs)
+        off[r] = pos
+        bits[r] = b
+        keeps.append(keep)
+        owns.append(own)
+        aliases.append(alias)
+        pos += keep.size
+    return (
+        off,
+        bits,
+        np.concatenate(keeps),
+        np.concatenate(owns),
+        np.concatenate(aliases),
+        kbase,
+    )
+
+
+# ----- the kernel -------------------------------------------------------------------------------------------
+
+
+class Ed4GroupKernel:
+    """N against N (any sides) ED4 close combat on the hex grid; see the module docstring."""
+
+    name = "ed4-group"
+
+    def __init__(self, ruleset: Ruleset, state: FightState) -> None:
+        from fracas.rules.earthdawn.round import can_rouse
+        from fracas.rules.ed4 import situation
+        from fracas.rules.ed4.tactics import KARMA_GAIN, _defense, mean_step, p_hit
+
+        from . import ed4_group_core as core
+
+        chapter = _check_ruleset(ruleset)
+        _check_state(ruleset, state)
+        self.chapter = chapter
+        ruleset.pending(state)  # the ED4 chapter reads Movement with the state it last saw
+        edition = ruleset.edition  # type: ignore[attr-defined]
+        cs = list(state.combatants.values())
+        n = len(cs)
+        self.ids = tuple(c.id for c in cs)
+        self.sides = tuple(state.sides)
+        self.max_rounds = int(state.max_rounds)
+        self.chunk = int(min(50_000, max(500, 250_000 // n)))
+        opts = state.options
+        # classes: combatants with equal profiles share the tactic's tables
+        profiles: list[Any] = []
+        cls_of = []
+        for c in cs:
+            try:
+                k = profiles.index(c.stats)
+            except ValueError:
+                k = len(profiles)
+                profiles.append(c.stats)
+            cls_of.append(k)
+        rank = {cid: i for i, cid in enumerate(sorted(self.ids))}
+        groups: dict[tuple[str, str], int] = {}
+        karma_steps = sorted({c.stats.karma_step for c in cs if c.counters.get("karma", 0) > 0})
+        xsd = max(a.step for c in cs for a in c.stats.attacks)
+        off, bits, keep, own, alias, kbase = _tables(
+            edition.steps, edition.result_floor, edition.rule_of_one_min_dice, tuple(karma_steps), xsd
+        )
+        self._tabs = (off, (64 - bits).astype(np.uint64), keep, own, alias)
+        na = max(len(c.stats.attacks) for c in cs)
+        cst = np.zeros((n, core.NCOL), dtype=np.int64)
+        att = np.zeros((n, na, 4), dtype=np.int64)
+        big = 1 << 40
+        for i, c in enumerate(cs):
+            p = c.stats
+            row = cst[i]
+            row[core.SIDE] = self.sides.index(c.side)
+            row[core.PLAYER] = 1 if c.player else 0
+            if c.template and not c.player:
+                row[core.GROUP] = groups.setdefault((c.side, c.template), len(groups))
+            else:
+                row[core.GROUP] = -1
+            row[core.INIT] = p.initiative_step
+            row[core.DEX] = p.dexterity
+            row[core.RANK] = rank[c.id]
+            row[core.PD], row[core.MD], row[core.SD] = p.physical_defense, p.mystic_defense, p.social_defense
+            row[core.PARM], row[core.MARM] = p.physical_armor, p.mystic_armor
+            row[core.WT] = p.wound_threshold
+            row[core.UNC] = p.unconsciousness if p.unconsciousness is not None else big
+            row[core.DEATH] = p.death
+            row[core.KD] = p.knockdown_step
+            row[core.KARMA0] = c.counters.get("karma", 0)
+            row[core.KROW] = kbase.get(p.karma_step, 0)
+            row[core.ACTIONS] = p.actions
+            row[core.MV] = ruleset.movement_hexes(c)  # type: ignore[attr-defined]
+            if row[core.MV] != p.movement // 2:
+                raise Unsupported(f"{c.id}: a Movement the kernel does not mirror")
+            row[core.CHAR] = 1 if p.kind == "character" else 0
+            row[core.ROUSE] = 1 if can_rouse(c) else 0
+            row[core.RECT] = p.recovery_tests
+            row[core.RECSTEP] = min(max(p.recovery_step, 1), MAX_STEP)
+            row[core.Q0], row[core.R0] = c.pos
+            row[core.FACE0] = c.facing
+            row[core.CLS] = cls_of[i]
+            row[core.NATT] = len(p.attacks)
+            for ai, a in enumerate(p.attacks):
+                att[i, ai] = (
+                    a.step,
+                    a.damage,
+                    {"physical": 0, "mystic": 1}.get(a.against, 2),
+                    {"none": 0, "physical": 1}.get(a.armor, 2),
+                )
+        # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
+        ncls = len(profiles)
+        wmax = max(max(a.step, a.damage) for p in profiles for a in p.attacks) + 1
+        best = np.zeros((ncls, ncls, wmax + 1, 2), dtype=np.int64)
+        kuse = np.zeros((ncls, na, ncls, wmax + 1), dtype=np.bool_)
+        flee = np.full((ncls, ncls), big, dtype=np.int64)
+        for ci, me in enumerate(profiles):
+            for cj, tp in enumerate(profiles):
+                for w in range(wmax + 1):
+                    for d in (0, 1):
+                        top, top_i = None, 0
+                        for ai, a in enumerate(me.attacks):
+                            dn = _defense(tp, a.against) - (3 if d else 0)
+                            ph = p_hit(a.step - w, dn, 0)
+                            armor = (
+                                0
+                                if a.armor == "none"
+                                else tp.physical_armor
+                                if a.armor == "physical"
+                                else tp.mystic_armor
+                            )
+                            ed = ph * max(0.5, mean_step(a.damage - w) - armor)
+                            if top is None or ed > top:
+                                top, top_i = ed, ai
+                        best[ci, cj, w, d] = top_i
+                    for ai, a in enumerate(me.attacks):
+                        if a.karma:
+                            dn = _defense(tp, a.against)
+                            gain = p_hit(a.step - w, dn, me.karma_step) - p_hit(a.step - w, dn)
+                            kuse[ci, ai, cj, w] = gain >= KARMA_GAIN
+                if me.kind == "character":
+                    worst = max(mean_step(a.damage) - me.physical_armor for a in tp.attacks)
+                    if worst > 0:
+                        d = 0
+                        while not (d + worst >= me.death):
+                            d += 1
+                        flee[ci, cj] = d
+        har = situation.table()["harried"]
+        flags = np.zeros(core.NFLAG, dtype=np.int64)
+        flags[core.F_WP] = 1 if opts.get("wound-penalties", True) else 0
+        flags[core.F_TAKE] = 1 if opts.get("take-the-initiative", False) else 0
+        flags[core.F_GROUP] = 1 if opts.get("group-initiative", True) else 0
+        flags[core.F_CHAPTER] = 1 if chapter else 0
+        flags[core.F_MAXR] = self.max_rounds
+        flags[core.F_W] = wmax
+        flags[core.F_HAR_N] = har.attackers
+        flags[core.F_HAR_PEN] = situation.harried_penalty(1)
+        flags[core.F_BLIND_PEN] = situation.table()["blindsided"].defense
+        flags[core.F_DOWN_DEF] = situation.table()["knocked-down"].defense
+        flags[core.F_DOWN_INIT] = (
+            sum(m.value for m in situation.knocked_down_mods())
+            if "_p_knocked_down_initiative" in _names(ruleset.step_providers.get("initiative", []))
+            else 0
+        )
+        flags[core.F_DOWN_MV] = (situation.crawl_movement() // 2) if chapter else 1
+        flags[core.F_NSIDES] = len(self.sides)
+        flags[core.F_MAXSTEP] = MAX_STEP
+        flags[core.F_XSD] = xsd
+        self._cst, self._att, self._best, self._kuse, self._flee, self._flags = (
+            cst,
+            att,
+            best,
+            kuse,
+            flee,
+            flags,
+        )
+        self._play = core.play
+
+    def compile(self) -> float:
+        """Compiles (or loads from numba's cache) the kernel; returns the seconds it took."""
+        import time
+
+        t = time.perf_counter()
+        self.run(1, np.random.default_rng(0))
+        return time.perf_counter() - t
+
+    def run(self, n: int, rng: np.random.Generator) -> Tally:
+        """Plays ``n`` fights with one xoshiro256** stream seeded from ``rng`` (four 64-bit words)."""
+        seed = rng.bit_generator.random_raw(4).astype(np.uint64)
+        if not seed.any():
+            seed[0] = np.uint64(1)
+        ns = len(self.sides)
+        nc = len(self.ids)
+        wins = np.zeros(ns + 2, dtype=np.int64)
+        status = np.zeros((nc, 4), dtype=np.int64)
+        dealt = np.zeros(nc, dtype=np.int64)
+        taken = np.zeros(nc, dtype=np.int64)
+        wounds = np.zeros(nc, dtype=np.int64)
+        hist = np.zeros(self.max_rounds + 1, dtype=np.int64)
+        off, shift, keep, own, alias = self._tabs
+        if n > 0:
+            self._play(
+                n,
+                seed,
+                self._cst,
+                self._att,
+                self._best,
+                self._kuse,
+                self._flee,
+                off,
+                shift,
+                keep,
+                own,
+                alias,
+                self._flags,
+                wins,
+                status,
+                dealt,
+                taken,
+                wounds,
+                hist,
+            )
+        tally = Tally(self.ids, self.sides)
+        tally.runs = n
+        tally.wins = [int(x) for x in wins[:ns]]
+        tally.draws = int(wins[ns])
+        tally.wipeouts = int(wins[ns + 1])
+        tally.rounds = {r: int(k) for r, k in enumerate(hist) if k}
+        names = ("active", "unconscious", "dead", "fled")
+        tally.status = [{names[s]: int(status[i, s]) for s in range(4) if status[i, s]} for i in range(nc)]
+        tally.dealt = [int(x) for x in dealt]
+        tally.taken = [int(x) for x in taken]
+        tally.wounds = [int(x) for x in wounds]
+        return tally
+
+
+def build(ruleset: Ruleset, state: FightState) -> Ed4GroupKernel:
+    try:
+        import numba  # noqa: F401
+    except ImportError:  # pragma: no cover - numba is a dependency
+        raise Unsupported("numba is not installed") from None
+    return Ed4GroupKernel(ruleset, state)
+
+
+with contextlib.suppress(ImportError):  # the duel kernel first: it plays two neighbours faster
+    from fracas.sim.kernels import ed4_melee as _duel  # noqa: F401
+kernels.register("ed4", build)
+
+__all__ = ["Ed4GroupKernel", "build", "step_outcomes"]

@@ -1,0 +1,692 @@
+"""The compiled part of the ED4 group-melee kernel (:mod:`fracas.sim.kernels.ed4_group`): one fight per loop
+iteration, scalar code over small arrays, compiled with numba.
+
+Everything here mirrors the reference engine (``fracas.rules.earthdawn.round``, ``combat``, the ED4 chapter's
+Harried and Blindsided providers, ``fracas.rules.ed4.tactics.Ed4Tactic``) for the encounters the builder
+accepts; the comments name the engine function each piece follows. Tests draw one 64-bit word each from a
+Walker alias table of their exact outcome distribution (total and Rule of One, ED4 p.377 and reference 1.4),
+built by the builder; the words come from a xoshiro256** stream seeded from the chunk's NumPy generator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# columns of the combatant table ``cst``
+SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
+KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT = range(15, 28)
+NCOL = 28
+# columns of the attack table ``att[i, a]``
+A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR = range(4)
+# flags
+F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, F_DOWN_DEF = range(10)
+F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD = range(10, 15)
+NFLAG = 15
+
+ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
+# columns of the per-fight state ``st``
+S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED = range(11)
+NST = 11
+# rows of the work array ``wk``
+W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND = range(8)
+NWK = 8
+
+DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
+DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):  # noqa: ANN001, ANN202
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def _next(s):  # noqa: ANN001, ANN202
+    """xoshiro256** (Blackman and Vigna): the next 64-bit word of the stream ``s`` (4 words)."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def _draw(s, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
+    """One outcome of the test in table row ``row``: ``total * 2 + rule_of_one`` (Walker's alias method:
+    the top bits of a word pick the cell, the low ``shift[row]`` bits decide between the cell's own value
+    and its alias; branch-free, as the choice is unpredictable)."""
+    u = _next(s)
+    sh = shift[row]
+    k = off[row] + np.int64(u >> sh)
+    keep_own = np.int64((u & ((np.uint64(1) << sh) - np.uint64(1))) < keep[k])
+    a = alias[k]
+    return a + keep_own * (own[k] - a)
+
+
+@njit(cache=True, inline="always")
+def _hexd(q1, r1, q2, r2):  # noqa: ANN001, ANN202
+    dq = q1 - q2
+    dr = r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@njit(cache=True, inline="always")
+def _dir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
+    """The direction index from a hex to a neighbour (hexgrid.DIRECTIONS order)."""
+    dq = q2 - q1
+    dr = r2 - r1
+    for k in range(6):
+        if DQ[k] == dq and DR[k] == dr:
+            return k
+    return 0
+
+
+@njit(cache=True)
+def _taken(q, r, mover, st, n):  # noqa: ANN001, ANN202
+    """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked)."""
+    for j in range(n):
+        if j != mover and st[j, S_STATUS] <= UNCONSCIOUS and st[j, S_Q] == q and st[j, S_R] == r:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
+    """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
+    step)."""
+    hq = st[i, S_Q]
+    hr = st[i, S_R]
+    d = _hexd(hq, hr, gq, gr)
+    steps = 0
+    last = -1
+    while steps < limit and d > 1:
+        best = -1
+        bd = d
+        for k in range(6):
+            nq = hq + DQ[k]
+            nr = hr + DR[k]
+            if _taken(nq, nr, i, st, n):
+                continue
+            nd = _hexd(nq, nr, gq, gr)
+            if nd < bd:
+                best = k
+                bd = nd
+        if best < 0:
+            break
+        hq += DQ[best]
+        hr += DR[best]
+        d = bd
+        steps += 1
+        last = best
+    out[0] = steps
+    out[1] = hq
+    out[2] = hr
+    out[3] = last
+
+
+@njit(cache=True)
+def _path_away(i, tq, tr, limit, st, n, out):  # noqa: ANN001, ANN202
+    """tactics.path_away: each step to the first neighbour farther from the threat than any so far (every
+    step gets strictly farther, so the path never revisits a hex)."""
+    hq = st[i, S_Q]
+    hr = st[i, S_R]
+    steps = 0
+    last = -1
+    for _ in range(limit):
+        best = -1
+        bd = _hexd(hq, hr, tq, tr)
+        for k in range(6):
+            nq = hq + DQ[k]
+            nr = hr + DR[k]
+            if _taken(nq, nr, i, st, n):
+                continue
+            nd = _hexd(nq, nr, tq, tr)
+            if nd > bd:
+                best = k
+                bd = nd
+        if best < 0:
+            break
+        hq += DQ[best]
+        hr += DR[best]
+        steps += 1
+        last = best
+    out[0] = steps
+    out[1] = hq
+    out[2] = hr
+    out[3] = last
+
+
+@njit(cache=True)
+def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
+    """chapter._adjacent_enemies of ``t``: active enemies next to it, not knocked down, with a close attack.
+    Returns (how many, how many of them other than ``excl``, whether one other than ``excl`` stands outside
+    ``t``'s rear arc (situation.in_rear; looked at only when ``rear``))."""
+    cnt = 0
+    others = 0
+    front = False
+    side = cst[t, SIDE]
+    qt = st[t, S_Q]
+    rt = st[t, S_R]
+    ft = st[t, S_FACE]
+    for o in range(n):
+        if cst[o, SIDE] == side or st[o, S_STATUS] != ACTIVE or st[o, S_DOWN] or cst[o, NATT] == 0:
+            continue
+        if _hexd(st[o, S_Q], st[o, S_R], qt, rt) != 1:
+            continue
+        cnt += 1
+        if o != excl:
+            others += 1
+            if rear:
+                rel = (_dir(qt, rt, st[o, S_Q], st[o, S_R]) - ft) % 6
+                if rel < 2 or rel > 4:
+                    front = True
+    return cnt, others, front
+
+
+@njit(cache=True)
+def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
+    """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
+    an unconscious character below his Unconsciousness Rating."""
+    v = _draw(s, cst[c, RECSTEP], off, shift, keep, own, alias) >> 1
+    healed = v - st[c, S_WND]
+    if healed < 1:
+        healed = 1
+    st[c, S_REC] += 1
+    st[c, S_DMG] -= min(st[c, S_DMG], healed)
+    if st[c, S_STATUS] == UNCONSCIOUS and st[c, S_DMG] < cst[c, UNC]:
+        st[c, S_STATUS] = ACTIVE
+
+
+@njit(cache=True)
+def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: ANN001, ANN202
+    """round._initiative (p.371-372): the acting order of the active combatants in ``wk[W_ORDER]``; returns
+    how many act."""
+    n = cst.shape[0]
+    wp = flags[F_WP] != 0
+    take = flags[F_TAKE] != 0
+    group = flags[F_GROUP] != 0
+    max_step = flags[F_MAXSTEP]
+    keys = wk[W_KEYS]
+    order = wk[W_ORDER]
+    g_id = wk[W_GID]
+    g_step = wk[W_GSTEP]
+    g_val = wk[W_GVAL]
+    m = 0
+    ng = 0
+    for c in range(n):
+        if st[c, S_STATUS] != ACTIVE:
+            continue
+        step = cst[c, INIT]
+        if wp:
+            step -= st[c, S_WND]
+        if st[c, S_DOWN]:
+            step += flags[F_DOWN_INIT]
+        forced = 0
+        if step < 1:
+            forced = 1
+            value = 1
+        elif take and cst[c, PLAYER] == 0:
+            value = step
+        else:
+            gid = cst[c, GROUP] if group else -1
+            value = -1
+            if gid >= 0:
+                for g in range(ng):
+                    if g_id[g] == gid and g_step[g] == step:
+                        value = g_val[g]
+                        break
+            if value < 0:
+                value = _draw(s, min(step, max_step), off, shift, keep, own, alias) >> 1
+                if gid >= 0:
+                    g_id[ng] = gid
+                    g_step[ng] = step
+                    g_val[ng] = value
+                    ng += 1
+        if value > 4095:
+            value = 4095
+        # initiative_order_key: forced last, highest result, player characters, Initiative step, Dexterity, id
+        key = forced
+        key = key * 4096 + (4095 - value)
+        key = key * 2 + (0 if cst[c, PLAYER] else 1)
+        key = key * 256 + (255 - cst[c, INIT])
+        key = key * 256 + (255 - cst[c, DEX])
+        key = key * 1024 + cst[c, RANK]
+        j = m
+        while j > 0 and keys[j - 1] > key:
+            keys[j] = keys[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        keys[j] = key
+        order[j] = c
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
+    """play.Fight._check_end: the side still standing (-1 if none) when at most one side is, else -2."""
+    for si in range(nsides):
+        standing[si] = 0
+    for c in range(n):
+        if st[c, S_STATUS] == ACTIVE:
+            standing[cst[c, SIDE]] = 1
+    k = 0
+    last = -1
+    for si in range(nsides):
+        if standing[si]:
+            k += 1
+            last = si
+    if k <= 1:
+        return last
+    return -2
+
+
+@njit(cache=True)
+def _move(me, st, path):  # noqa: ANN001, ANN202
+    """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
+    if path[0] > 0:
+        st[me, S_Q] = path[1]
+        st[me, S_R] = path[2]
+        st[me, S_FACE] = path[3]
+
+
+@njit(cache=True)
+def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken):  # noqa: ANN001, ANN202, PLR0913
+    """round._r_attack / attack_once / combat.damage_events for the tactic's command: ``actions`` attacks
+    until the target falls; then chapter._face. Returns nothing; the state changes in ``st``."""
+    n = cst.shape[0]
+    wp = flags[F_WP] != 0
+    chapter = flags[F_CHAPTER] != 0
+    har_n = flags[F_HAR_N]
+    har_pen = flags[F_HAR_PEN]
+    max_step = flags[F_MAXSTEP]
+    tests = 0
+    for k in range(cst[me, ACTIONS]):
+        if st[t, S_STATUS] == DEAD or (k > 0 and st[t, S_STATUS] != ACTIVE):
+            break
+        tests += 1
+        # Attack test (p.377): step and its modifiers, the Defense and its modifiers
+        step = att[me, a, A_STEP]
+        if wp:
+            step -= st[me, S_WND]
+        dn_mod = 0
+        if st[t, S_DOWN]:
+            dn_mod += flags[F_DOWN_DEF]
+        if chapter:
+            cnt_me, _o, _f = _close_foes(me, -1, cst, st, n, False)
+            if cnt_me >= har_n:
+                step += har_pen
+            cnt_t, oth_t, front_t = _close_foes(t, me, cst, st, n, True)
+            harried_t = cnt_t >= har_n
+            if harried_t:
+                dn_mod += har_pen
+            if oth_t > 0 or harried_t:
+                rel = (_dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
+                if 2 <= rel <= 4 and (harried_t or front_t):
+                    dn_mod += flags[F_BLIND_PEN]
+        against = att[me, a, A_AGAINST]
+        defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
+        dn = defense + dn_mod
+        if dn < 1:
+            dn = 1
+        if step < 1:
+            step = 1
+        if use_k:
+            st[me, S_KARMA] -= 1
+            row = cst[me, KROW] + min(step, flags[F_XSD])
+        else:
+            row = min(step, max_step)
+        o = _draw(s, row, off, shift, keep, own, alias)
+        if use_k and st[me, S_KARMA] < 1:
+            use_k = False
+        total = o >> 1
+        if (o & 1) or total < dn:
+            continue
+        extra = (total - dn) // 5
+        # Damage test (p.378): less Wounds, +2 steps per extra success against Physical Defense
+        dstep = att[me, a, A_DAMAGE]
+        if wp:
+            dstep -= st[me, S_WND]
+        if against == 0:
+            dstep += 2 * extra
+        if dstep < 1:
+            dstep = 1
+        raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
+        kind = att[me, a, A_ARMOR]
+        armor = 0 if kind == 0 else cst[t, PARM] if kind == 1 else cst[t, MARM]
+        amount = raw - armor
+        if amount <= 0:
+            continue
+        # combat.damage_events (p.379-380)
+        dealt[me] += amount
+        taken[t] += amount
+        wt = cst[t, WT]
+        new_w = 1 if amount >= wt else 0
+        st[t, S_WND] += new_w
+        st[t, S_DMG] += amount
+        if st[t, S_DMG] >= cst[t, DEATH]:
+            st[t, S_STATUS] = DEAD
+        elif st[t, S_DMG] >= cst[t, UNC]:
+            st[t, S_STATUS] = UNCONSCIOUS
+            st[t, S_UNC] = rnd
+            st[t, S_DOWN] = 1
+        elif amount - wt >= 5 and not st[t, S_DOWN]:
+            kstep = cst[t, KD]
+            if wp:
+                kstep -= st[t, S_WND] - new_w
+            if chapter:
+                cnt_t, _o, _f = _close_foes(t, -1, cst, st, n, False)
+                if cnt_t >= har_n:
+                    kstep += har_pen
+            if kstep < 1:
+                kstep = 1
+            ko = _draw(s, min(kstep, max_step), off, shift, keep, own, alias)
+            if (ko & 1) or (ko >> 1) < amount - wt:
+                st[t, S_DOWN] = 1
+    if chapter and tests > 0:
+        # chapter._face: the attacker faces its target; a defender with no other foe next to it turns to
+        # face the attacker (Blindsided, p.386-387)
+        st[me, S_FACE] = _dir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        if st[t, S_STATUS] == ACTIVE:
+            _c, oth, _f = _close_foes(t, me, cst, st, n, False)
+            if oth == 0:
+                st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+
+
+@njit(cache=True)
+def _turn(
+    me, rnd, s, st, cst, att, best, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
+):  # noqa: ANN001, ANN202, PLR0912, PLR0913, PLR0915, C901
+    """One turn of ``me`` under tactics.Ed4Tactic.act. Returns the fight's end (play.Fight._check_end) when
+    a status changed, else -2."""
+    n = cst.shape[0]
+    side = cst[me, SIDE]
+    cls = cst[me, CLS]
+    path = wk[W_PATH]
+    mq = st[me, S_Q]
+    mr = st[me, S_R]
+    # Survey: the nearest enemy (distance, most hurt, id), enemies within 2 hexes, fallen friends
+    tgt = -1
+    tk_d = 0
+    tk_dmg = 0
+    tk_rank = 0
+    adjacent_foe = False
+    danger = False
+    for c in range(n):
+        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+            continue
+        d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
+        if d == 1:
+            adjacent_foe = True
+        if d <= 2 and st[me, S_DMG] >= flee_thr[cls, cst[c, CLS]]:
+            danger = True
+        dc = st[c, S_DMG]
+        if tgt < 0 or d < tk_d or (d == tk_d and (dc > tk_dmg or (dc == tk_dmg and cst[c, RANK] < tk_rank))):
+            tgt = c
+            tk_d = d
+            tk_dmg = dc
+            tk_rank = cst[c, RANK]
+    if st[me, S_DOWN]:
+        # stand up (the whole Standard action, p.389), then move toward the nearest enemy
+        st[me, S_DOWN] = 0
+        if tgt >= 0 and tk_d > 1:
+            _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path)
+            _move(me, st, path)
+        return -2
+    if tgt < 0:
+        return -2
+    mv = cst[me, MV]
+    if danger:
+        # a character the next average hit could kill runs away (tactics.in_danger, path_away)
+        _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
+        if path[0] > 0:
+            _move(me, st, path)
+            # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
+            for c in range(n):
+                if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+                    continue
+                reach = 2 * (flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
+                if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
+                    return -2
+            st[me, S_STATUS] = FLED
+            return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    if not adjacent_foe and cst[me, ROUSE]:
+        # revive an unconscious friend next to it (round._r_revive, p.380)
+        for c in range(n):
+            if (
+                cst[c, SIDE] == side
+                and st[c, S_STATUS] == UNCONSCIOUS
+                and _hexd(mq, mr, st[c, S_Q], st[c, S_R]) == 1
+                and st[c, S_REC] < cst[c, RECT]
+            ):
+                _recover(c, s, st, cst, off, shift, keep, own, alias)
+                return -2
+    # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
+    foe = -1
+    if tk_d == 1:
+        foe = tgt
+        path[0] = 0
+    elif tk_d - 1 <= mv:
+        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], mv, st, n, path)
+        if path[0] > 0 and _hexd(path[1], path[2], st[tgt, S_Q], st[tgt, S_R]) == 1:
+            foe = tgt
+    if foe < 0:
+        # heapq.nsmallest(5, foes, key=(distance, id)), the nearest enemy skipped
+        cand = wk[W_CAND]
+        nc = 0
+        for c in range(n):
+            if cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE:
+                cand[nc] = c
+                nc += 1
+        for k in range(min(5, nc)):
+            bi = k
+            bd = _hexd(mq, mr, st[cand[k], S_Q], st[cand[k], S_R])
+            for x in range(k + 1, nc):
+                dx = _hexd(mq, mr, st[cand[x], S_Q], st[cand[x], S_R])
+                if dx < bd or (dx == bd and cst[cand[x], RANK] < cst[cand[bi], RANK]):
+                    bi = x
+                    bd = dx
+            o = cand[bi]
+            cand[bi] = cand[k]
+            cand[k] = o
+            if o == tgt:
+                continue
+            if bd == 1:
+                foe = o
+                path[0] = 0
+                break
+            if bd - 1 <= mv:
+                _path_towards(me, st[o, S_Q], st[o, S_R], mv, st, n, path)
+                if path[0] > 0 and _hexd(path[1], path[2], st[o, S_Q], st[o, S_R]) == 1:
+                    foe = o
+                    break
+    if foe < 0:
+        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
+        _move(me, st, path)
+        return -2
+    _move(me, st, path)
+    t = foe
+    wmax = flags[F_W]
+    w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
+    a = best[cls, cst[t, CLS], w, 1 if st[t, S_DOWN] else 0]
+    use_k = kuse[cls, a, cst[t, CLS], w] and st[me, S_KARMA] > 0
+    _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken)
+    if st[t, S_STATUS] != ACTIVE:
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    return -2
+
+
+@njit(cache=True)
+def play(
+    nfights,
+    seed,
+    cst,
+    att,
+    best,
+    kuse,
+    flee_thr,
+    off,
+    shift,
+    keep,
+    own,
+    alias,
+    flags,
+    wins,
+    status_counts,
+    dealt,
+    taken,
+    wounds_sum,
+    rounds_hist,
+):  # noqa: ANN001, ANN201, PLR0913
+    """Plays ``nfights`` fights and adds their outcomes to the tallies (``wins``: per side, then draws, then
+    fights nobody survived); ``seed`` (the stream's 4 words) is advanced."""
+    n = cst.shape[0]
+    s = seed.copy()
+    max_rounds = flags[F_MAXR]
+    nsides = flags[F_NSIDES]
+    st = np.zeros((n, NST), dtype=np.int64)
+    wk = np.zeros((NWK, max(n, 8)), dtype=np.int64)
+    for _fight in range(nfights):
+        for i in range(n):
+            st[i, S_Q] = cst[i, Q0]
+            st[i, S_R] = cst[i, R0]
+            st[i, S_FACE] = cst[i, FACE0]
+            st[i, S_STATUS] = ACTIVE
+            st[i, S_DMG] = 0
+            st[i, S_WND] = 0
+            st[i, S_DOWN] = 0
+            st[i, S_KARMA] = cst[i, KARMA0]
+            st[i, S_REC] = 0
+            st[i, S_UNC] = 0
+            st[i, S_TRIED] = 0
+        winner = -2  # -2 still fighting, -1 nobody left, else the side
+        rnd = 0
+        while True:
+            rnd += 1
+            # a Recovery test one minute (10 rounds) after falling unconscious (round._start_round, p.380)
+            for c in range(n):
+                if st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED] and rnd - st[c, S_UNC] >= 10:
+                    st[c, S_TRIED] = 1
+                    if st[c, S_REC] < cst[c, RECT]:
+                        _recover(c, s, st, cst, off, shift, keep, own, alias)
+            m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
+            for oi in range(m):
+                me = wk[W_ORDER, oi]
+                if st[me, S_STATUS] != ACTIVE:
+                    continue
+                winner = _turn(
+                    me,
+                    rnd,
+                    s,
+                    st,
+                    cst,
+                    att,
+                    best,
+                    kuse,
+                    flee_thr,
+                    flags,
+                    off,
+                    shift,
+                    keep,
+                    own,
+                    alias,
+                    wk,
+                    dealt,
+                    taken,
+                )
+                if winner != -2:
+                    break
+            if winner != -2 or rnd >= max_rounds:
+                break
+        rounds_hist[rnd] += 1
+        if winner >= 0:
+            wins[winner] += 1
+        elif winner == -1:
+            wins[nsides + 1] += 1
+        else:
+            wins[nsides] += 1
+        for c in range(n):
+            status_counts[c, st[c, S_STATUS]] += 1
+            wounds_sum[c] += st[c, S_WND]
+    for i in range(4):
+        seed[i] = s[i]
+
+
+@njit(cache=True)
+def alias_table(values, probs, bits):  # noqa: ANN001, ANN201
+    """Walker's alias table (Vose's construction) of ``values`` with ``probs`` on ``2**bits`` cells: per
+    cell the threshold below which the low ``64 - bits`` bits of a word keep the cell's own value, its own
+    value and its alias."""
+    k = values.size
+    cells = 1 << bits
+    q = np.zeros(cells)
+    own = np.empty(cells, dtype=np.int64)
+    for i in range(cells):
+        if i < k:
+            q[i] = probs[i] * cells
+            own[i] = values[i]
+        else:
+            own[i] = values[0]
+    alias = own.copy()
+    prob = np.ones(cells)
+    small = np.empty(cells, dtype=np.int64)
+    large = np.empty(cells, dtype=np.int64)
+    ns = 0
+    nl = 0
+    for i in range(cells):
+        if q[i] < 1.0:
+            small[ns] = i
+            ns += 1
+        else:
+            large[nl] = i
+            nl += 1
+    while ns > 0 and nl > 0:
+        ns -= 1
+        sm = small[ns]
+        nl -= 1
+        g = large[nl]
+        prob[sm] = q[sm]
+        alias[sm] = own[g]
+        q[g] -= 1.0 - q[sm]
+        if q[g] < 1.0:
+            small[ns] = g
+            ns += 1
+        else:
+            large[nl] = g
+            nl += 1
+    # what rounding leaves (small or large) keeps its own cell: its weight is 1 up to float error
+    scale = float(np.uint64(1) << np.uint64(64 - bits))
+    top = np.uint64(1) << np.uint64(64 - bits)
+    keep = np.empty(cells, dtype=np.uint64)
+    for i in range(cells):
+        p = prob[i]
+        if p >= 1.0:
+            keep[i] = top
+        elif p <= 0.0:
+            keep[i] = np.uint64(0)
+        else:
+            keep[i] = np.uint64(p * scale)
+    return keep, own, alias
+
+
+@njit(cache=True)
+def sample_many(n, seed, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN201
+    """``n`` outcomes of table row ``row`` (for tests)."""
+    s = seed.copy()
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = _draw(s, row, off, shift, keep, own, alias)
+    return out

@@ -1,0 +1,222 @@
+"""The ED4 group-melee kernel (numba) against the reference engine, and what it refuses.
+
+Agreement: for each encounter the kernel plays 200,000 fights and the engine 700 (FRACAS_SIM_ENGINE_RUNS=N
+for more; each encounter costs the engine ~10-20 s per 1,000 fights here); every outcome's frequency (each
+side's wins, draws, each combatant's final status, each number of rounds) must pass a two-proportion test
+at the 99.9% level. The seeds are fixed, so the test is deterministic. The encounters exercise movement on
+the hex grid, the nearest-enemy choice, Harried by four or more attackers and Blindsided (the chapter),
+Karma, knockdown, unconsciousness, Recovery tests to revive a friend, fleeing, group Initiative and the round
+limit; one plays the core rules alone with Take the Initiative and without wound penalties.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+pytest.importorskip("fracas.rules.ed4.ruleset")
+
+from fracas.dice.exact import ed4_test  # noqa: E402
+from fracas.dice.steps import step_table  # noqa: E402
+from fracas.sim.kernels import find_kernel  # noqa: E402
+from fracas.sim.kernels.ed4_group import Ed4GroupKernel, step_outcomes  # noqa: E402
+from fracas.sim.runner import (  # noqa: E402
+    LocalBackend,
+    Scenario,
+    SerialBackend,
+    choose_engine,
+    engine_runs,
+    run_seeds,
+    scenario_from_data,
+    simulate,
+)
+from fracas.sim.stats import Z999  # noqa: E402
+
+ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 700))
+KERNEL_RUNS = 200_000
+
+
+def brawl(max_rounds: int = 12, options: dict | None = None) -> dict:
+    """Four heroes (Karma, revive, flee) against six ghouls three hexes away: they close in, crowd round
+    (Harried, Blindsided), knock each other down."""
+    return {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": "heroes against ghouls",
+        "max_rounds": max_rounds,
+        "options": options or {},
+        "sides": [
+            {
+                "name": "Heroes",
+                "combatants": [
+                    {"template": "mica", "player": True, "at": [0, 0]},
+                    {"template": "thrak", "player": True, "at": [0, 1]},
+                    {"template": "ulm", "player": True, "at": [-1, 1], "facing": 3},
+                    {"template": "bandit", "id": "guide", "player": True, "at": [-1, 0]},
+                ],
+            },
+            {
+                "name": "Ghouls",
+                "combatants": [
+                    {
+                        "template": "ghoul",
+                        "count": 6,
+                        "at": [[3, -1], [3, 0], [3, 1], [4, -1], [4, 0], [2, 2]],
+                        "facing": 3,
+                    }
+                ],
+            },
+        ],
+    }
+
+
+def lines(n: int, gap: int, max_rounds: int) -> dict:
+    return {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": f"{n} against {n}",
+        "max_rounds": max_rounds,
+        "sides": [
+            {
+                "name": "West",
+                "combatants": [{"template": "bandit", "count": n, "at": [[0, i] for i in range(n)]}],
+            },
+            {
+                "name": "East",
+                "combatants": [{"template": "ghoul", "count": n, "at": [[gap, i] for i in range(n)]}],
+            },
+        ],
+    }
+
+
+def core_scenario(data: dict) -> Scenario:
+    """The encounter under the ED4 core rules alone (no chapter: no Harried by numbers, no Blindsided)."""
+    from fracas.rules.ed4.ruleset import Ed4CoreRuleset
+
+    sc = scenario_from_data(data)
+    return Scenario(Ed4CoreRuleset(plugins=()), sc.state, sc.name, sc.source)
+
+
+def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
+    p = (k1 + k2) / (n1 + n2)
+    sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
+    return abs(k1 / n1 - k2 / n2) <= Z999 * sd + 1e-12
+
+
+def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
+    out = {f"wins {s}": w for s, w in zip(t.sides, t.wins, strict=True)}
+    out["draws"] = t.draws
+    for cid, st in zip(t.ids, t.status, strict=True):
+        for s in ("active", "unconscious", "dead", "fled"):
+            out[f"{cid} {s}"] = st.get(s, 0)
+    for r in range(1, rounds + 1):
+        out[f"rounds {r}"] = t.rounds.get(r, 0)
+    return out
+
+
+CASES = {
+    "brawl, whole chapter": lambda: scenario_from_data(brawl()),
+    "brawl, core rules, take the initiative, no wound penalties": lambda: core_scenario(
+        brawl(options={"take-the-initiative": True, "wound-penalties": False, "group-initiative": False})
+    ),
+    "5 bandits against 5 ghouls, two hexes apart": lambda: scenario_from_data(lines(5, 2, 10)),
+}
+
+
+@pytest.mark.timeout(0 if ENGINE_RUNS > 700 else 900)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_kernel_agrees_with_engine(case: str) -> None:
+    sc = CASES[case]()
+    kernel, why = find_kernel(sc.ruleset, sc.state)
+    assert kernel is not None and kernel.name == "ed4-group", why
+    kt = kernel.run(KERNEL_RUNS, np.random.default_rng(20261130))
+    et = engine_runs(sc.ruleset, sc.state, run_seeds(11, 0, ENGINE_RUNS))
+    assert kt.runs == KERNEL_RUNS and et.runs == ENGINE_RUNS
+    ko, eo = _outcomes(kt, sc.state.max_rounds), _outcomes(et, sc.state.max_rounds)
+    bad = [
+        f"{k}: kernel {ko[k] / kt.runs:.4f}, engine {eo[k] / et.runs:.4f}"
+        for k in ko
+        if not _same(ko[k], kt.runs, eo[k], et.runs)
+    ]
+    assert not bad, "; ".join(bad)
+    # the tallies are consistent: every fight ends once, every combatant has a final status
+    assert sum(kt.wins) + kt.draws + kt.wipeouts == kt.runs
+    assert sum(kt.rounds.values()) == kt.runs
+    assert all(sum(s.values()) == kt.runs for s in kt.status)
+    assert sum(kt.dealt) == sum(kt.taken)
+
+
+def test_step_outcomes_are_exact() -> None:
+    """The alias tables sample each test's exact distribution: P(success) at a DN (Rule of One a failure)
+    and the mean agree with fracas.dice.exact."""
+    table = step_table("ed4")
+    for step, dn in ((3, 2), (7, 9), (12, 13), (18, 25)):
+        vals, probs = step_outcomes(table[step].dice, table[step].modifier, 1, 2)
+        totals, r1 = vals >> 1, (vals & 1).astype(bool)
+        p = float(probs[(totals >= dn) & ~r1].sum())
+        assert p == pytest.approx(ed4_test(f"step {step}", dn).p_success, abs=1e-12)
+    # step 13 with a Karma die (step 4 = d6)
+    kd = table[4]
+    vals, probs = step_outcomes(table[13].dice + kd.dice, table[13].modifier + kd.modifier, 1, 2)
+    p = float(probs[((vals >> 1) >= 15) & ((vals & 1) == 0)].sum())
+    assert p == pytest.approx(ed4_test("step 13+step 4", 15).p_success, abs=1e-12)
+
+
+def test_sampler_matches_its_table() -> None:
+    """One word per test: the empirical distribution of many draws is the table's (chi-square-like bound)."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    sc = scenario_from_data(lines(2, 1, 5))
+    k = Ed4GroupKernel(sc.ruleset, sc.state)
+    off, shift, keep, own, alias = k._tabs
+    table = step_table("ed4")
+    step = 9
+    vals, probs = step_outcomes(table[step].dice, table[step].modifier, 1, 2)
+    n = 400_000
+    got = core.sample_many(n, np.array([1, 2, 3, 4], dtype=np.uint64), step, off, shift, keep, own, alias)
+    for v, p in zip(vals, probs, strict=True):
+        if p * n < 50:
+            continue
+        k_ = int((got == v).sum())
+        assert abs(k_ - p * n) <= 4.5 * (p * (1 - p) * n) ** 0.5, (int(v), k_, p * n)
+
+
+def test_kernel_is_chosen_and_reproducible() -> None:
+    sc = scenario_from_data(lines(5, 2, 10))
+    assert choose_engine(sc, "auto") == ("kernel:ed4-group", "")
+    assert choose_engine(sc, "reference")[0] == "reference"
+    one = simulate(sc, 3000, 5, "kernel", SerialBackend())
+    two = simulate(sc, 3000, 5, "kernel", LocalBackend(2))
+    assert one.tally == two.tally
+    # a duel of neighbours stays with the duel kernel; two duellists apart come here
+    duel = scenario_from_data(lines(1, 1, 10))
+    assert choose_engine(duel, "auto")[0] != "kernel:ed4-group"
+    apart = scenario_from_data(lines(1, 3, 10))
+    assert choose_engine(apart, "auto") == ("kernel:ed4-group", "")
+
+
+def _why(data: dict) -> str:
+    sc = scenario_from_data(data)
+    kernel, why = find_kernel(sc.ruleset, sc.state)
+    assert kernel is None
+    return why
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda d: d["sides"][0]["combatants"][0].update(template="silar"), "missile attack"),
+        (lambda d: d["sides"][0]["combatants"][0].update(template="kira"), "thrown attack"),
+        (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "default tactic"),
+        (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
+        (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),
+        (lambda d: d.update(map={"blocked": [[5, 5]]}), "blocked"),
+    ],
+)
+def test_refuses_what_it_does_not_model(change, reason: str) -> None:  # noqa: ANN001
+    data = brawl()
+    change(data)
+    assert reason in _why(data)
