@@ -63,6 +63,17 @@ def declared(state: FightState, cid: str) -> tuple[str, ...]:
     return tuple(d.get("options", ()) or ()) if d else ()
 
 
+def in_force(state: FightState, c: Combatant) -> tuple[str, ...]:
+    """The declared options that work now: a knocked-down character cannot use any until he stands, Jump
+    Up excepted (p.382, p.389); options declared before he fell are suspended while he is down, bonuses
+    and penalties alike [choice]; their Strain is paid as declared (per close Attack test, at least 1)
+    [choice]."""
+    mine = declared(state, c.id)
+    if mine and "knocked-down" in c.conditions:
+        return tuple(o for o in mine if o == opt.JUMP_UP)
+    return mine
+
+
 def race(c: Combatant) -> str:
     src = getattr(c.stats, "source", None)
     return str(getattr(src, "race", "") or c.marks.get("race", "")).lower()
@@ -274,7 +285,7 @@ class ChapterMixin:
         and riders placed on their mounts, before the core places the rest."""
         from fracas.engine.encounter import assign_ids
 
-        allowed = {"senses", "rides", "training", "familiar", "flying", "race"}
+        allowed = {"senses", "rides", "training", "familiar", "flying", "race", "magical_shield"}
         if spec is not None:
             for si, side in enumerate(spec.sides):
                 for ci, entry in enumerate(side.combatants):
@@ -301,6 +312,8 @@ class ChapterMixin:
                             c.marks["familiar"] = True
                         if o.get("flying"):
                             c.marks["flying"] = True
+                        if o.get("magical_shield"):
+                            c.marks["magical_shield"] = True  # +10 to shatter it (p.385)
                         if "rides" in o:
                             m = state.combatants.get(str(o["rides"]))
                             if m is None:
@@ -830,6 +843,10 @@ class ChapterMixin:
             a = p.attack(e.test[: -len(" Attack")])
             if a is None or a.kind != "thrown":
                 continue
+            landed = sc.flags.get("landed") or {}
+            if a.name in landed:
+                self._drop(sc, me.id, a, landed[a.name])
+                continue
             t = sc.get(e.target) if e.target in sc.state.combatants else None
             self._drop(sc, me.id, a, t.pos if t is not None else None)
 
@@ -932,7 +949,7 @@ class ChapterMixin:
 
     # ----- providers: combat options ----------------------------------------------------------------------
     def _p_options_tests(self, ctx: TestContext) -> Iterable[Modifier]:
-        mine = declared(ctx.state, ctx.actor.id)
+        mine = in_force(ctx.state, ctx.actor)
         if not mine:
             return ()
         a = ctx.attack
@@ -942,7 +959,7 @@ class ChapterMixin:
         t = ctx.target
         if t is None:
             return ()
-        theirs = declared(ctx.state, t.id)
+        theirs = in_force(ctx.state, t)
         if not theirs:
             return ()
         aware = not ctx.extra.get("blindsided") and "surprised" not in t.conditions
@@ -1149,7 +1166,7 @@ class ChapterMixin:
         self, state: FightState, command: Command, dice: DiceSource, sc: Scratch, core: Action
     ) -> None:
         me = state.combatants[command.actor]
-        mine = declared(state, me.id)
+        mine = in_force(state, me)
         p: CombatProfile = me.stats
         a = p.attack(command.args.get("attack"))
         assert a is not None
@@ -1167,7 +1184,9 @@ class ChapterMixin:
             before = len(sc.events)
             core.resolve(state, command, dice, sc)
             if not a.close and a.kind != "spell":
-                self._stray(state, sc, dice, me, command, a, before)
+                victim = self._stray(state, sc, dice, me, command, a, before)
+                if a.kind == "thrown":
+                    self._scatter_throw(state, sc, dice, me, command, a, before, victim)
             return
         path = [tuple(h) for h in command.args.get("path") or ()]
         self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[attr-defined]
@@ -1285,7 +1304,7 @@ class ChapterMixin:
     ) -> None:
         """Attacks whose outcome is not plain damage: grappling (p.392), entangling (p.391), Attacking to
         Knockdown (p.383), Shattering a Shield (p.385), a Called Shot at a held item (p.384)."""
-        mine = declared(state, me.id)
+        mine = in_force(state, me)
         leap = bool(command.args.get("grapple")) and mount_of(state, state.combatants[me.id]) is not None
         if leap:
             # throwing himself off his mount to grapple: Step 5/D8 to the rider (p.395)
@@ -1327,11 +1346,18 @@ class ChapterMixin:
                 opt.rule(opt.SHATTER),
             )
             thr = t.stats.shield_shatter or 0
-            if opt.shield_shatters(dres.total, thr):
+            magical = bool(t.marks.get("magical_shield"))
+            if magical:
+                sc.emit(
+                    ev.Note(
+                        f"{t.name}'s shield is magical: 10 more to break it", me.id, opt.rule(opt.SHATTER)
+                    )
+                )
+            if opt.shield_shatters(dres.total, thr, magical):
                 sc.emit(
                     ev.Marked(t.id, "shield_shattered", True, opt.rule(opt.SHATTER)),
                     ev.Note(
-                        f"{t.name}'s shield shatters ({dres.total} against {thr})",
+                        f"{t.name}'s shield shatters ({dres.total} against {opt.shatter_dn(thr, magical)})",
                         me.id,
                         opt.rule(opt.SHATTER),
                     ),
@@ -1339,7 +1365,9 @@ class ChapterMixin:
             else:
                 sc.emit(
                     ev.Note(
-                        f"{t.name}'s shield holds ({dres.total} against {thr})", me.id, opt.rule(opt.SHATTER)
+                        f"{t.name}'s shield holds ({dres.total} against {opt.shatter_dn(thr, magical)})",
+                        me.id,
+                        opt.rule(opt.SHATTER),
                     )
                 )
             return
@@ -1365,7 +1393,8 @@ class ChapterMixin:
                 )
             )
         if opt.CALLED_SHOT in mine and command.args.get("called") == "weapon":
-            dn, hold = opt.called_shot_hold(a.damage, False)
+            weapon, two_handed = self._held_weapon(t)
+            dn, hold = opt.called_shot_hold(a.damage, two_handed)
             tr = run_test(
                 dice,
                 self.edition,
@@ -1380,14 +1409,17 @@ class ChapterMixin:
             sc.emit(
                 rolled_event(t.id, "Strength (hold on)", tr, opt.rule(opt.CALLED_SHOT), me.id, "Damage Step")
             )
-            if not tr.success:
-                weapon = next((x.name for x in t.stats.attacks if x.kind == "melee"), None)
-                if weapon:
-                    lost = [*(t.marks.get("lost_weapons") or ()), weapon]
-                    sc.emit(
-                        ev.Marked(t.id, "lost_weapons", lost, opt.rule(opt.CALLED_SHOT)),
-                        ev.Note(f"{t.name} loses the {weapon}", t.id, opt.rule(opt.CALLED_SHOT)),
-                    )
+            if not tr.success and weapon:
+                lost = list(t.marks.get("lost_weapons") or ())
+                lost += [
+                    x.name
+                    for x in t.stats.attacks
+                    if _weapon_of(x.name) == _weapon_of(weapon) and x.name not in lost
+                ]  # its thrown use too
+                sc.emit(
+                    ev.Marked(t.id, "lost_weapons", lost, opt.rule(opt.CALLED_SHOT)),
+                    ev.Note(f"{t.name} loses the {weapon}", t.id, opt.rule(opt.CALLED_SHOT)),
+                )
             return
         dres = self.damage_test(sc, dice, ctx, a.damage, mods, f"{a.name} Damage", r("damage"))
         armor = self.armor_of(t, a)
@@ -1412,6 +1444,68 @@ class ChapterMixin:
                 sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
             return
         self.deal(state, sc, dice, me, t, a, dres.total, armor, command)
+
+    def _held_weapon(self, t: Combatant) -> tuple[str | None, bool]:
+        """The weapon a Called Shot at a held item strikes (p.384): the target's first melee weapon still in
+        hand; whether it is held in two hands (+3 to keep it): two-handed in the data, or bigger than the
+        race's one-handed Size limit (3 for most races [verify])."""
+        away = set(t.marks.get("lost_weapons") or ()) | set(t.marks.get("thrown_away") or ())
+        a = next((x for x in t.stats.attacks if x.kind == "melee" and x.name not in away), None)
+        if a is None:
+            return None, False
+        src = getattr(t.stats, "source", None)
+        two = any(
+            getattr(x, "name", None) == a.name and getattr(x, "two_handed", False)
+            for x in getattr(src, "attacks", ()) or ()
+        )
+        return a.name, two or a.size > ONE_HANDED_LIMIT.get(race(t), 3)
+
+    def _scatter_throw(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        command: Command,
+        a: AttackProfile,
+        before: int,
+        victim: str | None,
+    ) -> None:
+        """A thrown object that misses its target scatters (p.393, the Brighton example): D6 for the
+        direction, a test at Step (DN - result) for the feet from the target. It lands there (where the
+        weapon then lies); one that strikes someone in the way lies at his feet."""
+        t = state.combatants.get(command.target or "")
+        if t is None:
+            return
+        miss = next(
+            (
+                e
+                for e in reversed(sc.events[before:])
+                if isinstance(e, ev.Rolled) and e.actor == me.id and e.test.endswith("Attack")
+            ),
+            None,
+        )
+        if miss is None or miss.success is not False:
+            return
+        landed = sc.flags.setdefault("landed", {})
+        if victim is not None:
+            landed[a.name] = sc.get(victim).pos
+            return
+        at = sc.get(t.id).pos
+        if at is None or miss.dn is None:
+            return
+        s = ranged.scatter(miss.dn, miss.total, dice, self.edition)  # type: ignore[attr-defined]
+        where = ranged.scatter_hex(at, s.direction, s.feet)
+        landed[a.name] = where
+        sc.emit(
+            rolled_event(me.id, f"Scatter distance (Step {s.step})", s.test, ranged.SCATTER_RULE),
+            ev.Note(
+                f"the {_weapon_of(a.name)} scatters {s.feet} feet in direction {s.direction}, "
+                f"to {list(where)}",
+                me.id,
+                ranged.SCATTER_RULE,
+            ),
+        )
 
     def _leap_off(
         self, state: FightState, sc: Scratch, dice: DiceSource, rider_id: str, target_id: str
@@ -1466,11 +1560,12 @@ class ChapterMixin:
         command: Command,
         a: AttackProfile,
         before: int,
-    ) -> None:
-        """A missed shot into close combat may strike someone in the way, closest first (p.392)."""
+    ) -> str | None:
+        """A missed shot into close combat may strike someone in the way, closest first (p.392). Returns
+        the id of the one struck, if any."""
         t = state.combatants.get(command.target or "")
         if t is None:
-            return
+            return None
         for e in sc.events[before:]:
             if (
                 isinstance(e, ev.Rolled)
@@ -1482,13 +1577,13 @@ class ChapterMixin:
                     continue
                 inter = self.intervening(state, sc.get(me.id), t)
                 if not inter:
-                    return
+                    return None
                 hit = ranged.stray_hit(e.total, [(c.id, c.stats.physical_defense) for c in inter])
                 if hit is None:
                     sc.emit(
                         ev.Note("the missed shot strikes nobody in the way", me.id, ranged.INTO_CLOSE_RULE)
                     )
-                    return
+                    return None
                 victim = sc.get(hit)
                 sc.emit(
                     ev.Note(f"the missed shot strikes {victim.name} instead", me.id, ranged.INTO_CLOSE_RULE)
@@ -1508,7 +1603,8 @@ class ChapterMixin:
                 self.deal(
                     state, sc, dice, sc.get(me.id), victim, a, dres.total, self.armor_of(victim, a), command
                 )
-                return
+                return victim.id
+        return None
 
     # ----- Jump Up, Tail Attack -----------------------------------------------------------------------------
     def _v_jump_up(self, state: FightState, command: Command) -> None:

@@ -20,7 +20,13 @@ CHAPTER_RULES: list[Rule] = [
         "p.382",
         note="an option not declared, or a declaration during the round, is refused",
     ),
-    _r("ed4/option/not-while-knocked-down", "No combat option while knocked down, except Jump Up", "p.382"),
+    _r(
+        "ed4/option/not-while-knocked-down",
+        "No combat option while knocked down, except Jump Up",
+        "p.382",
+        note="options declared before falling are suspended while he is down, bonuses and penalties alike "
+        "[choice]; their Strain is paid as declared [choice]",
+    ),
     _r(
         "ed4/option/aggressive-attack",
         "Aggressive Attack: +3 close Attack and Damage, -3 Physical and Mystic "
@@ -39,7 +45,10 @@ CHAPTER_RULES: list[Rule] = [
         "Called Shot: -3 to the Attack test, 1 Strain per test; a held item is kept "
         "with a Strength test against the Damage Step (+3 two-handed)",
         "p.384",
-        note="attack args called: weapon; other body parts hit normally, the effect is the gamemaster's call",
+        note="attack args called: weapon (+3 to hold on when the weapon is two-handed or over the race's "
+        "one-handed Size; a lost weapon's thrown use is lost too; combat_options from a file aim at the "
+        "weapon); "
+        "other body parts hit normally, their effect and harder shots' penalties are the gamemaster's call",
     ),
     _r(
         "ed4/option/defensive-stance",
@@ -66,6 +75,7 @@ CHAPTER_RULES: list[Rule] = [
         "Shattering a Shield: Size 3+ weapon, 1 Strain, Damage + Size against the "
         "Shatter Threshold (+10 magical); no damage",
         "p.385",
+        note="a magical shield: options.magical_shield on its bearer",
     ),
     _r(
         "ed4/option/split-movement",
@@ -127,8 +137,24 @@ CHAPTER_RULES: list[Rule] = [
         "p.390",
         note="when combatants start hidden (ambush); Social Defense never modified (gamemaster's call)",
     ),
+    _r(
+        "ed4/situation/surprised-later",
+        "Surprise later in a fight (Mica's friends sneak up on the ghouls)",
+        "p.390",
+        GM,
+        "an encounter file places hidden combatants at the start only; combatants arriving unseen during a "
+        "fight, and a DN other than the lowest Dexterity step, are the gamemaster's call",
+    ),
     # ----- types of combat p.391-394 ----------------------------------------------------------------------
     _r("ed4/combat/close", "Close combat reaches the adjacent hex (2 yards), also in height", "p.391"),
+    _r(
+        "ed4/combat/long-reach",
+        "Some longer weapons reach farther than 2 yards",
+        "p.391",
+        GM,
+        "the weapon data has no reach (the descriptions, p.400, are not in the texts): every close attack "
+        "reaches the adjacent hex; a longer reach is the gamemaster's call",
+    ),
     _r(
         "ed4/combat/close-six-attackers",
         "At most six human-sized attackers on one defender",
@@ -144,7 +170,13 @@ CHAPTER_RULES: list[Rule] = [
         "(not in the text): data/entangling.toml [choice], a creature's entangling attack its Damage Step "
         "[choice]; a net makes no Damage test [choice]; a blade is a sword, dagger, knife or axe [choice]",
     ),
-    _r("ed4/combat/improvised", "Improvised weapons and throws: -2 to the Attack test", "p.392"),
+    _r(
+        "ed4/combat/improvised",
+        "Improvised weapons and throws: -2 to the Attack test",
+        "p.392",
+        note="attack args improvised: true; the object's Damage Step, range and Strength minimum are the "
+        "gamemaster's (throw-at takes range)",
+    ),
     _r(
         "ed4/combat/grappling",
         "Grappling: Unarmed Combat with an extra success, no damage; the grappled "
@@ -188,7 +220,8 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/combat/scatter",
         "Scatter: D6 direction, Step (DN - result) feet",
         "p.393",
-        note="the Scatter Diagram is not in the text: direction 1..6 = hex direction 0..5",
+        note="the Scatter Diagram is not in the text: direction 1..6 = hex direction 0..5; a missed throw at "
+        "a character scatters too (Brighton) and the thrown object lies where it lands",
     ),
     _r(
         "ed4/combat/spell",
@@ -208,6 +241,8 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/windling-rider",
         "A windling riding a biped: both suffer two instances of Harried",
         "p.394",
+        note="further penalties (shared Initiative penalties, acting on the lower Initiative) are the "
+        "gamemaster's call",
     ),
     _r(
         "ed4/mounted/training",
@@ -312,7 +347,12 @@ CHAPTER_RULES: list[Rule] = [
         "Initiative and a reserved action",
         "p.398",
     ),
-    _r("ed4/aerial/flying-mounts", "Flying mounts: riders fall by distance", "p.398"),
+    _r(
+        "ed4/aerial/flying-mounts",
+        "Flying mounts: riders fall by distance",
+        "p.398",
+        note="a rider strapped into the saddle (limiting the danger) is the gamemaster's call",
+    ),
     _r(
         "ed4/aerial/knocked-out-of-the-sky",
         "Knocked out of the sky: falling damage by distance",
@@ -341,7 +381,8 @@ CHAPTER_RULES: list[Rule] = [
         "beats the grappler's Unarmed Combat Step",
         "p.392",
         GM,
-        "at the gamemaster's discretion in the text; a grappled character here may only try to break free",
+        "at the gamemaster's discretion in the text; default here: he may attack, and his Attack test must "
+        "beat the hold's Unarmed Combat Step (the DN is raised to it: Silar's tail needs 10); he cannot move",
     ),
     _r(
         "ed4/situation/social-defense",
