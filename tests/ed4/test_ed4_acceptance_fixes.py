@@ -129,3 +129,28 @@ def test_the_rules_list_rows_of_the_pass() -> None:
     assert rows["ed4/combat/long-reach"].status == "gm-call" and rows["ed4/combat/long-reach"].page == "p.391"
     assert "must beat" in rows["ed4/combat/grappled-other-actions"].note
     assert rows["ed4/option/not-while-knocked-down"].note
+
+
+def test_a_trained_mount_mounted_mid_round_takes_the_riders_initiative_p395() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "herekar", "at": [0, 0], "tactic": "person"},
+                    {"template": "war-horse", "id": "horse", "at": [1, 0], "tactic": "hold",
+                     "options": {"training": "trained"}},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [8, 0], "tactic": "hold"}]},
+        ]
+    )  # fmt: skip
+    f = start(state, [9, 1, 1, 5])  # Initiative: Herekar d10 9, the horse 2d6 1+1, the ghoul d12 5
+    declare(f, "herekar")
+    act(f, "herekar", [])
+    assert f.state.order == ["herekar", "ghoul", "horse"]
+    events = f.submit(cmd("herekar", "mount", "horse"))
+    init = [e for e in of(events, ev.InitiativeRolled) if e.actor == "horse"]
+    assert init and init[0].value == 9 and f.state.initiative["horse"] == 9
+    assert f.state.order == ["herekar", "horse", "ghoul"]  # it acts right after its rider
+    assert f.state.combatants["herekar"].marks["mount"] == "horse"

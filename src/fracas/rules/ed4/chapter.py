@@ -2042,7 +2042,21 @@ class ChapterMixin:
             ev.Marked(m.id, "rider", me.id, mounted.MOUNTING),
             ev.Note(f"{me.name} mounts {m.name}", me.id, mounted.MOUNTING),
         )
+        self._rider_initiative(state, sc, me.id, m)
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def _rider_initiative(self, state: FightState, sc: Scratch, rider_id: str, m: Combatant) -> None:
+        """A trained mount without a rider at the start of the round takes its rider's Initiative once
+        mounted (p.395): if it has not acted yet it acts right after him; the actions it used stay used."""
+        if not mounted.mount_acts_on_rider_initiative(m.marks.get("training", "combat")):
+            return
+        if rider_id not in state.initiative or m.id in state.acted or m.id not in state.order:
+            return
+        order = [c for c in state.order if c != m.id]
+        order.insert(order.index(rider_id) + 1, m.id)
+        sc.emit(ev.InitiativeRolled(m.id, state.initiative[rider_id], None, None, (), mounted.SEQUENCE))
+        if order != list(state.order):
+            sc.emit(ev.OrderSet(tuple(order), mounted.SEQUENCE))
 
     def _v_dismount(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)  # type: ignore[attr-defined]

@@ -271,7 +271,8 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/rider-and-mount-act",
         "Rider and mount act; a trained mount on the rider's Initiative",
         "p.395",
-        note="a mount mounted during the round keeps its own place (its used actions stay used)",
+        note="a trained mount mounted during the round takes the rider's Initiative and, if it has not "
+        "acted, acts right after him; its used actions stay used",
     ),
     _r(
         "ed4/mounted/movement",
