@@ -154,3 +154,36 @@ def test_a_trained_mount_mounted_mid_round_takes_the_riders_initiative_p395() ->
     assert init and init[0].value == 9 and f.state.initiative["horse"] == 9
     assert f.state.order == ["herekar", "horse", "ghoul"]  # it acts right after its rider
     assert f.state.combatants["herekar"].marks["mount"] == "horse"
+
+
+def test_a_flying_mount_charges_on_its_flying_movement_and_comes_down_p398() -> None:
+    from fracas.dice.source import RandomDice
+    from fracas.engine.play import Fight
+    from fracas.rules.ed4 import mounted
+
+    foe = {**BLOCK, "physical_defense": 7}
+    state = build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "griffin", "id": "griffin", "at": [0, 0], "altitude": 8, "tactic": "mount",
+                     "stats": {"movement": 6}, "options": {"flying": True, "training": "combat"}},
+                    {"template": "ork-scorcher", "id": "rider", "tactic": "person",
+                     "options": {"rides": "griffin", "familiar": True}},
+                ],
+            },
+            {"name": "Foes", "combatants": [{"id": "foe", "at": [11, 0], "tactic": "hold", "stats": foe}]},
+        ]
+    )  # fmt: skip
+    griffin = state.combatants["griffin"]
+    assert RULESET.mount_rate(griffin) == 18 and griffin.stats.movement == 6
+    f = Fight(RULESET, state, RandomDice(3))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.dice = RandomDice(3)
+    path = [[i, 0] for i in range(1, 11)]  # 20 yards: more than the flying rate 18 (not the ground rate 6)
+    events = f.submit(cmd("rider", "charge", "foe", attack="Battle-axe", path=path))
+    assert any(isinstance(e, ev.Note) and "charges" in e.text and e.rule == mounted.CHARGE for e in events)
+    assert f.state.combatants["rider"].altitude == f.state.combatants["griffin"].altitude == 0
+    assert [e for e in of(events, ev.Rolled) if e.test == "Battle-axe Attack"]

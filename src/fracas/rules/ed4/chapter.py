@@ -2082,6 +2082,15 @@ class ChapterMixin:
         if command.args.get("end", False):
             sc.emit(ev.TurnEnded(me.id))
 
+    def mount_rate(self, m: Combatant) -> int:
+        """The mount's Movement Rate in yards for a charge: its Flying Movement rate while it flies (flying
+        charging attacks follow the same rules, p.398), else its Movement Rate (p.396)."""
+        if m.altitude > 0 or m.marks.get("flying"):
+            fly = getattr(getattr(m.stats, "source", None), "flying_movement", None)
+            if fly:
+                return int(fly)
+        return int(m.stats.movement)
+
     def _charge_geometry(
         self, state: FightState, command: Command
     ) -> tuple[Combatant, Combatant, Combatant, list[tuple[int, int]], AttackProfile]:
@@ -2105,9 +2114,10 @@ class ChapterMixin:
         }
         if any(h in blocked for h in path):
             raise IllegalCommand("the charge path is blocked", mounted.CHARGE)
-        if not mounted.charge_eligible(m.stats.movement, len(path) * 2):
+        rate = self.mount_rate(m)
+        if not mounted.charge_eligible(rate, len(path) * 2):
             raise IllegalCommand(
-                f"a charge moves more than the mount's Movement Rate {m.stats.movement}, at most twice it; "
+                f"a charge moves more than the mount's Movement Rate {rate}, at most twice it; "
                 f"this path is {len(path) * 2} yards",
                 mounted.CHARGE,
             )
@@ -2124,18 +2134,21 @@ class ChapterMixin:
             hexes = [(int(h[0]), int(h[1])) for h in after]
             if hexes != line(path[-1], hexes[-1])[1:]:
                 raise IllegalCommand("after a charge the mount goes on in a straight line", mounted.CHARGE)
-            if (len(path) + len(hexes)) * 2 > 2 * m.stats.movement:
+            if (len(path) + len(hexes)) * 2 > 2 * self.mount_rate(m):
                 raise IllegalCommand(
                     "the whole charge is at most twice the mount's Movement Rate", mounted.CHARGE
                 )
 
     def _r_charge(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
         me, m, t, path, a = self._charge_geometry(state, command)
+        # a flying mount comes down (or up) within close reach of its target: vertical movement is free
+        # (p.398)
+        alt = None if aerial.in_close_reach(m.altitude, t.altitude) else t.altitude
         sc.emit(
             ev.Marked(m.id, "std", state.round, mounted.CHARGE),
             ev.Marked(me.id, "charged", [state.round, t.id], mounted.CHARGE),
-            ev.Moved(me.id, tuple(path), "charge", heading(me.pos, path), None, mounted.CHARGE),
-            ev.Moved(m.id, tuple(path), "charge", heading(m.pos, path), None, mounted.CHARGE),
+            ev.Moved(me.id, tuple(path), "charge", heading(me.pos, path), alt, mounted.CHARGE),
+            ev.Moved(m.id, tuple(path), "charge", heading(m.pos, path), alt, mounted.CHARGE),
             ev.Note(f"{me.name} charges {t.name} ({len(path) * 2} yards)", me.id, mounted.CHARGE),
         )
         charging = True

@@ -352,7 +352,8 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/aerial/flying-mounts",
         "Flying mounts: riders fall by distance",
         "p.398",
-        note="a rider strapped into the saddle (limiting the danger) is the gamemaster's call",
+        note="flying charging attacks: the mount's Flying Movement rate, and it comes within close reach of "
+        "the target (vertical movement is free); a rider strapped into the saddle is the gamemaster's call",
     ),
     _r(
         "ed4/aerial/knocked-out-of-the-sky",

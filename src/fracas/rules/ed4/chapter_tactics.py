@@ -201,7 +201,7 @@ class VeteranTactic(Ed4Tactic):
                 path = line(me.pos, end)[1:]
                 if not path or any(h in blocked for h in path):
                     continue
-                if not mounted.charge_eligible(m.stats.movement, len(path) * 2):
+                if not mounted.charge_eligible(ruleset.mount_rate(m), len(path) * 2):
                     continue
                 key = (len(path), t.id, end)
                 if best is None or key < best[0]:
