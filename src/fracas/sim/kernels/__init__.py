@@ -84,7 +84,11 @@ def _load_builtins() -> None:
     _BUILTINS_LOADED = True
     import importlib
 
-    for module in ("fracas.sim.kernels.ed4_melee", "fracas.sim.kernels.ed4_group"):
+    for module in (
+        "fracas.sim.kernels.ed4_melee",
+        "fracas.sim.kernels.ed4_group",
+        "fracas.sim.kernels.sas_melee",
+    ):
         try:
             importlib.import_module(module)
         except ImportError:  # the ruleset it mirrors is not there yet

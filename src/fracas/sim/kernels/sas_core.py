@@ -1,0 +1,804 @@
+"""The compiled loop of the Spells & Swords duel kernel (numba): one fight after another, scalar code.
+
+Every function here mirrors, for a plain melee duel, a piece of the ``sas`` ruleset (fracas.rules.sas:
+``ruleset.py`` for the round and the attack, ``procedures.py`` for the tables, ``fold.py`` for how effects
+change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**:
+a fight the kernel cannot finish (an effect it does not model) is handed back with the faces drawn so far,
+and the engine replays it from those faces (sas_melee.py). The tests replay kernel fights in the engine
+face by face (tests/sim/test_sim_sas_kernel.py).
+
+Numbers come in from the builder (sas_melee.py) in ``P`` (see the ``P_*`` indices) and small tables; the
+text's rows are named where they are used (004 = shared/rules/004_0d1ac50b56c23caf.txt).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NONE = -1  # no such condition / mark
+PERM = 1 << 40  # a condition "until removed" (until_round None)
+
+# combatant status
+ACTIVE, UNCONSCIOUS, DEAD = 0, 1, 2
+
+# conditions the kernel follows (index into cond arrays)
+C_STUNNED, C_DIZZY, C_PBLIND, C_BLINDED, C_DISTRACTED, C_DOWN, C_KO = 0, 1, 2, 3, 4, 5, 6
+C_IMMOB, C_PIMMOB, C_CHOKE = 7, 8, 9
+NC = 10
+
+# "next" marks (fold.next_value): value until the end of round ``until``
+K_MISS_ACTION, K_MISS_ATTACK, K_ATTACK, K_FOE_ATTACK, K_FOE_DAMAGE, K_DEFENSE = 0, 1, 2, 3, 4, 5
+NK = 6
+
+# effect kinds (procedures.Effect kinds the kernel applies; the others change nothing in a duel)
+E_MARKERS, E_COND, E_HURT, E_BROKEN, E_BLEED, E_DEAD, E_NEXT, E_DROP, E_BREAKS = 1, 2, 3, 4, 5, 6, 7, 8, 9
+E_WEAK = 10
+QMAX = 256
+
+# attack table rows (004 ATTACK TABLE)
+A_FUMBLE, A_MISS, A_LOCKED, A_HIT, A_CRIT = 0, 1, 2, 3, 4
+
+# body parts (004 RANDOM BODY PART TABLE, 1D10 in order)
+PART_HAND, PART_FOOT, PART_ARM, PART_LEG, PART_KNEE, PART_HEAD, PART_NECK = 1, 2, 3, 4, 5, 6, 7
+
+# brawl row index: 0 = a weapon attack, 1 = an unmodified Brawl Attack (a 1D60 face without a row),
+# 2 + k = row k+1
+B_WEAPON, B_PLAIN = 0, 1
+# brawl row effects (reference 1.2; procedures.brawl_effects)
+BE_NONE, BE_INIT, BE_BREAK, BE_HURT, BE_HURT_OR_BREAK, BE_PRONE_DISTRACTED = 0, 1, 2, 3, 4, 5
+BE_PBLIND, BE_BLINDED, BE_STUNNED, BE_BOTH_STUNNED, BE_NO_ATTACK, BE_SUBDUED = 6, 7, 8, 9, 10, 11
+BE_DISARM, BE_PERCENT_ONLY, BE_NOTHING, BE_PBLIND_TIMED, BE_SUBDUED_CHOKE, BE_GRABBED = 12, 13, 14, 15, 16, 17
+
+# P: the encounter's numbers
+P_MAX_ROUNDS = 0
+P_BRAWL = 1  # the Brawl Rule applies between these two (option on, both humanoid)
+P_PERCENT_DIE = 2
+P_CRIT = 3  # Critical Hit damage bonus
+P_LOCKED = 4  # Weapons Locked: the foe's next attack
+P_ATT_PRONE = 5
+P_DEF_PRONE = 6
+P_ATT_BLIND = 7
+P_DEF_BLIND = 8
+P_WOUNDED = 9  # WOUNDED CONDITION, to all rolls
+P_STUN = 10
+P_DIZZY = 11
+P_PBLIND_ATTACK = 12
+P_HURT = 13
+P_HURT_LIMB = 14
+P_BROKEN = 15
+P_EASY = 16  # Stand Up: an Easy check
+P_PER_FOE = 17  # Stand Up: per adjacent foe
+P_MAJOR_PRONE = 18
+P_LEG_PERCENT = 19
+P_ROUNDS_PER_MINUTE = 20
+P_KD_DROP = 21  # Knocked Down: chance to drop what is held
+P_LIGHT_BROKEN = 22  # Light Wound 2: chance of Broken
+P_MINIONS = 23
+P_TRIG = 24  # Brawl Rule: 1-10 on 1D20
+P_NROWS = 25  # brawl rows in the data
+P_STAGGER_DEF = 26
+P_FOE_ATT = 27
+P_FOE_DMG = 28
+P_MON_ATT = 29
+P_TLO = 30  # the lowest attack total of AROW (lower totals read its first column)
+P_DLO = 31  # the lowest damage total of DROW
+P_IMMOB_HIT = 32  # Defender Immobilized
+P_PIMMOB_HIT = 33  # Defender Partially Immobilized
+P_ATT_PIMMOB = 34  # Attacker Partially Immobilized
+P_CHOKE_ROLLS = 35  # CHOKE: to all rolls while choking
+P_CHOKE_HIT = 36  # CHOKE: to be hit
+P_HARD = 37  # Break Free: a Hard check (setting break_check)
+P_SAVE = 38  # a saving throw's target
+NP = 39
+
+# per combatant static numbers: S[i, ...]
+S_SIDE = 0
+S_WL = 1
+S_HEROIC = 2
+S_HUMANOID = 3
+S_MINION = 4
+S_REGEN = 5
+S_INIT = 6
+S_SWIFT = 7
+S_NW = 8  # weapons carried; weapon index NW is "unarmed"
+S_SHIELD = 9
+S_DODGE = 10
+S_BREAK = 11  # Strength and Escape Artist, for Break Free
+NS = 12
+
+
+@njit(cache=True)
+def _next64(rs: np.ndarray) -> np.uint64:
+    """SplitMix64 (Steele, Lea, Flood 2014): one 64-bit word of the fight's stream."""
+    x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
+    rs[0] = x
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def roll(rs: np.ndarray, sides: int, tr: np.ndarray, tn: np.ndarray) -> int:
+    """One die 1..sides (53 random bits scaled: a bias below 1e-14). Traced when ``tr`` has room."""
+    z = _next64(rs) >> np.uint64(11)
+    face = int((z * np.uint64(sides)) >> np.uint64(53)) + 1
+    k = tn[0]
+    if k < tr.shape[1]:
+        tr[0, k] = sides
+        tr[1, k] = face
+    tn[0] = k + 1
+    return face
+
+
+@njit(cache=True)
+def _dice(rs: np.ndarray, n: int, sides: int, tr: np.ndarray, tn: np.ndarray) -> int:
+    s = 0
+    for _ in range(n):
+        s += roll(rs, sides, tr, tn)
+    return s
+
+
+@njit(cache=True)
+def _percent(P: np.ndarray, chance: int, rs: np.ndarray, tr: np.ndarray, tn: np.ndarray) -> bool:
+    die = P[P_PERCENT_DIE]
+    return roll(rs, die, tr, tn) <= chance * die // 100
+
+
+# ----- the effect queue (held until the side has attacked, 004 INITIATIVE "Simultaneously") -------------
+
+
+@njit(cache=True)
+def _push(Q: np.ndarray, qn: np.ndarray, kind: int, tgt: int, val: int, name: int, rounds: int) -> None:
+    k = qn[0]
+    Q[k, 0] = kind
+    Q[k, 1] = tgt
+    Q[k, 2] = val
+    Q[k, 3] = name
+    Q[k, 4] = rounds
+    qn[0] = k + 1
+
+
+@njit(cache=True)
+def _knocked_down(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+    """KNOCKED DOWN: prone, and 50% drop whatever is held (procedures.knocked_down)."""
+    _push(Q, qn, E_COND, t, 0, C_DOWN, -1)
+    if _percent(P, P[P_KD_DROP], rs, tr, tn):
+        _push(Q, qn, E_DROP, t, 0, 0, 0)
+
+
+@njit(cache=True)
+def _knock_out(Q, qn, t, rounds) -> None:  # noqa: ANN001
+    """KNOCKED OUT, prone, drops the weapon (procedures.knock_out)."""
+    _push(Q, qn, E_COND, t, 0, C_KO, rounds)
+    _push(Q, qn, E_COND, t, 0, C_DOWN, -1)
+    _push(Q, qn, E_DROP, t, 0, 0, 0)
+
+
+@njit(cache=True)
+def _hurt(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
+    """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds."""
+    _push(Q, qn, E_HURT, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
+    if part == PART_HEAD:
+        _push(Q, qn, E_COND, t, 0, C_STUNNED, roll(rs, 4, tr, tn))
+
+
+@njit(cache=True)
+def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
+    """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
+    hand unusable (the weapon drops)."""
+    _push(Q, qn, E_BROKEN, t, 0, 0, 0)
+    if part == PART_NECK:
+        _push(Q, qn, E_DEAD, t, 0, 0, 0)
+    elif part == PART_HEAD:
+        hours = roll(rs, 2, tr, tn)
+        _knock_out(Q, qn, t, hours * 60 * P[P_ROUNDS_PER_MINUTE])
+    elif part in (PART_ARM, PART_HAND):
+        _push(Q, qn, E_DROP, t, 0, 0, 0)
+
+
+@njit(cache=True)
+def _light_wound(P, S, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+    """LIGHT WOUND TABLE 1D6 (procedures.light_wound)."""
+    face = roll(rs, 6, tr, tn)
+    if face == 1:
+        _knock_out(Q, qn, t, _dice(rs, 2, 6, tr, tn))
+    elif face == 2:
+        broken = _percent(P, P[P_LIGHT_BROKEN], rs, tr, tn)
+        part = roll(rs, 10, tr, tn)
+        if broken:
+            _break(P, Q, qn, t, part, rs, tr, tn)
+        else:
+            _hurt(P, Q, qn, t, part, rs, tr, tn)
+    elif face == 3:
+        _fumble_row(P, S, Q, qn, t, roll(rs, 6, tr, tn), rs, tr, tn)  # 1D6 on the Fumble Table
+    elif face == 4:
+        _push(Q, qn, E_NEXT, t, 1, K_MISS_ATTACK, 0)
+    elif face == 5:
+        _push(Q, qn, E_COND, t, 0, C_STUNNED, roll(rs, 6, tr, tn))
+    # 6 Bad Scar: Appearance only
+
+
+@njit(cache=True)
+def _fumble_row(P, S, Q, qn, t, face, rs, tr, tn) -> None:  # noqa: ANN001
+    """A FUMBLE TABLE (HTH WEAPON) row 1-7 for a humanoid, a MONSTER FUMBLES row for the rest
+    (procedures._fumble_effects); row 8 (Injure Self) is :func:`_fumble`'s."""
+    if S[t, S_HUMANOID]:
+        if face == 1:
+            _push(Q, qn, E_DROP, t, 0, 0, 0)
+        elif face == 2:
+            _push(Q, qn, E_BREAKS, t, 0, 0, 0)
+        elif face == 3:
+            _hurt(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+        elif face == 4:
+            _knocked_down(P, Q, qn, t, rs, tr, tn)  # and Initiative -1 next round: the order is fixed
+        elif face == 5:
+            _push(Q, qn, E_NEXT, t, 1, K_MISS_ACTION, 0)
+        elif face == 6:
+            _push(Q, qn, E_NEXT, t, P[P_STAGGER_DEF], K_DEFENSE, 0)  # Staggered: cannot move (no move here)
+        # 7 Friendly Fire: a duel has no ally to hit
+    else:
+        if face == 1:
+            _push(Q, qn, E_NEXT, t, 1, K_MISS_ACTION, 0)
+        elif face == 2:
+            _push(Q, qn, E_NEXT, t, 1, K_MISS_ATTACK, 0)
+        elif face == 3:
+            _push(Q, qn, E_NEXT, t, P[P_MON_ATT], K_ATTACK, 0)
+        elif face == 4:
+            _push(Q, qn, E_NEXT, t, P[P_FOE_ATT], K_FOE_ATTACK, 0)
+        elif face == 5:
+            _push(Q, qn, E_NEXT, t, P[P_FOE_DMG], K_FOE_DAMAGE, 0)
+        else:
+            _knocked_down(P, Q, qn, t, rs, tr, tn)
+
+
+@njit(cache=True)
+def _fumble(P, S, Q, qn, t, die, rs, tr, tn) -> None:  # noqa: ANN001
+    """FUMBLE TABLE (HTH WEAPON) 1D8 for humanoids, MONSTER FUMBLES 1D6 for the rest (procedures.roll_fumble);
+    ``die`` 6 for "Foe Rolls 1D6 on Fumble Table" (rows 1-6 only), 0 for the table's own die."""
+    face = roll(rs, die if die else (8 if S[t, S_HUMANOID] else 6), tr, tn)
+    if face == 8 and S[t, S_HUMANOID]:
+        _light_wound(P, S, Q, qn, t, rs, tr, tn)  # Injure Self
+    else:
+        _fumble_row(P, S, Q, qn, t, face, rs, tr, tn)
+
+
+@njit(cache=True)
+def _lost_limb(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+    if not _percent(P, P[P_LEG_PERCENT], rs, tr, tn):
+        _push(Q, qn, E_DROP, t, 0, 0, 0)  # an arm or hand: the weapon drops (a leg: Move -4 only)
+
+
+@njit(cache=True)
+def _bleed(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+    minutes = _dice(rs, 2, 10, tr, tn)
+    _push(Q, qn, E_BLEED, t, 1, 0, minutes * P[P_ROUNDS_PER_MINUTE])
+
+
+@njit(cache=True)
+def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
+    """MAJOR WOUND TABLE 1D8 (procedures.major_wound); ``cut`` 0 blunt, 1 cut, 2 impale for 6+."""
+    face = roll(rs, 8, tr, tn)
+    if face == 1:
+        _break(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+    elif face == 2:
+        _push(Q, qn, E_COND, t, 0, C_PBLIND, -1)
+    elif face == 3:
+        hours = roll(rs, 2, tr, tn)
+        _knock_out(Q, qn, t, hours * 60 * P[P_ROUNDS_PER_MINUTE])
+    elif face == 4:
+        _lost_limb(P, Q, qn, t, rs, tr, tn)
+    elif face == 5:
+        _bleed(P, Q, qn, t, rs, tr, tn)
+    else:
+        if cut == 0:
+            _break(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+        elif cut == 1:
+            _lost_limb(P, Q, qn, t, rs, tr, tn)
+        else:
+            _bleed(P, Q, qn, t, rs, tr, tn)
+    if P[P_MAJOR_PRONE]:
+        _knocked_down(P, Q, qn, t, rs, tr, tn)
+        _push(Q, qn, E_NEXT, t, 1, K_MISS_ACTION, 0)
+
+
+@njit(cache=True)
+def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+    """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
+    face = roll(rs, 20, tr, tn)
+    tot = face + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
+    _push(Q, qn, E_COND, t, 0, C_CHOKE, -1)
+    if not (face == 20 or (face != 1 and tot >= P[P_SAVE])):
+        minutes = roll(rs, 10, tr, tn)
+        _knock_out(Q, qn, t, minutes * P[P_ROUNDS_PER_MINUTE])
+
+
+@njit(cache=True)
+def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noqa: ANN001
+    """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects); False would hand the
+    fight back to the engine (no row does now)."""
+    e = B[row, 0]
+    pct = B[row, 3]
+    part = B[row, 4]
+    if e == BE_INIT:
+        _percent(P, pct, rs, tr, tn)  # Initiative -1 next round: the side order is fixed
+    elif e == BE_BREAK:
+        _break(P, Q, qn, d, part, rs, tr, tn)
+    elif e == BE_HURT:
+        _hurt(P, Q, qn, d, part, rs, tr, tn)
+    elif e == BE_HURT_OR_BREAK:
+        if _percent(P, pct, rs, tr, tn):
+            _break(P, Q, qn, d, part, rs, tr, tn)
+        else:
+            _hurt(P, Q, qn, d, part, rs, tr, tn)
+    elif e == BE_PRONE_DISTRACTED:
+        n = _dice(rs, B[row, 5], B[row, 6], tr, tn)
+        _push(Q, qn, E_COND, d, 0, C_DOWN, -1)
+        _push(Q, qn, E_COND, d, 0, C_DISTRACTED, n)
+    elif e == BE_PBLIND:
+        _push(Q, qn, E_COND, d, 0, C_PBLIND, -1)
+        _percent(P, pct, rs, tr, tn)  # permanent or not: no difference within a fight
+    elif e == BE_BLINDED:
+        _push(Q, qn, E_COND, d, 0, C_BLINDED, -1)
+    elif e == BE_STUNNED:
+        _push(Q, qn, E_COND, d, 0, C_STUNNED, _dice(rs, B[row, 5], B[row, 6], tr, tn))
+    elif e == BE_BOTH_STUNNED:
+        _push(Q, qn, E_COND, a, 0, C_STUNNED, _dice(rs, B[row, 5], B[row, 6], tr, tn))
+        _push(Q, qn, E_COND, d, 0, C_STUNNED, _dice(rs, B[row, 5], B[row, 6], tr, tn))
+    elif e == BE_NO_ATTACK:
+        _push(Q, qn, E_NEXT, d, 1, K_MISS_ATTACK, 0)
+    elif e in (BE_SUBDUED, BE_SUBDUED_CHOKE):
+        _push(Q, qn, E_COND, d, 0, C_IMMOB, -1)  # "Subdued", read as Immobilized (setting subdued_condition)
+        if e == BE_SUBDUED_CHOKE:
+            _choke(P, S, X, cu, Q, qn, d, rs, tr, tn)
+    elif e == BE_GRABBED:
+        _push(Q, qn, E_COND, d, 0, C_PIMMOB, -1)
+    elif e == BE_DISARM:
+        _push(Q, qn, E_DROP, d, 0, 0, 0)
+    elif e == BE_PERCENT_ONLY:
+        _percent(P, pct, rs, tr, tn)
+    elif e == BE_PBLIND_TIMED:
+        minutes = _dice(rs, B[row, 5], B[row, 6], tr, tn)
+        _push(Q, qn, E_COND, d, 0, C_PBLIND, minutes * P[P_ROUNDS_PER_MINUTE])
+    return True
+
+
+# ----- applying effects (fold.EventBuilder.effects) -------------------------------------------------------
+
+
+@njit(cache=True)
+def _add_condition(cu, cb, t, c, until, batch) -> None:  # noqa: ANN001
+    """EventBuilder.add_condition: a condition already there before this batch and lasting as long is
+    kept; one added earlier in the same batch is replaced."""
+    cur = cu[t, c]
+    if cur != NONE and cb[t, c] != batch and (cur == PERM or (until != PERM and cur >= until)):
+        return
+    cu[t, c] = until
+    cb[t, c] = batch
+
+
+@njit(cache=True)
+def _set_next(nv, nu, t, k, value, rnd) -> None:  # noqa: ANN001
+    old = nv[t, k] if (nu[t, k] != NONE and nu[t, k] >= rnd) else 0
+    total = value + old
+    if total != 0:
+        nv[t, k] = total
+        nu[t, k] = rnd + 1
+    else:
+        nv[t, k] = 0
+        nu[t, k] = NONE
+
+
+@njit(cache=True)
+def _next(nv, nu, t, k, rnd) -> int:  # noqa: ANN001
+    """fold.next_value."""
+    if nu[t, k] != NONE and nu[t, k] >= rnd:
+        return nv[t, k]
+    return 0
+
+
+@njit(cache=True)
+def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  # noqa: ANN001
+    """Apply the queued effects in order; effects on a dead target are dropped (fold.EventBuilder)."""
+    for k in range(qn[0]):
+        kind = Q[k, 0]
+        t = Q[k, 1]
+        if X[t, 0] == DEAD:
+            continue
+        if kind == E_MARKERS:
+            v = Q[k, 2]
+            X[t, 1] += v
+            X[t, 2] += 1  # hits
+            taken[t] += v
+            if Q[k, 3] >= 0:
+                dealt[Q[k, 3]] += v
+        elif kind == E_COND:
+            r = Q[k, 4]
+            _add_condition(cu, cb, t, Q[k, 3], PERM if r < 0 else rnd + r, batch)
+            if Q[k, 3] == C_KO and X[t, 0] == ACTIVE:
+                X[t, 0] = UNCONSCIOUS
+        elif kind == E_HURT:
+            X[t, 5] += 1
+            X[t, 6] += Q[k, 3]
+        elif kind == E_BROKEN:
+            X[t, 7] += 1
+        elif kind == E_BLEED:
+            X[t, 8] += Q[k, 2]
+            death = rnd + Q[k, 4]
+            if X[t, 9] == NONE or death < X[t, 9]:
+                X[t, 9] = death
+        elif kind == E_DEAD:
+            X[t, 0] = DEAD
+        elif kind == E_NEXT:
+            _set_next(nv, nu, t, Q[k, 3], Q[k, 2], rnd)
+        elif kind == E_DROP:
+            if X[t, 3] != S[t, S_NW]:
+                X[t, 3] = S[t, S_NW]
+        elif kind == E_WEAK:
+            X[t, 12] += Q[k, 2]
+        elif kind == E_BREAKS:
+            w = X[t, 3]
+            nw = S[t, S_NW]
+            if w != nw:
+                X[t, 4] |= 1 << w
+                spare = nw
+                for j in range(nw):
+                    if not (X[t, 4] >> j) & 1:
+                        spare = j
+                        break
+                X[t, 3] = spare
+    qn[0] = 0
+
+
+# X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
+# 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost
+NX = 13
+
+
+@njit(cache=True)
+def _has(cu, t, c) -> bool:  # noqa: ANN001
+    return cu[t, c] != NONE
+
+
+@njit(cache=True)
+def _penalty(P, S, X, cu, t, kind) -> int:  # noqa: ANN001
+    """procedures.roll_penalties in a duel's states (``kind``: 0 attack, 1 damage, 2 check, 3 save)."""
+    p = 0
+    if X[t, 1] * 2 > S[t, S_WL]:
+        p += P[P_WOUNDED]
+    if _has(cu, t, C_STUNNED):
+        p += P[P_STUN]
+    if _has(cu, t, C_DIZZY):
+        p += P[P_DIZZY]
+    if _has(cu, t, C_CHOKE):
+        p += P[P_CHOKE_ROLLS]
+    if kind == 0 and _has(cu, t, C_PBLIND):
+        p += P[P_PBLIND_ATTACK]
+    p += X[t, 5] * P[P_HURT] + X[t, 7] * P[P_BROKEN]
+    if kind == 0:
+        p += X[t, 6] * P[P_HURT_LIMB]
+    return p
+
+
+@njit(cache=True)
+def work():  # noqa: ANN201
+    """The arrays one fight works in, made once per batch."""
+    return (
+        np.zeros(1, np.uint64),
+        np.zeros((2, NX), np.int64),
+        np.full((2, NC), NONE, np.int64),
+        np.full((2, NC), NONE, np.int64),
+        np.full((2, NC), NONE, np.int64),
+        np.zeros((2, NK), np.int64),
+        np.full((2, NK), NONE, np.int64),
+        np.zeros((QMAX, 5), np.int64),
+        np.zeros(1, np.int64),
+        np.zeros(2, np.int64),
+        np.zeros(2, np.int64),
+        np.zeros(2, np.int64),
+    )
+
+
+@njit(cache=True)
+def _result(S, X) -> int:  # noqa: ANN001
+    """The engine's end check (engine/play.py): the winning side's index, 3 when nobody stands, -1 while
+    both sides have someone active."""
+    s0 = X[0, 0] == ACTIVE
+    s1 = X[1, 0] == ACTIVE
+    if s0 and s1:
+        return -1
+    if s0:
+        return S[0, S_SIDE]
+    if s1:
+        return S[1, S_SIDE]
+    return 3
+
+
+@njit(cache=True)
+def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
+    """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
+    the fight needs the engine (a hold the kernel does not model). ``M``: work arrays (:func:`work`)."""
+    rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
+    rs[0] = seed
+    X[:, :] = 0
+    cu[:, :] = NONE
+    cb[:, :] = NONE
+    prev[:, :] = NONE
+    nv[:, :] = 0
+    nu[:, :] = NONE
+    qn[0] = 0
+    dealt[:] = 0
+    taken[:] = 0
+    wounds[:] = 0
+    for i in range(2):
+        X[i, 3] = 0
+        X[i, 9] = NONE
+        X[i, 10] = NONE
+        X[i, 11] = -99
+    max_rounds = P[P_MAX_ROUNDS]
+    brawl = P[P_BRAWL]
+    batch = 0
+    # side order for the whole combat (004 INITIATIVE): 1D20 + the side's lowest Initiative, ties again
+    first = 0
+    while True:
+        f0 = roll(rs, 20, tr, tn) + S[0, S_INIT]
+        f1 = roll(rs, 20, tr, tn) + S[1, S_INIT]
+        if f0 != f1:
+            first = S[0, S_SIDE] if f0 > f1 else S[1, S_SIDE]
+            break
+    # combatant of the side acting first / second (side 0 is combatant with S_SIDE 0)
+    c_first = 0 if S[0, S_SIDE] == first else 1
+    result = -1  # side index of the winner, 2 draw, 3 nobody standing
+    rnd = 0
+    while result < 0:
+        rnd += 1
+        batch += 1
+        # BLEEDING: at the beginning of every round with Bleeds, the Bleed Table (procedures.bleed_roll)
+        for i in range(2):
+            if X[i, 8] > 0 and (X[i, 0] == ACTIVE or X[i, 0] == UNCONSCIOUS):
+                face = roll(rs, 6, tr, tn)
+                if face == 1:
+                    _push(Q, qn, E_MARKERS, i, 1, -1, 0)
+                elif face == 2:
+                    n = _dice(rs, 2, 6, tr, tn)
+                    _push(Q, qn, E_COND, i, 0, C_KO, n)
+                    _push(Q, qn, E_COND, i, 0, C_DOWN, -1)
+                elif face == 3:
+                    _fumble(P, S, Q, qn, i, 0, rs, tr, tn)
+                elif face == 4:
+                    _push(Q, qn, E_COND, i, 0, C_DIZZY, 1)
+                else:
+                    _push(Q, qn, E_WEAK, i, 1, 0, 0)  # Weakened: Strength -1
+                _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+        result = _result(S, X)
+        if result >= 0:
+            break
+        for turn in range(2):
+            a = c_first if turn == 0 else 1 - c_first
+            d = 1 - a
+            batch += 1
+            if X[a, 0] == ACTIVE:
+                if _next(nv, nu, a, K_MISS_ACTION, rnd):
+                    nv[a, K_MISS_ACTION] = 0  # loses this action (fold.consume_next)
+                    nu[a, K_MISS_ACTION] = NONE
+                elif _has(cu, a, C_IMMOB) or _has(cu, a, C_PIMMOB):
+                    # Break Free (default tactic): Hard check + Strength (+ Escape Artist)
+                    face = roll(rs, 20, tr, tn)
+                    tot = face + S[a, S_BREAK] - X[a, 12] + _penalty(P, S, X, cu, a, 2)
+                    if face == 20 or (face != 1 and tot >= P[P_HARD]):
+                        cu[a, C_IMMOB] = NONE
+                        cu[a, C_PIMMOB] = NONE
+                elif _has(cu, a, C_DOWN):
+                    # Stand Up (default tactic): Easy check + Swift, -2 per adjacent foe
+                    face = roll(rs, 20, tr, tn)
+                    tot = face + S[a, S_SWIFT] + _penalty(P, S, X, cu, a, 2)
+                    if X[d, 0] == ACTIVE and not _has(cu, d, C_KO):
+                        tot += P[P_PER_FOE]
+                    if face == 20 or (face != 1 and tot >= P[P_EASY]):
+                        cu[a, C_DOWN] = NONE
+                elif _next(nv, nu, a, K_MISS_ATTACK, rnd):
+                    nv[a, K_MISS_ATTACK] = 0  # Dazed, Gut Punch, Monster Fumble: the attack is lost
+                    nu[a, K_MISS_ATTACK] = NONE
+                    X[a, 11] = rnd
+                else:
+                    wa = X[a, 3]
+                    wd = X[d, 3]
+                    # Continued attack (tactic): Mighty Blow with a Large weapon, else Hack and Slash
+                    act = 0  # the tactic attacks a held foe with a plain attack
+                    if X[a, 11] == rnd - 1 and not _has(cu, d, C_IMMOB):
+                        act = 2 if W[a, wa, 0] else 1
+                    brow = B_WEAPON
+                    if brawl and roll(rs, 20, tr, tn) <= P[P_TRIG]:
+                        face = roll(rs, 60, tr, tn)
+                        if face <= P[P_NROWS]:
+                            row = face
+                            if B[row, 1]:  # two free hands needed (procedures.two_hand_substitute)
+                                free = 2 - (0 if wa == S[a, S_NW] else W[a, wa, 1]) - S[a, S_SHIELD]
+                                if free < 2:
+                                    sub = -1
+                                    for j in range(row - 1, 0, -1):
+                                        if not B[j, 1]:
+                                            sub = j
+                                            break
+                                    if sub < 0:
+                                        for j in range(row + 1, P[P_NROWS] + 1):
+                                            if not B[j, 1]:
+                                                sub = j
+                                                break
+                                    row = sub
+                            brow = row + 1 if row > 0 else B_PLAIN
+                        else:
+                            brow = B_PLAIN
+                    mod = ATK[a, wa, wd, act, brow] + _penalty(P, S, X, cu, a, 0)
+                    if _has(cu, a, C_DOWN):
+                        mod += P[P_ATT_PRONE]
+                    if _has(cu, a, C_BLINDED):
+                        mod += P[P_ATT_BLIND]
+                    if _has(cu, d, C_DOWN):
+                        mod += P[P_DEF_PRONE]
+                    if _has(cu, d, C_BLINDED):
+                        mod += P[P_DEF_BLIND]
+                    if _has(cu, d, C_IMMOB):
+                        mod += P[P_IMMOB_HIT] + S[d, S_DODGE]  # and no Dodge
+                    elif _has(cu, d, C_PIMMOB):
+                        mod += P[P_PIMMOB_HIT] + S[d, S_DODGE]
+                    if _has(cu, a, C_PIMMOB):
+                        mod += P[P_ATT_PIMMOB]
+                    if _has(cu, d, C_CHOKE):
+                        mod += P[P_CHOKE_HIT]
+                    mod += _next(nv, nu, a, K_ATTACK, rnd) + _next(nv, nu, d, K_FOE_ATTACK, rnd)
+                    mod -= _next(nv, nu, d, K_DEFENSE, rnd)
+                    face = roll(rs, 20, tr, tn)
+                    arow = AROW[face - 1, min(max(face + mod - P[P_TLO], 0), AROW.shape[1] - 1)]
+                    if arow == A_LOCKED:
+                        _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 0)
+                    if _next(nv, nu, a, K_ATTACK, rnd):
+                        nv[a, K_ATTACK] = 0
+                        nu[a, K_ATTACK] = NONE
+                    X[a, 11] = rnd
+                    if arow in (A_HIT, A_CRIT):
+                        no_damage = False
+                        if brow >= 2:
+                            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, rs, tr, tn):
+                                return 1
+                            no_damage = B[brow - 1, 2] != 0
+                        if not no_damage:
+                            dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1)
+                            dm += _next(nv, nu, d, K_FOE_DAMAGE, rnd)
+                            if arow == A_CRIT:
+                                dm += P[P_CRIT]
+                            dface = roll(rs, 20, tr, tn)
+                            r = DROW[min(max(dface + dm - P[P_DLO], 0), DROW.shape[0] - 1)]
+                            # r: 0 markers, 1 wound (0 superficial 1 light 2 heavy 3 mortal), 2 foe fumble
+                            # die, 3 wound table (1 light, 2 major)
+                            if r[1] == 1 or r[1] == 2:
+                                wounds[d] += 1
+                            if r[1] == 3:
+                                _push(Q, qn, E_DEAD, d, 0, 0, 0)
+                            else:
+                                _push(Q, qn, E_MARKERS, d, r[0], a, 0)
+                                if r[2]:
+                                    _fumble(P, S, Q, qn, d, r[2], rs, tr, tn)
+                                if r[3] == 1:
+                                    _light_wound(P, S, Q, qn, d, rs, tr, tn)
+                                elif r[3] == 2:
+                                    cut = W[a, wa, 2] if brow < 2 else 0
+                                    _major_wound(P, S, Q, qn, d, cut, rs, tr, tn)
+                                lvl = S[d, S_MINION] if P[P_MINIONS] else 0
+                                if lvl:
+                                    hits = X[d, 2] + 1
+                                    severe = (lvl == 2 and (r[1] == 1 or r[1] == 2)) or (
+                                        lvl == 3 and r[1] == 2
+                                    )
+                                    if hits >= lvl or severe:
+                                        _push(Q, qn, E_DEAD, d, 0, 0, 0)
+                    elif arow == A_FUMBLE:
+                        _fumble(P, S, Q, qn, a, 0, rs, tr, tn)
+                    if brow >= 2 and B[brow - 1, 0] == BE_BOTH_STUNNED and arow not in (A_HIT, A_CRIT):
+                        # as the engine does (ruleset._attack): a Head Butt that misses drops every Stunned
+                        # of the attacker among this attack's effects (a fumble's Stun included)
+                        keep = 0
+                        for j in range(qn[0]):
+                            if not (Q[j, 0] == E_COND and Q[j, 1] == a and Q[j, 3] == C_STUNNED):
+                                for f in range(5):
+                                    Q[keep, f] = Q[j, f]
+                                keep += 1
+                        qn[0] = keep
+            # end of the side's turn: its attacks take effect, then DEATH BY A THOUSAND CUTS, REGENERATION
+            batch += 1
+            last = turn == 1
+            if last:
+                for i in range(2):
+                    for c in range(NC):
+                        prev[i, c] = cu[i, c]
+            dying_before0 = X[0, 10]
+            dying_before1 = X[1, 10]
+            _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+            for i in range(2):
+                if X[i, 0] == DEAD:
+                    continue
+                lvl = S[i, S_MINION] if P[P_MINIONS] else 0
+                if lvl and X[i, 2] >= lvl:
+                    X[i, 0] = DEAD
+                    continue
+                before = dying_before0 if i == 0 else dying_before1
+                if before != NONE or X[i, 1] < S[i, S_WL]:
+                    continue
+                if S[i, S_HEROIC]:
+                    n = _dice(rs, 2, 6, tr, tn)
+                    if X[i, 10] == NONE:
+                        X[i, 10] = rnd + n  # dies in 2D6 rounds; fights on meanwhile (dying_heroes_fight)
+                else:
+                    X[i, 0] = DEAD
+            if S[a, S_REGEN] and (X[a, 0] == ACTIVE or X[a, 0] == UNCONSCIOUS) and X[a, 1] > 0:
+                if X[a, 10] != NONE and X[a, 1] - 1 < S[a, S_WL]:
+                    X[a, 10] = NONE
+                X[a, 1] -= 1
+            if last:
+                # the end of the round: deaths from wounds and bleeding, durations run out (read from the
+                # state before this batch: a condition renewed in it still goes, as in the engine)
+                for i in range(2):
+                    if X[i, 0] == DEAD:
+                        continue
+                    if X[i, 10] != NONE and X[i, 10] <= rnd:
+                        X[i, 0] = DEAD
+                        continue
+                    if X[i, 9] != NONE and X[i, 9] <= rnd and X[i, 8] > 0:
+                        X[i, 0] = DEAD
+                        continue
+                    for c in range(NC):
+                        if prev[i, c] != NONE and prev[i, c] != PERM and prev[i, c] <= rnd:
+                            cu[i, c] = NONE
+                            if c == C_KO and X[i, 0] == UNCONSCIOUS:
+                                X[i, 0] = ACTIVE
+            result = _result(S, X)
+            if result >= 0:
+                break
+            if last and rnd >= max_rounds:
+                result = 2
+                break
+    out[0] = result
+    out[1] = rnd
+    for i in range(2):
+        out[2 + i] = X[i, 0]
+        out[4 + i] = dealt[i]
+        out[6 + i] = taken[i]
+        out[8 + i] = wounds[i]
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) -> int:  # noqa: ANN001
+    """Every fight of ``seeds``: tallies in ``tally`` (see sas_melee), rounds in ``hist``; the indices of the
+    fights handed back in ``fallback``. Returns how many were handed back."""
+    tr = np.zeros((2, 0), np.int64)
+    tn = np.zeros(1, np.int64)
+    out = np.zeros(10, np.int64)
+    M = work()
+    nf = 0
+    for k in range(seeds.shape[0]):
+        tn[0] = 0
+        if _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seeds[k], tr, tn, out, M):
+            fallback[nf] = k
+            nf += 1
+            continue
+        res = out[0]
+        tally[res] += 1  # 0 / 1 wins of that side, 2 draws, 3 nobody standing
+        hist[out[1]] += 1
+        for i in range(2):
+            tally[4 + 3 * i + out[2 + i]] += 1  # statuses
+            tally[10 + i] += out[4 + i]
+            tally[12 + i] += out[6 + i]
+            tally[14 + i] += out[8 + i]
+    return nf
+
+
+@njit(cache=True)
+def trace_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, cap):  # noqa: ANN001, ANN201
+    """One fight with its dice: (0 done / 1 handed back, the fight's numbers, the dice (sides, faces))."""
+    tr = np.zeros((2, cap), np.int64)
+    tn = np.zeros(1, np.int64)
+    out = np.zeros(10, np.int64)
+    back = _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, work())
+    return back, out, tr[:, : min(tn[0], cap)].copy(), tn[0]
