@@ -187,3 +187,42 @@ def test_a_flying_mount_charges_on_its_flying_movement_and_comes_down_p398() -> 
     assert any(isinstance(e, ev.Note) and "charges" in e.text and e.rule == mounted.CHARGE for e in events)
     assert f.state.combatants["rider"].altitude == f.state.combatants["griffin"].altitude == 0
     assert [e for e in of(events, ev.Rolled) if e.test == "Battle-axe Attack"]
+
+
+def _rider_on_horse() -> object:
+    return build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "hold"},
+                    {"template": "ork-scorcher", "id": "rider", "tactic": "person",
+                     "options": {"rides": "horse", "familiar": True}},
+                ],
+            },
+            {"name": "Foes", "combatants": [{"id": "foe", "at": [9, 0], "tactic": "hold", "stats": BLOCK}]},
+        ]
+    )  # fmt: skip
+
+
+def test_a_rider_who_has_not_ridden_may_walk_after_dismounting_p395() -> None:
+    from fracas.dice.source import RandomDice
+    from fracas.engine.play import Fight
+
+    f = Fight(RULESET, _rider_on_horse(), RandomDice(1))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.submit(cmd("rider", "dismount", to=[0, 1]))
+    assert RULESET._is_legal(f.state, cmd("rider", "move", path=[[1, 1]], end=False))
+
+
+def test_a_rider_who_rode_this_round_cannot_walk_after_dismounting_p395() -> None:
+    from fracas.dice.source import RandomDice
+    from fracas.engine.play import Fight
+
+    f = Fight(RULESET, _rider_on_horse(), RandomDice(1))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.submit(cmd("rider", "move", path=[[1, 0]], end=False))  # the mount's movement
+    f.submit(cmd("rider", "dismount", to=[1, 1]))
+    assert not RULESET._is_legal(f.state, cmd("rider", "move", path=[[2, 1]], end=False))

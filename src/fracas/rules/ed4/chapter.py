@@ -2074,11 +2074,20 @@ class ChapterMixin:
     def _r_dismount(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
         me = sc.get(command.actor)
         to = (int(command.args["to"][0]), int(command.args["to"][1]))
+        m = mount_of(state, state.combatants[me.id])
+        charged = me.marks.get("charged")
+        rode = (
+            self.moved_this_round(state, me) > 0  # type: ignore[attr-defined]
+            or (charged is not None and charged[0] == state.round)
+            or (m is not None and self.moved_this_round(state, m) > 0)  # type: ignore[attr-defined]
+        )
         sc.emit(
             ev.Marked(me.id, "mount", None, mounted.DISMOUNTING),
             ev.Moved(me.id, (to,), "dismount", None, 0, mounted.DISMOUNTING),
-            ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT),  # used the mount's movement
         )
+        if rode:
+            # he used the mount's movement this round: none of his own, even on foot (p.395)
+            sc.emit(ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT))
         if command.args.get("end", False):
             sc.emit(ev.TurnEnded(me.id))
 

@@ -278,6 +278,8 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/movement",
         "Shared movement: the mount's Movement Rate; the rider cannot also use his own",
         "p.395",
+        note="even after dismounting, once he rode (moved, galloped or charged) that round; a rider who "
+        "dismounts without having ridden may walk",
     ),
     _r(
         "ed4/mounted/unfamiliar-mount",
