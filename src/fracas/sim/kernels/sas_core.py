@@ -2,10 +2,10 @@
 
 Every function here mirrors, for a plain melee duel, a piece of the ``sas`` ruleset (fracas.rules.sas:
 ``ruleset.py`` for the round and the attack, ``procedures.py`` for the tables, ``fold.py`` for how effects
-change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**:
-a fight the kernel cannot finish (an effect it does not model) is handed back with the faces drawn so far,
-and the engine replays it from those faces (sas_melee.py). The tests replay kernel fights in the engine
-face by face (tests/sim/test_sim_sas_kernel.py).
+change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**, so
+the engine can replay a kernel fight from its faces (sas_melee.py; the tests do, face by face:
+tests/sim/test_sim_sas_kernel.py). A fight the loop could not finish would be handed back with the faces drawn
+so far and replayed by the engine; none is today.
 
 Numbers come in from the builder (sas_melee.py) in ``P`` (see the ``P_*`` indices) and small tables; the
 text's rows are named where they are used (004 = shared/rules/004_0d1ac50b56c23caf.txt).
@@ -518,7 +518,7 @@ def _result(S, X) -> int:  # noqa: ANN001
 @njit(cache=True)
 def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
     """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
-    the fight needs the engine (a hold the kernel does not model). ``M``: work arrays (:func:`work`)."""
+    the fight needs the engine (nothing does today). ``M``: work arrays (:func:`work`)."""
     rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
     rs[0] = seed
     X[:, :] = 0

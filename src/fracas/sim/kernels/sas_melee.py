@@ -13,17 +13,20 @@ It mirrors, for an encounter it accepts, what the reference engine does with the
   the duel's state gives (Wounded, Stunned, Dizzy, Partial Blindness, Blinded, prone, Hurt and Broken parts,
   Weapons Locked, Monster Fumbles), the FUMBLE TABLES, the DAMAGE TABLE, the LIGHT and MAJOR WOUND TABLES,
   body parts, dropped and broken weapons, BLEEDING, DEATH BY A THOUSAND CUTS (Heroic characters die in 2D6
-  rounds and fight on meanwhile), REGENERATION, Minions (option);
+  rounds and fight on meanwhile), REGENERATION, Minions (option); the holds of the brawl table (Choke Hold
+  and Bear Hug: Immobilized, with CHOKE's Save vs Death; Basic Grab: Partially Immobilized) and Break Free
+  (Hard check + Strength);
 - a draw at the encounter's round limit.
 
-A Random Brawl Attack that holds its target (Choke Hold, Bear Hug, Basic Grab: Immobilized or Partially
-Immobilized, then Break Free) is not modelled: such a fight is handed back to the engine, which replays it
-from the dice the kernel drew (the same faces in the same order, then fresh ones) and plays it to the end.
-Those replays make the kernel's numbers the engine's, whatever it hands back. Anything else (more than two
-combatants, distance between them, other tactics, ranged or entangling weapons, potions, mounts, settings,
-spells with reactions...) makes the builder refuse the encounter with the reason; the simulator then runs
-the reference engine. tests/sim/test_sim_sas_kernel.py replays kernel fights in the engine face by face and
-compares the outcomes statistically.
+The compiled loop draws its dice in the engine's order, so a fight can be replayed in the engine from the
+kernel's faces (:meth:`SasDuelKernel.replay`): the tests do that face by face. The loop may also hand a fight
+back (``_run_fight`` returning 1) at a point it does not model; the engine then replays it from the dice
+drawn so far and plays it to the end with fresh ones, which keeps the numbers the engine's. No duel the
+builder accepts needs that today. Anything else (more than two combatants, distance between them, other
+tactics, ranged or entangling weapons, potions, riders, settings, the Shield Spell reaction...) makes the
+builder refuse the encounter with the reason; the simulator then runs the reference engine.
+tests/sim/test_sim_sas_kernel.py replays kernel fights in the engine face by face and compares kernel and
+engine outcomes statistically.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ _BRAWL_DEFAULT_DICE = {
 _CUT = {"blunt": 0, "cut": 1, "impale": 2}
 TLO, THI = -120, 140  # attack totals tabulated (beyond: the first or last row, as the table reads)
 DLO, DHI = -120, 140
-TRACE_CAP = 1 << 16  # dice of one fight handed back (a 100-round duel draws a few thousand)
+TRACE_CAP = 1 << 16  # dice of one traced fight (a 100-round duel draws a few thousand)
 
 
 def _nds(expr: str) -> tuple[int, int]:
@@ -419,16 +422,26 @@ class SasDuelKernel:
 
     # ----- running -----------------------------------------------------------------------------------
     def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:
-        """One fight of stream ``seed`` and its dice: (1 if handed back, its numbers, (sides, faces))."""
+        """One fight of stream ``seed`` and its dice: (1 if handed back, its numbers, (sides, faces)).
+
+        ``numbers``: result (winning side's index, 2 draw, 3 nobody standing), round, the two statuses
+        (0 active, 1 unconscious, 2 dead), markers dealt, markers taken, Wounds (two each)."""
         back, out, dice, _n = K.trace_fight(*self._args(), np.uint64(seed), TRACE_CAP)
         return int(back), out, dice
 
     def run(self, n: int, rng: np.random.Generator) -> Tally:
+        """``n`` fights, each with its own stream seeded by a 64-bit word of ``rng``."""
+        kernels.keep_freed_memory()
         seeds = rng.integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64, endpoint=True)
+        return self.run_seeds(seeds)
+
+    def run_seeds(self, seeds: np.ndarray) -> Tally:
+        """The fights of these streams (uint64 seeds), tallied as runner.engine_runs tallies the engine's."""
+        n = int(seeds.shape[0])
         tally_arr = np.zeros(16, np.int64)
         hist = np.zeros(self.max_rounds + 1, np.int64)
         fallback = np.zeros(n, np.int64)
-        nf = K.run_batch(*self._args(), seeds, tally_arr, hist, fallback)
+        nf = K.run_batch(*self._args(), seeds.astype(np.uint64, copy=False), tally_arr, hist, fallback)
         tally = Tally(self.ids, self.sides)
         tally.runs = n - nf
         tally.wins = [int(tally_arr[0]), int(tally_arr[1])]
@@ -436,11 +449,8 @@ class SasDuelKernel:
         tally.wipeouts = int(tally_arr[3])
         tally.rounds = {r: int(c) for r, c in enumerate(hist) if c}
         for i in range(2):
-            tally.status[i] = {
-                name: int(tally_arr[4 + 3 * i + k])
-                for k, name in enumerate(_STATUS)
-                if tally_arr[4 + 3 * i + k]
-            }
+            counts = tally_arr[4 + 3 * i : 7 + 3 * i]
+            tally.status[i] = {name: int(c) for name, c in zip(_STATUS, counts, strict=True) if c}
             tally.dealt[i] = int(tally_arr[10 + i])
             tally.taken[i] = int(tally_arr[12 + i])
             tally.wounds[i] = int(tally_arr[14 + i])
@@ -449,18 +459,13 @@ class SasDuelKernel:
         return tally
 
     def replay(self, seeds: list[int]) -> Tally:
-        """The engine plays the fights of these streams: first the kernel's dice up to where it stopped, then
-        fresh dice (``RandomDice`` of the stream)."""
+        """The engine plays the fights of these streams from the dice the kernel drew in them (all of a
+        finished fight's, those up to where it stopped of a fight handed back), then fresh dice."""
         from fracas.sim.runner import engine_runs
 
         if self._controllers is None:
             self._controllers = self.ruleset.tactics()
-        prefixes = {}
-        for s in seeds:
-            back, _out, dice = self.trace(s)
-            if not back:  # pragma: no cover - the same stream always stops at the same place
-                raise RuntimeError("a fight the kernel handed back finished when traced")
-            prefixes[s] = dice
+        prefixes = {s: self.trace(s)[2] for s in seeds}
 
         def dice_for(s: int) -> PrefixDice:
             return PrefixDice(prefixes[s], RandomDice(s ^ 0x5A5A5A5A5A5A5A5A))
