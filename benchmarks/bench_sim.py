@@ -10,6 +10,8 @@ on a busy machine, where the process gets only part of a core)
 - for every bundled example (examples/*/*.yaml) whose ruleset is installed, with the engine and, where an
   encounter qualifies, with the kernel (the reason is printed where it does not);
 - for an ED4 duel that the kernel plays (a ghoul against a cadaver man, adjacent), engine and kernel;
+- for Spells & Swords duels that its kernel plays (a fighter against a goblin boss, two trolls), engine and
+  kernel;
 - for N against N ghouls (two lines facing each other), N = 1, 5, 10, 25, 50, 100, with the engine;
 - for a NumPy lock-step duel of simple d20 rules (hit on d20 >= 11, 1d8 damage, 20 hit points): the
   practical limit of a vectorised kernel on this machine, for scale;
@@ -133,6 +135,21 @@ def ed4_duel() -> Scenario:
     return scenario_from_data(data, "<bench duel>")
 
 
+def sas_duel(a: str, b: str) -> Scenario:
+    """Two S&S stat blocks of the bestiary side by side (the S&S kernel plays adjacent duels)."""
+    data = {
+        "version": 1,
+        "ruleset": "sas",
+        "name": f"{a} against {b}",
+        "max_rounds": 30,
+        "sides": [
+            {"name": "A", "combatants": [{"template": a, "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": b, "at": [1, 0]}]},
+        ],
+    }
+    return scenario_from_data(data, f"<S&S {a} v {b}>")
+
+
 def lines(n: int) -> Scenario:
     data = {
         "version": 1,
@@ -199,6 +216,18 @@ def main(argv: list[str] | None = None) -> int:
     row("ED4 duel ghoul v cadaver man, kernel", k if isinstance(k, str) else rate_text(k))
     k = kernel_rate(lines(5), t)
     row("ED4 5v5 ghouls, kernel", k if isinstance(k, str) else rate_text(k))
+    for a, b in (("fighter", "goblin-boss"), ("troll", "troll")):
+        try:
+            sas = sas_duel(a, b)
+        except FracasError as exc:  # the S&S ruleset is not installed
+            row(f"S&S duel {a} v {b}", f"not run: {str(exc).splitlines()[0]}")
+            continue
+        row(f"S&S duel {a} v {b}, engine", rate_text(engine_rate(sas, t)))
+        built = time.perf_counter()
+        find_kernel(sas.ruleset, sas.state)
+        row(f"S&S duel {a} v {b}, kernel build", f"{time.perf_counter() - built:.2f} s (not counted)")
+        k = kernel_rate(sas, t)
+        row(f"S&S duel {a} v {b}, kernel", k if isinstance(k, str) else rate_text(k))
 
     for size in (1, 5, 10, 25, 50, 100):
         if size > args.max_n:
