@@ -143,8 +143,8 @@ def sas_duel(a: str, b: str) -> Scenario:
         "name": f"{a} against {b}",
         "max_rounds": 30,
         "sides": [
-            {"name": "A", "combatants": [{"template": a, "at": [0, 0]}]},
-            {"name": "B", "combatants": [{"template": b, "at": [1, 0]}]},
+            {"name": "A", "combatants": [{"template": a, "id": "a", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": b, "id": "b", "at": [1, 0]}]},
         ],
     }
     return scenario_from_data(data, f"<S&S {a} v {b}>")
