@@ -4,13 +4,20 @@ scattering (the Brighton example), and the rules list rows the pass added."""
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, start
+import pytest
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, person_registered, start
 
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.rules.ed4 import options as o
 from fracas.rules.ed4 import ranged
 from fracas.rules.ed4.chapter import in_force
+
+
+@pytest.fixture(autouse=True)
+def _person() -> None:
+    person_registered()  # another test module may have removed the test's "person" tactic
+
 
 BLOCK = {
     "dexterity": 12,

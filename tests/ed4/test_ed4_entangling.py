@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import yaml
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, person_registered, start
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
@@ -16,6 +17,12 @@ from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.rules.earthdawn.catalog import load_catalog
 from fracas.rules.ed4 import close
+
+
+@pytest.fixture(autouse=True)
+def _person() -> None:
+    person_registered()  # another test module may have removed the test's "person" tactic
+
 
 ROOT = Path(__file__).resolve().parents[2]
 

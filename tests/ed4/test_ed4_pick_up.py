@@ -5,13 +5,18 @@ action in or next to its hex [choice], and the default tactic fetches it when it
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, person_registered, start
 
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
 from fracas.rules.ed4 import ranged
+
+
+@pytest.fixture(autouse=True)
+def _person() -> None:
+    person_registered()  # another test module may have removed the test's "person" tactic
 
 
 def _spear_duel(tactic: str = "person", at: int = 3):
