@@ -427,6 +427,7 @@ class Ed4GroupKernel:
             flags,
         )
         self._play = core.play
+        self._core = core
 
     def compile(self) -> float:
         """Compiles (or loads from numba's cache) the kernel; returns the seconds it took."""
@@ -450,6 +451,7 @@ class Ed4GroupKernel:
         wounds = np.zeros(nc, dtype=np.int64)
         hist = np.zeros(self.max_rounds + 1, dtype=np.int64)
         off, shift, keep, own, alias = self._tabs
+        core = self._core
         if n > 0:
             self._play(
                 n,
@@ -471,6 +473,8 @@ class Ed4GroupKernel:
                 taken,
                 wounds,
                 hist,
+                np.zeros((nc, core.NST), dtype=np.int64),
+                np.zeros((core.NWK, max(nc, 8)), dtype=np.int64),
             )
         tally = Tally(self.ids, self.sides)
         tally.runs = n

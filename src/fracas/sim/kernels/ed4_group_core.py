@@ -36,12 +36,12 @@ DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _rotl(x, k):  # noqa: ANN001, ANN202
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _next(s):  # noqa: ANN001, ANN202
     """xoshiro256** (Blackman and Vigna): the next 64-bit word of the stream ``s`` (4 words)."""
     s0 = s[0]
@@ -63,7 +63,7 @@ def _next(s):  # noqa: ANN001, ANN202
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _draw(s, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """One outcome of the test in table row ``row``: ``total * 2 + rule_of_one`` (Walker's alias method:
     the top bits of a word pick the cell, the low ``shift[row]`` bits decide between the cell's own value
@@ -76,14 +76,14 @@ def _draw(s, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     return a + keep_own * (own[k] - a)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _hexd(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     dq = q1 - q2
     dr = r1 - r2
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _dir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     """The direction index from a hex to a neighbour (hexgrid.DIRECTIONS order)."""
     dq = q2 - q1
@@ -94,7 +94,7 @@ def _dir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _taken(q, r, mover, st, n):  # noqa: ANN001, ANN202
     """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked)."""
     for j in range(n):
@@ -103,7 +103,7 @@ def _taken(q, r, mover, st, n):  # noqa: ANN001, ANN202
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
     """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
     step)."""
@@ -137,7 +137,7 @@ def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
     out[3] = last
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _path_away(i, tq, tr, limit, st, n, out):  # noqa: ANN001, ANN202
     """tactics.path_away: each step to the first neighbour farther from the threat than any so far (every
     step gets strictly farther, so the path never revisits a hex)."""
@@ -169,7 +169,7 @@ def _path_away(i, tq, tr, limit, st, n, out):  # noqa: ANN001, ANN202
     out[3] = last
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
     """chapter._adjacent_enemies of ``t``: active enemies next to it, not knocked down, with a close attack.
     Returns (how many, how many of them other than ``excl``, whether one other than ``excl`` stands outside
@@ -196,7 +196,7 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
     return cnt, others, front
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
     an unconscious character below his Unconsciousness Rating."""
@@ -210,7 +210,7 @@ def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN2
         st[c, S_STATUS] = ACTIVE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: ANN001, ANN202
     """round._initiative (p.371-372): the acting order of the active combatants in ``wk[W_ORDER]``; returns
     how many act."""
@@ -275,7 +275,7 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     """play.Fight._check_end: the side still standing (-1 if none) when at most one side is, else -2."""
     for si in range(nsides):
@@ -294,7 +294,7 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     return -2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move(me, st, path):  # noqa: ANN001, ANN202
     """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
     if path[0] > 0:
@@ -303,7 +303,7 @@ def _move(me, st, path):  # noqa: ANN001, ANN202
         st[me, S_FACE] = path[3]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken):  # noqa: ANN001, ANN202, PLR0913
     """round._r_attack / attack_once / combat.damage_events for the tactic's command: ``actions`` attacks
     until the target falls; then chapter._face. Returns nothing; the state changes in ``st``."""
@@ -406,7 +406,7 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
                 st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn(
     me, rnd, s, st, cst, att, best, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
 ):  # noqa: ANN001, ANN202, PLR0912, PLR0913, PLR0915, C901
@@ -529,7 +529,7 @@ def _turn(
     return -2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(
     nfights,
     seed,
@@ -550,15 +550,15 @@ def play(
     taken,
     wounds_sum,
     rounds_hist,
+    st,
+    wk,
 ):  # noqa: ANN001, ANN201, PLR0913
     """Plays ``nfights`` fights and adds their outcomes to the tallies (``wins``: per side, then draws, then
     fights nobody survived); ``seed`` (the stream's 4 words) is advanced."""
     n = cst.shape[0]
-    s = seed.copy()
+    s = seed
     max_rounds = flags[F_MAXR]
     nsides = flags[F_NSIDES]
-    st = np.zeros((n, NST), dtype=np.int64)
-    wk = np.zeros((NWK, max(n, 8)), dtype=np.int64)
     for _fight in range(nfights):
         for i in range(n):
             st[i, S_Q] = cst[i, Q0]
@@ -621,8 +621,6 @@ def play(
         for c in range(n):
             status_counts[c, st[c, S_STATUS]] += 1
             wounds_sum[c] += st[c, S_WND]
-    for i in range(4):
-        seed[i] = s[i]
 
 
 @njit(cache=True)
