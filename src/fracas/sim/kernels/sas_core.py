@@ -16,6 +16,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+
+def _jit(**options: bool):  # noqa: ANN202
+    """numba's ``njit``, cached on disk (beside this file or in the user's cache); compiled in each process
+    where no cache can be written."""
+
+    def wrap(f):  # noqa: ANN001, ANN202
+        try:
+            return njit(cache=True, **options)(f)
+        except RuntimeError:  # no cache locator: nowhere to write
+            return njit(**options)(f)
+
+    return wrap
+
+
 NONE = -1  # no such condition / mark
 PERM = 1 << 40  # a condition "until removed" (until_round None)
 
@@ -108,7 +122,7 @@ S_BREAK = 11  # Strength and Escape Artist, for Break Free
 NS = 12
 
 
-@njit(cache=True)
+@_jit()
 def _next64(rs: np.ndarray) -> np.uint64:
     """SplitMix64 (Steele, Lea, Flood 2014): one 64-bit word of the fight's stream."""
     x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -119,7 +133,7 @@ def _next64(rs: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@_jit()
 def roll(rs: np.ndarray, sides: int, tr: np.ndarray, tn: np.ndarray) -> int:
     """One die 1..sides (53 random bits scaled: a bias below 1e-14). Traced when ``tr`` has room."""
     z = _next64(rs) >> np.uint64(11)
@@ -132,7 +146,7 @@ def roll(rs: np.ndarray, sides: int, tr: np.ndarray, tn: np.ndarray) -> int:
     return face
 
 
-@njit(cache=True)
+@_jit()
 def _dice(rs: np.ndarray, n: int, sides: int, tr: np.ndarray, tn: np.ndarray) -> int:
     s = 0
     for _ in range(n):
@@ -140,7 +154,7 @@ def _dice(rs: np.ndarray, n: int, sides: int, tr: np.ndarray, tn: np.ndarray) ->
     return s
 
 
-@njit(cache=True)
+@_jit()
 def _percent(P: np.ndarray, chance: int, rs: np.ndarray, tr: np.ndarray, tn: np.ndarray) -> bool:
     die = P[P_PERCENT_DIE]
     return roll(rs, die, tr, tn) <= chance * die // 100
@@ -149,7 +163,7 @@ def _percent(P: np.ndarray, chance: int, rs: np.ndarray, tr: np.ndarray, tn: np.
 # ----- the effect queue (held until the side has attacked, 004 INITIATIVE "Simultaneously") -------------
 
 
-@njit(cache=True)
+@_jit()
 def _push(Q: np.ndarray, qn: np.ndarray, kind: int, tgt: int, val: int, name: int, rounds: int) -> None:
     k = qn[0]
     Q[k, 0] = kind
@@ -160,7 +174,7 @@ def _push(Q: np.ndarray, qn: np.ndarray, kind: int, tgt: int, val: int, name: in
     qn[0] = k + 1
 
 
-@njit(cache=True)
+@_jit()
 def _knocked_down(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """KNOCKED DOWN: prone, and 50% drop whatever is held (procedures.knocked_down)."""
     _push(Q, qn, E_COND, t, 0, C_DOWN, -1)
@@ -168,7 +182,7 @@ def _knocked_down(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
         _push(Q, qn, E_DROP, t, 0, 0, 0)
 
 
-@njit(cache=True)
+@_jit()
 def _knock_out(Q, qn, t, rounds) -> None:  # noqa: ANN001
     """KNOCKED OUT, prone, drops the weapon (procedures.knock_out)."""
     _push(Q, qn, E_COND, t, 0, C_KO, rounds)
@@ -176,7 +190,7 @@ def _knock_out(Q, qn, t, rounds) -> None:  # noqa: ANN001
     _push(Q, qn, E_DROP, t, 0, 0, 0)
 
 
-@njit(cache=True)
+@_jit()
 def _hurt(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds."""
     _push(Q, qn, E_HURT, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
@@ -184,7 +198,7 @@ def _hurt(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
         _push(Q, qn, E_COND, t, 0, C_STUNNED, roll(rs, 4, tr, tn))
 
 
-@njit(cache=True)
+@_jit()
 def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
     hand unusable (the weapon drops)."""
@@ -198,7 +212,7 @@ def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
         _push(Q, qn, E_DROP, t, 0, 0, 0)
 
 
-@njit(cache=True)
+@_jit()
 def _light_wound(P, S, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """LIGHT WOUND TABLE 1D6 (procedures.light_wound)."""
     face = roll(rs, 6, tr, tn)
@@ -220,7 +234,7 @@ def _light_wound(P, S, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     # 6 Bad Scar: Appearance only
 
 
-@njit(cache=True)
+@_jit()
 def _fumble_row(P, S, Q, qn, t, face, rs, tr, tn) -> None:  # noqa: ANN001
     """A FUMBLE TABLE (HTH WEAPON) row 1-7 for a humanoid, a MONSTER FUMBLES row for the rest
     (procedures._fumble_effects); row 8 (Injure Self) is :func:`_fumble`'s."""
@@ -253,7 +267,7 @@ def _fumble_row(P, S, Q, qn, t, face, rs, tr, tn) -> None:  # noqa: ANN001
             _knocked_down(P, Q, qn, t, rs, tr, tn)
 
 
-@njit(cache=True)
+@_jit()
 def _fumble(P, S, Q, qn, t, die, rs, tr, tn) -> None:  # noqa: ANN001
     """FUMBLE TABLE (HTH WEAPON) 1D8 for humanoids, MONSTER FUMBLES 1D6 for the rest (procedures.roll_fumble);
     ``die`` 6 for "Foe Rolls 1D6 on Fumble Table" (rows 1-6 only), 0 for the table's own die."""
@@ -264,19 +278,19 @@ def _fumble(P, S, Q, qn, t, die, rs, tr, tn) -> None:  # noqa: ANN001
         _fumble_row(P, S, Q, qn, t, face, rs, tr, tn)
 
 
-@njit(cache=True)
+@_jit()
 def _lost_limb(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     if not _percent(P, P[P_LEG_PERCENT], rs, tr, tn):
         _push(Q, qn, E_DROP, t, 0, 0, 0)  # an arm or hand: the weapon drops (a leg: Move -4 only)
 
 
-@njit(cache=True)
+@_jit()
 def _bleed(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     minutes = _dice(rs, 2, 10, tr, tn)
     _push(Q, qn, E_BLEED, t, 1, 0, minutes * P[P_ROUNDS_PER_MINUTE])
 
 
-@njit(cache=True)
+@_jit()
 def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
     """MAJOR WOUND TABLE 1D8 (procedures.major_wound); ``cut`` 0 blunt, 1 cut, 2 impale for 6+."""
     face = roll(rs, 8, tr, tn)
@@ -303,7 +317,7 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
         _push(Q, qn, E_NEXT, t, 1, K_MISS_ACTION, 0)
 
 
-@njit(cache=True)
+@_jit()
 def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
     face = roll(rs, 20, tr, tn)
@@ -314,7 +328,7 @@ def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
         _knock_out(Q, qn, t, minutes * P[P_ROUNDS_PER_MINUTE])
 
 
-@njit(cache=True)
+@_jit()
 def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noqa: ANN001
     """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects); False would hand the
     fight back to the engine (no row does now)."""
@@ -367,7 +381,7 @@ def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noq
 # ----- applying effects (fold.EventBuilder.effects) -------------------------------------------------------
 
 
-@njit(cache=True)
+@_jit()
 def _add_condition(cu, cb, t, c, until, batch) -> None:  # noqa: ANN001
     """EventBuilder.add_condition: a condition already there before this batch and lasting as long is
     kept; one added earlier in the same batch is replaced."""
@@ -378,7 +392,7 @@ def _add_condition(cu, cb, t, c, until, batch) -> None:  # noqa: ANN001
     cb[t, c] = batch
 
 
-@njit(cache=True)
+@_jit()
 def _set_next(nv, nu, t, k, value, rnd) -> None:  # noqa: ANN001
     old = nv[t, k] if (nu[t, k] != NONE and nu[t, k] >= rnd) else 0
     total = value + old
@@ -390,7 +404,7 @@ def _set_next(nv, nu, t, k, value, rnd) -> None:  # noqa: ANN001
         nu[t, k] = NONE
 
 
-@njit(cache=True)
+@_jit()
 def _next(nv, nu, t, k, rnd) -> int:  # noqa: ANN001
     """fold.next_value."""
     if nu[t, k] != NONE and nu[t, k] >= rnd:
@@ -398,7 +412,7 @@ def _next(nv, nu, t, k, rnd) -> int:  # noqa: ANN001
     return 0
 
 
-@njit(cache=True)
+@_jit()
 def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  # noqa: ANN001
     """Apply the queued effects in order; effects on a dead target are dropped (fold.EventBuilder)."""
     for k in range(qn[0]):
@@ -456,12 +470,12 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 NX = 13
 
 
-@njit(cache=True)
+@_jit()
 def _has(cu, t, c) -> bool:  # noqa: ANN001
     return cu[t, c] != NONE
 
 
-@njit(cache=True)
+@_jit()
 def _penalty(P, S, X, cu, t, kind) -> int:  # noqa: ANN001
     """procedures.roll_penalties in a duel's states (``kind``: 0 attack, 1 damage, 2 check, 3 save)."""
     p = 0
@@ -481,7 +495,7 @@ def _penalty(P, S, X, cu, t, kind) -> int:  # noqa: ANN001
     return p
 
 
-@njit(cache=True)
+@_jit()
 def work():  # noqa: ANN201
     """The arrays one fight works in, made once per batch."""
     return (
@@ -500,7 +514,7 @@ def work():  # noqa: ANN201
     )
 
 
-@njit(cache=True)
+@_jit()
 def _result(S, X) -> int:  # noqa: ANN001
     """The engine's end check (engine/play.py): the winning side's index, 3 when nobody stands, -1 while
     both sides have someone active."""
@@ -515,7 +529,7 @@ def _result(S, X) -> int:  # noqa: ANN001
     return 3
 
 
-@njit(cache=True)
+@_jit()
 def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
     """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
     the fight needs the engine (nothing does today). ``M``: work arrays (:func:`work`)."""
@@ -768,7 +782,7 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
     return 0
 
 
-@njit(cache=True, nogil=True)
+@_jit(nogil=True)
 def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) -> int:  # noqa: ANN001
     """Every fight of ``seeds``: tallies in ``tally`` (see sas_melee), rounds in ``hist``; the indices of the
     fights handed back in ``fallback``. Returns how many were handed back."""
@@ -794,7 +808,7 @@ def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) ->
     return nf
 
 
-@njit(cache=True)
+@_jit()
 def trace_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, cap):  # noqa: ANN001, ANN201
     """One fight with its dice: (0 done / 1 handed back, the fight's numbers, the dice (sides, faces))."""
     tr = np.zeros((2, cap), np.int64)
