@@ -2547,6 +2547,8 @@ class ChapterMixin:
             return ""
         if isinstance(event, (ev.ConditionAdded, ev.ConditionRemoved)) and event.name in ("split-movement",):
             return ""
+        if isinstance(event, ev.ConditionAdded) and event.name == "entangled":
+            return ""  # the entangling Note says it, with the DN to break free
         if isinstance(event, ev.InitiativeRolled) and event.rule == mounted.SEQUENCE:
             c = state.combatants[event.actor]
             return f"{c.name} acts on its rider's Initiative {event.value} [{event.rule}]"
