@@ -38,8 +38,8 @@ ACTIVE, UNCONSCIOUS, DEAD = 0, 1, 2
 
 # conditions the kernel follows (index into cond arrays)
 C_STUNNED, C_DIZZY, C_PBLIND, C_BLINDED, C_DISTRACTED, C_DOWN, C_KO = 0, 1, 2, 3, 4, 5, 6
-C_IMMOB, C_PIMMOB, C_CHOKE = 7, 8, 9
-NC = 10
+C_IMMOB, C_PIMMOB, C_CHOKE, C_FATIGUED, C_CHARGING = 7, 8, 9, 10, 11
+NC = 12
 
 # "next" marks (fold.next_value): value until the end of round ``until``
 K_MISS_ACTION, K_MISS_ATTACK, K_ATTACK, K_FOE_ATTACK, K_FOE_DAMAGE, K_DEFENSE = 0, 1, 2, 3, 4, 5
@@ -104,7 +104,11 @@ P_CHOKE_ROLLS = 35  # CHOKE: to all rolls while choking
 P_CHOKE_HIT = 36  # CHOKE: to be hit
 P_HARD = 37  # Break Free: a Hard check (setting break_check)
 P_SAVE = 38  # a saving throw's target
-NP = 39
+P_DIST0 = 39  # spaces between the two at the start
+P_FATIGUED = 40  # Attacker Fatigued
+P_FATIGUE_ROUNDS = 41  # Run: Fatigued for this many rounds (setting fatigue_rounds)
+P_CHARGE_DEF = 42  # CHARGE RULES: the charger's Defense -4 until its side acts again
+NP = 43
 
 # per combatant static numbers: S[i, ...]
 S_SIDE = 0
@@ -119,7 +123,10 @@ S_NW = 8  # weapons carried; weapon index NW is "unarmed"
 S_SHIELD = 9
 S_DODGE = 10
 S_BREAK = 11  # Strength and Escape Artist, for Break Free
-NS = 12
+S_WALK = 12  # spaces: Walk and Close to Attack
+S_RUN = 13
+S_CHARGE = 14
+NS = 15
 
 
 @_jit()
@@ -318,10 +325,10 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
+def _choke(P, S, X, cu, Q, qn, t, dyn, rs, tr, tn) -> None:  # noqa: ANN001
     """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
     face = roll(rs, 20, tr, tn)
-    tot = face + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
+    tot = face + (_penalty(P, S, X, cu, t, 3) if dyn else 0) + P[P_CHOKE_ROLLS]  # not dyn: fresh
     _push(Q, qn, E_COND, t, 0, C_CHOKE, -1)
     if not (face == 20 or (face != 1 and tot >= P[P_SAVE])):
         minutes = roll(rs, 10, tr, tn)
@@ -329,7 +336,7 @@ def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noqa: ANN001
+def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, dyn, rs, tr, tn) -> bool:  # noqa: ANN001
     """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects); False would hand the
     fight back to the engine (no row does now)."""
     e = B[row, 0]
@@ -365,7 +372,7 @@ def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noq
     elif e in (BE_SUBDUED, BE_SUBDUED_CHOKE):
         _push(Q, qn, E_COND, d, 0, C_IMMOB, -1)  # "Subdued", read as Immobilized (setting subdued_condition)
         if e == BE_SUBDUED_CHOKE:
-            _choke(P, S, X, cu, Q, qn, d, rs, tr, tn)
+            _choke(P, S, X, cu, Q, qn, d, dyn, rs, tr, tn)
     elif e == BE_GRABBED:
         _push(Q, qn, E_COND, d, 0, C_PIMMOB, -1)
     elif e == BE_DISARM:
@@ -466,8 +473,9 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 
 
 # X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
-# 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost
-NX = 13
+# 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost,
+# 13 the round of its last first strike against a charge
+NX = 14
 
 
 @_jit()
@@ -493,6 +501,160 @@ def _penalty(P, S, X, cu, t, kind) -> int:  # noqa: ANN001
     if kind == 0:
         p += X[t, 6] * P[P_HURT_LIMB]
     return p
+
+
+@_jit()
+def _defense_next(P, cu, nv, nu, d, rnd) -> int:  # noqa: ANN001
+    """The target's Defense change this round (fold.view): a Charge's Defense -4 while it lasts replaces
+    any other (Stagger's -1)."""
+    if _has(cu, d, C_CHARGING):
+        return P[P_CHARGE_DEF]
+    return _next(nv, nu, d, K_DEFENSE, rnd)
+
+
+@_jit()
+def _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd) -> int:  # noqa: ANN001
+    """The attack modifiers of the duel's state (procedures.attack_modifiers and defense_modifiers)."""
+    mod = _penalty(P, S, X, cu, a, 0)
+    if _has(cu, a, C_DOWN):
+        mod += P[P_ATT_PRONE]
+    if _has(cu, a, C_BLINDED):
+        mod += P[P_ATT_BLIND]
+    if _has(cu, d, C_DOWN):
+        mod += P[P_DEF_PRONE]
+    if _has(cu, d, C_BLINDED):
+        mod += P[P_DEF_BLIND]
+    if _has(cu, d, C_IMMOB):
+        mod += P[P_IMMOB_HIT] + S[d, S_DODGE]  # and no Dodge
+    elif _has(cu, d, C_PIMMOB):
+        mod += P[P_PIMMOB_HIT] + S[d, S_DODGE]
+    if _has(cu, a, C_PIMMOB):
+        mod += P[P_ATT_PIMMOB]
+    if _has(cu, d, C_CHOKE):
+        mod += P[P_CHOKE_HIT]
+    if _has(cu, a, C_FATIGUED):
+        mod += P[P_FATIGUED]
+    mod += _next(nv, nu, a, K_ATTACK, rnd) + _next(nv, nu, d, K_FOE_ATTACK, rnd)
+    mod -= _defense_next(P, cu, nv, nu, d, rnd)
+    return mod
+
+
+@_jit()
+def _brawl_row(P, S, W, B, a, wa, rs, tr, tn) -> int:  # noqa: ANN001
+    """THE BRAWL RULE, rolled before the attack: this attack's brawl index (B_WEAPON, B_PLAIN or a row)."""
+    if not (P[P_BRAWL] and roll(rs, 20, tr, tn) <= P[P_TRIG]):
+        return B_WEAPON
+    face = roll(rs, 60, tr, tn)
+    if face > P[P_NROWS]:
+        return B_PLAIN
+    row = face
+    if B[row, 1]:  # two free hands needed (procedures.two_hand_substitute)
+        free = 2 - (0 if wa == S[a, S_NW] else W[a, wa, 1]) - S[a, S_SHIELD]
+        if free < 2:
+            sub = -1
+            for j in range(row - 1, 0, -1):
+                if not B[j, 1]:
+                    sub = j
+                    break
+            if sub < 0:
+                for j in range(row + 1, P[P_NROWS] + 1):
+                    if not B[j, 1]:
+                        sub = j
+                        break
+            row = sub
+    return row + 1 if row > 0 else B_PLAIN
+
+
+@_jit()
+def _attack(P, S, W, T, M, a, d, wa, wd, act, dyn, rnd, tr, tn) -> bool:  # noqa: ANN001, C901, PLR0912, PLR0913
+    """One attack of ``a`` on ``d`` with the weapons ``wa`` and ``wd`` (ruleset._attack): the Brawl Rule, the
+    attack roll, the damage and what they do, queued in ``Q``. ``T``: the tables (ATK, DMG, AROW, DROW, B);
+    ``M``: the fight's arrays (:func:`work`).
+    ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. ``dyn`` False: both as
+    they were before this turn, fresh (a charger's attack after the defender's first strike reads the views
+    of before it, ruleset._do_charge). Returns False to hand the fight back (never today)."""
+    ATK, DMG, AROW, DROW, B = T
+    rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
+    q0 = qn[0]
+    brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
+    mod = ATK[a, wa, wd, act, brow]
+    if dyn:
+        mod += _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd)
+    face = roll(rs, 20, tr, tn)
+    arow = AROW[face - 1, min(max(face + mod - P[P_TLO], 0), AROW.shape[1] - 1)]
+    if arow == A_LOCKED:
+        _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 0)
+    if dyn and _next(nv, nu, a, K_ATTACK, rnd):
+        nv[a, K_ATTACK] = 0
+        nu[a, K_ATTACK] = NONE
+    X[a, 11] = rnd
+    if arow in (A_HIT, A_CRIT):
+        no_damage = False
+        if brow >= 2:
+            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, dyn, rs, tr, tn):
+                return False
+            no_damage = B[brow - 1, 2] != 0
+        if not no_damage:
+            dm = DMG[a, wa, act, brow]
+            if dyn:
+                dm += _penalty(P, S, X, cu, a, 1) + _next(nv, nu, d, K_FOE_DAMAGE, rnd)
+            if arow == A_CRIT:
+                dm += P[P_CRIT]
+            dface = roll(rs, 20, tr, tn)
+            r = DROW[min(max(dface + dm - P[P_DLO], 0), DROW.shape[0] - 1)]
+            # r: 0 markers, 1 wound (0 superficial 1 light 2 heavy 3 mortal), 2 foe fumble die, 3 wound
+            # table (1 light, 2 major)
+            if r[1] == 1 or r[1] == 2:
+                wounds[d] += 1
+            if r[1] == 3:
+                _push(Q, qn, E_DEAD, d, 0, 0, 0)
+            else:
+                _push(Q, qn, E_MARKERS, d, r[0], a, 0)
+                if r[2]:
+                    _fumble(P, S, Q, qn, d, r[2], rs, tr, tn)
+                if r[3] == 1:
+                    _light_wound(P, S, Q, qn, d, rs, tr, tn)
+                elif r[3] == 2:
+                    _major_wound(P, S, Q, qn, d, W[a, wa, 2] if brow < 2 else 0, rs, tr, tn)
+                lvl = S[d, S_MINION] if P[P_MINIONS] else 0
+                if lvl:
+                    severe = (lvl == 2 and (r[1] == 1 or r[1] == 2)) or (lvl == 3 and r[1] == 2)
+                    if X[d, 2] + 1 >= lvl or severe:
+                        _push(Q, qn, E_DEAD, d, 0, 0, 0)
+    elif arow == A_FUMBLE:
+        _fumble(P, S, Q, qn, a, 0, rs, tr, tn)
+    if brow >= 2 and B[brow - 1, 0] == BE_BOTH_STUNNED and arow not in (A_HIT, A_CRIT):
+        # as the engine does (ruleset._attack): a Head Butt that misses drops every Stunned of the attacker
+        # among this attack's effects (a fumble's Stun included)
+        keep = q0
+        for j in range(q0, qn[0]):
+            if not (Q[j, 0] == E_COND and Q[j, 1] == a and Q[j, 3] == C_STUNNED):
+                for f in range(5):
+                    Q[keep, f] = Q[j, f]
+                keep += 1
+        qn[0] = keep
+    return True
+
+
+@_jit()
+def _deaths(P, S, X, rnd, rs, tr, tn) -> None:  # noqa: ANN001
+    """DEATH BY A THOUSAND CUTS (ruleset._deaths): Minions by hits; at the Wound Level a Heroic character dies
+    in 2D6 rounds (fighting on meanwhile), anyone else at once. Called at the start of no batch: the dying
+    marks read are those of before it, as the engine reads them."""
+    for i in range(2):
+        if X[i, 0] == DEAD:
+            continue
+        lvl = S[i, S_MINION] if P[P_MINIONS] else 0
+        if lvl and X[i, 2] >= lvl:
+            X[i, 0] = DEAD
+            continue
+        if X[i, 10] != NONE or X[i, 1] < S[i, S_WL]:
+            continue
+        if S[i, S_HEROIC]:
+            n = _dice(rs, 2, 6, tr, tn)
+            X[i, 10] = rnd + n
+        else:
+            X[i, 0] = DEAD
 
 
 @_jit()
@@ -530,7 +692,7 @@ def _result(S, X) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
+def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
     """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
     the fight needs the engine (nothing does today). ``M``: work arrays (:func:`work`)."""
     rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
@@ -550,8 +712,9 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
         X[i, 9] = NONE
         X[i, 10] = NONE
         X[i, 11] = -99
+        X[i, 13] = -99
     max_rounds = P[P_MAX_ROUNDS]
-    brawl = P[P_BRAWL]
+    dist = P[P_DIST0]  # spaces between the two, along a straight line
     batch = 0
     # side order for the whole combat (004 INITIATIVE): 1D20 + the side's lowest Initiative, ties again
     first = 0
@@ -592,6 +755,8 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
             a = c_first if turn == 0 else 1 - c_first
             d = 1 - a
             batch += 1
+            cu[a, C_CHARGING] = NONE  # the side's turn begins: a Charge's Defense -4 is over
+            batch += 1
             if X[a, 0] == ACTIVE:
                 if _next(nv, nu, a, K_MISS_ACTION, rnd):
                     nv[a, K_MISS_ACTION] = 0  # loses this action (fold.consume_next)
@@ -607,118 +772,63 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
                     # Stand Up (default tactic): Easy check + Swift, -2 per adjacent foe
                     face = roll(rs, 20, tr, tn)
                     tot = face + S[a, S_SWIFT] + _penalty(P, S, X, cu, a, 2)
-                    if X[d, 0] == ACTIVE and not _has(cu, d, C_KO):
+                    if dist <= 1 and X[d, 0] == ACTIVE and not _has(cu, d, C_KO):
                         tot += P[P_PER_FOE]
                     if face == 20 or (face != 1 and tot >= P[P_EASY]):
                         cu[a, C_DOWN] = NONE
+                elif dist > 1:
+                    # not engaged (default tactic): Charge if it reaches, else Close to Attack, else Run (not
+                    # while Fatigued), else Walk, along the straight line between the two
+                    tired = _has(cu, a, C_FATIGUED)
+                    if not tired and dist - 1 <= S[a, S_CHARGE]:
+                        dist = 1
+                        wa0 = X[a, 3]
+                        wd0 = X[d, 3]
+                        if (
+                            W[d, wd0, 3] > W[a, wa0, 3]
+                            and X[d, 0] == ACTIVE
+                            and not _has(cu, d, C_IMMOB)
+                            and X[d, 13] != rnd
+                        ):
+                            # the defender's longer weapon strikes first, at once (CHARGE RULES)
+                            X[d, 13] = rnd
+                            ok = _attack(P, S, W, T, M, d, a, wd0, wa0, 0, True, rnd, tr, tn)
+                            if not ok:
+                                return 1
+                            _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+                            _deaths(P, S, X, rnd, rs, tr, tn)
+                        _add_condition(cu, cb, a, C_CHARGING, PERM, batch)
+                        if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN):
+                            ok = _attack(P, S, W, T, M, a, d, wa0, wd0, 3, False, rnd, tr, tn)
+                            if not ok:
+                                return 1
+                    elif dist - 1 <= S[a, S_WALK]:
+                        dist = 1
+                        ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 4, True, rnd, tr, tn)
+                        if not ok:
+                            return 1
+                    elif not tired:
+                        dist = max(1, dist - S[a, S_RUN])
+                        _add_condition(cu, cb, a, C_FATIGUED, rnd + P[P_FATIGUE_ROUNDS], batch)
+                    else:
+                        dist = max(1, dist - S[a, S_WALK])
                 elif _next(nv, nu, a, K_MISS_ATTACK, rnd):
                     nv[a, K_MISS_ATTACK] = 0  # Dazed, Gut Punch, Monster Fumble: the attack is lost
                     nu[a, K_MISS_ATTACK] = NONE
                     X[a, 11] = rnd
                 else:
+                    # Continued attack (tactic): Mighty Blow with a Large weapon, else Hack and Slash; a
+                    # held foe gets a plain attack
                     wa = X[a, 3]
-                    wd = X[d, 3]
-                    # Continued attack (tactic): Mighty Blow with a Large weapon, else Hack and Slash
-                    act = 0  # the tactic attacks a held foe with a plain attack
+                    act = 0
                     if X[a, 11] == rnd - 1 and not _has(cu, d, C_IMMOB):
                         act = 2 if W[a, wa, 0] else 1
-                    brow = B_WEAPON
-                    if brawl and roll(rs, 20, tr, tn) <= P[P_TRIG]:
-                        face = roll(rs, 60, tr, tn)
-                        if face <= P[P_NROWS]:
-                            row = face
-                            if B[row, 1]:  # two free hands needed (procedures.two_hand_substitute)
-                                free = 2 - (0 if wa == S[a, S_NW] else W[a, wa, 1]) - S[a, S_SHIELD]
-                                if free < 2:
-                                    sub = -1
-                                    for j in range(row - 1, 0, -1):
-                                        if not B[j, 1]:
-                                            sub = j
-                                            break
-                                    if sub < 0:
-                                        for j in range(row + 1, P[P_NROWS] + 1):
-                                            if not B[j, 1]:
-                                                sub = j
-                                                break
-                                    row = sub
-                            brow = row + 1 if row > 0 else B_PLAIN
-                        else:
-                            brow = B_PLAIN
-                    mod = ATK[a, wa, wd, act, brow] + _penalty(P, S, X, cu, a, 0)
-                    if _has(cu, a, C_DOWN):
-                        mod += P[P_ATT_PRONE]
-                    if _has(cu, a, C_BLINDED):
-                        mod += P[P_ATT_BLIND]
-                    if _has(cu, d, C_DOWN):
-                        mod += P[P_DEF_PRONE]
-                    if _has(cu, d, C_BLINDED):
-                        mod += P[P_DEF_BLIND]
-                    if _has(cu, d, C_IMMOB):
-                        mod += P[P_IMMOB_HIT] + S[d, S_DODGE]  # and no Dodge
-                    elif _has(cu, d, C_PIMMOB):
-                        mod += P[P_PIMMOB_HIT] + S[d, S_DODGE]
-                    if _has(cu, a, C_PIMMOB):
-                        mod += P[P_ATT_PIMMOB]
-                    if _has(cu, d, C_CHOKE):
-                        mod += P[P_CHOKE_HIT]
-                    mod += _next(nv, nu, a, K_ATTACK, rnd) + _next(nv, nu, d, K_FOE_ATTACK, rnd)
-                    mod -= _next(nv, nu, d, K_DEFENSE, rnd)
-                    face = roll(rs, 20, tr, tn)
-                    arow = AROW[face - 1, min(max(face + mod - P[P_TLO], 0), AROW.shape[1] - 1)]
-                    if arow == A_LOCKED:
-                        _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 0)
-                    if _next(nv, nu, a, K_ATTACK, rnd):
-                        nv[a, K_ATTACK] = 0
-                        nu[a, K_ATTACK] = NONE
-                    X[a, 11] = rnd
-                    if arow in (A_HIT, A_CRIT):
-                        no_damage = False
-                        if brow >= 2:
-                            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, rs, tr, tn):
-                                return 1
-                            no_damage = B[brow - 1, 2] != 0
-                        if not no_damage:
-                            dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1)
-                            dm += _next(nv, nu, d, K_FOE_DAMAGE, rnd)
-                            if arow == A_CRIT:
-                                dm += P[P_CRIT]
-                            dface = roll(rs, 20, tr, tn)
-                            r = DROW[min(max(dface + dm - P[P_DLO], 0), DROW.shape[0] - 1)]
-                            # r: 0 markers, 1 wound (0 superficial 1 light 2 heavy 3 mortal), 2 foe fumble
-                            # die, 3 wound table (1 light, 2 major)
-                            if r[1] == 1 or r[1] == 2:
-                                wounds[d] += 1
-                            if r[1] == 3:
-                                _push(Q, qn, E_DEAD, d, 0, 0, 0)
-                            else:
-                                _push(Q, qn, E_MARKERS, d, r[0], a, 0)
-                                if r[2]:
-                                    _fumble(P, S, Q, qn, d, r[2], rs, tr, tn)
-                                if r[3] == 1:
-                                    _light_wound(P, S, Q, qn, d, rs, tr, tn)
-                                elif r[3] == 2:
-                                    cut = W[a, wa, 2] if brow < 2 else 0
-                                    _major_wound(P, S, Q, qn, d, cut, rs, tr, tn)
-                                lvl = S[d, S_MINION] if P[P_MINIONS] else 0
-                                if lvl:
-                                    hits = X[d, 2] + 1
-                                    severe = (lvl == 2 and (r[1] == 1 or r[1] == 2)) or (
-                                        lvl == 3 and r[1] == 2
-                                    )
-                                    if hits >= lvl or severe:
-                                        _push(Q, qn, E_DEAD, d, 0, 0, 0)
-                    elif arow == A_FUMBLE:
-                        _fumble(P, S, Q, qn, a, 0, rs, tr, tn)
-                    if brow >= 2 and B[brow - 1, 0] == BE_BOTH_STUNNED and arow not in (A_HIT, A_CRIT):
-                        # as the engine does (ruleset._attack): a Head Butt that misses drops every Stunned
-                        # of the attacker among this attack's effects (a fumble's Stun included)
-                        keep = 0
-                        for j in range(qn[0]):
-                            if not (Q[j, 0] == E_COND and Q[j, 1] == a and Q[j, 3] == C_STUNNED):
-                                for f in range(5):
-                                    Q[keep, f] = Q[j, f]
-                                keep += 1
-                        qn[0] = keep
+                    ok = _attack(P, S, W, T, M, a, d, wa, X[d, 3], act, True, rnd, tr, tn)
+                    if not ok:
+                        return 1
+            result = _result(S, X)  # a first strike's effects are immediate: the fight may be over already
+            if result >= 0:
+                break
             # end of the side's turn: its attacks take effect, then DEATH BY A THOUSAND CUTS, REGENERATION
             batch += 1
             last = turn == 1
@@ -726,25 +836,8 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
                 for i in range(2):
                     for c in range(NC):
                         prev[i, c] = cu[i, c]
-            dying_before0 = X[0, 10]
-            dying_before1 = X[1, 10]
             _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
-            for i in range(2):
-                if X[i, 0] == DEAD:
-                    continue
-                lvl = S[i, S_MINION] if P[P_MINIONS] else 0
-                if lvl and X[i, 2] >= lvl:
-                    X[i, 0] = DEAD
-                    continue
-                before = dying_before0 if i == 0 else dying_before1
-                if before != NONE or X[i, 1] < S[i, S_WL]:
-                    continue
-                if S[i, S_HEROIC]:
-                    n = _dice(rs, 2, 6, tr, tn)
-                    if X[i, 10] == NONE:
-                        X[i, 10] = rnd + n  # dies in 2D6 rounds; fights on meanwhile (dying_heroes_fight)
-                else:
-                    X[i, 0] = DEAD
+            _deaths(P, S, X, rnd, rs, tr, tn)
             if S[a, S_REGEN] and (X[a, 0] == ACTIVE or X[a, 0] == UNCONSCIOUS) and X[a, 1] > 0:
                 if X[a, 10] != NONE and X[a, 1] - 1 < S[a, S_WL]:
                     X[a, 10] = NONE
@@ -783,7 +876,7 @@ def _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, M) -> int:  
 
 
 @_jit(nogil=True)
-def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) -> int:  # noqa: ANN001
+def run_batch(P, S, W, T, seeds, tally, hist, fallback) -> int:  # noqa: ANN001
     """Every fight of ``seeds``: tallies in ``tally`` (see sas_melee), rounds in ``hist``; the indices of the
     fights handed back in ``fallback``. Returns how many were handed back."""
     tr = np.zeros((2, 0), np.int64)
@@ -793,7 +886,7 @@ def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) ->
     nf = 0
     for k in range(seeds.shape[0]):
         tn[0] = 0
-        if _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seeds[k], tr, tn, out, M):
+        if _run_fight(P, S, W, T, seeds[k], tr, tn, out, M):
             fallback[nf] = k
             nf += 1
             continue
@@ -809,10 +902,10 @@ def run_batch(P, S, W, ATK, DMG, AROW, DROW, B, seeds, tally, hist, fallback) ->
 
 
 @_jit()
-def trace_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, cap):  # noqa: ANN001, ANN201
+def trace_fight(P, S, W, T, seed, cap):  # noqa: ANN001, ANN201
     """One fight with its dice: (0 done / 1 handed back, the fight's numbers, the dice (sides, faces))."""
     tr = np.zeros((2, cap), np.int64)
     tn = np.zeros(1, np.int64)
     out = np.zeros(10, np.int64)
-    back = _run_fight(P, S, W, ATK, DMG, AROW, DROW, B, seed, tr, tn, out, work())
+    back = _run_fight(P, S, W, T, seed, tr, tn, out, work())
     return back, out, tr[:, : min(tn[0], cap)].copy(), tn[0]

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fracas.dice.source import RandomDice
-from fracas.engine.hexgrid import distance
+from fracas.engine.hexgrid import DIRECTIONS, direction_to, distance
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.kernels import sas_core as K
@@ -245,8 +245,16 @@ def _check(ruleset: Any, state: FightState) -> list[Any]:
             wp = t.weapons[w]
             if wp.ranged or wp.entangle or t.damage.weapon_classes[wp.weapon_class].no_damage:
                 raise Unsupported(f"{c.id}: {w} is a ranged, entangling or no-damage weapon")
-    if distance(cs[0].pos, cs[1].pos) != 1:  # type: ignore[arg-type]
-        raise Unsupported("the two combatants do not start adjacent (the kernel does not move them)")
+    p0, p1 = cs[0].pos, cs[1].pos
+    if distance(p0, p1) > 1:  # type: ignore[arg-type]
+        # apart: they close along the straight line between them (the only shortest path), facing it
+        dq, dr = p1[0] - p0[0], p1[1] - p0[1]  # type: ignore[index]
+        if not (dq == 0 or dr == 0 or dq + dr == 0):
+            raise Unsupported("the two combatants are apart but not on a straight line of hexes")
+        if mp.get("blocked") or mp.get("keep_facing"):
+            raise Unsupported("the two combatants are apart on a map with walls or kept facings")
+        if cs[0].facing != direction_to(p0, p1) or cs[1].facing != direction_to(p1, p0):  # type: ignore[arg-type]
+            raise Unsupported("the two combatants are apart and do not face each other")
     f0, f1 = view(state, cs[0]), view(state, cs[1])
     if large_creature(f0, f1) or large_creature(f1, f0):
         raise Unsupported("a Large Creature Attack (trample) is possible")
@@ -328,12 +336,16 @@ class SasDuelKernel:
         P[K.P_CHOKE_HIT] = conds["choke"].to_be_hit
         P[K.P_HARD] = t.combat.num("skill_check", s.break_check)
         P[K.P_SAVE] = t.combat.num("save", "target")
+        P[K.P_DIST0] = distance(cs[0].pos, cs[1].pos)
+        P[K.P_FATIGUED] = A["attacker-fatigued"].value
+        P[K.P_FATIGUE_ROUNDS] = s.fatigue_rounds
+        P[K.P_CHARGE_DEF] = t.combat.num("charge", "defense")
         self.P = P
 
         nws = [len(c.stats.weapons) for c in cs]
         mw = max(nws) + 1
         S = np.zeros((2, K.NS), np.int64)
-        W = np.zeros((2, mw, 3), np.int64)
+        W = np.zeros((2, mw, 4), np.int64)
         for i, c in enumerate(cs):
             st = c.stats
             S[i] = 0
@@ -349,9 +361,12 @@ class SasDuelKernel:
             S[i, K.S_SHIELD] = int(st.shield != "none")
             S[i, K.S_DODGE] = st.dodge
             S[i, K.S_BREAK] = st.strength + st.skill("escape-artist")
+            S[i, K.S_WALK] = ruleset._spaces(state, c, 1.0)
+            S[i, K.S_RUN] = ruleset._spaces(state, c, 2.0)
+            S[i, K.S_CHARGE] = ruleset._spaces(state, c, 2.0, charge=True)
             for w, wid in enumerate([*st.weapons, "unarmed"]):
                 wp = t.weapons[wid]
-                W[i, w] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut])
+                W[i, w] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
         self.S, self.W = S, W
 
         # brawl rows (procedures.brawl_effects)
@@ -375,18 +390,28 @@ class SasDuelKernel:
         self.B = B
 
         # the static part of every attack and damage roll, from the ruleset's own modifiers
-        acts = (None, "hack-and-slash", "mighty-blow")
+        acts = (None, "hack-and-slash", "mighty-blow", "charge", "close-to-attack")
+        # every attack is made next to each other, facing each other: where they start, or where the one who
+        # closes stops on the line between them
+        near = state
+        if distance(cs[0].pos, cs[1].pos) > 1:
+            near = state.clone()
+            a0, a1 = near.combatants[cs[0].id], near.combatants[cs[1].id]
+            step = DIRECTIONS[direction_to(a0.pos, a1.pos)]
+            a1.pos = (a0.pos[0] + step[0], a0.pos[1] + step[1])
+            a0.facing, a1.facing = direction_to(a0.pos, a1.pos), direction_to(a1.pos, a0.pos)
+        cs = list(near.combatants.values())
         brows: list[tuple[Any, bool]] = [(None, False), (None, True), *[(row, False) for row in t.brawl.rows]]
-        ATK = np.zeros((2, mw, mw, 3, len(brows)), np.int64)
-        DMG = np.zeros((2, mw, 3, len(brows)), np.int64)
+        ATK = np.zeros((2, mw, mw, len(acts), len(brows)), np.int64)
+        DMG = np.zeros((2, mw, len(acts), len(brows)), np.int64)
         for i in range(2):
             c, o = cs[i], cs[1 - i]
             for wa, wid in enumerate([*c.stats.weapons, "unarmed"]):
                 for wd, did in enumerate([*o.stats.weapons, "unarmed"]):
-                    att, dfn = view(state, c), view(state, o)
+                    att, dfn = view(near, c), view(near, o)
                     att.weapon, dfn.weapon = wid, did
                     for k, act in enumerate(acts):
-                        base = ruleset._situation(state, c, o, act or "attack", weapon=wid)
+                        base = ruleset._situation(near, c, o, act or "attack", weapon=wid)
                         for b, (row, plain) in enumerate(brows):
                             sit = dataclasses.replace(base, brawl=row, brawl_plain=plain)
                             ATK[i, wa, wd, k, b] = sum(m.value for m in Pr.attack_modifiers(att, dfn, sit))
@@ -418,7 +443,7 @@ class SasDuelKernel:
         self.DROW = drow
 
     def _args(self) -> tuple[Any, ...]:
-        return (self.P, self.S, self.W, self.ATK, self.DMG, self.AROW, self.DROW, self.B)
+        return (self.P, self.S, self.W, (self.ATK, self.DMG, self.AROW, self.DROW, self.B))
 
     # ----- running -----------------------------------------------------------------------------------
     def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:
