@@ -10,7 +10,7 @@ from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, per
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.rules.ed4 import options as o
-from fracas.rules.ed4 import ranged
+from fracas.rules.ed4 import ranged, situation
 from fracas.rules.ed4.chapter import in_force
 
 
@@ -233,3 +233,19 @@ def test_a_rider_who_rode_this_round_cannot_walk_after_dismounting_p395() -> Non
     f.submit(cmd("rider", "move", path=[[1, 0]], end=False))  # the mount's movement
     f.submit(cmd("rider", "dismount", to=[1, 1]))
     assert not RULESET._is_legal(f.state, cmd("rider", "move", path=[[2, 1]], end=False))
+
+
+def test_partial_cover_counts_against_close_attacks_too_p387() -> None:
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "stats": BLOCK, "at": [0, 0], "tactic": "person"}]},
+            {"name": "B", "combatants": [{"id": "b", "stats": BLOCK, "at": [1, 0], "tactic": "hold"}]},
+        ],
+        map={"cover": [[1, 0]]},
+    )
+    f = start(state, [5, 3])
+    declare(f, "a")
+    act(f, "a", [3, 2])  # Sword step 10 (2d8): a miss
+    events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+    att = [e for e in of(events, ev.Rolled) if e.test == "Sword Attack"][0]
+    assert (2, situation.rule("cover-partial")) in mods(att)

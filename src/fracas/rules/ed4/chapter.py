@@ -1051,8 +1051,10 @@ class ChapterMixin:
         return ()
 
     def _p_cover(self, ctx: TestContext) -> Iterable[Modifier]:
+        """Partial cover against any attack made on the character, close combat included (p.387: "Cover
+        modifiers are applied against any attacks made against the character")."""
         t = ctx.target
-        if t is None or (ctx.attack is not None and ctx.attack.close):
+        if t is None:
             return ()
         return situation.cover_mods(_cover(ctx.state, t), t.name)
 
