@@ -6,8 +6,11 @@ It mirrors, for an encounter it accepts, what the reference engine does with the
 - side INITIATIVE once for the whole combat (1D20 + Initiative, ties rolled again); each round the first
   side attacks, then the other, and an attack's effects are held until its side has attacked;
 - on its turn a combatant that lost its action (Disorientated, a Major Wound, a Monster Fumble) does
-  nothing; a prone one Stands Up (Easy check + Swift, -2 for the adjacent foe); otherwise it attacks, with
-  a Continued attack (Hack and Slash, or Mighty Blow with a Large weapon) when it attacked last round;
+  nothing; a held one Breaks Free; a prone one Stands Up (Easy check + Swift, -2 for the adjacent foe);
+  one apart from its foe (both on a straight line of hexes) Charges if it reaches (CHARGE RULES; a defender
+  with a longer weapon strikes first, at once), else Closes to Attack, else Runs (Fatigued), else Walks;
+  otherwise it attacks, with a Continued attack (Hack and Slash, or Mighty Blow with a Large weapon) when it
+  attacked last round;
 - THE BRAWL RULE between humanoids (1-10 on 1D20: a Random Brawl Attack, 1D60, rows needing two free
   hands substituted; a face without a row an unmodified Brawl Attack), the ATTACK TABLE with every modifier
   the duel's state gives (Wounded, Stunned, Dizzy, Partial Blindness, Blinded, prone, Hurt and Broken parts,
@@ -22,11 +25,11 @@ The compiled loop draws its dice in the engine's order, so a fight can be replay
 kernel's faces (:meth:`SasDuelKernel.replay`): the tests do that face by face. The loop may also hand a fight
 back (``_run_fight`` returning 1) at a point it does not model; the engine then replays it from the dice
 drawn so far and plays it to the end with fresh ones, which keeps the numbers the engine's. No duel the
-builder accepts needs that today. Anything else (more than two combatants, distance between them, other
-tactics, ranged or entangling weapons, potions, riders, settings, the Shield Spell reaction...) makes the
-builder refuse the encounter with the reason; the simulator then runs the reference engine.
-tests/sim/test_sim_sas_kernel.py replays kernel fights in the engine face by face and compares kernel and
-engine outcomes statistically.
+builder accepts needs that today. Anything else (more than two combatants, apart off a straight line or
+among walls, other tactics, ranged or entangling weapons, potions, riders, settings, the Shield Spell
+reaction...) makes the builder refuse the encounter with the reason; the simulator then runs the reference
+engine. tests/sim/test_sim_sas_kernel.py replays kernel fights in the engine face by face and compares
+kernel and engine outcomes statistically.
 """
 
 from __future__ import annotations
