@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 from ed4_chapter_helpers import RULESET
 
 from fracas.dice.source import RandomDice
@@ -172,3 +173,13 @@ def test_the_veterans_own_options_give_way_to_the_files() -> None:
     f.run()
     decl = [e for e in f.log or () if isinstance(e, ev.Declared) and e.actor == "thrak"]
     assert decl and all("defensive-stance" not in e.options for e in decl)
+
+
+def test_the_cli_shows_the_rule_of_a_refused_combat_option(tmp_path: Any, capsys: Any) -> None:
+    from fracas.cli import main
+
+    f = tmp_path / "fight.yaml"
+    f.write_text(yaml.safe_dump(_data({"template": "thrak", "combat_options": ["tail-attack"]})))
+    assert main(["validate", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "combat_options.0" in err and "ed4/option/tail-attack p.386" in err and "Traceback" not in err

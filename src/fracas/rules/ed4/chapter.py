@@ -363,8 +363,8 @@ class ChapterMixin:
                     )
                     for i, problem, rule in problems:
                         errors.append(
-                            f"sides.{si}.combatants.{ci}.combat_options.{i}: {c.name}: {problem} [{rule}] "
-                            f"(found {wanted!r}; allowed: {allowed})"
+                            f"sides.{si}.combatants.{ci}.combat_options.{i}: {c.name}: {problem}, "
+                            f"by rule {rule} (found {wanted!r}; allowed: {allowed})"
                         )
                     if problems:
                         break  # the copies of an entry share its problems
