@@ -6,12 +6,15 @@ side's wins, draws, each combatant's final status, each number of rounds) must p
 at the 99.9% level. The seeds are fixed, so the test is deterministic. The encounters exercise movement on
 the hex grid, the nearest-enemy choice, Harried by four or more attackers and Blindsided (the chapter),
 Karma, knockdown, unconsciousness, Recovery tests to revive a friend, fleeing, group Initiative and the round
-limit; one plays the core rules alone with Take the Initiative and without wound penalties.
+limit; one plays the core rules alone with Take the Initiative and without wound penalties; the bundled
+Mica example adds Silar's crossbow: range, long range, shots into close combat (+1 Defense per character in
+the way, a miss striking one of them).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,12 +32,14 @@ from fracas.sim.runner import (  # noqa: E402
     SerialBackend,
     choose_engine,
     engine_runs,
+    load_scenario,
     run_seeds,
     scenario_from_data,
     simulate,
 )
 from fracas.sim.stats import Z999  # noqa: E402
 
+MICA = Path(__file__).resolve().parents[2] / "examples" / "ed4" / "mica-and-the-ghouls.yaml"
 ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 700))
 KERNEL_RUNS = 200_000
 
@@ -118,6 +123,7 @@ def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
 
 
 CASES = {
+    "examples/ed4/mica-and-the-ghouls.yaml (Silar shoots into the melee)": lambda: load_scenario(str(MICA)),
     "brawl, whole chapter": lambda: scenario_from_data(brawl()),
     "brawl, core rules, take the initiative, no wound penalties": lambda: core_scenario(
         brawl(options={"take-the-initiative": True, "wound-penalties": False, "group-initiative": False})
@@ -208,8 +214,8 @@ def _why(data: dict) -> str:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda d: d["sides"][0]["combatants"][0].update(template="silar"), "missile attack"),
-        (lambda d: d["sides"][0]["combatants"][0].update(template="kira"), "thrown attack"),
+        (lambda d: d["sides"][0]["combatants"][0].update(template="maloren"), "spell"),
+        (lambda d: d["sides"][0]["combatants"][0].update(template="kira"), "may throw"),
         (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "default tactic"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),

@@ -54,7 +54,7 @@ _KNOWN_STEP = {
     "_wound_penalty",  # mirrored
     "_knocked_down_tests",  # mirrored where it applies (a knocked-down combatant only stands up)
     "_harried_tests",  # the core's: a Harried condition (Stun damage only): silent
-    "_long_range",  # close combat only: silent
+    "_long_range",  # mirrored: -2 beyond short range
     "_p_options_tests",
     "_p_harried_tests",  # mirrored: four or more attackers
     "_p_sight",
@@ -73,7 +73,7 @@ _KNOWN_DEFENSE = {
     "_p_blindsided",  # mirrored
     "_p_cover",
     "_p_surprised",
-    "_p_into_close",
+    "_p_into_close",  # mirrored: +1 Defense per character in the way
 }
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
 _KNOWN_ARMOR = {"_p_armor_reduced"}
@@ -83,6 +83,28 @@ _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
 MAX_N = 1000
+
+
+def _check_thrown(p: Any, order: list[int]) -> None:
+    """Refuses a thrown attack the tactic could pick (the throw loses the weapon, ranged.py p.392, which
+    the kernel does not model): at every distance, with a close attack reachable or not, the first usable
+    attack in the tactic's order must not be thrown."""
+    attacks = p.attacks
+    if not any(a.kind == "thrown" for a in attacks):
+        return
+    far = max((a.long or 0) for a in attacks) // 2 + 2
+    for d in range(1, far + 1):
+        for reach in (False, True):
+            for ai in order:
+                a = attacks[ai]
+                if a.close:
+                    if d == 1 or reach:
+                        break
+                    continue
+                if a.long is not None and a.minimum <= 2 * d <= a.long:
+                    if a.kind == "thrown":
+                        raise Unsupported(f"{p.name}: the tactic may throw the {a.name} (a lost weapon)")
+                    break
 
 
 def _names(providers: list[Any]) -> set[str]:
@@ -165,10 +187,10 @@ def _check_state(ruleset: Any, state: FightState) -> None:
         if not p.attacks:
             raise Unsupported(f"{c.id}: no attack")
         for a in p.attacks:
-            if not a.close:
-                raise Unsupported(
-                    f"{c.id}: {a.name} is a {a.kind} attack (the kernel plays close combat only)"
-                )
+            if a.kind == "spell":
+                raise Unsupported(f"{c.id}: {a.name} is a spell")
+            if not a.close and a.kind not in ("missile", "thrown"):
+                raise Unsupported(f"{c.id}: {a.name}: a {a.kind} attack")
             if a.stun or a.name.lower().startswith("charge") or (entangling is not None and entangling(c, a)):
                 raise Unsupported(f"{c.id}: {a.name} deals Stun damage, is a charge or entangles")
         if p.initiative_step > 200 or p.dexterity > 255 or p.dexterity < 0:
@@ -297,7 +319,8 @@ class Ed4GroupKernel:
         self.ids = tuple(c.id for c in cs)
         self.sides = tuple(state.sides)
         self.max_rounds = int(state.max_rounds)
-        self.chunk = int(min(50_000, max(500, 250_000 // n)))
+        # fights per chunk: a few tenths of a second of work (so two cores share 20,000 fights of 8)
+        self.chunk = int(min(10_000, max(500, 100_000 // n)))
         opts = state.options
         # classes: combatants with equal profiles share the tactic's tables
         profiles: list[Any] = []
@@ -319,7 +342,7 @@ class Ed4GroupKernel:
         self._tabs = (off, (64 - bits).astype(np.uint64), keep, own, alias)
         na = max(len(c.stats.attacks) for c in cs)
         cst = np.zeros((n, core.NCOL), dtype=np.int64)
-        att = np.zeros((n, na, 4), dtype=np.int64)
+        att = np.zeros((n, na, core.NATTCOL), dtype=np.int64)
         big = 1 << 40
         for i, c in enumerate(cs):
             p = c.stats
@@ -359,18 +382,22 @@ class Ed4GroupKernel:
                     a.damage,
                     {"physical": 0, "mystic": 1}.get(a.against, 2),
                     {"none": 0, "physical": 1}.get(a.armor, 2),
+                    1 if a.close else 0,
+                    a.short if a.short is not None else -1,
+                    a.long if (a.long is not None and not a.close) else -1,
+                    a.minimum,
                 )
         # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
         ncls = len(profiles)
         wmax = max(max(a.step, a.damage) for p in profiles for a in p.attacks) + 1
-        best = np.zeros((ncls, ncls, wmax + 1, 2), dtype=np.int64)
+        pref = np.full((ncls, ncls, wmax + 1, 2, na), -1, dtype=np.int64)
         kuse = np.zeros((ncls, na, ncls, wmax + 1), dtype=np.bool_)
         flee = np.full((ncls, ncls), big, dtype=np.int64)
         for ci, me in enumerate(profiles):
             for cj, tp in enumerate(profiles):
                 for w in range(wmax + 1):
                     for d in (0, 1):
-                        top, top_i = None, 0
+                        scored = []
                         for ai, a in enumerate(me.attacks):
                             dn = _defense(tp, a.against) - (3 if d else 0)
                             ph = p_hit(a.step - w, dn, 0)
@@ -381,10 +408,11 @@ class Ed4GroupKernel:
                                 if a.armor == "physical"
                                 else tp.mystic_armor
                             )
-                            ed = ph * max(0.5, mean_step(a.damage - w) - armor)
-                            if top is None or ed > top:
-                                top, top_i = ed, ai
-                        best[ci, cj, w, d] = top_i
+                            scored.append((-(ph * max(0.5, mean_step(a.damage - w) - armor)), ai))
+                        scored.sort()
+                        order = [ai for _, ai in scored]
+                        pref[ci, cj, w, d, : len(order)] = order
+                        _check_thrown(me, order)
                     for ai, a in enumerate(me.attacks):
                         if a.karma:
                             dn = _defense(tp, a.against)
@@ -418,10 +446,13 @@ class Ed4GroupKernel:
         flags[core.F_NSIDES] = len(self.sides)
         flags[core.F_MAXSTEP] = MAX_STEP
         flags[core.F_XSD] = xsd
-        self._cst, self._att, self._best, self._kuse, self._flee, self._flags = (
+        flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
+        reach = max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]) // 2
+        self._width = max(n, 8, reach + 2)
+        self._cst, self._att, self._pref, self._kuse, self._flee, self._flags = (
             cst,
             att,
-            best,
+            pref,
             kuse,
             flee,
             flags,
@@ -458,7 +489,7 @@ class Ed4GroupKernel:
                 seed,
                 self._cst,
                 self._att,
-                self._best,
+                self._pref,
                 self._kuse,
                 self._flee,
                 off,
@@ -474,7 +505,7 @@ class Ed4GroupKernel:
                 wounds,
                 hist,
                 np.zeros((nc, core.NST), dtype=np.int64),
-                np.zeros((core.NWK, max(nc, 8)), dtype=np.int64),
+                np.zeros((core.NWK, self._width), dtype=np.int64),
             )
         tally = Tally(self.ids, self.sides)
         tally.runs = n

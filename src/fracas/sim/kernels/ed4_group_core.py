@@ -17,20 +17,21 @@ from numba import njit
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT = range(15, 28)
 NCOL = 28
-# columns of the attack table ``att[i, a]``
-A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR = range(4)
+# columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
+A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
+NATTCOL = 8
 # flags
 F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, F_DOWN_DEF = range(10)
-F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD = range(10, 15)
-NFLAG = 15
+F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN = range(10, 16)
+NFLAG = 16
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
 S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED = range(11)
 NST = 11
 # rows of the work array ``wk``
-W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND = range(8)
-NWK = 8
+W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER = range(9)
+NWK = 9
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
@@ -92,6 +93,67 @@ def _dir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
         if DQ[k] == dq and DR[k] == dr:
             return k
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def _cdir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
+    """chapter._direction: the hex direction pointing most nearly from one hex to another (cube dot
+    product, the first best)."""
+    dq = q2 - q1
+    dr = r2 - r1
+    ds = -dq - dr
+    best = 0
+    best_v = 0
+    for i in range(6):
+        v = dq * DQ[i] + ds * (-DQ[i] - DR[i]) + dr * DR[i]
+        if i == 0 or v > best_v:
+            best = i
+            best_v = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
+    """chapter.intervening: the combatants (active or unconscious) on the hexes strictly between ``me`` and
+    ``t`` on hexgrid.line, closest first, into ``out``; returns how many."""
+    q1 = st[me, S_Q]
+    r1 = st[me, S_R]
+    q2 = st[t, S_Q]
+    r2 = st[t, S_R]
+    dist = _hexd(q1, r1, q2, r2)
+    aq = q1 + 1e-6
+    ar = r1 + 1e-6
+    bq = q2 + 1e-6
+    br = r2 + 1e-6
+    k = 0
+    for i in range(1, dist):
+        fq = aq + (bq - aq) * i / dist
+        fr = ar + (br - ar) * i / dist
+        fs = -fq - fr
+        rq = round(fq)
+        rr = round(fr)
+        rs = round(fs)
+        eq = abs(rq - fq)
+        er = abs(rr - fr)
+        es = abs(rs - fs)
+        if eq > er and eq > es:
+            rq = -rr - rs
+        elif er > es:
+            rr = -rq - rs
+        hq = np.int64(rq)
+        hr = np.int64(rr)
+        for c in range(n):
+            if (
+                c != me
+                and c != t
+                and st[c, S_STATUS] <= UNCONSCIOUS
+                and st[c, S_Q] == hq
+                and st[c, S_R] == hr
+            ):
+                out[k] = c
+                k += 1
+                break
+    return k
 
 
 @njit(cache=True, _nrt=False)
@@ -304,22 +366,66 @@ def _move(me, st, path):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken):  # noqa: ANN001, ANN202, PLR0913
-    """round._r_attack / attack_once / combat.damage_events for the tactic's command: ``actions`` attacks
-    until the target falls; then chapter._face. Returns nothing; the state changes in ``st``."""
+def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken):  # noqa: ANN001, ANN202, PLR0913
+    """combat.damage_events (p.379-380) for damage that got through Armor: a Wound at the Wound Threshold,
+    death at the Death Rating, unconsciousness (and knocked down) at the Unconsciousness Rating, else a
+    Knockdown test when the damage exceeds the Wound Threshold by 5 or more (Harried applies)."""
+    if amount <= 0:
+        return
+    dealt[me] += amount
+    taken[t] += amount
+    wt = cst[t, WT]
+    new_w = 1 if amount >= wt else 0
+    st[t, S_WND] += new_w
+    st[t, S_DMG] += amount
+    if st[t, S_DMG] >= cst[t, DEATH]:
+        st[t, S_STATUS] = DEAD
+    elif st[t, S_STATUS] != ACTIVE:
+        return
+    elif st[t, S_DMG] >= cst[t, UNC]:
+        st[t, S_STATUS] = UNCONSCIOUS
+        st[t, S_UNC] = rnd
+        st[t, S_DOWN] = 1
+    elif amount - wt >= 5 and not st[t, S_DOWN]:
+        kstep = cst[t, KD]
+        if flags[F_WP]:
+            kstep -= st[t, S_WND] - new_w
+        if flags[F_CHAPTER]:
+            cnt_t, _o, _f = _close_foes(t, -1, cst, st, cst.shape[0], False)
+            if cnt_t >= flags[F_HAR_N]:
+                kstep += flags[F_HAR_PEN]
+        if kstep < 1:
+            kstep = 1
+        ko = _draw(s, min(kstep, flags[F_MAXSTEP]), off, shift, keep, own, alias)
+        if (ko & 1) or (ko >> 1) < amount - wt:
+            st[t, S_DOWN] = 1
+
+
+@njit(cache=True, _nrt=False)
+def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken):  # noqa: ANN001, ANN202, PLR0913, PLR0912, PLR0915, C901
+    """round._r_attack / attack_once for the tactic's command: ``actions`` attacks until the target falls;
+    with the chapter a missed shot into close combat may strike someone in the way (chapter._stray,
+    p.392); then chapter._face."""
     n = cst.shape[0]
     wp = flags[F_WP] != 0
     chapter = flags[F_CHAPTER] != 0
     har_n = flags[F_HAR_N]
     har_pen = flags[F_HAR_PEN]
     max_step = flags[F_MAXSTEP]
+    close = att[me, a, A_CLOSE] != 0
+    # long range (round._long_range, p.390): -2 to the Attack and Damage tests
+    yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+    long_pen = 0
+    if not close and att[me, a, A_SHORT] >= 0 and yards > att[me, a, A_SHORT]:
+        long_pen = flags[F_LONG_PEN]
+    stray_total = -1
     tests = 0
     for k in range(cst[me, ACTIONS]):
         if st[t, S_STATUS] == DEAD or (k > 0 and st[t, S_STATUS] != ACTIVE):
             break
         tests += 1
         # Attack test (p.377): step and its modifiers, the Defense and its modifiers
-        step = att[me, a, A_STEP]
+        step = att[me, a, A_STEP] + long_pen
         if wp:
             step -= st[me, S_WND]
         dn_mod = 0
@@ -334,9 +440,11 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
             if harried_t:
                 dn_mod += har_pen
             if oth_t > 0 or harried_t:
-                rel = (_dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
+                rel = (_cdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
                 if 2 <= rel <= 4 and (harried_t or front_t):
                     dn_mod += flags[F_BLIND_PEN]
+            if not close:
+                dn_mod += _intervening(me, t, st, n, wk[W_INTER])
         against = att[me, a, A_AGAINST]
         defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
         dn = defense + dn_mod
@@ -353,11 +461,15 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
         if use_k and st[me, S_KARMA] < 1:
             use_k = False
         total = o >> 1
-        if (o & 1) or total < dn:
+        if o & 1:
+            continue
+        if total < dn:
+            if stray_total < 0:
+                stray_total = total
             continue
         extra = (total - dn) // 5
         # Damage test (p.378): less Wounds, +2 steps per extra success against Physical Defense
-        dstep = att[me, a, A_DAMAGE]
+        dstep = att[me, a, A_DAMAGE] + long_pen
         if wp:
             dstep -= st[me, S_WND]
         if against == 0:
@@ -367,48 +479,71 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
         raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
         kind = att[me, a, A_ARMOR]
         armor = 0 if kind == 0 else cst[t, PARM] if kind == 1 else cst[t, MARM]
-        amount = raw - armor
-        if amount <= 0:
-            continue
-        # combat.damage_events (p.379-380)
-        dealt[me] += amount
-        taken[t] += amount
-        wt = cst[t, WT]
-        new_w = 1 if amount >= wt else 0
-        st[t, S_WND] += new_w
-        st[t, S_DMG] += amount
-        if st[t, S_DMG] >= cst[t, DEATH]:
-            st[t, S_STATUS] = DEAD
-        elif st[t, S_DMG] >= cst[t, UNC]:
-            st[t, S_STATUS] = UNCONSCIOUS
-            st[t, S_UNC] = rnd
-            st[t, S_DOWN] = 1
-        elif amount - wt >= 5 and not st[t, S_DOWN]:
-            kstep = cst[t, KD]
-            if wp:
-                kstep -= st[t, S_WND] - new_w
-            if chapter:
-                cnt_t, _o, _f = _close_foes(t, -1, cst, st, n, False)
-                if cnt_t >= har_n:
-                    kstep += har_pen
-            if kstep < 1:
-                kstep = 1
-            ko = _draw(s, min(kstep, max_step), off, shift, keep, own, alias)
-            if (ko & 1) or (ko >> 1) < amount - wt:
-                st[t, S_DOWN] = 1
+        _deal(me, t, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken)
+    if chapter and not close and stray_total >= 0:
+        inter = wk[W_INTER]
+        ni = _intervening(me, t, st, n, inter)
+        for x in range(ni):
+            v = inter[x]
+            if stray_total >= cst[v, PD]:
+                extra = (stray_total - cst[v, PD]) // 5
+                dstep = att[me, a, A_DAMAGE] + 2 * extra
+                if wp:
+                    dstep -= st[me, S_WND]
+                if dstep < 1:
+                    dstep = 1
+                raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
+                kind = att[me, a, A_ARMOR]
+                armor = 0 if kind == 0 else cst[v, PARM] if kind == 1 else cst[v, MARM]
+                _deal(me, v, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken)
+                break
     if chapter and tests > 0:
-        # chapter._face: the attacker faces its target; a defender with no other foe next to it turns to
-        # face the attacker (Blindsided, p.386-387)
-        st[me, S_FACE] = _dir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
-        if st[t, S_STATUS] == ACTIVE:
+        # chapter._face: the attacker faces its target; a defender next to it with no other foe next to
+        # it turns to face the attacker (Blindsided, p.386-387)
+        st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        if st[t, S_STATUS] == ACTIVE and yards == 2:
             _c, oth, _f = _close_foes(t, me, cst, st, n, False)
             if oth == 0:
                 st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
 
 
 @njit(cache=True, _nrt=False)
+def _plan(me, t, mv, st, cst, att, pref, flags, n, path):  # noqa: ANN001, ANN202
+    """tactics.Ed4Tactic.attack_plan: the first attack in the tactic's order (most expected damage, then
+    the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a greedy
+    path of at most ``mv`` hexes ending next to it (``path``), a ranged one within its range. -1 if none."""
+    d = _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+    wmax = flags[F_W]
+    w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
+    cls = cst[me, CLS]
+    tcls = cst[t, CLS]
+    dt = 1 if st[t, S_DOWN] else 0
+    reach = -1
+    for k in range(pref.shape[4]):
+        a = pref[cls, tcls, w, dt, k]
+        if a < 0:
+            break
+        if att[me, a, A_CLOSE]:
+            if d == 1:
+                path[0] = 0
+                return a
+            if d - 1 <= mv:
+                if reach < 0:
+                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path)
+                    reach = 1 if path[0] > 0 and _hexd(path[1], path[2], st[t, S_Q], st[t, S_R]) == 1 else 0
+                if reach == 1:
+                    return a
+        else:
+            yards = 2 * d
+            if att[me, a, A_LONG] >= 0 and yards <= att[me, a, A_LONG] and yards >= att[me, a, A_MIN]:
+                path[0] = 0
+                return a
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def _turn(
-    me, rnd, s, st, cst, att, best, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
+    me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
 ):  # noqa: ANN001, ANN202, PLR0912, PLR0913, PLR0915, C901
     """One turn of ``me`` under tactics.Ed4Tactic.act. Returns the fight's end (play.Fight._check_end) when
     a status changed, else -2."""
@@ -476,14 +611,10 @@ def _turn(
                 return -2
     # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
     foe = -1
-    if tk_d == 1:
+    a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path)
+    if a >= 0:
         foe = tgt
-        path[0] = 0
-    elif tk_d - 1 <= mv:
-        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], mv, st, n, path)
-        if path[0] > 0 and _hexd(path[1], path[2], st[tgt, S_Q], st[tgt, S_R]) == 1:
-            foe = tgt
-    if foe < 0:
+    else:
         # heapq.nsmallest(5, foes, key=(distance, id)), the nearest enemy skipped
         cand = wk[W_CAND]
         nc = 0
@@ -504,15 +635,10 @@ def _turn(
             cand[k] = o
             if o == tgt:
                 continue
-            if bd == 1:
+            a = _plan(me, o, mv, st, cst, att, pref, flags, n, path)
+            if a >= 0:
                 foe = o
-                path[0] = 0
                 break
-            if bd - 1 <= mv:
-                _path_towards(me, st[o, S_Q], st[o, S_R], mv, st, n, path)
-                if path[0] > 0 and _hexd(path[1], path[2], st[o, S_Q], st[o, S_R]) == 1:
-                    foe = o
-                    break
     if foe < 0:
         _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
         _move(me, st, path)
@@ -521,12 +647,9 @@ def _turn(
     t = foe
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
-    a = best[cls, cst[t, CLS], w, 1 if st[t, S_DOWN] else 0]
     use_k = kuse[cls, a, cst[t, CLS], w] and st[me, S_KARMA] > 0
-    _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken)
-    if st[t, S_STATUS] != ACTIVE:
-        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
-    return -2
+    _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken)
+    return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
 
 
 @njit(cache=True, _nrt=False)
@@ -535,7 +658,7 @@ def play(
     seed,
     cst,
     att,
-    best,
+    pref,
     kuse,
     flee_thr,
     off,
@@ -594,7 +717,7 @@ def play(
                     st,
                     cst,
                     att,
-                    best,
+                    pref,
                     kuse,
                     flee_thr,
                     flags,
