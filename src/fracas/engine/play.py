@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.events import Event, FightEnded, FightStarted, StatusChanged
+from fracas.engine.events import Event, FightEnded, FightStarted
 from fracas.engine.state import FightState
 from fracas.errors import FracasError, IllegalCommand
 
@@ -37,9 +37,15 @@ class Fight:
     controllers: dict[str, Tactic] = field(default_factory=dict)
     seed: int | None = None
 
+    _status_only: bool = field(default=False, init=False, repr=False)
+    _trusted: bool = field(default=False, init=False, repr=False)
+    _witnesses: tuple[str, ...] = field(default=(), init=False, repr=False)
+
     def __post_init__(self) -> None:
         if not self.controllers:
             self.controllers = self.ruleset.tactics()
+        self._status_only = bool(getattr(self.ruleset, "out_by_status_only", False))
+        self._trusted = bool(getattr(self.ruleset, "tactics_legal", False))
 
     # ----- applying -------------------------------------------------------------------------------
     def apply(self, events: list[Event]) -> list[Event]:
@@ -54,23 +60,44 @@ class Fight:
                 events = [*events, end]
         if self.log is not None:
             self.log.extend(events)
-        for listener in self.listeners:
-            listener(events, state)
+        if self.listeners:
+            for listener in self.listeners:
+                listener(events, state)
         return events
 
     def _may_end(self, events: list[Event]) -> bool:
         """Whether the end check (O(combatants)) is needed after ``events``. A ruleset whose ``is_out`` reads
         only ``status`` (changed only by StatusChanged) says so with ``out_by_status_only = True``; then the
         check runs only after a status change, at the start and at the end of a round."""
-        if not getattr(self.ruleset, "out_by_status_only", False):
+        if not self._status_only:
             return True
         if self.state.phase in ("started", "round-end"):
             return True
-        return any(isinstance(e, StatusChanged) for e in events)
+        for e in events:  # noqa: SIM110 - a loop is cheaper than any() over a generator here
+            if e.changes_status:  # StatusChanged and its subclasses
+                return True
+        return False
 
     def _check_end(self) -> FightEnded | None:
+        """The fight ends when at most one side has anyone not out (or at the round limit). One combatant
+        still in per side is enough to know two sides are: those found last time are asked first, then the
+        roster until a second side turns up."""
         state = self.state
-        standing = {c.side for c in state.combatants.values() if not self.ruleset.is_out(c)}
+        is_out = self.ruleset.is_out
+        cs = state.combatants
+        found: dict[str, str] = {}
+        for cid in self._witnesses:
+            c = cs.get(cid)
+            if c is not None and c.side not in found and not is_out(c):
+                found[c.side] = cid
+        if len(found) < 2:
+            for c in cs.values():
+                if c.side not in found and not is_out(c):
+                    found[c.side] = c.id
+                    if len(found) == 2:
+                        break
+            self._witnesses = tuple(found.values())
+        standing = found
         if len(standing) <= 1:
             winner = next(iter(standing)) if standing else None
             return FightEnded(winner, state.round, "last side standing" if winner else "nobody left standing")
@@ -111,16 +138,29 @@ class Fight:
         return tactic.choose(self.state, decision, self.ruleset)
 
     def step(self) -> list[Event]:
-        """One unit of play: the automatic events, or one command chosen by the actor's tactic."""
-        if self.state.phase == "start":
+        """One unit of play: the automatic events, or one command chosen by the actor's tactic.
+
+        A tactic that builds only legal commands (``legal_by_construction``) under a ruleset that vouches
+        for that (``tactics_legal``) skips the second check: ``validate`` would accept its command anyway.
+        """
+        state = self.state
+        if state.phase == "start":
             return self.start()
-        if self.state.ended:
+        if state.ended:
             return []
-        decision = self.ruleset.pending(self.state)
+        ruleset = self.ruleset
+        decision = ruleset.pending(state)
         if decision is None:
-            return self.apply(self.ruleset.advance(self.state, self.dice))
+            return self.apply(ruleset.advance(state, self.dice))
         # the tactic reads the state only: the decision still stands when its command is submitted
-        return self._submit(self.auto_command(decision), decision)
+        actor = state.combatants[decision.actor]
+        tactic = self.controllers.get(actor.tactic)
+        if tactic is None or not self._trusted or not getattr(tactic, "legal_by_construction", False):
+            return self._submit(self.auto_command(decision), decision)
+        command = tactic.choose(state, decision, ruleset)
+        if command.actor != decision.actor:
+            return self._submit(command, decision)  # refused there, as any command out of turn
+        return self.apply(ruleset.resolve(state, command, self.dice))
 
     def advance_until_decision(self, max_steps: int = 100_000) -> Decision | None:
         """Apply automatic events until someone must decide (or the fight ends)."""

@@ -66,26 +66,70 @@ class Combatant:
         return condition in self.conditions
 
     def clone(self) -> Combatant:
-        return Combatant(
-            self.id,
-            self.name,
-            self.side,
-            self.stats,
-            self.player,
-            self.tactic,
-            self.hidden,
-            self.template,
-            self.pos,
-            self.facing,
-            self.altitude,
-            self.status,
-            dict(self.counters),
-            {
-                k: Condition(c.name, c.until_round, c.value, c.source, c.rule)
-                for k, c in self.conditions.items()
-            },
-            dict(self.marks),
-        )
+        """An independent copy. Conditions are shared: nothing changes a :class:`Condition` in place (events
+        replace or remove them), so copying the dict is enough."""
+        n = _new_combatant(Combatant)
+        n.id = self.id
+        n.name = self.name
+        n.side = self.side
+        n.stats = self.stats
+        n.player = self.player
+        n.tactic = self.tactic
+        n.hidden = self.hidden
+        n.template = self.template
+        n.pos = self.pos
+        n.facing = self.facing
+        n.altitude = self.altitude
+        n.status = self.status
+        n.counters = self.counters.copy()
+        n.conditions = self.conditions.copy()
+        n.marks = self.marks.copy()
+        return n
+
+
+_new_combatant = object.__new__
+
+
+class Grid:
+    """Who stands where: hex -> ids of the combatants on it (any status), for queries near one hex that must
+    not look at every combatant (nearest enemy, blocked hexes) in big fights.
+
+    :meth:`FightState.grid` builds it on first use; ``Moved`` events keep it up to date. Code that changes
+    ``pos`` without an event during a fight (none does in the engine or ED4; set-up code before the first
+    query may) calls :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position.
+    """
+
+    __slots__ = ("at", "size", "unplaced")
+
+    def __init__(self, combatants: dict[str, Combatant]) -> None:
+        at: dict[Hex, list[str]] = {}
+        unplaced = 0
+        for cid, c in combatants.items():
+            if c.pos is None:
+                unplaced += 1
+            else:
+                at.setdefault(c.pos, []).append(cid)
+        self.at = at
+        self.size = len(combatants)
+        self.unplaced = unplaced
+
+    def move(self, cid: str, old: Hex | None, new: Hex | None) -> None:
+        at = self.at
+        if old is not None:
+            ids = at.get(old)
+            if ids is not None and cid in ids:
+                ids.remove(cid)
+                if not ids:
+                    del at[old]
+        else:
+            self.unplaced -= 1
+        if new is not None:
+            at.setdefault(new, []).append(cid)
+        else:
+            self.unplaced += 1
+
+    def ids_at(self, h: Hex) -> list[str]:
+        return self.at.get(h) or []
 
 
 @dataclass(slots=True)
@@ -108,6 +152,7 @@ class FightState:
     end_reason: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     events_applied: int = 0
+    _grid: Grid | None = field(default=None, init=False, repr=False, compare=False)
 
     def apply(self, event: Event) -> None:
         event.apply(self)
@@ -142,6 +187,17 @@ class FightState:
 
     def at(self, h: Hex) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.pos == h]
+
+    def grid(self) -> Grid:
+        """The occupancy index (:class:`Grid`), built on first use and kept by ``Moved`` events."""
+        g = self._grid
+        if g is None or g.size != len(self.combatants):
+            g = self._grid = Grid(self.combatants)
+        return g
+
+    def drop_grid(self) -> None:
+        """Forget the occupancy index (after changing positions without events)."""
+        self._grid = None
 
     def clone(self) -> FightState:
         """An independent copy (stat blocks shared: nothing changes them)."""

@@ -41,3 +41,34 @@ def nearest_enemy(state: FightState, actor: Combatant, active_only: bool = True)
         if best_key is None or key < best_key:
             best, best_key = c, key
     return best
+
+
+GRID_FROM = 24
+"""Fights with more combatants than this look around the actor's hex (the state's occupancy index, rings of
+hexes outward) instead of at every combatant: the same answers, without O(combatants) per decision."""
+
+
+class Taken:
+    """The hexes a combatant cannot enter (the map's blocked hexes, ``extra["map"]["blocked"]``, and every
+    hex another combatant who is not dead or fled stands on), as a container for ``in``: the same answers as
+    a set built from every combatant, read from the state's occupancy index (:meth:`FightState.grid`)."""
+
+    __slots__ = ("blocked", "at", "cs", "me")
+
+    def __init__(self, state: FightState, me_id: str) -> None:
+        self.blocked = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
+        self.at = state.grid().at
+        self.cs = state.combatants
+        self.me = me_id
+
+    def __contains__(self, h: object) -> bool:
+        if h in self.blocked:
+            return True
+        ids = self.at.get(h)  # type: ignore[call-overload]
+        if ids:
+            cs = self.cs
+            for cid in ids:
+                c = cs[cid]
+                if cid != self.me and c.pos == h and c.status not in ("dead", "fled"):
+                    return True
+        return False

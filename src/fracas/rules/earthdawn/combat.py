@@ -89,32 +89,52 @@ def roll_step_dice(
     the Rule of One struck (every die's first face a 1, with at least ``rule_of_one_min_dice`` dice).
     ``why`` is what each die is rolled for (a person typing physical dice sees it).
     """
-    table = _table(edition.steps)
+    table = _TABLES.get(edition.steps) or _table(edition.steps)
     sizes, modifier = table[step]
     if karma_step is not None:
         ksizes, kmod = table[karma_step]
         sizes = sizes + ksizes
         modifier += kmod
-    roll = dice.roll
     out = []
     total = modifier
     ones = 0
-    for sides in sizes:
-        face = roll(sides, why)
-        if face == 1:
-            ones += 1
-        if face == sides and sides > 1:
-            faces = [sides, face]
-            n = 0
-            while face == sides and n < MAX_EXPLOSIONS:
-                face = roll(sides, why)
-                faces.append(face)
-                n += 1
-            total += sum(faces) - sides
-            out.append(faces)
-        else:
-            total += face
-            out.append([sides, face])
+    if dice.__class__ is RandomDice:
+        # The same faces as RandomDice.roll (int(random() * sides) + 1), without a method call per die.
+        rnd = dice._random  # type: ignore[attr-defined]
+        for sides in sizes:
+            face = int(rnd() * sides) + 1
+            if face == 1:
+                ones += 1
+            if face == sides and sides > 1:
+                faces = [sides, face]
+                n = 0
+                while face == sides and n < MAX_EXPLOSIONS:
+                    face = int(rnd() * sides) + 1
+                    faces.append(face)
+                    n += 1
+                total += sum(faces) - sides
+                out.append(faces)
+            else:
+                total += face
+                out.append([sides, face])
+    else:
+        roll = dice.roll
+        for sides in sizes:
+            face = roll(sides, why)
+            if face == 1:
+                ones += 1
+            if face == sides and sides > 1:
+                faces = [sides, face]
+                n = 0
+                while face == sides and n < MAX_EXPLOSIONS:
+                    face = roll(sides, why)
+                    faces.append(face)
+                    n += 1
+                total += sum(faces) - sides
+                out.append(faces)
+            else:
+                total += face
+                out.append([sides, face])
     floor = edition.result_floor
     if total < floor:
         total = floor
@@ -239,19 +259,21 @@ def rolled_event(
     if result.karma:
         mods += ((0, "Karma die added (its faces are the last die)", karma_rule),)
     return ev.Rolled(
-        actor=actor,
-        test=test,
-        total=result.total,
-        roll=result.roll,
-        step=result.step,
-        target=target,
-        against=against,
-        dn=result.dn,
-        outcome=outcome,
-        success=result.success,
-        extra=result.extra,
-        modifiers=mods,
-        rule=rule,
+        actor,
+        test,
+        result.total,
+        result.roll,
+        result.step,
+        "",
+        target,
+        against,
+        result.dn,
+        False,
+        outcome,
+        result.success,
+        result.extra,
+        mods,
+        rule,
     )
 
 
@@ -289,10 +311,19 @@ class Scratch:
         self.flags: dict[str, Any] = {}
 
     def emit(self, *events: ev.Event) -> None:
+        append = self.events.append
         for e in events:
-            self.events.append(e)
-            if isinstance(e, _COMBATANT_EVENTS):
+            append(e)
+            if (
+                e.changes_combatant
+            ):  # Damaged, Wounded, CounterChanged, Condition*, StatusChanged, Marked, Moved
                 e.apply(self)  # type: ignore[arg-type]
+
+    def emit1(self, e: ev.Event) -> None:
+        """:meth:`emit` of one event (no argument tuple)."""
+        self.events.append(e)
+        if e.changes_combatant:
+            e.apply(self)  # type: ignore[arg-type]
 
     def get(self, cid: str) -> Combatant:
         return self.combatants[cid]
@@ -308,6 +339,7 @@ _COMBATANT_EVENTS = (
     ev.Marked,
     ev.Moved,
 )
+"""The events a :class:`Scratch` applies as they are emitted (``Event.changes_combatant``)."""
 
 
 # ----- context for modifier providers ---------------------------------------------------------------------
@@ -370,14 +402,15 @@ def damage_events(
     """
     t = sc.get(target_id)
     p: CombatProfile = t.stats
-    r = edition.ref
+    refs = edition.refs
+    emit = sc.emit1
     if stun and p.unconsciousness is None:
-        sc.emit(ev.Note(f"{t.name} is immune to Stun damage", target_id, r("damage.stun")))
+        emit(ev.Note(f"{t.name} is immune to Stun damage", target_id, refs["damage.stun"]))
         return 0
     amount = raw - armor
     if amount < 0:
         amount = 0
-    sc.emit(
+    emit(
         ev.Damaged(
             target_id,
             amount,
@@ -386,7 +419,7 @@ def damage_events(
             raw,
             armor,
             "stun" if stun else damage_type,
-            r("damage.stun") if stun else r("damage.armor"),
+            refs["damage.stun"] if stun else refs["damage.armor"],
         )
     )
     if amount == 0:
@@ -395,22 +428,24 @@ def damage_events(
     new_wounds = 0
     if amount >= wt:
         if stun:
-            sc.emit(ev.ConditionAdded(target_id, "harried", round_no, 2, source or "", r("damage.stun")))
+            emit(ev.ConditionAdded(target_id, "harried", round_no, 2, source or "", refs["damage.stun"]))
         else:
-            sc.emit(ev.Wounded(target_id, 1, "wounds", r("damage.wounds")))
+            emit(ev.Wounded(target_id, 1, "wounds", refs["damage.wounds"]))
             new_wounds = 1
     total = current_damage(t)
     # Stun damage counts toward the Current Damage but cannot kill (p.383): death needs the damage that is not
     # Stun damage (Strain included) to reach the Death Rating.
     if not stun and t.counters.get("damage", 0) >= p.death:
-        sc.emit(ev.StatusChanged(target_id, "dead", r("damage.death")))
+        emit(ev.StatusChanged(target_id, "dead", refs["damage.death"]))
         return amount
     if p.unconsciousness is not None and total >= p.unconsciousness and t.status == "active":
-        sc.emit(ev.StatusChanged(target_id, "unconscious", r("damage.unconscious")))
-        sc.emit(ev.Marked(target_id, "unconscious_since", round_no, r("damage.unconscious")))
+        emit(ev.StatusChanged(target_id, "unconscious", refs["damage.unconscious"]))
+        emit(ev.Marked(target_id, "unconscious_since", round_no, refs["damage.unconscious"]))
         if "knocked-down" not in t.conditions:
-            sc.emit(
-                ev.ConditionAdded(target_id, "knocked-down", None, 3, "unconscious", r("damage.unconscious"))
+            emit(
+                ev.ConditionAdded(
+                    target_id, "knocked-down", None, 3, "unconscious", refs["damage.unconscious"]
+                )
             )
         return amount
     if amount - wt >= 5 and "knocked-down" not in t.conditions and t.status == "active":
@@ -419,10 +454,10 @@ def damage_events(
         # test using his Strength Step"); earlier Wounds do (p.381).
         mods = knockdown_mods(t, new_wounds) if knockdown_mods else []
         res = run_test(dice, edition, p.knockdown_step, mods, dn, None, t.name, "Knockdown", "Knockdown DN")
-        sc.emit(rolled_event(target_id, "Knockdown", res, r("damage.knockdown"), against="Knockdown DN"))
+        emit(rolled_event(target_id, "Knockdown", res, refs["damage.knockdown"], against="Knockdown DN"))
         if not res.success:
-            sc.emit(
-                ev.ConditionAdded(target_id, "knocked-down", None, 3, source or "", r("damage.knockdown"))
+            emit(
+                ev.ConditionAdded(target_id, "knocked-down", None, 3, source or "", refs["damage.knockdown"])
             )
     return amount
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import direction_to, distance
+from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, Ruleset
 from fracas.rules.earthdawn.combat import (
@@ -46,6 +47,7 @@ from fracas.rules.earthdawn.combat import (
     rolled_event,
     run_test,
 )
+from fracas.rules.earthdawn.profile import CLOSE_KINDS
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
@@ -235,9 +237,10 @@ class EarthdawnRuleset(Ruleset):
         return base if base > 0 else 0
 
     def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
-        if ctx.test == "recovery" or not ctx.state.options.get("wound-penalties", True):
+        w = ctx.actor.counters.get("wounds", 0)
+        if w <= 0 or ctx.test == "recovery" or not ctx.state.options.get("wound-penalties", True):
             return ()
-        w = ctx.actor.counters.get("wounds", 0) - ctx.extra.get("new_wounds", 0)
+        w -= ctx.extra.get("new_wounds", 0)
         if w <= 0:
             return ()
         return (Modifier(-w, f"{w} Wound{'s' if w > 1 else ''}", self.ref("wounds.penalty")),)
@@ -255,7 +258,7 @@ class EarthdawnRuleset(Ruleset):
 
     def _long_range(self, ctx: TestContext) -> Iterable[Modifier]:
         a = ctx.attack
-        if a is None or a.close or a.short is None or ctx.target is None:
+        if a is None or a.short is None or a.kind in CLOSE_KINDS or ctx.target is None:
             return ()
         yards = ctx.extra.get("yards")
         if yards is not None and yards > a.short:
@@ -814,6 +817,10 @@ class EarthdawnRuleset(Ruleset):
 
     # ----- geometry ---------------------------------------------------------------------------------------
     def _blocked(self, state: FightState, mover: str) -> set[tuple[int, int]]:
+        """The hexes ``mover`` cannot enter (for ``in`` tests): blocked on the map or taken by someone not
+        dead or fled. In big fights a view of the occupancy index, else a set."""
+        if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
+            return Taken(state, mover)  # type: ignore[return-value]
         blocked = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
         blocked |= state.occupied(mover)
         return blocked  # type: ignore[return-value]
@@ -1149,26 +1156,35 @@ class EarthdawnRuleset(Ruleset):
     ) -> None:
         p: CombatProfile = me.stats
         tp: CombatProfile = target.stats
-        yards = distance(me.pos, target.pos) * 2 if me.pos is not None and target.pos is not None else 0
+        refs = self.edition.refs
+        mpos = me.pos
+        tpos = target.pos
+        if mpos is not None and tpos is not None:
+            dq = mpos[0] - tpos[0]
+            dr = mpos[1] - tpos[1]
+            yards = (abs(dq) + abs(dr) + abs(dq + dr)) // 2 * 2
+        else:
+            yards = 0
+        against = a.against
         ctx = TestContext(
-            state, sc, "attack", me, target, a, command, a.against, {"yards": yards, "reserved": reserved}
+            state, sc, "attack", me, target, a, command, against, {"yards": yards, "reserved": reserved}
         )
         smods = self.step_mods(ctx)
         defense = (
             tp.physical_defense
-            if a.against == "physical"
+            if against == "physical"
             else tp.mystic_defense
-            if a.against == "mystic"
+            if against == "mystic"
             else tp.social_defense
         )
         dmods = self.defense_mods(ctx)
-        dn = defense + sum(m.value for m in dmods)
+        dn = defense
+        for m in dmods:
+            dn += m.value
         if dn < 1:
             dn = 1
         use_karma = karma and me.counters.get("karma", 0) > 0
-        label = {"physical": "Physical Defense", "mystic": "Mystic Defense", "social": "Social Defense"}[
-            a.against
-        ]
+        label = _DEFENSE_LABELS[against]
         res = run_test(
             dice,
             self.edition,
@@ -1180,35 +1196,27 @@ class EarthdawnRuleset(Ruleset):
             f"{a.name} Attack",
             label,
         )
-        rule = (
-            self.ref("attack.extra-successes")
-            if res.extra and a.against == "physical"
-            else self.ref("attack")
-        )
+        physical = against == "physical"
+        rule = refs["attack.extra-successes"] if res.extra and physical else refs["attack"]
+        emit = sc.emit1
         if use_karma:
-            sc.emit(
-                ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", self.ref("karma"))
-            )
-        sc.emit(
-            rolled_event(me.id, f"{a.name} Attack", res, rule, target.id, label, dmods, self.ref("karma"))
-        )
+            emit(ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", refs["karma"]))
+        emit(rolled_event(me.id, f"{a.name} Attack", res, rule, target.id, label, dmods, refs["karma"]))
         if not res.success:
             return
         ctx.test = "damage"
         dsm = self.step_mods(ctx)
-        if res.extra and a.against == "physical":
+        if res.extra and physical:
             dsm.append(
                 Modifier(
                     res.extra * self.edition.extra_success_damage,
                     f"{res.extra} extra success{'es' if res.extra > 1 else ''}",
-                    self.ref("attack.extra-successes"),
+                    refs["attack.extra-successes"],
                 )
             )
         use_kd = karma_damage and me.counters.get("karma", 0) > 0
         if use_kd:
-            sc.emit(
-                ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Damage test", self.ref("karma"))
-            )
+            emit(ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Damage test", refs["karma"]))
         dres = run_test(
             dice,
             self.edition,
@@ -1219,10 +1227,8 @@ class EarthdawnRuleset(Ruleset):
             me.name,
             f"{a.name} Damage",
         )
-        sc.emit(
-            rolled_event(
-                me.id, f"{a.name} Damage", dres, self.ref("damage"), target.id, karma_rule=self.ref("karma")
-            )
+        emit(
+            rolled_event(me.id, f"{a.name} Damage", dres, refs["damage"], target.id, karma_rule=refs["karma"])
         )
         armor = self.armor_of(target, a)
         stun = a.stun or bool(command and command.args.get("stun"))
@@ -1408,6 +1414,8 @@ class EarthdawnRuleset(Ruleset):
             return ""
         return None
 
+
+_DEFENSE_LABELS = {"physical": "Physical Defense", "mystic": "Mystic Defense", "social": "Social Defense"}
 
 _SHORT = {"Physical Defense": "PD", "Mystic Defense": "MD", "Social Defense": "SD", "Spell Defense": "SD"}
 

@@ -34,6 +34,9 @@ class Ed4CoreRuleset(EarthdawnRuleset):
     """ED4 core combat (p.371-381) alone: what :class:`Ed4Ruleset` adds the rest of the chapter to."""
 
     refuses_attacks = False  # every attack the tactics plan is legal in the core: no second check
+    tactics_legal = True
+    """The core's own tactics (``legal_by_construction``) build only commands ``validate`` accepts: the
+    engine does not check them twice (engine/play.py ``Fight.step``)."""
 
     id = "ed4"
     name = "Earthdawn 4th Edition"
@@ -58,6 +61,7 @@ class Ed4CoreRuleset(EarthdawnRuleset):
             install = getattr(module, "install", None)
             if install is not None:  # a plug-in still being written may not have it yet
                 install(self)
+                self.tactics_legal = False  # a plug-in may refuse what the core tactics build
 
     def rules(self) -> list[Rule]:
         known = {r.id for r in RULES}
@@ -114,6 +118,7 @@ class Ed4Ruleset(ChapterMixin, Ed4CoreRuleset):
     """The whole ED4 combat chapter: the core plus p.382-398 (:mod:`fracas.rules.ed4.chapter`)."""
 
     refuses_attacks = True  # the chapter may refuse an attack the core allows: tactics check first
+    tactics_legal = False  # the chapter may refuse what the core tactics build: the engine validates
 
 
 RULESET = Ed4Ruleset()

@@ -19,8 +19,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance, neighbours
+from fracas.engine.hexgrid import distance, neighbours, ring
+from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.rules.earthdawn.combat import current_damage
+from fracas.rules.earthdawn.profile import CLOSE_KINDS
 from fracas.rules.earthdawn.round import can_rouse
 
 if TYPE_CHECKING:
@@ -75,6 +77,13 @@ def _blocked(state: FightState, me: Combatant) -> set[tuple[int, int]]:
         if c.pos is not None and c.id != me.id and c.status not in ("dead", "fled"):
             blocked.add(c.pos)
     return blocked  # type: ignore[return-value]
+
+
+def blocked_for(state: FightState, me: Combatant) -> Any:
+    """:func:`_blocked` for ``in`` tests only: a :class:`Taken` view in big fights, else the set."""
+    if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
+        return Taken(state, me.id)
+    return _blocked(state, me)
 
 
 def path_towards(
@@ -143,12 +152,21 @@ def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
 
 
 class Survey:
-    """One pass over the combatants for a decision: enemies in the fight, the nearest one (ties: the most
-    hurt, then the id), enemies within 2 hexes, and unconscious friends next to the actor."""
+    """One look around for a decision: the nearest enemy in the fight (ties: the most hurt, then the id),
+    enemies within 2 hexes, and unconscious friends next to the actor (in the order of the roster);
+    :meth:`closest` gives the enemies nearest the actor, ``foes`` every enemy with its distance."""
 
-    __slots__ = ("foes", "nearest", "near", "adjacent_foe", "fallen")
+    __slots__ = ("_foes", "nearest", "near", "adjacent_foe", "fallen", "_state", "_me")
 
     def __init__(self, state: FightState, me: Combatant) -> None:
+        self._state = state
+        self._me = me
+        self._foes: list[tuple[int, Combatant]] | None = None
+        if len(state.combatants) > GRID_FROM and me.pos is not None and self._look_around(state, me):
+            return
+        self._scan_all(state, me)
+
+    def _scan_all(self, state: FightState, me: Combatant) -> None:
         foes: list[tuple[int, Combatant]] = []
         near: list[Combatant] = []
         fallen: list[Combatant] = []
@@ -181,16 +199,131 @@ class Survey:
             k = (d, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
             if key is None or k < key:
                 best, key = c, k
-        self.foes = foes
+        self._foes = foes
         self.nearest = best
         self.near = near
         self.adjacent_foe = adjacent
         self.fallen = fallen
 
+    def _look_around(self, state: FightState, me: Combatant) -> bool:
+        """The same answers as :meth:`_scan_all` from the hexes around the actor, ring by ring, until the
+        nearest enemy's ring and ring 2 are done. False (nothing set) when that would look at more hexes
+        than there are combatants, or a combatant has no hex."""
+        grid = state.grid()
+        if grid.unplaced:
+            return False
+        at = grid.at
+        cs = state.combatants
+        pos: tuple[int, int] = me.pos  # type: ignore[assignment]
+        side = me.side
+        see_hidden = me.player
+        near: list[Combatant] = []
+        fallen: list[Combatant] = []
+        best = None
+        key: tuple[int, int, str] | None = None
+        adjacent = False
+        limit = _ring_limit(len(cs))
+        r = 0
+        while best is None or r <= 2:
+            if r > limit:
+                return False
+            for h in ring(pos, r):
+                ids = at.get(h)
+                if not ids:
+                    continue
+                for cid in ids:
+                    c = cs[cid]
+                    if c.pos != h:
+                        continue
+                    if c.side == side:
+                        if r == 1 and c.status == "unconscious":
+                            fallen.append(c)
+                        continue
+                    if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+                        continue
+                    if r <= 2:
+                        near.append(c)
+                        if r == 1:
+                            adjacent = True
+                    k = (r, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
+                    if key is None or k < key:
+                        best, key = c, k
+            r += 1
+        if len(fallen) > 1:  # the roster's order, as a scan of every combatant finds them
+            rank = {cid: i for i, cid in enumerate(cs) if cs[cid] in fallen}
+            fallen.sort(key=lambda c: rank[c.id])
+        self.nearest = best
+        self.near = near
+        self.adjacent_foe = adjacent
+        self.fallen = fallen
+        return True
+
+    @property
+    def foes(self) -> list[tuple[int, Combatant]]:
+        """Every enemy in the fight the actor sees, with its distance in hexes."""
+        if self._foes is None:
+            nearest, near, adjacent, fallen = self.nearest, self.near, self.adjacent_foe, self.fallen
+            self._scan_all(self._state, self._me)
+            self.nearest, self.near, self.adjacent_foe, self.fallen = nearest, near, adjacent, fallen
+        return self._foes  # type: ignore[return-value]
+
+    def closest(self, n: int) -> list[tuple[int, Combatant]]:
+        """The ``n`` enemies nearest the actor (ties: the id), nearest first."""
+        state, me = self._state, self._me
+        if self._foes is None and me.pos is not None:
+            found = _closest_by_grid(state, me, n)
+            if found is not None:
+                return found
+        return heapq.nsmallest(n, self.foes, key=lambda dc: (dc[0], dc[1].id))
+
+
+def _ring_limit(n: int) -> int:
+    """The largest ring radius to look at before looking at every one of ``n`` combatants instead: the
+    hexes within radius R number 3R(R+1)+1."""
+    r = 1
+    while 3 * (r + 1) * (r + 2) + 1 <= 2 * n:
+        r += 1
+    return r
+
+
+def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
+    grid = state.grid()
+    if grid.unplaced:
+        return None
+    at = grid.at
+    cs = state.combatants
+    pos: tuple[int, int] = me.pos  # type: ignore[assignment]
+    side = me.side
+    see_hidden = me.player
+    found: list[tuple[int, Combatant]] = []
+    limit = _ring_limit(len(cs))
+    r = 0
+    while len(found) < n:
+        if r > limit:
+            return None
+        for h in ring(pos, r):
+            ids = at.get(h)
+            if not ids:
+                continue
+            for cid in ids:
+                c = cs[cid]
+                if c.pos != h or c.side == side or c.status != "active":
+                    continue
+                if c.hidden and not see_hidden and not c.marks.get("revealed"):
+                    continue
+                found.append((r, c))
+        r += 1
+    return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
+
 
 class Ed4Tactic:
     name = "default"
     declares = False  # never declares combat options: the ruleset declares "act" for it
+    legal_by_construction = True
+    """Every command it builds passes the core's ``validate`` (paths within the Movement left, around
+    blocked and taken hexes; attacks in reach; Karma only when there is some): a core ruleset that says
+    ``tactics_legal`` lets the engine skip the second check. A subclass that builds other commands says
+    False."""
 
     def choose(self, state: FightState, decision: Decision, ruleset: Any) -> Command:
         kind = decision.kind
@@ -214,22 +347,41 @@ class Ed4Tactic:
         blocked: set | None = None,
     ) -> Command | None:
         """The best attack on ``target`` possible now (moving first up to ``move_left`` hexes), or None."""
+        return self._plan(state, me, target, ruleset, move_left, [blocked])
+
+    def _plan(
+        self,
+        state: FightState,
+        me: Combatant,
+        target: Combatant,
+        ruleset: Any,
+        move_left: int,
+        shared: list[Any],
+    ) -> Command | None:
+        """:meth:`attack_plan` with ``shared[0]`` the blocked hexes, computed once per decision (None until
+        a path is needed)."""
         p: CombatProfile = me.stats
-        if me.pos is None or target.pos is None:
+        pos = me.pos
+        tpos = target.pos
+        if pos is None or tpos is None:
             return None
-        d = distance(me.pos, target.pos)
-        cands: list[tuple[float, int, Command]] = []
+        dq = pos[0] - tpos[0]
+        dr = pos[1] - tpos[1]
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+        cands: list[tuple[int, list[tuple[int, int]]]] = []
         path: list[tuple[int, int]] | None = None
-        for i, a in enumerate(p.attacks):
-            if a.close:
+        attacks = p.attacks
+        for i, a in enumerate(attacks):
+            if a.kind in CLOSE_KINDS:
                 if d == 1:
                     cmd_path: list[tuple[int, int]] = []
                 elif d - 1 <= move_left:
                     if path is None:
+                        blocked = shared[0]
                         if blocked is None:
-                            blocked = _blocked(state, me)
-                        path = path_towards(me.pos, target.pos, move_left, blocked)
-                    if not path or distance(path[-1], target.pos) != 1:
+                            blocked = shared[0] = blocked_for(state, me)
+                        path = path_towards(pos, tpos, move_left, blocked)
+                    if not path or distance(path[-1], tpos) != 1:
                         continue
                     cmd_path = path
                 else:
@@ -239,11 +391,14 @@ class Ed4Tactic:
                 if a.long is None or yards > a.long or yards < a.minimum:
                     continue
                 cmd_path = []
-            args: dict[str, Any] = {"attack": a.name}
-            if cmd_path:
-                args["path"] = [list(h) for h in cmd_path]
-            cands.append((-expected_damage(me, target, a), i, Command(me.id, "attack", target.id, args)))
-        cands.sort(key=lambda c: (c[0], c[1]))
+            cands.append((i, cmd_path))
+        if not cands:
+            return None
+        if len(cands) > 1:
+            # best expected damage first, ties: the first listed (a stable sort on the score alone)
+            scored = [(-expected_damage(me, target, attacks[i]), i, cp) for i, cp in cands]
+            scored.sort(key=lambda c: (c[0], c[1]))
+            cands = [(i, cp) for _, i, cp in scored]
         # The plan checks itself: a ruleset that may refuse an attack the core allows (the chapter: fliers
         # out of reach, lost weapons, charging-only attacks) says so with ``refuses_attacks``; then each
         # candidate, best first, is validated and the first legal one is taken.
@@ -253,15 +408,20 @@ class Ed4Tactic:
             may_refuse = getattr(ruleset, "may_refuse_attack", None)
             if may_refuse is not None and not may_refuse(state, me, target):
                 legal = None
-        for _, i, cmd in cands:
-            a = p.attacks[i]
-            if a.karma and me.counters.get("karma", 0) > 0:
+        karma_left = me.counters.get("karma", 0) > 0
+        for i, cmd_path in cands:
+            a = attacks[i]
+            args: dict[str, Any] = {"attack": a.name}
+            if cmd_path:
+                args["path"] = [list(h) for h in cmd_path]
+            if a.karma and karma_left:
                 tp: CombatProfile = target.stats
                 wounds = me.counters.get("wounds", 0)
                 dn = _defense(tp, a.against)
                 gain = p_hit(a.step - wounds, dn, p.karma_step) - p_hit(a.step - wounds, dn)
                 if gain >= KARMA_GAIN:
-                    cmd.args["karma"] = True
+                    args["karma"] = True
+            cmd = Command(me.id, "attack", target.id, args)
             # The rest of the chapter may forbid an attack the core allows (a mounted charge on foot...).
             if legal is None or legal(state, cmd):
                 return cmd
@@ -298,34 +458,39 @@ class Ed4Tactic:
                 and target.pos is not None
                 and distance(me.pos, target.pos) > 1
             ):
-                path = path_towards(me.pos, target.pos, me.stats.movement // 2, _blocked(state, me))
+                path = path_towards(me.pos, target.pos, me.stats.movement // 2, blocked_for(state, me))
                 if path:
                     args["path"] = [list(h) for h in path]
             return Command(me.id, "stand-up", args=args)
         if target is None or me.pos is None:
             return Command(me.id, "end")
         if self.in_danger(me, sv.near):
-            path = path_away(me.pos, target.pos, 2 * ruleset.movement_hexes(me), _blocked(state, me))
+            run_left = 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+            path = path_away(me.pos, target.pos, run_left, blocked_for(state, me))
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         if sv.fallen and not sv.adjacent_foe and can_rouse(me):  # only a Namegiver revives (p.380)
             for c in sv.fallen:
                 if c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
                     return Command(me.id, "revive", c.id)
-        cmd = self.attack_plan(state, me, target, ruleset, max(0, left))
+        shared: list[Any] = [None]  # the blocked hexes, once for the whole decision
+        cmd = self._plan(state, me, target, ruleset, max(0, left), shared)
         if cmd is not None:
             return cmd
-        others = heapq.nsmallest(5, sv.foes, key=lambda dc: (dc[0], dc[1].id))
+        others = sv.closest(5)
         for _, other in others:
             if other is not target:
-                cmd = self.attack_plan(state, me, other, ruleset, max(0, left))
+                cmd = self._plan(state, me, other, ruleset, max(0, left), shared)
                 if cmd is not None:
                     return cmd
+        blocked = shared[0]
+        if blocked is None:
+            blocked = blocked_for(state, me)
         path = path_towards(
             me.pos,
             target.pos,
             2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me),
-            _blocked(state, me),
+            blocked,
         )
         if path:
             return Command(me.id, "run", args={"path": [list(h) for h in path]})
