@@ -30,8 +30,10 @@ ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED = range(11)
 NST = 11
 # rows of the work array ``wk``
-W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER = range(9)
-NWK = 9
+W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
+NWK = 10
+# what a turn does (_decide)
+ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN = range(6)
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
@@ -402,6 +404,44 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
 
 
 @njit(cache=True, _nrt=False)
+def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN001, ANN202
+    """The step and the DN of ``me``'s Attack test on ``t`` with attack ``a`` (p.377): the step less
+    Wounds, long range, Harried by numbers; the Defense with knocked down, Harried, Blindsided and the
+    characters in the way (the last three with the chapter); both at least 1."""
+    n = cst.shape[0]
+    har_n = flags[F_HAR_N]
+    har_pen = flags[F_HAR_PEN]
+    step = att[me, a, A_STEP] + long_pen
+    if flags[F_WP]:
+        step -= st[me, S_WND]
+    dn_mod = 0
+    if st[t, S_DOWN]:
+        dn_mod += flags[F_DOWN_DEF]
+    if flags[F_CHAPTER]:
+        cnt_me, _o, _f = _close_foes(me, -1, cst, st, n, False)
+        if cnt_me >= har_n:
+            step += har_pen
+        cnt_t, oth_t, front_t = _close_foes(t, me, cst, st, n, True)
+        harried_t = cnt_t >= har_n
+        if harried_t:
+            dn_mod += har_pen
+        if oth_t > 0 or harried_t:
+            rel = (_cdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
+            if 2 <= rel <= 4 and (harried_t or front_t):
+                dn_mod += flags[F_BLIND_PEN]
+        if att[me, a, A_CLOSE] == 0:
+            dn_mod += _intervening(me, t, st, n, wk[W_INTER])
+    against = att[me, a, A_AGAINST]
+    defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
+    dn = defense + dn_mod
+    if dn < 1:
+        dn = 1
+    if step < 1:
+        step = 1
+    return step, dn
+
+
+@njit(cache=True, _nrt=False)
 def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken):  # noqa: ANN001, ANN202, PLR0913, PLR0912, PLR0915, C901
     """round._r_attack / attack_once for the tactic's command: ``actions`` attacks until the target falls;
     with the chapter a missed shot into close combat may strike someone in the way (chapter._stray,
@@ -409,8 +449,6 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
     n = cst.shape[0]
     wp = flags[F_WP] != 0
     chapter = flags[F_CHAPTER] != 0
-    har_n = flags[F_HAR_N]
-    har_pen = flags[F_HAR_PEN]
     max_step = flags[F_MAXSTEP]
     close = att[me, a, A_CLOSE] != 0
     # long range (round._long_range, p.390): -2 to the Attack and Damage tests
@@ -424,34 +462,8 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
         if st[t, S_STATUS] == DEAD or (k > 0 and st[t, S_STATUS] != ACTIVE):
             break
         tests += 1
-        # Attack test (p.377): step and its modifiers, the Defense and its modifiers
-        step = att[me, a, A_STEP] + long_pen
-        if wp:
-            step -= st[me, S_WND]
-        dn_mod = 0
-        if st[t, S_DOWN]:
-            dn_mod += flags[F_DOWN_DEF]
-        if chapter:
-            cnt_me, _o, _f = _close_foes(me, -1, cst, st, n, False)
-            if cnt_me >= har_n:
-                step += har_pen
-            cnt_t, oth_t, front_t = _close_foes(t, me, cst, st, n, True)
-            harried_t = cnt_t >= har_n
-            if harried_t:
-                dn_mod += har_pen
-            if oth_t > 0 or harried_t:
-                rel = (_cdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
-                if 2 <= rel <= 4 and (harried_t or front_t):
-                    dn_mod += flags[F_BLIND_PEN]
-            if not close:
-                dn_mod += _intervening(me, t, st, n, wk[W_INTER])
+        step, dn = _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk)
         against = att[me, a, A_AGAINST]
-        defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
-        dn = defense + dn_mod
-        if dn < 1:
-            dn = 1
-        if step < 1:
-            step = 1
         if use_k:
             st[me, S_KARMA] -= 1
             row = cst[me, KROW] + min(step, flags[F_XSD])
@@ -498,13 +510,18 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
                 _deal(me, v, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken)
                 break
     if chapter and tests > 0:
-        # chapter._face: the attacker faces its target; a defender next to it with no other foe next to
-        # it turns to face the attacker (Blindsided, p.386-387)
-        st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
-        if st[t, S_STATUS] == ACTIVE and yards == 2:
-            _c, oth, _f = _close_foes(t, me, cst, st, n, False)
-            if oth == 0:
-                st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+        _face(me, t, st, cst)
+
+
+@njit(cache=True, _nrt=False)
+def _face(me, t, st, cst):  # noqa: ANN001, ANN202
+    """chapter._face: the attacker faces its target; a defender next to it with no other foe next to it
+    turns to face the attacker (Blindsided, p.386-387)."""
+    st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+    if st[t, S_STATUS] == ACTIVE and _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R]) == 1:
+        _c, oth, _f = _close_foes(t, me, cst, st, cst.shape[0], False)
+        if oth == 0:
+            st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
 
 
 @njit(cache=True, _nrt=False)
@@ -542,15 +559,16 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path):  # noqa: ANN001, ANN20
 
 
 @njit(cache=True, _nrt=False)
-def _turn(
-    me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
-):  # noqa: ANN001, ANN202, PLR0912, PLR0913, PLR0915, C901
-    """One turn of ``me`` under tactics.Ed4Tactic.act. Returns the fight's end (play.Fight._check_end) when
-    a status changed, else -2."""
+def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001, ANN202, PLR0912, C901
+    """What tactics.Ed4Tactic.act chooses for ``me`` (no state changes): returns the action (ACT_*) and
+    its target (-1 if none); ``wk[W_PATH]`` holds the path (hexes, last q, last r, last step's
+    direction), ``wk[W_DEC]`` the attack and whether Karma is spent."""
     n = cst.shape[0]
     side = cst[me, SIDE]
     cls = cst[me, CLS]
     path = wk[W_PATH]
+    dec = wk[W_DEC]
+    path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
     # Survey: the nearest enemy (distance, most hurt, id), enemies within 2 hexes, fallen friends
@@ -576,28 +594,17 @@ def _turn(
             tk_rank = cst[c, RANK]
     if st[me, S_DOWN]:
         # stand up (the whole Standard action, p.389), then move toward the nearest enemy
-        st[me, S_DOWN] = 0
         if tgt >= 0 and tk_d > 1:
             _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path)
-            _move(me, st, path)
-        return -2
+        return ACT_STAND, tgt
     if tgt < 0:
-        return -2
+        return ACT_END, -1
     mv = cst[me, MV]
     if danger:
         # a character the next average hit could kill runs away (tactics.in_danger, path_away)
         _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
         if path[0] > 0:
-            _move(me, st, path)
-            # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
-            for c in range(n):
-                if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
-                    continue
-                reach = 2 * (flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
-                if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
-                    return -2
-            st[me, S_STATUS] = FLED
-            return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+            return ACT_FLEE, tgt
     if not adjacent_foe and cst[me, ROUSE]:
         # revive an unconscious friend next to it (round._r_revive, p.380)
         for c in range(n):
@@ -607,8 +614,7 @@ def _turn(
                 and _hexd(mq, mr, st[c, S_Q], st[c, S_R]) == 1
                 and st[c, S_REC] < cst[c, RECT]
             ):
-                _recover(c, s, st, cst, off, shift, keep, own, alias)
-                return -2
+                return ACT_REVIVE, c
     # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
     foe = -1
     a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path)
@@ -641,15 +647,70 @@ def _turn(
                 break
     if foe < 0:
         _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
-        _move(me, st, path)
-        return -2
-    _move(me, st, path)
-    t = foe
+        return (ACT_RUN if path[0] > 0 else ACT_END), tgt
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
-    use_k = kuse[cls, a, cst[t, CLS], w] and st[me, S_KARMA] > 0
-    _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken)
-    return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    dec[0] = a
+    dec[1] = 1 if (kuse[cls, a, cst[foe, CLS], w] and st[me, S_KARMA] > 0) else 0
+    return ACT_ATTACK, foe
+
+
+@njit(cache=True, _nrt=False)
+def _turn(
+    me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
+):  # noqa: ANN001, ANN202, PLR0913
+    """One turn of ``me``: the tactic's choice (:func:`_decide`), then what it does. Returns the fight's
+    end (play.Fight._check_end) when a status may have changed, else -2."""
+    n = cst.shape[0]
+    path = wk[W_PATH]
+    act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk)
+    if act == ACT_STAND:
+        st[me, S_DOWN] = 0
+        _move(me, st, path)
+        return -2
+    if act == ACT_RUN:
+        _move(me, st, path)
+        return -2
+    if act == ACT_REVIVE:
+        _recover(t, s, st, cst, off, shift, keep, own, alias)
+        return -2
+    if act == ACT_FLEE:
+        _move(me, st, path)
+        # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
+        side = cst[me, SIDE]
+        for c in range(n):
+            if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+                continue
+            reach = 2 * (flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
+            if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
+                return -2
+        st[me, S_STATUS] = FLED
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    if act == ACT_ATTACK:
+        _move(me, st, path)
+        dec = wk[W_DEC]
+        _attack(
+            me,
+            t,
+            dec[0],
+            dec[1] != 0,
+            rnd,
+            s,
+            st,
+            cst,
+            att,
+            flags,
+            off,
+            shift,
+            keep,
+            own,
+            alias,
+            wk,
+            dealt,
+            taken,
+        )
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    return -2
 
 
 @njit(cache=True, _nrt=False)
