@@ -101,3 +101,18 @@ def test_a_weapon_thrown_at_an_area_lies_where_it_landed_p393() -> None:
     assert not roll.success
     note = [e for e in of(events, ev.Note) if "scatters" in e.text][0]
     assert str(thrak.marks["thrown_to"]["Spear"]) in note.text  # it lies where it scattered to
+
+
+def test_a_person_is_offered_the_pick_up_when_it_is_legal_p392() -> None:
+    from fracas.engine.commands import Decision
+
+    state = _spear_duel()
+    f = start(state, [5, 1])
+    declare(f, "thrak")
+    act(f, "thrak", [5, 4, 3, 2, 2])
+    f.submit(cmd("thrak", "attack", "ghoul", attack="Spear (thrown)", end=False))
+    offered = [c.action for c in RULESET.choices(f.state, Decision("thrak", "act"))]
+    assert "pick-up" not in offered  # three hexes away
+    f.submit(cmd("thrak", "move", path=[[1, 0], [2, 0]], end=False))
+    offered = [c.action for c in RULESET.choices(f.state, Decision("thrak", "act"))]
+    assert "pick-up" in offered

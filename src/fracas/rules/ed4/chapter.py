@@ -2505,8 +2505,8 @@ class ChapterMixin:
 
     # ----- choices for a person ----------------------------------------------------------------------------
     def choices(self, state: FightState, decision: Decision) -> list[Command]:
-        """The core's choices plus the chapter's: declarations with each legal option, Jump Up, tail attacks,
-        breaking free, holding, spells, dismounting, charges."""
+        """The core's choices plus the chapter's: declarations with each legal option, Jump Up, picking up a
+        thrown weapon, tail attacks, breaking free, holding, spells, dismounting, charges."""
         base = super().choices(state, decision)  # type: ignore[misc]
         me = state.combatants[decision.actor]
         legal = self._is_legal  # type: ignore[attr-defined]
@@ -2523,6 +2523,7 @@ class ChapterMixin:
         foes = [c for c in state.combatants.values() if c.side != me.side and c.status == "active"]
         extra = [
             Command(me.id, "jump-up", args={"end": False}),
+            Command(me.id, "pick-up", args={"end": False}),
             Command(me.id, "break-free"),
             Command(me.id, "hold"),
             Command(me.id, "release"),
