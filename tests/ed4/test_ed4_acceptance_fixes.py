@@ -136,6 +136,8 @@ def test_the_rules_list_rows_of_the_pass() -> None:
     assert rows["ed4/combat/long-reach"].status == "gm-call" and rows["ed4/combat/long-reach"].page == "p.391"
     assert "must beat" in rows["ed4/combat/grappled-other-actions"].note
     assert rows["ed4/option/not-while-knocked-down"].note
+    assert rows["ed4/situation/surprised-later"].status == "gm-call"
+    assert rows["ed4/situation/surprised-later"].page == "p.390"
 
 
 def test_a_trained_mount_mounted_mid_round_takes_the_riders_initiative_p395() -> None:
