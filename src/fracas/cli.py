@@ -7,6 +7,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from fracas import __version__
 from fracas.errors import FracasError
@@ -66,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rv = app(args=argv, standalone_mode=False)
     except FracasError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", markup=True, soft_wrap=True)
+        # the message is plain text: [q, r] or a rule id in brackets must not be read as Rich markup
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
         return exc.exit_code
     except KeyboardInterrupt:
         err_console.print("interrupted")
@@ -82,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         if "Abort" in names:
             err_console.print("aborted")
             return 1
-        err_console.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}", markup=True)
+        what = escape(f"{type(exc).__name__}: {exc}")
+        err_console.print(f"[bold red]internal error:[/] {what}", markup=True)
         return 1
     # with standalone_mode=False click returns typer.Exit's code instead of exiting with it
     return rv if isinstance(rv, int) else 0

@@ -71,7 +71,7 @@ def _roll(
     ),
     ruleset: str = typer.Option("ed4", "--ruleset", help="ed4 or ed1 (the Step table); gurps4, sas."),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed for the dice: the same seed gives the same roll."
+        None, "--seed", min=0, help="Seed for the dice (0 or more): the same seed gives the same roll."
     ),
     times: int = typer.Option(
         1, "--times", help=f"Roll this many times (at most {MAX_TIMES}) and summarise."

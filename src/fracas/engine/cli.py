@@ -21,7 +21,7 @@ def _fight(
         None, help="An encounter file (YAML or TOML), e.g. examples/ed4/mica-and-the-ghouls.yaml"
     ),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed for the dice; the same seed replays the same fight."
+        None, "--seed", min=0, help="Seed for the dice (0 or more); the same seed replays the same fight."
     ),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON event per line on stdout instead of the narration."
@@ -30,7 +30,7 @@ def _fight(
         False, "--step", help="Pause after each action; press Enter to go on (q to stop)."
     ),
     max_rounds: int | None = typer.Option(
-        None, "--max-rounds", help="Stop as a draw after this many rounds."
+        None, "--max-rounds", min=1, help="Stop as a draw after this many rounds."
     ),
     resume: str | None = typer.Option(
         None, "--resume", help="Go on with a saved fight (its id: `fracas fights list`), saving as it goes."

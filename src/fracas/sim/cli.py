@@ -61,19 +61,33 @@ def _progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None] | 
         yield update
 
 
+def _check_out(path: Path | None, option: str) -> None:
+    """Refuse an output file that cannot be written before any fight is played, not after."""
+    if path is None:
+        return
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: the folder {parent} does not exist")
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: that is a folder; give a file name")
+
+
 def _seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
 
 def _sim(
     file: Path = typer.Argument(..., help="An encounter file, e.g. examples/ed4/mica-and-the-ghouls.yaml"),
-    runs: int = typer.Option(10_000, "-n", "--runs", help="How many fights to play."),
+    runs: int = typer.Option(10_000, "-n", "--runs", min=1, help="How many fights to play."),
     seed: int | None = typer.Option(
-        None, "--seed", help="Master seed: the same seed gives the same numbers, whatever the workers."
+        None,
+        "--seed",
+        min=0,
+        help="Master seed (0 or more): the same seed gives the same numbers, whatever the workers.",
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout (docs/sim.md)."),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="Local worker processes (default: all cores; 1: this process)."
+        None, "--workers", "-w", min=1, help="Local worker processes (default: all cores; 1: this process)."
     ),
     report: Path | None = typer.Option(
         None, "--report", help="Also write a self-contained HTML page with the plots."
@@ -88,7 +102,7 @@ def _sim(
         None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
     ),
     max_rounds: int | None = typer.Option(
-        None, "--max-rounds", help="Stop each fight as a draw after N rounds."
+        None, "--max-rounds", min=1, help="Stop each fight as a draw after N rounds (1 or more)."
     ),
 ) -> None:
     """Play an encounter many times and report how it goes: win rates with 95% intervals, rounds,
@@ -106,6 +120,7 @@ def _sim(
     from fracas.sim import report as rep
     from fracas.sim.runner import load_scenario, simulate
 
+    _check_out(report, "--report")
     scenario = load_scenario(str(file), max_rounds)
     backend = _backend(workers, scheduler)
     s = _seed(seed)
@@ -137,10 +152,12 @@ def _sweep(
         help="ENTRY.FIELD=VALUES: an entry by id or template, a field (count, stats.x...), values 1..8, "
         "1..8:2 or 1,2,4. Repeat for a grid.",
     ),
-    runs: int = typer.Option(2_000, "-n", "--runs", help="Fights per point."),
-    seed: int | None = typer.Option(None, "--seed", help="Master seed (the same for every point)."),
+    runs: int = typer.Option(2_000, "-n", "--runs", min=1, help="Fights per point."),
+    seed: int | None = typer.Option(
+        None, "--seed", min=0, help="Master seed, 0 or more (the same for every point)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="The sweep as JSON on stdout."),
-    workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
     ),
@@ -154,7 +171,7 @@ def _sweep(
 
       fracas sweep examples/ed4/mica-and-the-ghouls.yaml --vary "ghoul.count=1..8" -n 5000
 
-      fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.dex=5,7" --scheduler tcp://host:8786
+      fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.karma=0,5,10" --scheduler tcp://host:8786
     """
     from fracas.engine import encounter
     from fracas.errors import EncounterFileError
@@ -163,6 +180,8 @@ def _sweep(
     from fracas.sim import sweep as sw
     from fracas.sim.runner import scenario_from_data, simulate_many
 
+    _check_out(plot, "--plot")
+    _check_out(report, "--report")
     data = encounter.read_file(file)
     varies = [sw.parse_vary(v, data) for v in vary]
     points = sw.grid(data, varies)

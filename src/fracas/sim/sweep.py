@@ -1,7 +1,7 @@
 """Sweeps: the same encounter with one or more fields of its combatant entries varied over a grid.
 
 ``--vary "ghoul.count=1..8"`` varies the field ``count`` of every combatant entry whose ``id`` or
-``template`` is ``ghoul``; ``"mica.stats.dex=5,6,7"`` a nested field. Values: ``a..b`` (integers, both
+``template`` is ``ghoul``; ``"mica.stats.karma=0,5,10"`` a nested field. Values: ``a..b`` (integers, both
 ends included), ``a..b:s`` (with a step), or a comma-separated list (each item read as a YAML scalar: 3,
 2.5, true, broadsword). Several ``--vary`` make a grid (every combination). Every point runs with the same
 master seed (common random numbers), so differences between points are not blurred by different dice.

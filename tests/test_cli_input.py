@@ -1,0 +1,53 @@
+"""Bad command-line input is refused up front, in one line, with exit code 2 and nothing played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fracas.cli import main
+
+MICA = str(Path(__file__).resolve().parent.parent / "examples/ed4/mica-and-the-ghouls.yaml")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sim", MICA, "-n", "10", "--seed", "-1"],
+        ["sweep", MICA, "--vary", "ghoul.count=1..2", "-n", "10", "--seed", "-1"],
+        ["fight", MICA, "--seed", "-1"],
+        ["fight", MICA, "--max-rounds", "0"],
+        ["sim", MICA, "-n", "10", "--max-rounds", "0"],
+        ["sim", MICA, "-n", "0"],
+        ["sim", MICA, "-n", "10", "--workers", "0"],
+        ["roll", "3d6", "--seed", "-3"],
+    ],
+)
+def test_out_of_range_numbers_are_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_an_unwritable_report_is_refused_before_any_fight(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "missing-folder" / "r.html"
+    assert main(["sim", MICA, "-n", "50", "--report", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "missing-folder" in err and "does not exist" in err
+    assert main(["sweep", MICA, "--vary", "ghoul.count=1..2", "-n", "5", "--plot", str(tmp_path)]) == 2
+    assert "folder" in capsys.readouterr().err
+
+
+def test_brackets_in_an_error_are_printed_not_read_as_markup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "version: 1\nruleset: ed4\nname: x\nsides:\n"
+        "  - name: A\n    combatants:\n      - template: mica\n        at: [0]\n"
+        "  - name: B\n    combatants:\n      - template: ghoul\n        at: [3, 0]\n"
+    )
+    assert main(["validate", str(bad)]) == 2
+    assert "[q, r]" in capsys.readouterr().err
