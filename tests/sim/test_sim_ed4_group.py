@@ -280,7 +280,11 @@ def test_decisions_match_the_tactic(case: str) -> None:
             cmd = fight.auto_command(decision)
             me = index[cmd.actor]
             st = _kernel_state(k, state)
-            act, t = core._decide(me, st, k._cst, k._att, k._pref, k._kuse, k._flee, k._flags, wk)
+            grid = np.zeros(k._grid_shape, dtype=np.int64)
+            for i in range(len(k.ids)):
+                if st[i, core.S_STATUS] <= core.UNCONSCIOUS:
+                    core._grid_set(i, i + 1, st, grid, k._flags)
+            act, t = core._decide(me, st, k._cst, k._att, k._pref, k._kuse, k._flee, k._flags, wk, grid)
             path = [tuple(h) for h in cmd.args.get("path") or ()]
             end = (int(wk[core.W_PATH, 1]), int(wk[core.W_PATH, 2])) if wk[core.W_PATH, 0] else None
             want = {

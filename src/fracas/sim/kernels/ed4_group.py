@@ -449,6 +449,13 @@ class Ed4GroupKernel:
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
         reach = max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]) // 2
         self._width = max(n, 8, reach + 2)
+        # the occupancy grid: the hexes within 32 of where the combatants start (outside it, paths look at
+        # every combatant)
+        qs = [c.pos[0] for c in cs]
+        rs = [c.pos[1] for c in cs]
+        flags[core.F_GQ0] = min(qs) - 32
+        flags[core.F_GR0] = min(rs) - 32
+        self._grid_shape = (max(qs) - min(qs) + 65, max(rs) - min(rs) + 65)
         self._cst, self._att, self._pref, self._kuse, self._flee, self._flags = (
             cst,
             att,
@@ -506,6 +513,7 @@ class Ed4GroupKernel:
                 hist,
                 np.zeros((nc, core.NST), dtype=np.int64),
                 np.zeros((core.NWK, self._width), dtype=np.int64),
+                np.zeros(self._grid_shape, dtype=np.int64),
             )
         tally = Tally(self.ids, self.sides)
         tally.runs = n

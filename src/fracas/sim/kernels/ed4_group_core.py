@@ -22,8 +22,8 @@ A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 NATTCOL = 8
 # flags
 F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, F_DOWN_DEF = range(10)
-F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN = range(10, 16)
-NFLAG = 16
+F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN, F_GQ0, F_GR0 = range(10, 18)
+NFLAG = 18
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
@@ -159,8 +159,14 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _taken(q, r, mover, st, n):  # noqa: ANN001, ANN202
-    """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked)."""
+def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
+    """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked): from the
+    occupancy grid (id + 1 of the combatant on a hex), or by looking at everyone outside it."""
+    i = q - flags[F_GQ0]
+    j = r - flags[F_GR0]
+    if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1]:
+        v = grid[i, j] - 1
+        return v >= 0 and v != mover
     for j in range(n):
         if j != mover and st[j, S_STATUS] <= UNCONSCIOUS and st[j, S_Q] == q and st[j, S_R] == r:
             return True
@@ -168,7 +174,7 @@ def _taken(q, r, mover, st, n):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
+def _path_towards(i, gq, gr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN202
     """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
     step)."""
     hq = st[i, S_Q]
@@ -182,7 +188,7 @@ def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
         for k in range(6):
             nq = hq + DQ[k]
             nr = hr + DR[k]
-            if _taken(nq, nr, i, st, n):
+            if _taken(nq, nr, i, st, n, grid, flags):
                 continue
             nd = _hexd(nq, nr, gq, gr)
             if nd < bd:
@@ -202,7 +208,7 @@ def _path_towards(i, gq, gr, limit, st, n, out):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _path_away(i, tq, tr, limit, st, n, out):  # noqa: ANN001, ANN202
+def _path_away(i, tq, tr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN202
     """tactics.path_away: each step to the first neighbour farther from the threat than any so far (every
     step gets strictly farther, so the path never revisits a hex)."""
     hq = st[i, S_Q]
@@ -215,7 +221,7 @@ def _path_away(i, tq, tr, limit, st, n, out):  # noqa: ANN001, ANN202
         for k in range(6):
             nq = hq + DQ[k]
             nr = hr + DR[k]
-            if _taken(nq, nr, i, st, n):
+            if _taken(nq, nr, i, st, n, grid, flags):
                 continue
             nd = _hexd(nq, nr, tq, tr)
             if nd > bd:
@@ -359,16 +365,27 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _move(me, st, path):  # noqa: ANN001, ANN202
-    """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
-    if path[0] > 0:
-        st[me, S_Q] = path[1]
-        st[me, S_R] = path[2]
-        st[me, S_FACE] = path[3]
+def _grid_set(c, v, st, grid, flags):  # noqa: ANN001, ANN202
+    """Marks (``v`` = c + 1) or clears (``v`` = 0, if it is c's) the hex of ``c`` on the occupancy grid."""
+    i = st[c, S_Q] - flags[F_GQ0]
+    j = st[c, S_R] - flags[F_GR0]
+    if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1] and (v > 0 or grid[i, j] == c + 1):
+        grid[i, j] = v
 
 
 @njit(cache=True, _nrt=False)
-def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken):  # noqa: ANN001, ANN202, PLR0913
+def _move(me, st, path, grid, flags):  # noqa: ANN001, ANN202
+    """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
+    if path[0] > 0:
+        _grid_set(me, 0, st, grid, flags)
+        st[me, S_Q] = path[1]
+        st[me, S_R] = path[2]
+        st[me, S_FACE] = path[3]
+        _grid_set(me, me + 1, st, grid, flags)
+
+
+@njit(cache=True, _nrt=False)
+def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid):  # noqa: ANN001, ANN202, PLR0913
     """combat.damage_events (p.379-380) for damage that got through Armor: a Wound at the Wound Threshold,
     death at the Death Rating, unconsciousness (and knocked down) at the Unconsciousness Rating, else a
     Knockdown test when the damage exceeds the Wound Threshold by 5 or more (Harried applies)."""
@@ -382,6 +399,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
     st[t, S_DMG] += amount
     if st[t, S_DMG] >= cst[t, DEATH]:
         st[t, S_STATUS] = DEAD
+        _grid_set(t, 0, st, grid, flags)
     elif st[t, S_STATUS] != ACTIVE:
         return
     elif st[t, S_DMG] >= cst[t, UNC]:
@@ -442,7 +460,9 @@ def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN00
 
 
 @njit(cache=True, _nrt=False)
-def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken):  # noqa: ANN001, ANN202, PLR0913, PLR0912, PLR0915, C901
+def _attack(
+    me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
+):  # noqa: ANN001, ANN202, PLR0913, PLR0912, PLR0915, C901
     """round._r_attack / attack_once for the tactic's command: ``actions`` attacks until the target falls;
     with the chapter a missed shot into close combat may strike someone in the way (chapter._stray,
     p.392); then chapter._face."""
@@ -491,7 +511,7 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
         raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
         kind = att[me, a, A_ARMOR]
         armor = 0 if kind == 0 else cst[t, PARM] if kind == 1 else cst[t, MARM]
-        _deal(me, t, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken)
+        _deal(me, t, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid)
     if chapter and not close and stray_total >= 0:
         inter = wk[W_INTER]
         ni = _intervening(me, t, st, n, inter)
@@ -507,7 +527,24 @@ def _attack(me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own,
                 raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
                 kind = att[me, a, A_ARMOR]
                 armor = 0 if kind == 0 else cst[v, PARM] if kind == 1 else cst[v, MARM]
-                _deal(me, v, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken)
+                _deal(
+                    me,
+                    v,
+                    raw - armor,
+                    rnd,
+                    s,
+                    st,
+                    cst,
+                    flags,
+                    off,
+                    shift,
+                    keep,
+                    own,
+                    alias,
+                    dealt,
+                    taken,
+                    grid,
+                )
                 break
     if chapter and tests > 0:
         _face(me, t, st, cst)
@@ -525,7 +562,7 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _plan(me, t, mv, st, cst, att, pref, flags, n, path):  # noqa: ANN001, ANN202
+def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid):  # noqa: ANN001, ANN202
     """tactics.Ed4Tactic.attack_plan: the first attack in the tactic's order (most expected damage, then
     the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a greedy
     path of at most ``mv`` hexes ending next to it (``path``), a ranged one within its range. -1 if none."""
@@ -546,7 +583,7 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path):  # noqa: ANN001, ANN20
                 return a
             if d - 1 <= mv:
                 if reach < 0:
-                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path)
+                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path, grid, flags)
                     reach = 1 if path[0] > 0 and _hexd(path[1], path[2], st[t, S_Q], st[t, S_R]) == 1 else 0
                 if reach == 1:
                     return a
@@ -559,7 +596,7 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path):  # noqa: ANN001, ANN20
 
 
 @njit(cache=True, _nrt=False)
-def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001, ANN202, PLR0912, C901
+def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: ANN001, ANN202, PLR0912, C901
     """What tactics.Ed4Tactic.act chooses for ``me`` (no state changes): returns the action (ACT_*) and
     its target (-1 if none); ``wk[W_PATH]`` holds the path (hexes, last q, last r, last step's
     direction), ``wk[W_DEC]`` the attack and whether Karma is spent."""
@@ -595,14 +632,14 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001,
     if st[me, S_DOWN]:
         # stand up (the whole Standard action, p.389), then move toward the nearest enemy
         if tgt >= 0 and tk_d > 1:
-            _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path)
+            _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path, grid, flags)
         return ACT_STAND, tgt
     if tgt < 0:
         return ACT_END, -1
     mv = cst[me, MV]
     if danger:
         # a character the next average hit could kill runs away (tactics.in_danger, path_away)
-        _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
+        _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
         if path[0] > 0:
             return ACT_FLEE, tgt
     if not adjacent_foe and cst[me, ROUSE]:
@@ -617,7 +654,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001,
                 return ACT_REVIVE, c
     # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
     foe = -1
-    a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path)
+    a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path, grid)
     if a >= 0:
         foe = tgt
     else:
@@ -641,12 +678,12 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001,
             cand[k] = o
             if o == tgt:
                 continue
-            a = _plan(me, o, mv, st, cst, att, pref, flags, n, path)
+            a = _plan(me, o, mv, st, cst, att, pref, flags, n, path, grid)
             if a >= 0:
                 foe = o
                 break
     if foe < 0:
-        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path)
+        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
         return (ACT_RUN if path[0] > 0 else ACT_END), tgt
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
@@ -657,25 +694,43 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk):  # noqa: ANN001,
 
 @njit(cache=True, _nrt=False)
 def _turn(
-    me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own, alias, wk, dealt, taken
+    me,
+    rnd,
+    s,
+    st,
+    cst,
+    att,
+    pref,
+    kuse,
+    flee_thr,
+    flags,
+    off,
+    shift,
+    keep,
+    own,
+    alias,
+    wk,
+    dealt,
+    taken,
+    grid,
 ):  # noqa: ANN001, ANN202, PLR0913
     """One turn of ``me``: the tactic's choice (:func:`_decide`), then what it does. Returns the fight's
     end (play.Fight._check_end) when a status may have changed, else -2."""
     n = cst.shape[0]
     path = wk[W_PATH]
-    act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk)
+    act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid)
     if act == ACT_STAND:
         st[me, S_DOWN] = 0
-        _move(me, st, path)
+        _move(me, st, path, grid, flags)
         return -2
     if act == ACT_RUN:
-        _move(me, st, path)
+        _move(me, st, path, grid, flags)
         return -2
     if act == ACT_REVIVE:
         _recover(t, s, st, cst, off, shift, keep, own, alias)
         return -2
     if act == ACT_FLEE:
-        _move(me, st, path)
+        _move(me, st, path, grid, flags)
         # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
         side = cst[me, SIDE]
         for c in range(n):
@@ -685,9 +740,10 @@ def _turn(
             if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
                 return -2
         st[me, S_STATUS] = FLED
+        _grid_set(me, 0, st, grid, flags)
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     if act == ACT_ATTACK:
-        _move(me, st, path)
+        _move(me, st, path, grid, flags)
         dec = wk[W_DEC]
         _attack(
             me,
@@ -708,6 +764,7 @@ def _turn(
             wk,
             dealt,
             taken,
+            grid,
         )
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     return -2
@@ -736,6 +793,7 @@ def play(
     rounds_hist,
     st,
     wk,
+    grid,
 ):  # noqa: ANN001, ANN201, PLR0913
     """Plays ``nfights`` fights and adds their outcomes to the tallies (``wins``: per side, then draws, then
     fights nobody survived); ``seed`` (the stream's 4 words) is advanced."""
@@ -756,6 +814,7 @@ def play(
             st[i, S_REC] = 0
             st[i, S_UNC] = 0
             st[i, S_TRIED] = 0
+            _grid_set(i, i + 1, st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
         while True:
@@ -790,12 +849,15 @@ def play(
                     wk,
                     dealt,
                     taken,
+                    grid,
                 )
                 if winner != -2:
                     break
             if winner != -2 or rnd >= max_rounds:
                 break
         rounds_hist[rnd] += 1
+        for c in range(n):
+            _grid_set(c, 0, st, grid, flags)
         if winner >= 0:
             wins[winner] += 1
         elif winner == -1:
