@@ -51,3 +51,17 @@ def test_brackets_in_an_error_are_printed_not_read_as_markup(
     )
     assert main(["validate", str(bad)]) == 2
     assert "[q, r]" in capsys.readouterr().err
+
+
+def test_an_optional_rule_is_switched_by_true_or_false_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "maybe.yaml"
+    bad.write_text(
+        "version: 1\nruleset: ed4\nname: x\noptions:\n  wound-penalties: maybe\nsides:\n"
+        "  - name: A\n    combatants:\n      - template: mica\n        at: [0, 0]\n"
+        "  - name: B\n    combatants:\n      - template: ghoul\n        at: [3, 0]\n"
+    )
+    assert main(["validate", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "options.wound-penalties" in err and "'maybe'" in err

@@ -115,6 +115,11 @@ class Ruleset(ABC):
             if key not in known:
                 allowed = ", ".join(sorted(known)) or "none"
                 raise EncounterFileError(f"options.{key}: unknown optional rule {key!r}; allowed: {allowed}")
+            default = known[key].default
+            if isinstance(default, bool) and not isinstance(value, bool):
+                raise EncounterFileError(
+                    f"options.{key}: expected true or false (the optional rule is on or off), found {value!r}"
+                )
             out[key] = value
         return out
 
