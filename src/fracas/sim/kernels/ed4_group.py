@@ -376,6 +376,7 @@ class Ed4GroupKernel:
             row[core.FACE0] = c.facing
             row[core.CLS] = cls_of[i]
             row[core.NATT] = len(p.attacks)
+            cst[rank[c.id], core.BYRANK] = i
             for ai, a in enumerate(p.attacks):
                 att[i, ai] = (
                     a.step,

@@ -15,8 +15,8 @@ from numba import njit
 
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
-KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT = range(15, 28)
-NCOL = 28
+KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
+NCOL = 29
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 NATTCOL = 8
@@ -609,26 +609,24 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     mq = st[me, S_Q]
     mr = st[me, S_R]
     # Survey: the nearest enemy (distance, most hurt, id), enemies within 2 hexes, fallen friends
-    tgt = -1
-    tk_d = 0
-    tk_dmg = 0
-    tk_rank = 0
+    # (one packed key per enemy, compared without branches: distance, then damage, then the id's rank)
+    best_key = np.int64(1) << 62
     adjacent_foe = False
     danger = False
+    my_dmg = st[me, S_DMG]
     for c in range(n):
         if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
             continue
         d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
-        if d == 1:
-            adjacent_foe = True
-        if d <= 2 and st[me, S_DMG] >= flee_thr[cls, cst[c, CLS]]:
-            danger = True
-        dc = st[c, S_DMG]
-        if tgt < 0 or d < tk_d or (d == tk_d and (dc > tk_dmg or (dc == tk_dmg and cst[c, RANK] < tk_rank))):
-            tgt = c
-            tk_d = d
-            tk_dmg = dc
-            tk_rank = cst[c, RANK]
+        adjacent_foe |= d == 1
+        danger |= (d <= 2) & (my_dmg >= flee_thr[cls, cst[c, CLS]])
+        key = (d << 40) | (((1 << 20) - 1 - min(st[c, S_DMG], (1 << 20) - 1)) << 20) | cst[c, RANK]
+        best_key = min(best_key, key)
+    tgt = -1
+    tk_d = 0
+    if best_key < (np.int64(1) << 62):
+        tgt = cst[best_key & ((1 << 20) - 1), BYRANK]
+        tk_d = best_key >> 40
     if st[me, S_DOWN]:
         # stand up (the whole Standard action, p.389), then move toward the nearest enemy
         if tgt >= 0 and tk_d > 1:
