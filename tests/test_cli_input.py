@@ -65,3 +65,11 @@ def test_an_optional_rule_is_switched_by_true_or_false_only(
     assert main(["validate", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "options.wound-penalties" in err and "'maybe'" in err
+
+
+def test_rules_piped_keeps_each_rule_id_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "ed4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [ln.split("\t")[0] for ln in lines if ln.startswith("ed4/")]
+    assert "ed4/option/aggressive-attack" in ids and "ed4/combat/ranged-into-close-combat" in ids
+    assert all(" " not in i for i in ids)

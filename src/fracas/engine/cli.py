@@ -6,6 +6,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -103,7 +104,14 @@ def _fight(
 
 
 def _validate(file: Path = typer.Argument(..., help="The encounter file to check.")) -> None:
-    """Check an encounter file and explain each error (file, field, what was found, what is allowed)."""
+    """Check an encounter file and explain each error (file, field, what was found, what is allowed).
+
+    Nothing is played; exit code 0 when the file is good, 2 when it is not. Examples:
+
+      fracas validate examples/ed4/mica-and-the-ghouls.yaml
+
+      fracas validate my-encounter.toml
+    """
     from fracas.engine import encounter
 
     spec, state = encounter.load(file)
@@ -120,7 +128,15 @@ def _rules(
     ruleset_id: str = typer.Argument(..., help="ed4, ed1, gurps4 or sas"),
     as_json: bool = typer.Option(False, "--json", help="The list as JSON."),
 ) -> None:
-    """List every rule of a ruleset's text: implemented (id and page) or left to the game master (why)."""
+    """List every rule of a ruleset's text: implemented (id and page) or left to the game master (why).
+
+    Optional rules are listed last with their default; an encounter file switches them under `options:`.
+    Examples:
+
+      fracas rules ed4
+
+      fracas rules sas --json
+    """
     from fracas.rules.registry import get_ruleset
 
     ruleset = get_ruleset(ruleset_id)
@@ -142,11 +158,30 @@ def _rules(
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
+    if not console.is_terminal or console.width < 120:
+        # piped (grep, a file) or a narrow terminal: one rule per line, so that an id is never split
+        sys.stdout.write(f"# {ruleset.name} ({ruleset.id}) — {ruleset.source}\n")
+        for r in rules:
+            note = f": {r.note}" if r.note else ""
+            sys.stdout.write(f"{r.id}\t{r.page}\t{r.status}{note}\t{r.title}\n")
+        for o in optional:
+            default = "on" if o.default else "off"
+            sys.stdout.write(f"option {o.id}\t{o.page}\t{default}\t{o.title}\n")
+    else:
+        _rules_table(ruleset, rules, optional)
+    counts: dict[str, int] = {}
+    for r in rules:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    console.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+
+
+def _rules_table(ruleset: Any, rules: list[Any], optional: list[Any]) -> None:
     table = Table(title=f"{ruleset.name} ({ruleset.id}) — {ruleset.source}", show_lines=False)
-    # Rule ids are what a game master looks up: never cut them, fold long cells instead.
-    table.add_column("rule id", overflow="fold", no_wrap=False, min_width=24, ratio=3)
+    # Rule ids are what a game master looks up: never split them; the other cells wrap instead.
+    widest = max((len(r.id) for r in rules), default=10)
+    table.add_column("rule id", no_wrap=True, min_width=widest)
     table.add_column("rule", overflow="fold", ratio=4)
-    table.add_column("page", overflow="fold", ratio=1)
+    table.add_column("page", no_wrap=True)
     table.add_column("status", overflow="fold", ratio=4)
     for r in rules:
         status = r.status + (f": {r.note}" if r.note else "")
@@ -161,10 +196,6 @@ def _rules(
         for o in optional:
             t2.add_row(o.id, o.title, "on" if o.default else "off", o.page)
         console.print(t2)
-    counts: dict[str, int] = {}
-    for r in rules:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    console.print(", ".join(f"{n} {k}" for k, n in counts.items()))
 
 
 def register(app: typer.Typer) -> None:

@@ -110,12 +110,26 @@ def _serve(
     server.run(sockets=[sock])
 
 
-fights_app = typer.Typer(help="Saved fights: list, export, import, delete.", no_args_is_help=True)
+fights_app = typer.Typer(
+    help=(
+        "Saved fights (the SQLite file `fracas serve` and `fracas fight --resume` use): list, export, "
+        "import, delete.\n\nExamples:\n\n  fracas fights list\n\n  fracas fights export ID -o fight.json\n\n"
+        "  fracas fights import fight.json\n\n  fracas fights delete ID"
+    ),
+    no_args_is_help=True,
+)
 
 
 @fights_app.command("list")
 def _list(db: Path | None = typer.Option(None, "--db", help=DB_HELP)) -> None:
-    """Every saved fight, the most recently changed first (resume one with "fracas fight --resume ID")."""
+    """Every saved fight, the most recently changed first (resume one with "fracas fight --resume ID").
+
+    Examples:
+
+      fracas fights list
+
+      fracas fights list --db table.sqlite
+    """
     from fracas.store import Store
 
     store = Store(db)
@@ -169,7 +183,10 @@ def _delete(
     fight_id: str = typer.Argument(..., help="The fight's id."),
     db: Path | None = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
-    """Delete a saved fight and its log."""
+    """Delete a saved fight and its log (export it first to keep a copy). Example:
+
+    fracas fights delete mica-and-the-ghouls-1a2b3c
+    """
     from fracas.store import Store
 
     store = Store(db)
