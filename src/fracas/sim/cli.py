@@ -61,6 +61,19 @@ def _progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None] | 
         yield update
 
 
+def _prepare_kernels(scenarios: list[Any], engine: str) -> None:
+    """Pick the engine (building any batch kernel) under a spinner: a kernel's first use compiles it,
+    which takes a while once per machine (then it is cached on disk). Errors surface later, in order."""
+    if engine == "reference" or not err_console.is_terminal:
+        return
+    from fracas.sim.runner import choose_engine
+
+    with err_console.status("Preparing the batch kernel (compiled on first use, then cached on disk)…"):
+        for scenario in scenarios:
+            with contextlib.suppress(FracasError):
+                choose_engine(scenario, engine)
+
+
 def _check_out(path: Path | None, option: str) -> None:
     """Refuse an output file that cannot be written before any fight is played, not after."""
     if path is None:
@@ -124,6 +137,7 @@ def _sim(
     scenario = load_scenario(str(file), max_rounds)
     backend = _backend(workers, scheduler)
     s = _seed(seed)
+    _prepare_kernels([scenario], engine)
     with _progress(f"{scenario.name}", False) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb)
     if result.tally.runs == 0:
@@ -195,6 +209,7 @@ def _sweep(
     backend = _backend(workers, scheduler)
     s = _seed(seed)
     start = time.perf_counter()
+    _prepare_kernels(scenarios, engine)
     with _progress(f"sweep of {len(points)} points", False) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb)
     seconds = time.perf_counter() - start
