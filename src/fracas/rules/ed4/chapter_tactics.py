@@ -99,11 +99,17 @@ class VeteranTactic(Ed4Tactic):
             and opt.JUMP_UP in mine
             and me.marks.get("jump_tried") != state.round
         ):
-            return Command(me.id, "jump-up", args={"end": False})
+            cmd = Command(me.id, "jump-up", args={"end": False})
+            if ruleset._is_legal(state, cmd):  # not after jumping up this round and falling again (p.384)
+                return cmd
         if "grappled" in me.conditions or "entangled" in me.conditions:
-            return Command(me.id, "break-free")
+            cmd = Command(me.id, "break-free")
+            if ruleset._is_legal(state, cmd):
+                return cmd
         if "falling" in me.conditions:
-            return Command(me.id, "recover-flight")
+            cmd = Command(me.id, "recover-flight")
+            if ruleset._is_legal(state, cmd):
+                return cmd
         if (
             opt.SET_AGAINST_CHARGE in mine
             and me.pos is not None

@@ -1653,29 +1653,23 @@ class SasRuleset(Ruleset):
             b.events.append(_rolled(c.id, "Fumble", fr.roll))
             effects += [e for e in fr.effects if e.kind != "friendly-fire"]
             if any(e.kind == "friendly-fire" for e in fr.effects) and friendly:
-                allies = [
-                    o
-                    for o in state.on_side(c.side)
-                    if o.id != c.id
-                    and o.status == "active"
-                    and self._dist(o, c) <= (1 if not sit.ranged else 99)
-                ]
+                allies = []
+                near = 1 if not sit.ranged else 99
+                for o in state.on_side(c.side):
+                    if o.id == c.id or o.status != "active" or self._dist(o, c) > near:
+                        continue
+                    osit = self._friendly_fire_situation(state, c, att, o, sit)
+                    if osit is not None:
+                        allies.append((o, osit))
                 if allies:
-                    ally = allies[dice.roll(len(allies), "friendly fire") - 1]
+                    ally, osit = allies[dice.roll(len(allies), "friendly fire") - 1]
                     b.note(f"Friendly Fire: {c.name} attacks {ally.name}!", c.id, fr.roll.rule)
                     self._attack(
                         b,
                         state,
                         c,
                         ally,
-                        # the ally's own place: its cover, range, size, flank (FUMBLE TABLE: Friendly Fire)
-                        dataclasses.replace(
-                            self._situation(state, c, ally, "attack", weapon=sit.weapon or att.wielded),
-                            surprise=False,
-                            hidden=False,
-                            brawl=None,
-                            brawl_plain=False,
-                        ),
+                        osit,
                         dice,
                         "attack",
                         immediate,
@@ -1691,6 +1685,25 @@ class SasRuleset(Ruleset):
         else:
             b.queue(effects)
         return r
+
+    def _friendly_fire_situation(
+        self, state: FightState, c: Combatant, att: Fighter, ally: Combatant, sit: P.Situation
+    ) -> P.Situation | None:
+        """The ally's own place for a Friendly Fire attack (FUMBLE TABLE): its cover, range, size, flank; None
+        when the weapon cannot attack it from where it stands (a bow beyond its range band, or in HTH
+        range). [choice: the table is silent on range; only an ally the attack could hit is hit]"""
+        try:
+            osit = dataclasses.replace(
+                self._situation(state, c, ally, "attack", weapon=sit.weapon or att.wielded),
+                surprise=False,
+                hidden=False,
+                brawl=None,
+                brawl_plain=False,
+            )
+            P.attack_modifiers(att, view(state, ally), osit)
+        except IllegalCommand:
+            return None
+        return osit
 
     def _shield_spell(
         self, b: EventBuilder, state: FightState, target: Combatant, sit: P.Situation, dice: DiceSource
