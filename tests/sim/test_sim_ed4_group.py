@@ -127,6 +127,9 @@ def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
 
 
 CASES = {
+    "examples/ed4/silar-and-the-griffin.yaml (bow and crossbow at range, Take the Initiative)": lambda: (
+        load_scenario(str(MICA.with_name("silar-and-the-griffin.yaml")))
+    ),
     "examples/ed4/mica-and-the-ghouls.yaml (Silar shoots into the melee)": lambda: load_scenario(str(MICA)),
     "brawl, whole chapter": lambda: scenario_from_data(brawl()),
     "brawl, core rules, take the initiative, no wound penalties": lambda: core_scenario(
