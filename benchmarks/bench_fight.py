@@ -69,7 +69,7 @@ def fights_per_second(left: list[str], right: list[str], n: int, ruleset: Any = 
     return n / elapsed, rounds / n
 
 
-def time_per_round(n: int, rounds: int = 5, repeats: int = 3) -> float:
+def time_per_round(n: int, rounds: int = 5, repeats: int = 3, ruleset: Any = None) -> float:
     """Seconds per round with ``n`` combatants (n/2 heroes in a line against n/2 ghouls)."""
     half = n // 2
     heroes = ["mica", "thrak", "herekar", "kira", "silar"]
@@ -78,7 +78,7 @@ def time_per_round(n: int, rounds: int = 5, repeats: int = 3) -> float:
     base = _state(left, right)
     best = math.inf
     for rep in range(repeats):
-        f = Fight(RULESET, base.clone(), RandomDice(rep), log=None)
+        f = Fight(ruleset or RULESET, base.clone(), RandomDice(rep), log=None)
         f.advance_until_decision()
         start = time.process_time()
         while f.state.round <= rounds and not f.state.ended:
@@ -108,21 +108,23 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  5v5 heroes vs five ghouls:    {rate5:9,.0f} fights/s  ({rounds5:.1f} rounds each; target 2,000)"
     )
-    print("  time per round (best of 3, first 5 rounds):")
     sizes = [2, 10, 50, 200]
-    per = {}
-    for n in sizes:
-        per[n] = time_per_round(n)
+    for label, rules in (("whole chapter", RULESET), ("core p.371-381 only", core)):
+        print(f"  time per round, {label} (best of 3, first 5 rounds):")
+        per = {}
+        for n in sizes:
+            per[n] = time_per_round(n, ruleset=rules)
+            us = per[n] / n * 1e6
+            print(f"    {n:4d} combatants: {per[n] * 1e3:9.3f} ms/round  ({us:7.1f} us per combatant)")
+        ratios = [
+            per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a)))
+            for a, b in zip(sizes, sizes[1:], strict=False)
+        ]
         print(
-            f"    {n:4d} combatants: {per[n] * 1e3:9.3f} ms/round  ({per[n] / n * 1e6:7.1f} us per combatant)"
+            "    growth vs n log n between sizes: "
+            + ", ".join(f"{r:.2f}" for r in ratios)
+            + " (<= 1: no faster)"
         )
-    ratios = [
-        per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a)))
-        for a, b in zip(sizes, sizes[1:], strict=False)
-    ]
-    print(
-        "    growth vs n log n between sizes: " + ", ".join(f"{r:.2f}" for r in ratios) + " (<= 1: no faster)"
-    )
     print(f"  peer: {QUOTED_PEER['name']}")
     print(f"    duels/s: {QUOTED_PEER['duels_per_s']}; 5v5/s: {QUOTED_PEER['5v5_per_s']}")
     return 0

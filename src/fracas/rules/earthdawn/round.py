@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import direction_to, distance
@@ -44,6 +45,7 @@ from fracas.rules.earthdawn.combat import (
     damage_events,
     initiative_order_key,
     recovery_events,
+    roll_step_dice,
     rolled_event,
     run_test,
 )
@@ -455,6 +457,7 @@ class EarthdawnRuleset(Ruleset):
         group = options.get("group-initiative", True)
         take = options.get("take-the-initiative", False)
         r_init = self.ref("initiative")
+        edition = self.edition
         out: list[ev.Event] = []
         keys: list[tuple[Any, ...]] = []
         groups: dict[tuple[Any, ...], int] = {}
@@ -470,34 +473,37 @@ class EarthdawnRuleset(Ruleset):
                 out.append(ev.Marked(c.id, "delay_into", None, self.ref("actions.delayed.next-round")))
             p: CombatProfile = c.stats
             base, mods = self.initiative_step(state, c, sc)
-            step = base + sum(m.value for m in mods)
+            step = base
+            for m in mods:
+                step += m.value
+            mt = _mt(mods) if mods else ()
             forced = step < 1
             if forced:
                 value = 1
-                out.append(
-                    ev.InitiativeRolled(c.id, 1, step, None, _mt(mods), self.ref("initiative.below-one"))
-                )
+                out.append(ev.InitiativeRolled(c.id, 1, step, None, mt, self.ref("initiative.below-one")))
             elif take and not c.player:
                 value = step
-                out.append(
-                    ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.take"))
-                )
+                out.append(ev.InitiativeRolled(c.id, value, step, None, mt, self.ref("initiative.take")))
             else:
                 gkey = (c.side, c.template, step) if group and c.template and not c.player else None
                 if gkey is not None and gkey in groups:
                     value = groups[gkey]
-                    out.append(
-                        ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.group"))
-                    )
+                    out.append(ev.InitiativeRolled(c.id, value, step, None, mt, self.ref("initiative.group")))
                 else:
-                    res = run_test(dice, self.edition, step, who=c.name, test="Initiative")
-                    value = res.total
+                    if dice.__class__ is RandomDice:  # run_test's roll, without its naming and result
+                        roll, value, _ = roll_step_dice(step, dice, edition)
+                    else:
+                        res = run_test(dice, edition, step, who=c.name, test="Initiative")
+                        roll, value = res.roll, res.total
                     if gkey is not None:
                         groups[gkey] = value
-                    out.append(ev.InitiativeRolled(c.id, value, step, res.roll, _mt(mods), r_init))
+                    out.append(ev.InitiativeRolled(c.id, value, step, roll, mt, r_init))
             if value > best:
                 best = value
-            keys.append(initiative_order_key(value, forced, c.player, p.initiative_step, p.dexterity, c.id))
+            # initiative_order_key (combat.py), built in place
+            keys.append(
+                (1 if forced else 0, -value, 0 if c.player else 1, -p.initiative_step, -p.dexterity, c.id)
+            )
         for c in delayed:
             p = c.stats
             value = best + 1
@@ -733,7 +739,7 @@ class EarthdawnRuleset(Ruleset):
             return sc.events
         action = self.actions[name]
         # A reserved action's trigger interrupts before the command happens (p.375).
-        if action.kind == STANDARD or name == "move":
+        if (action.kind == STANDARD or name == "move") and state.extra.get("reserved"):
             trig = self._triggered(state, command)
             if trig is not None:
                 sc.emit(
@@ -1115,18 +1121,23 @@ class EarthdawnRuleset(Ruleset):
         and death (p.379-380). A creature with several Actions makes that many attacks (until the target
         falls)."""
         me_id = command.actor
-        path = [tuple(h) for h in command.args.get("path") or ()]
-        self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[arg-type]
-        me = sc.get(me_id)
+        args = command.args
+        raw_path = args.get("path")
+        if raw_path:
+            path = [tuple(h) for h in raw_path]
+            self._emit_move(state, command, sc, path, "move", self.ref("movement"))  # type: ignore[arg-type]
+        combatants = sc.combatants
+        me = combatants[me_id]
         p: CombatProfile = me.stats
-        a = p.attack(command.args.get("attack"))
+        a = p.attack(args.get("attack"))
         assert a is not None
         reserved = bool(sc.flags.get("reserved"))  # reacting with a reserved action (+2 to DNs, p.375)
-        karma = bool(command.args.get("karma"))
-        karma_damage = bool(command.args.get("karma_damage"))
+        karma = bool(args.get("karma"))
+        karma_damage = bool(args.get("karma_damage"))
         n = p.actions if a.kind != "spell" else 1
+        tid = command.target or ""
         for _ in range(n):
-            target = sc.get(command.target or "")
+            target = combatants[tid]
             if target.status == "dead" or (_ and target.status != "active"):
                 break
             self.attack_once(state, sc, dice, me, target, a, command, reserved, karma, karma_damage)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance, neighbours, ring
+from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring
 from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
@@ -89,22 +89,33 @@ def blocked_for(state: FightState, me: Combatant) -> Any:
 def path_towards(
     start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]], stop_at: int = 1
 ) -> list[tuple[int, int]]:
-    """Greedy hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away."""
+    """Greedy hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away.
+
+    Each step goes to the first neighbour (in ``hexgrid.DIRECTIONS`` order) not blocked that is strictly
+    nearest the goal; the distances are computed in place (hexgrid.distance)."""
     path: list[tuple[int, int]] = []
-    here = start
-    d = distance(here, goal)
+    hq, hr = start
+    gq, gr = goal
+    dq = hq - gq
+    dr = hr - gr
+    d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
     while len(path) < limit and d > stop_at:
-        best, best_d = None, d
-        for n in neighbours(here):
+        best = None
+        best_d = d
+        for sq, sr in DIRECTIONS:
+            n = (hq + sq, hr + sr)
             if n in blocked:
                 continue
-            nd = distance(n, goal)
+            dq = n[0] - gq
+            dr = n[1] - gr
+            nd = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
             if nd < best_d:
                 best, best_d = n, nd
         if best is None:
             break
         path.append(best)
-        here, d = best, best_d
+        hq, hr = best
+        d = best_d
     return path
 
 
