@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, start
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine.play import Fight
+from fracas.engine.state import Condition
+from fracas.rules.ed4 import options as o
 from fracas.rules.registry import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -42,3 +45,39 @@ def test_veteran_asks_before_jumping_up_again_p384(example: str, seed: int) -> N
     assert fight.state.ended
     tries = [e for e in fight.log if type(e).__name__ == "Marked" and e.key == "jump_tried"]
     assert tries  # the fight does reach a Jump Up
+
+
+BLOCK = {
+    "dexterity": 12,
+    "strength": 12,
+    "toughness": 12,
+    "perception": 12,
+    "willpower": 12,
+    "charisma": 12,
+    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
+}
+
+
+def test_jump_up_bars_movement_and_a_second_jump_that_round_only_p384() -> None:
+    """Jump Up: "he may not perform any other movement that round" (p.384). A character who jumped up in an
+    earlier round and was knocked down again may Jump Up again, and moves again after standing."""
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "tactic": "person", "stats": BLOCK}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [3, 0], "tactic": "hold", "stats": BLOCK}]},
+        ]
+    )
+    state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    f = start(state, [3, 3])
+    declare(f, "a", o.JUMP_UP)
+    act(f, "a", [7])
+    a = f.state.combatants["a"]
+    now = f.state.round
+    a.marks["jumped_up"] = a.marks["jump_tried"] = now - 1  # jumped up last round, since knocked down again
+    assert RULESET._is_legal(f.state, cmd("a", "jump-up", end=False))
+    a.marks["jumped_up"] = a.marks["jump_tried"] = now
+    assert not RULESET._is_legal(f.state, cmd("a", "jump-up", end=False))
+    del a.conditions["knocked-down"]
+    assert RULESET.movement_hexes(a) == 0  # jumped up this round
+    a.marks["jumped_up"] = now - 1
+    assert RULESET.movement_hexes(a) > 0  # a later round: he moves again

@@ -90,7 +90,7 @@ GOLDEN: dict[str, str] = {
     "examples/ed4/ambush-in-the-dark.yaml#3": "39bdbcffddbe315aa9c40ecb",
     "examples/ed4/ambush-in-the-dark.yaml#4": "fed4d30358c3a31a5db8aa69",
     "examples/ed4/ambush-in-the-dark.yaml#5": "283725a367ba55598e9bfc48",
-    "examples/ed4/cavalry-charge.yaml#1": "19f181f03c678fcac0c1b490",
+    "examples/ed4/cavalry-charge.yaml#1": "3606fac922225a936c463da6",
     "examples/ed4/cavalry-charge.yaml#2": "0a5dc3da210ef36394592083",
     "examples/ed4/cavalry-charge.yaml#3": "4cb283fcf536c5d33a78e739",
     "examples/ed4/cavalry-charge.yaml#4": "2c1f9282793cc451765eab62",

@@ -38,5 +38,5 @@ FRIENDLY_FIRE_OUT_OF_RANGE = [("sas/goblin-horde.yaml", 11989463676007506017)]
 def test_friendly_fire_hits_only_an_ally_in_range(example: str, seed: int) -> None:
     fight = play_validated(example, seed)
     assert fight.state.ended
-    shots = [e for e in fight.log if isinstance(e, Note) and e.text.startswith("Friendly Fire: Goblin Archer")]
+    shots = [e for e in fight.log if isinstance(e, Note) and e.text.startswith("Friendly Fire: Goblin Arch")]
     assert shots  # the fight does reach a ranged Friendly Fire

@@ -385,7 +385,9 @@ class ChapterMixin:
     # ----- movement ---------------------------------------------------------------------------------------
     def movement_hexes(self, c: Combatant) -> int:
         p: CombatProfile = c.stats
-        if c.marks.get("jumped_up") is not None:
+        state = getattr(self, "_state_hint", None)
+        jumped = c.marks.get("jumped_up")
+        if jumped is not None and (state is None or jumped == state.round):
             return 0  # Jump Up: no other movement that round (p.384)
         if "grappled" in c.conditions or "falling" in c.conditions:
             return 0  # a grappled character cannot move (p.392)
@@ -397,7 +399,6 @@ class ChapterMixin:
             fly = getattr(src, "flying_movement", None)
             if fly:
                 rate = int(fly)
-        state = getattr(self, "_state_hint", None)
         if state is not None:
             m = mount_of(state, c)
             if m is not None:
@@ -1615,7 +1616,7 @@ class ChapterMixin:
             raise IllegalCommand("Jump Up must be declared before Initiative", opt.DECLARE_RULE)
         if "knocked-down" not in me.conditions:
             raise IllegalCommand(f"{me.name} is not knocked down", opt.rule(opt.JUMP_UP))
-        if me.marks.get("jumped_up") is not None or me.marks.get("jump_tried") == state.round:
+        if state.round in (me.marks.get("jumped_up"), me.marks.get("jump_tried")):
             raise IllegalCommand("Jump Up once a round", opt.rule(opt.JUMP_UP))
 
     def _r_jump_up(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:

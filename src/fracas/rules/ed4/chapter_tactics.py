@@ -349,7 +349,7 @@ def chapter_act(state: FightState, me: Combatant, ruleset: Any, inner: Any) -> C
         "knocked-down" in conds
         and opt.JUMP_UP in mine
         and me.marks.get("jump_tried") != state.round
-        and me.marks.get("jumped_up") is None
+        and me.marks.get("jumped_up") != state.round
     ):
         cmd = Command(me.id, "jump-up", args={"end": False})
         if legal(state, cmd):
