@@ -9,6 +9,18 @@ alone (p.371-381, ``Ed4CoreRuleset``) and for the whole chapter (``Ed4Ruleset``)
 for 2, 10, 50 and 200 combatants (two lines facing each other, everyone fighting). Issue 3's targets:
 10,000 duels/s and 2,000 5v5 fights/s, and the time per round growing no faster than n log n.
 
+Measured 2026-11-30 with ``--quick`` on the shared 2-core machine (load about 5), the code before the speed
+work of issue 3 and after it run back to back, twice each (fights/s, ms per round):
+
+    core 1v1     1,378-1,429 -> 1,576-1,803     core 5v5    140-144 -> 192-196
+    chapter 1v1    742-827   ->   765-884       chapter 5v5  60-84  ->  83-106 (3 x 150 fights each)
+    per round, core:    10: 0.66-0.78 -> 0.53-0.66   50: 3.7-4.3 -> 3.2-3.4   200: 23.3-31.3 -> 14.1-18.4
+    per round, chapter: 10: 1.20      -> 0.97-1.00   50: 7.0-9.4 -> 6.7-7.8   200: 47.3-51.3 -> 37.9-41.5
+
+Growth against n log n from 50 to 200 combatants: core 1.16-1.34 -> 0.82-1.00, chapter 1.00-1.25 ->
+0.99-1.05 (the chapter's adjacency scans still look at every combatant). The targets are not met: an ED4
+duel is about 60 events and 18 engine steps through the full rules.
+
 The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
 run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
 (D&D 5e) with a different amount of bookkeeping: no events, no per-test modifier lists.
