@@ -115,7 +115,9 @@ class VeteranTactic(Ed4Tactic):
             and me.pos is not None
             and not any(f.pos and distance(f.pos, me.pos) <= 1 for f in _enemies(state, me))
         ):
-            return Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": me.id}})
+            cmd = Command(me.id, "reserve", args={"trigger": {"on": "attack", "target": me.id}})
+            if ruleset._is_legal(state, cmd):
+                return cmd
         if opt.SPLIT in mine and self.flier(me):
             cmd = self.swoop(state, me, ruleset)
             if cmd is not None:
@@ -171,7 +173,7 @@ class VeteranTactic(Ed4Tactic):
             if distance(end, t.pos) != 1:
                 continue
             out = path_away(end, t.pos, left - len(inn), blocked | {end})
-            return Command(
+            cmd = Command(
                 me.id,
                 "swoop",
                 t.id,
@@ -182,6 +184,7 @@ class VeteranTactic(Ed4Tactic):
                     "altitude": max(me.altitude, 6),
                 },
             )
+            return cmd if ruleset._is_legal(state, cmd) else None
         return None
 
     def charge(self, state: FightState, me: Combatant, ruleset: Any) -> Command | None:
@@ -215,7 +218,8 @@ class VeteranTactic(Ed4Tactic):
         if best is None:
             return None
         _, t, path = best
-        return Command(me.id, "charge", t.id, {"attack": a.name, "path": [list(h) for h in path]})
+        cmd = Command(me.id, "charge", t.id, {"attack": a.name, "path": [list(h) for h in path]})
+        return cmd if ruleset._is_legal(state, cmd) else None
 
 
 class SentinelTactic(GuardTactic):
