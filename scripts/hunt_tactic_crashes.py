@@ -63,7 +63,7 @@ def main() -> int:
     t0 = time.time()
     crashes = []
     with ProcessPoolExecutor(a.jobs) as pool:
-        for got in pool.map(play, *zip(*jobs)):
+        for got in pool.map(play, [f for f, _ in jobs], [s for _, s in jobs]):
             for c in got:
                 print(f"{c[0]} --seed {c[1]}: {c[2]}", flush=True)
             crashes.extend(got)
