@@ -73,3 +73,21 @@ def test_rules_piped_keeps_each_rule_id_on_one_line(capsys: pytest.CaptureFixtur
     ids = [ln.split("\t")[0] for ln in lines if ln.startswith("ed4/")]
     assert "ed4/option/aggressive-attack" in ids and "ed4/combat/ranged-into-close-combat" in ids
     assert all(" " not in i for i in ids)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", "the file is empty"),
+        ("version: 1\nruleset: ed4\n  name: [x\n", "not valid YAML: line 3, column 7"),
+        ("version: 1\nruleset: ed4\nname: x\nmax_rounds: lots\nsides: []\n", "max_rounds: expected a whole number"),
+    ],
+)
+def test_encounter_file_errors_read_plainly(
+    text: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "e.yaml"
+    f.write_text(text)
+    assert main(["validate", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Input should" not in err and "<unicode string>" not in err

@@ -111,15 +111,41 @@ def read_file(path: str | Path) -> dict[str, Any]:
         raise EncounterFileError(f"{p}: cannot be read ({exc.strerror})") from None
     try:
         data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
-    except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        raise EncounterFileError(
-            f"{p}: not valid {'TOML' if p.suffix == '.toml' else 'YAML'}: {exc}"
-        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise EncounterFileError(f"{p}: not valid TOML: {exc}") from None
+    except yaml.YAMLError as exc:
+        raise EncounterFileError(f"{p}: not valid YAML: {_yaml_problem(exc)}") from None
+    if data is None:
+        raise EncounterFileError(f"{p}: the file is empty (an encounter needs version, ruleset and sides)")
     if not isinstance(data, dict):
         raise EncounterFileError(
             f"{p}: the file must hold a mapping (ruleset, sides, ...), found {type(data).__name__}"
         )
     return data
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML error in one line: where (line and column, counted from 1) and what."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return where + (f"{problem} ({context})" if context else problem)
+
+
+# pydantic's wording for the common errors, said the way a person editing the file reads it
+_PLAIN = {
+    "missing": "this field is required",
+    "int_parsing": "expected a whole number",
+    "int_type": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "bool_parsing": "expected true or false",
+    "bool_type": "expected true or false",
+    "string_type": "expected text",
+    "list_type": "expected a list",
+    "dict_type": "expected a mapping (field: value lines)",
+    "extra_forbidden": "unknown field",
+}
 
 
 def explain(exc: ValidationError, source: str) -> list[str]:
@@ -131,9 +157,7 @@ def explain(exc: ValidationError, source: str) -> list[str]:
         found_text = repr(found) if not isinstance(found, dict) else "a mapping"
         if len(found_text) > 60:
             found_text = found_text[:57] + "..."
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown field"
+        msg = _PLAIN.get(err["type"]) or err["msg"].replace("Input should be", "expected")
         lines.append(f"{source}: {loc}: {msg} (found {found_text})")
     return lines
 
