@@ -80,7 +80,10 @@ def test_rules_piped_keeps_each_rule_id_on_one_line(capsys: pytest.CaptureFixtur
     [
         ("", "the file is empty"),
         ("version: 1\nruleset: ed4\n  name: [x\n", "not valid YAML: line 3, column 7"),
-        ("version: 1\nruleset: ed4\nname: x\nmax_rounds: lots\nsides: []\n", "max_rounds: expected a whole number"),
+        (
+            "version: 1\nruleset: ed4\nname: x\nmax_rounds: lots\nsides: []\n",
+            "max_rounds: expected a whole number",
+        ),
     ],
 )
 def test_encounter_file_errors_read_plainly(
