@@ -7,6 +7,7 @@ ruleset converts. Directions are numbered 0..5 counter-clockwise starting east.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 Hex = tuple[int, int]
 
@@ -88,3 +89,65 @@ def ring(centre: Hex, radius: int) -> Iterator[Hex]:
         for _ in range(radius):
             yield (q, r)
             q, r = q + DIRECTIONS[i][0], r + DIRECTIONS[i][1]
+
+
+ROUTE_MARGIN = 6
+""":func:`route` looks at hexes at most this much farther from the goal than the start is."""
+ROUTE_REACH = 40
+"""... and at most this many hexes from the start (the batch kernels size their work arrays by it)."""
+
+
+def route(start: Hex, goal: Hex, blocked: Any, stop_at: int = 1) -> list[Hex] | None:
+    """A shortest path of free hexes from ``start`` to the first hex at most ``stop_at`` from ``goal``,
+    ``start`` excluded; ``[]`` if ``start`` is already there, None if no such hex can be reached.
+
+    Breadth first from ``start``, each hex's neighbours in :data:`DIRECTIONS` order, so ties go the same
+    way every time. Only hexes within ``distance(start, goal) + ROUTE_MARGIN`` of the goal and
+    ``ROUTE_REACH`` of the start are searched (the map has no edge: this bounds the search when the goal
+    is walled in). ``blocked`` only needs ``in``."""
+    gq, gr = goal
+    sq, sr = start
+    dq, dr = sq - gq, sr - gr
+    d0 = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+    if d0 <= stop_at:
+        return []
+    if stop_at == 1 and all((gq + q, gr + r) in blocked for q, r in DIRECTIONS):
+        return None  # every hex next to the goal is taken
+    far = d0 + ROUTE_MARGIN
+    check_reach = d0 + far > ROUTE_REACH  # else every hex within ``far`` of the goal is within reach
+    parent: dict[Hex, Hex] = {start: start}
+    queue = [start]
+    qi = 0
+    while qi < len(queue):
+        h = queue[qi]
+        hq, hr = h
+        qi += 1
+        for q, r in DIRECTIONS:
+            nq = hq + q
+            nr = hr + r
+            dq = nq - gq
+            dr = nr - gr
+            nd = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+            if nd > far:
+                continue
+            n = (nq, nr)
+            if n in parent:
+                continue
+            if check_reach:
+                dq = nq - sq
+                dr = nr - sr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > ROUTE_REACH:
+                    continue
+            if n in blocked:
+                continue
+            parent[n] = h
+            if nd <= stop_at:
+                path = [n]
+                h = parent[n]
+                while h != start:
+                    path.append(h)
+                    h = parent[h]
+                path.reverse()
+                return path
+            queue.append(n)
+    return None

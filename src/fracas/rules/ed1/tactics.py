@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import between, distance, neighbours
+from fracas.engine.hexgrid import between, distance, neighbours, route
 from fracas.rules.earthdawn.combat import current_damage
 
 if TYPE_CHECKING:
@@ -225,7 +225,11 @@ class Ed1Tactic:
             if cmd is not None:
                 return cmd
         full = ruleset.full_hexes(me) - ruleset.moved_this_round(state, me)
-        path = find_path(me.pos, nearest.pos, full, _blocked(state, me))
+        blocked = _blocked(state, me)
+        path = find_path(me.pos, nearest.pos, full, blocked)
+        if path is None:  # farther than a full move: the first hexes of a shortest way there
+            way = route(me.pos, nearest.pos, blocked)
+            path = way[:full] if way else None
         if path:
             cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})
             if ruleset._is_legal(state, cmd):

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring
+from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
@@ -89,10 +89,13 @@ def blocked_for(state: FightState, me: Combatant) -> Any:
 def path_towards(
     start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]], stop_at: int = 1
 ) -> list[tuple[int, int]]:
-    """Greedy hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away.
+    """Hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away.
 
-    Each step goes to the first neighbour (in ``hexgrid.DIRECTIONS`` order) not blocked that is strictly
-    nearest the goal; the distances are computed in place (hexgrid.distance)."""
+    First greedily: each step goes to the first neighbour (in ``hexgrid.DIRECTIONS`` order) not blocked
+    that is strictly nearest the goal (distances computed in place, hexgrid.distance); every such step is
+    a step of a shortest path. When no neighbour is nearer (friends or foes in the way) before the path is
+    done, the first ``limit`` hexes of :func:`hexgrid.route` instead: a shortest way round the blocked
+    hexes (breadth first, ties in DIRECTIONS order); the greedy hexes if the goal cannot be reached."""
     path: list[tuple[int, int]] = []
     hq, hr = start
     gq, gr = goal
@@ -112,7 +115,8 @@ def path_towards(
             if nd < best_d:
                 best, best_d = n, nd
         if best is None:
-            break
+            found = route(start, goal, blocked, stop_at)
+            return path if found is None else found[:limit]
         path.append(best)
         hq, hr = best
         d = best_d

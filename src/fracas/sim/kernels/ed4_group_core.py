@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fracas.engine.hexgrid import ROUTE_MARGIN, ROUTE_REACH
+
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
@@ -31,7 +33,11 @@ S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED
 NST = 11
 # rows of the work array ``wk``
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
-NWK = 10
+W_SEEN, W_QUEUE = 10, 11  # hexgrid.route's search: a window of hexes around the mover, and its queue
+NWK = 12
+ROUTE_SIDE = 2 * ROUTE_REACH + 1
+ROUTE_CELLS = ROUTE_SIDE * ROUTE_SIDE
+"""The width the ``wk`` rows need for :func:`_route` (hexes within ROUTE_REACH of the mover)."""
 # what a turn does (_decide)
 ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN = range(6)
 
@@ -174,9 +180,78 @@ def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _path_towards(i, gq, gr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN202
+def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
+    """hexgrid.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
+    :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached.
+    ``seen`` holds, per hex of the window around ``i`` (cleared again before returning), the direction
+    (+1) of the step that first reached it; ``queue`` the window cells in the order reached."""
+    sq = st[i, S_Q]
+    sr = st[i, S_R]
+    d0 = _hexd(sq, sr, gq, gr)
+    if d0 <= 1:
+        return False
+    free = False
+    for k in range(6):
+        if not _taken(gq + DQ[k], gr + DR[k], i, st, n, grid, flags):
+            free = True
+            break
+    if not free:
+        return False
+    far = d0 + ROUTE_MARGIN
+    side = ROUTE_SIDE
+    start = ROUTE_REACH * side + ROUTE_REACH
+    seen[start] = 7
+    queue[0] = start
+    nq = 1
+    qi = 0
+    found = -1
+    while qi < nq and found < 0:
+        cell = queue[qi]
+        qi += 1
+        hq = sq + cell // side - ROUTE_REACH
+        hr = sr + cell % side - ROUTE_REACH
+        for k in range(6):
+            q = hq + DQ[k]
+            r = hr + DR[k]
+            if _hexd(q, r, sq, sr) > ROUTE_REACH:
+                continue
+            c = (q - sq + ROUTE_REACH) * side + (r - sr + ROUTE_REACH)
+            if seen[c] != 0 or _taken(q, r, i, st, n, grid, flags):
+                continue
+            nd = _hexd(q, r, gq, gr)
+            if nd > far:
+                continue
+            seen[c] = k + 1
+            queue[nq] = c
+            nq += 1
+            if nd <= 1:
+                found = c
+                break
+    if found >= 0:
+        # the path's length, then back from its end to the hex ``limit`` steps out
+        length = 0
+        c = found
+        while c != start:
+            k = seen[c] - 1
+            c = ((c // side) - DQ[k]) * side + (c % side) - DR[k]
+            length += 1
+        c = found
+        for _ in range(length - min(length, limit)):
+            k = seen[c] - 1
+            c = ((c // side) - DQ[k]) * side + (c % side) - DR[k]
+        out[0] = min(length, limit)
+        out[1] = sq + c // side - ROUTE_REACH
+        out[2] = sr + c % side - ROUTE_REACH
+        out[3] = seen[c] - 1
+    for x in range(nq):
+        seen[queue[x]] = 0
+    return found >= 0
+
+
+@njit(cache=True, _nrt=False)
+def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
-    step)."""
+    step); greedy, then :func:`_route` when no neighbour is nearer before the path is done."""
     hq = st[i, S_Q]
     hr = st[i, S_R]
     d = _hexd(hq, hr, gq, gr)
@@ -195,6 +270,8 @@ def _path_towards(i, gq, gr, limit, st, n, out, grid, flags):  # noqa: ANN001, A
                 best = k
                 bd = nd
         if best < 0:
+            if limit > 0 and _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):
+                return
             break
         hq += DQ[best]
         hr += DR[best]
@@ -562,7 +639,7 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, _nrt=False)
-def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid):  # noqa: ANN001, ANN202
+def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.Ed4Tactic.attack_plan: the first attack in the tactic's order (most expected damage, then
     the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a greedy
     path of at most ``mv`` hexes ending next to it (``path``), a ranged one within its range. -1 if none."""
@@ -583,7 +660,7 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid):  # noqa: ANN001,
                 return a
             if d - 1 <= mv:
                 if reach < 0:
-                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path, grid, flags)
+                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path, grid, flags, seen, queue)
                     reach = 1 if path[0] > 0 and _hexd(path[1], path[2], st[t, S_Q], st[t, S_R]) == 1 else 0
                 if reach == 1:
                     return a
@@ -605,6 +682,8 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     cls = cst[me, CLS]
     path = wk[W_PATH]
     dec = wk[W_DEC]
+    seen = wk[W_SEEN]
+    queue = wk[W_QUEUE]
     path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
@@ -630,7 +709,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     if st[me, S_DOWN]:
         # stand up (the whole Standard action, p.389), then move toward the nearest enemy
         if tgt >= 0 and tk_d > 1:
-            _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path, grid, flags)
+            _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path, grid, flags, seen, queue)
         return ACT_STAND, tgt
     if tgt < 0:
         return ACT_END, -1
@@ -652,7 +731,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
                 return ACT_REVIVE, c
     # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
     foe = -1
-    a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path, grid)
+    a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path, grid, seen, queue)
     if a >= 0:
         foe = tgt
     else:
@@ -676,12 +755,12 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
             cand[k] = o
             if o == tgt:
                 continue
-            a = _plan(me, o, mv, st, cst, att, pref, flags, n, path, grid)
+            a = _plan(me, o, mv, st, cst, att, pref, flags, n, path, grid, seen, queue)
             if a >= 0:
                 foe = o
                 break
     if foe < 0:
-        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
+        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags, seen, queue)
         return (ACT_RUN if path[0] > 0 else ACT_END), tgt
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
