@@ -329,3 +329,46 @@ def test_decisions_match_the_tactic(case: str) -> None:
                 assert got == {cid: c.facing for cid, c in fight.state.combatants.items()}, where
             checked += 1
     assert checked > 500 and numbers > 200
+
+
+def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
+    """core._path_towards (greedy, then the array breadth-first _route) ends where tactics.path_towards
+    does, after as many hexes, on random crowds: some of them on the occupancy grid, some outside it (the
+    kernel then looks at every combatant), goals walled in or not."""
+    import random
+
+    from fracas.rules.ed4.tactics import path_towards
+    from fracas.sim.kernels import ed4_group_core as core
+
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(400):
+        n = rng.randint(2, 120)
+        hexes = rng.sample([(q, r) for q in range(-6, 7) for r in range(-6, 7)], n)
+        st = np.zeros((n, core.NST), dtype=np.int64)
+        flags = np.zeros(core.NFLAG, dtype=np.int64)
+        flags[core.F_GQ0] = rng.choice((-30, -3))  # -3: hexes west of q = -3 are off the grid
+        flags[core.F_GR0] = -30
+        grid = np.zeros((60, 60), dtype=np.int64)
+        for i, (q, r) in enumerate(hexes):
+            st[i, core.S_Q], st[i, core.S_R] = q, r
+            core._grid_set(i, i + 1, st, grid, flags)
+        wk = np.zeros((core.NWK, core.ROUTE_CELLS), dtype=np.int64)
+        me, goal = 0, rng.randrange(1, n)
+        limit = rng.randint(1, 12)
+        blocked = set(hexes[1:])
+        want = path_towards(hexes[me], hexes[goal], limit, blocked)
+        core._path_towards(
+            me, hexes[goal][0], hexes[goal][1], limit, st, n, wk[core.W_PATH], grid, flags,
+            wk[core.W_SEEN], wk[core.W_QUEUE],
+        )  # fmt: skip
+        path = wk[core.W_PATH]
+        assert int(path[0]) == len(want)
+        if want:
+            assert (int(path[1]), int(path[2])) == want[-1]
+            before = want[-2] if len(want) > 1 else hexes[me]
+            step = (want[-1][0] - before[0], want[-1][1] - before[1])
+            assert int(path[3]) == [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)].index(step)
+            checked += 1
+        assert not wk[core.W_SEEN].any()  # the search window is left clean
+    assert checked > 100
