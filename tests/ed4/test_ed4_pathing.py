@@ -126,3 +126,45 @@ def test_paths_are_deterministic_and_shortest(seed: int) -> None:
         assert len(path) == len(way)  # no longer than the shortest way
     if way is not None and len(way) <= limit:
         assert path and distance(path[-1], goal) == 1  # reachable this turn: reached
+
+
+def test_ed1_runs_toward_a_foe_beyond_a_full_move() -> None:
+    # the ED1 tactic shares hexgrid.route; before, a foe farther than a full move got no move at all
+    data = {
+        "version": 1,
+        "ruleset": "ed1",
+        "name": "far apart",
+        "max_rounds": 30,
+        "sides": [
+            {"name": "A", "combatants": [{"template": "thom-hammerblade", "id": "thom", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "ork-raider", "id": "ork", "at": [60, 0]}]},
+        ],
+    }
+    spec, state = encounter.load_data(data, "<far>")
+    ruleset = get_ruleset(spec.ruleset)
+    fight = Fight(ruleset, state, RandomDice(1), seed=1)
+    runs = 0
+    for _ in range(6):
+        decision = fight.advance_until_decision()
+        assert decision is not None
+        cmd = fight.auto_command(decision)
+        if decision.kind == "act":
+            me = fight.state.combatants[cmd.actor]
+            assert cmd.action == "run"
+            path = [tuple(h) for h in cmd.args["path"]]
+            assert len(path) == ruleset.full_hexes(me)
+            _walk_ok(me.pos, path, set())
+            runs += 1
+        fight.submit(cmd)
+    assert runs >= 2
+
+
+def test_ed1_run_path_goes_round_a_wall() -> None:
+    from fracas.rules.ed1.tactics import run_path
+
+    wall = {(2, r) for r in range(-4, 5) if r != -3}
+    start, goal = (0, 0), (30, 0)
+    path = run_path(start, goal, 10, wall | {goal})
+    _walk_ok(start, path, wall)
+    assert path == (route(start, goal, wall | {goal}) or [])[:10]
+    assert (2, -3) in path

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import between, distance, neighbours, route
+from fracas.engine.hexgrid import between, distance, neighbours, route, step_towards
 from fracas.rules.earthdawn.combat import current_damage
 
 if TYPE_CHECKING:
@@ -127,6 +127,24 @@ def find_path(
     return None
 
 
+def run_path(
+    start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """At most ``limit`` hexes toward a foe at ``goal`` that is out of reach this turn: greedy steps
+    (hexgrid.step_towards) while one brings it nearer; when none does, the first hexes of a shortest way
+    round (hexgrid.route), or the greedy steps if the foe cannot be reached."""
+    path: list[tuple[int, int]] = []
+    here = start
+    while len(path) < limit and distance(here, goal) > 1:
+        nxt = step_towards(here, goal, blocked)
+        if nxt == here:
+            way = route(start, goal, blocked)
+            return path if way is None else way[:limit]
+        path.append(nxt)
+        here = nxt
+    return path
+
+
 def charge_path(
     start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
 ) -> list[tuple[int, int]] | None:
@@ -227,9 +245,8 @@ class Ed1Tactic:
         full = ruleset.full_hexes(me) - ruleset.moved_this_round(state, me)
         blocked = _blocked(state, me)
         path = find_path(me.pos, nearest.pos, full, blocked)
-        if path is None:  # farther than a full move: the first hexes of a shortest way there
-            way = route(me.pos, nearest.pos, blocked)
-            path = way[:full] if way else None
+        if path is None:  # farther than a full move: as far as it goes toward the foe
+            path = run_path(me.pos, nearest.pos, full, blocked)
         if path:
             cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})
             if ruleset._is_legal(state, cmd):
