@@ -168,3 +168,20 @@ def test_ed1_run_path_goes_round_a_wall() -> None:
     _walk_ok(start, path, wall)
     assert path == (route(start, goal, wall | {goal}) or [])[:10]
     assert (2, -3) in path
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_route_max_len_finds_the_same_way_or_none(seed: int) -> None:
+    # max_len prunes the search (the attack-after-moving plan) without changing the way it finds
+    rng = random.Random(seed)
+    start, goal = (0, 0), (rng.randint(2, 7), rng.randint(-3, 3))
+    hexes = [(q, r) for q in range(-3, 10) for r in range(-5, 6) if (q, r) not in (start, goal)]
+    blocked = set(rng.sample(hexes, rng.randint(0, 60))) | {goal}
+    max_len = rng.randint(0, 14)
+    whole = route(start, goal, blocked)
+    cut = route(start, goal, blocked, max_len=max_len)
+    if whole is not None and len(whole) <= max_len:
+        assert cut == whole
+    else:
+        assert cut is None

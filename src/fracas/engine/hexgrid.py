@@ -97,14 +97,18 @@ ROUTE_REACH = 40
 """... and at most this many hexes from the start (the batch kernels size their work arrays by it)."""
 
 
-def route(start: Hex, goal: Hex, blocked: Any, stop_at: int = 1) -> list[Hex] | None:
+def route(
+    start: Hex, goal: Hex, blocked: Any, stop_at: int = 1, max_len: int | None = None
+) -> list[Hex] | None:
     """A shortest path of free hexes from ``start`` to the first hex at most ``stop_at`` from ``goal``,
     ``start`` excluded; ``[]`` if ``start`` is already there, None if no such hex can be reached.
 
     Breadth first from ``start``, each hex's neighbours in :data:`DIRECTIONS` order, so ties go the same
     way every time. Only hexes within ``distance(start, goal) + ROUTE_MARGIN`` of the goal and
     ``ROUTE_REACH`` of the start are searched (the map has no edge: this bounds the search when the goal
-    is walled in). ``blocked`` only needs ``in``."""
+    is walled in). ``blocked`` only needs ``in``. With ``max_len``, None also when the path would be longer:
+    hexes from which the goal is out of reach in the hexes left are not searched, which leaves the search
+    tree of the others, and so the path found, as it is without ``max_len``."""
     gq, gr = goal
     sq, sr = start
     dq, dr = sq - gq, sr - gr
@@ -113,15 +117,21 @@ def route(start: Hex, goal: Hex, blocked: Any, stop_at: int = 1) -> list[Hex] | 
         return []
     if stop_at == 1 and all((gq + q, gr + r) in blocked for q, r in DIRECTIONS):
         return None  # every hex next to the goal is taken
+    if max_len is not None and d0 - stop_at > max_len:
+        return None
     far = d0 + ROUTE_MARGIN
     check_reach = d0 + far > ROUTE_REACH  # else every hex within ``far`` of the goal is within reach
     parent: dict[Hex, Hex] = {start: start}
+    depth: dict[Hex, int] = {start: 0}
     queue = [start]
     qi = 0
     while qi < len(queue):
         h = queue[qi]
         hq, hr = h
         qi += 1
+        if max_len is not None:
+            # a neighbour at distance nd from the goal needs depth + 1 + nd - stop_at <= max_len
+            far = min(d0 + ROUTE_MARGIN, max_len + stop_at - depth[h] - 1)
         for q, r in DIRECTIONS:
             nq = hq + q
             nr = hr + r
@@ -141,6 +151,8 @@ def route(start: Hex, goal: Hex, blocked: Any, stop_at: int = 1) -> list[Hex] | 
             if n in blocked:
                 continue
             parent[n] = h
+            if max_len is not None:
+                depth[n] = depth[h] + 1
             if nd <= stop_at:
                 path = [n]
                 h = parent[n]

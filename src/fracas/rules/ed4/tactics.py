@@ -87,7 +87,12 @@ def blocked_for(state: FightState, me: Combatant) -> Any:
 
 
 def path_towards(
-    start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]], stop_at: int = 1
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    limit: int,
+    blocked: set[tuple[int, int]],
+    stop_at: int = 1,
+    arrive: bool = False,
 ) -> list[tuple[int, int]]:
     """Hex path from ``start`` toward ``goal``, at most ``limit`` hexes, ending ``stop_at`` away.
 
@@ -95,7 +100,9 @@ def path_towards(
     that is strictly nearest the goal (distances computed in place, hexgrid.distance); every such step is
     a step of a shortest path. When no neighbour is nearer (friends or foes in the way) before the path is
     done, the first ``limit`` hexes of :func:`hexgrid.route` instead: a shortest way round the blocked
-    hexes (breadth first, ties in DIRECTIONS order); the greedy hexes if the goal cannot be reached."""
+    hexes (breadth first, ties in DIRECTIONS order); the greedy hexes if the goal cannot be reached.
+    ``arrive``: the caller only uses a path that gets there within ``limit`` (an attack after moving), so
+    a longer way round is not searched for (the greedy hexes are given instead; the same choices)."""
     path: list[tuple[int, int]] = []
     hq, hr = start
     gq, gr = goal
@@ -115,7 +122,7 @@ def path_towards(
             if nd < best_d:
                 best, best_d = n, nd
         if best is None:
-            found = route(start, goal, blocked, stop_at)
+            found = route(start, goal, blocked, stop_at, limit if arrive else None)
             return path if found is None else found[:limit]
         path.append(best)
         hq, hr = best
@@ -395,7 +402,7 @@ class Ed4Tactic:
                         blocked = shared[0]
                         if blocked is None:
                             blocked = shared[0] = blocked_for(state, me)
-                        path = path_towards(pos, tpos, move_left, blocked)
+                        path = path_towards(pos, tpos, move_left, blocked, arrive=True)
                     if not path or distance(path[-1], tpos) != 1:
                         continue
                     cmd_path = path
