@@ -372,3 +372,6 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
             checked += 1
         assert not wk[core.W_SEEN].any()  # the search window is left clean
     assert checked > 100
+    from fracas.engine import hexgrid
+
+    assert (core.ROUTE_MARGIN, core.ROUTE_REACH) == (hexgrid.ROUTE_MARGIN, hexgrid.ROUTE_REACH)

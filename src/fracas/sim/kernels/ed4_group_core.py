@@ -13,8 +13,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from fracas.engine.hexgrid import ROUTE_MARGIN, ROUTE_REACH
-
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
@@ -35,6 +33,10 @@ NST = 11
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
 W_SEEN, W_QUEUE = 10, 11  # hexgrid.route's search: a window of hexes around the mover, and its queue
 NWK = 12
+# hexgrid.ROUTE_MARGIN and ROUTE_REACH, written here because numba's cache keeps a compiled function's
+# globals until this file changes (tests/sim/test_sim_ed4_group.py checks they are hexgrid's)
+ROUTE_MARGIN = 6
+ROUTE_REACH = 40
 ROUTE_SIDE = 2 * ROUTE_REACH + 1
 ROUTE_CELLS = ROUTE_SIDE * ROUTE_SIDE
 """The width the ``wk`` rows need for :func:`_route` (hexes within ROUTE_REACH of the mover)."""
