@@ -643,8 +643,9 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
 @njit(cache=True, _nrt=False)
 def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.Ed4Tactic.attack_plan: the first attack in the tactic's order (most expected damage, then
-    the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a greedy
-    path of at most ``mv`` hexes ending next to it (``path``), a ranged one within its range. -1 if none."""
+    the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a
+    path (_path_towards) of at most ``mv`` hexes ending next to it (``path``), a ranged one within its
+    range. -1 if none."""
     d = _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
