@@ -70,6 +70,33 @@ def keep_freed_memory() -> None:
     mallopt(m_top_pad, 16 << 20)
 
 
+def skip_numba_blas_probe() -> None:
+    """Load numba's array-math registry without its BLAS probe, which imports ``scipy.linalg`` (about half a
+    second, measured here) only to learn whether ``np.dot`` and friends may be compiled. The kernels use no
+    linear algebra, so the probe's answer does not matter to them; a later ``import scipy.linalg`` works as
+    usual. Does nothing once numba's registries are loaded or when scipy.linalg is already imported."""
+    import sys
+
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return
+    blocked = ("scipy.linalg", "scipy.linalg.cython_blas")
+    saved = {name: sys.modules.get(name) for name in blocked}
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]  # "import scipy.linalg" raises ImportError
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                del sys.modules[name]
+            else:
+                sys.modules[name] = module
+
+
 def register(ruleset_id: str, builder: Builder) -> None:
     """Offer ``builder`` for encounters of ``ruleset_id`` (tried in the order registered)."""
     _BUILDERS.setdefault(ruleset_id, [])
@@ -98,6 +125,7 @@ def _load_builtins() -> None:
 def find_kernel(ruleset: Ruleset, state: FightState) -> tuple[Kernel | None, str]:
     """A kernel for this encounter, or None and the reason none applies."""
     _load_builtins()
+    skip_numba_blas_probe()
     builders = _BUILDERS.get(ruleset.id, [])
     if not builders:
         return None, f"no batch kernel for the {ruleset.id} ruleset"
