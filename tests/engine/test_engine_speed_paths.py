@@ -258,3 +258,21 @@ def test_log_none_emits_the_same_events(ruleset: Any) -> None:
         quiet.listeners.append(lambda events, state, seen=seen: seen.extend(events))
         quiet.run()
         assert _digest(seen) == _digest(logged.log or [])
+
+
+# ----- the chapter's adjacent enemies from the occupancy index -------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(1, 4))
+def test_chapter_adjacent_enemies_from_the_grid_match_a_scan(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In fights of more than 24 combatants the chapter reads the six neighbour hexes from the occupancy index
+    (Harried by numbers, Blindsided); the events are those of a scan of every combatant."""
+    from fracas.rules.ed4 import chapter
+
+    crowd = (HEROES * 3, ["ghoul"] * 15)
+    ruleset = Ed4Ruleset()
+    with_grid = _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False)
+    monkeypatch.setattr(chapter, "_GRID_FROM", 10**9)
+    assert _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False) == with_grid

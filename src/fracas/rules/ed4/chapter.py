@@ -117,6 +117,9 @@ def rider_of(state: FightState, c: Combatant) -> Combatant | None:
 _NEIGHBOUR_STEPS = frozenset(((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)))
 
 
+_GRID_FROM = 24  # above this many combatants, neighbours come from the occupancy index (as in the survey)
+
+
 def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combatant]:
     """Active enemies next to ``c`` that can fight in close combat (a rider and his mount count once)."""
     pos = c.pos
@@ -126,7 +129,18 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
     q, r = pos
     side = c.side
     out = []
-    for cid, o in state.combatants.items():
+    everyone = state.combatants
+    if len(everyone) > _GRID_FROM:
+        # a big fight: only who stands on the six hexes around (the occupancy index kept by Moved events),
+        # plus whoever the command's own picture has moved; the callers use the list as a set
+        grid = state.grid()
+        near = {cid for dq, dr in _NEIGHBOUR_STEPS for cid in grid.ids_at((q + dq, r + dr))}
+        candidates: Iterable[tuple[str, Combatant]] = (
+            (cid, everyone[cid]) for cid in sorted(near.union(local))
+        )
+    else:
+        candidates = everyone.items()
+    for cid, o in candidates:
         if o.side == side:  # a combatant's side never changes
             continue
         o = local.get(cid, o)  # the command's own picture where it has one (never clones)
