@@ -516,7 +516,7 @@ class EarthdawnRuleset(Ruleset):
         order = tuple(k[-1] for k in keys)
         out.append(ev.OrderSet(order, r_init))
         if order:
-            out.append(ev.TurnStarted(order[0], None))
+            out.append(ev.TurnStarted(order[0], -keys[0][1]))  # the key holds -Initiative
         return out
 
     def _end_round(self, state: FightState) -> list[ev.Event]:

@@ -305,7 +305,7 @@ class Ed1Ruleset(EarthdawnRuleset):
                 )
         out.append(ev.OrderSet(order, self.ref("initiative.order")))
         if order:
-            out.append(ev.TurnStarted(order[0], None))
+            out.append(ev.TurnStarted(order[0], values.get(order[0])))
         return out
 
     def order_key(self, state: FightState, cid: str, value: int) -> tuple[int, int, int, str]:

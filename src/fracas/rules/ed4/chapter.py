@@ -532,7 +532,9 @@ class ChapterMixin:
                 final.append(e)
                 continue
             if isinstance(e, ev.TurnStarted) and final and isinstance(final[-1], ev.OrderSet):
-                e = ev.TurnStarted(final[-1].order[0], None)
+                first = final[-1].order[0]
+                rolled = [x.value for x in final if isinstance(x, ev.InitiativeRolled) and x.actor == first]
+                e = ev.TurnStarted(first, rolled[-1] if rolled else None)
             final.append(e)
         return final
 
