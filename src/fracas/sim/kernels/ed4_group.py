@@ -146,21 +146,9 @@ def _check_ruleset(ruleset: Any) -> bool:
 
 
 def _check_state(ruleset: Any, state: FightState) -> None:
-    unknown = set(state.options) - _OPTIONS - _OFF_OPTIONS
-    if unknown:
-        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
-    on = sorted(k for k in _OFF_OPTIONS if state.options.get(k))
-    if on:
-        raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
-    mp = state.extra.get("map", {})
-    if (
-        mp.get("light", "bright") != "bright"
-        or mp.get("cover")
-        or mp.get("full_cover")
-        or mp.get("blocked")
-        or mp.get("impaired")
-    ):
-        raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
+    from fracas.sim.kernels.ed4_melee import check_options_and_map
+
+    check_options_and_map(state, _OPTIONS, _OFF_OPTIONS)
     if state.phase != "start" or state.declarations or state.round:
         raise Unsupported("a fight already started")
     if len(state.sides) < 2:

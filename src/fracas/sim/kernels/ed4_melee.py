@@ -122,11 +122,13 @@ def _check_ruleset(ruleset: Any) -> None:
         raise Unsupported("the default tactic is not one the kernel mirrors")
 
 
-def _check_state(ruleset: Any, state: FightState) -> None:
-    unknown = set(state.options) - _OPTIONS - _OFF_OPTIONS
+def check_options_and_map(state: FightState, known: set[str], off: set[str]) -> None:
+    """Refuse optional rules an ED4 kernel does not know (``known``: modelled; ``off``: silent while off)
+    and a map with darkness, cover, blocked or impaired hexes (the ED4 duel and group kernels share this)."""
+    unknown = set(state.options) - known - off
     if unknown:
         raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
-    on = [k for k in _OFF_OPTIONS if state.options.get(k)]
+    on = sorted(k for k in off if state.options.get(k))
     if on:
         raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
     mp = state.extra.get("map", {})
@@ -138,6 +140,10 @@ def _check_state(ruleset: Any, state: FightState) -> None:
         or mp.get("impaired")
     ):
         raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
+
+
+def _check_state(ruleset: Any, state: FightState) -> None:
+    check_options_and_map(state, _OPTIONS, _OFF_OPTIONS)
     if state.phase != "start" or state.declarations:
         raise Unsupported("a fight already started")
     for c in state.combatants.values():
