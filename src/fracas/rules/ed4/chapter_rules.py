@@ -98,8 +98,7 @@ CHAPTER_RULES: list[Rule] = [
     ),
     _r(
         "ed4/situation/cover",
-        "Cover: partial +2 to Physical and Mystic Defense against any attack; full cover cannot be "
-        "attacked",
+        "Cover: partial +2 to Physical and Mystic Defense against any attack; full cover cannot be attacked",
         "p.387",
         note="map.cover hexes give partial cover, map.extra.full_cover full cover",
     ),
