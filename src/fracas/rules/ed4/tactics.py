@@ -15,6 +15,7 @@ trigger) and "delayed".
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -231,12 +232,9 @@ class Survey:
         """The same answers as :meth:`_scan_all` from the hexes around the actor, ring by ring, until the
         nearest enemy's ring and ring 2 are done. False (nothing set) when that would look at more hexes
         than there are combatants, or a combatant has no hex."""
-        grid = state.grid()
-        if grid.unplaced:
+        if state.grid().unplaced:
             return False
-        at = grid.at
         cs = state.combatants
-        pos: tuple[int, int] = me.pos  # type: ignore[assignment]
         side = me.side
         see_hidden = me.player
         near: list[Combatant] = []
@@ -244,33 +242,25 @@ class Survey:
         best = None
         key: tuple[int, int, str] | None = None
         adjacent = False
-        limit = _ring_limit(len(cs))
-        r = 0
-        while best is None or r <= 2:
-            if r > limit:
-                return False
-            for h in ring(pos, r):
-                ids = at.get(h)
-                if not ids:
+        for r, standing in _rings(state, me.pos):  # type: ignore[arg-type]
+            for c in standing:
+                if c.side == side:
+                    if r == 1 and c.status == "unconscious":
+                        fallen.append(c)
                     continue
-                for cid in ids:
-                    c = cs[cid]
-                    if c.pos != h:
-                        continue
-                    if c.side == side:
-                        if r == 1 and c.status == "unconscious":
-                            fallen.append(c)
-                        continue
-                    if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
-                        continue
-                    if r <= 2:
-                        near.append(c)
-                        if r == 1:
-                            adjacent = True
-                    k = (r, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
-                    if key is None or k < key:
-                        best, key = c, k
-            r += 1
+                if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+                    continue
+                if r <= 2:
+                    near.append(c)
+                    if r == 1:
+                        adjacent = True
+                k = (r, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
+                if key is None or k < key:
+                    best, key = c, k
+            if best is not None and r >= 2:
+                break
+        else:
+            return False  # the rings reached as many hexes as there are combatants: a scan is cheaper
         if len(fallen) > 1:  # the roster's order, as a scan of every combatant finds them
             rank = {cid: i for i, cid in enumerate(cs) if cs[cid] in fallen}
             fallen.sort(key=lambda c: rank[c.id])
@@ -308,33 +298,33 @@ def _ring_limit(n: int) -> int:
     return r
 
 
-def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
-    grid = state.grid()
-    if grid.unplaced:
-        return None
-    at = grid.at
+def _rings(state: FightState, pos: tuple[int, int]) -> Iterator[tuple[int, list[Combatant]]]:
+    """Who stands on each ring of hexes around ``pos`` (0, 1, 2...), from the occupancy index, up to the ring
+    where walking further would look at more hexes than there are combatants (:func:`_ring_limit`)."""
+    at = state.grid().at
     cs = state.combatants
-    pos: tuple[int, int] = me.pos  # type: ignore[assignment]
+    for r in range(_ring_limit(len(cs)) + 1):
+        yield r, [cs[cid] for h in ring(pos, r) for cid in at.get(h, ()) if cs[cid].pos == h]
+
+
+def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
+    if state.grid().unplaced:
+        return None
     side = me.side
     see_hidden = me.player
     found: list[tuple[int, Combatant]] = []
-    limit = _ring_limit(len(cs))
-    r = 0
-    while len(found) < n:
-        if r > limit:
-            return None
-        for h in ring(pos, r):
-            ids = at.get(h)
-            if not ids:
+    for r, standing in _rings(state, me.pos):  # type: ignore[arg-type]
+        if len(found) >= n:
+            break
+        for c in standing:
+            if c.side == side or c.status != "active":
                 continue
-            for cid in ids:
-                c = cs[cid]
-                if c.pos != h or c.side == side or c.status != "active":
-                    continue
-                if c.hidden and not see_hidden and not c.marks.get("revealed"):
-                    continue
-                found.append((r, c))
-        r += 1
+            if c.hidden and not see_hidden and not c.marks.get("revealed"):
+                continue
+            found.append((r, c))
+    else:
+        if len(found) < n:
+            return None
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
