@@ -36,6 +36,7 @@ _AREAS = (
     "fracas.engine.cli",
     "fracas.sim.cli",
     "fracas.web.cli",
+    "fracas.native_cli",
 )
 
 

@@ -6,7 +6,7 @@ ruleset converts. Directions are numbered 0..5 counter-clockwise starting east.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from typing import Any
 
 Hex = tuple[int, int]
@@ -68,7 +68,7 @@ def direction_to(a: Hex, b: Hex) -> int:
     return best
 
 
-def step_towards(a: Hex, b: Hex, blocked: set[Hex] | frozenset[Hex] = frozenset()) -> Hex:
+def step_towards(a: Hex, b: Hex, blocked: Container[Hex] = frozenset()) -> Hex:
     """One hex from ``a`` that brings it closest to ``b`` without entering a blocked hex (stays if none)."""
     best, best_d = a, distance(a, b)
     for n in neighbours(a):

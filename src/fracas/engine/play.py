@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from fracas.dice.source import DiceSource
 from fracas.engine.commands import Command, Decision
 from fracas.engine.events import Event, FightEnded, FightStarted
 from fracas.engine.state import FightState
+from fracas.engine.tactics import Tactic
 from fracas.errors import FracasError, IllegalCommand
-
-if TYPE_CHECKING:
-    from fracas.dice.source import DiceSource
-    from fracas.engine.tactics import Tactic
-    from fracas.rules.base import Ruleset
+from fracas.rules.base import Ruleset  # at run time: the compiled dataclass needs its field types
 
 Listener = Callable[[list[Event], FightState], None]
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
@@ -89,10 +91,12 @@ class CombatOption:
     check: Callable[[FightState, Command], None] | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # Ed4CoreRuleset, Ed1Ruleset, the chapter
 class EarthdawnRuleset(Ruleset):
-    edition: Edition
+    edition: ClassVar[Edition]
     hex_yards = 2.0
-    out_by_status_only = True  # is_out reads status only: the engine checks the end after StatusChanged
+    # is_out reads status only: the engine checks the end after StatusChanged
+    out_by_status_only: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.step_providers: dict[str, list[Provider]] = {}

@@ -15,9 +15,11 @@ trigger) and "delayed".
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
@@ -91,7 +93,7 @@ def path_towards(
     start: tuple[int, int],
     goal: tuple[int, int],
     limit: int,
-    blocked: set[tuple[int, int]],
+    blocked: Container[tuple[int, int]],
     stop_at: int = 1,
     arrive: bool = False,
 ) -> list[tuple[int, int]]:
@@ -132,7 +134,7 @@ def path_towards(
 
 
 def path_away(
-    start: tuple[int, int], threat: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
+    start: tuple[int, int], threat: tuple[int, int], limit: int, blocked: Container[tuple[int, int]]
 ) -> list[tuple[int, int]]:
     path: list[tuple[int, int]] = []
     here = start
@@ -328,10 +330,11 @@ def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the chapter's tactics
 class Ed4Tactic:
-    name = "default"
-    declares = False  # never declares combat options: the ruleset declares "act" for it
-    legal_by_construction = True
+    name: ClassVar[str] = "default"
+    declares: ClassVar[bool] = False  # never declares combat options: the ruleset declares "act" for it
+    legal_by_construction: ClassVar[bool] = True
     """Every command it builds passes the core's ``validate`` (paths within the Movement left, around
     blocked and taken hexes; attacks in reach; Karma only when there is some): a core ruleset that says
     ``tactics_legal`` lets the engine skip the second check. A subclass that builds other commands says
@@ -356,7 +359,7 @@ class Ed4Tactic:
         target: Combatant,
         ruleset: Any,
         move_left: int,
-        blocked: set | None = None,
+        blocked: Container[tuple[int, int]] | None = None,
     ) -> Command | None:
         """The best attack on ``target`` possible now (moving first up to ``move_left`` hexes), or None."""
         return self._plan(state, me, target, ruleset, move_left, [blocked])
@@ -382,6 +385,7 @@ class Ed4Tactic:
         d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
         cands: list[tuple[int, list[tuple[int, int]]]] = []
         path: list[tuple[int, int]] | None = None
+        blocked: Container[tuple[int, int]] | None
         attacks = p.attacks
         for i, a in enumerate(attacks):
             if a.kind in CLOSE_KINDS:
@@ -476,6 +480,7 @@ class Ed4Tactic:
             return Command(me.id, "stand-up", args=args)
         if target is None or me.pos is None:
             return Command(me.id, "end")
+        assert target.pos is not None  # everyone on the field stands on a hex
         if self.in_danger(me, sv.near):
             run_left = 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
             path = path_away(me.pos, target.pos, run_left, blocked_for(state, me))
@@ -509,6 +514,7 @@ class Ed4Tactic:
         return Command(me.id, "end")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GuardTactic(Ed4Tactic):
     name = "guard"
 
