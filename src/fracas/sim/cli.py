@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
+import gc
 import html
 import json
 import random
@@ -129,15 +131,63 @@ def _sim(
 
       fracas sim examples/ed4/mica-and-the-ghouls.yaml --report report.html
     """
-    from fracas.sim import plots
+    with _quiet_gc():
+        _sim_run(file, runs, seed, as_json, workers, report, engine, scheduler, max_rounds)
+
+
+@contextlib.contextmanager
+def _quiet_gc() -> Iterator[None]:
+    """The cyclic garbage collector during a command: off while modules are imported and the encounter and
+    kernel are built (they make no garbage worth a pass, and each pass walks every object loaded so far),
+    then on with what was built frozen (:func:`_settle_gc`); its state is restored afterwards (tests call
+    the command in their own process). At the interpreter's exit everything is frozen first, so freeing
+    the modules does not run full collections over the objects numba and the rulesets loaded: measured
+    here, about 0.15 s of collections while starting and 0.3 s at exit otherwise."""
+    global _EXIT_FREEZE
+    was_enabled = gc.isenabled()
+    gc.disable()
+    if not _EXIT_FREEZE:
+        _EXIT_FREEZE = True
+        atexit.register(gc.freeze)
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+_EXIT_FREEZE = False
+
+
+def _settle_gc() -> None:
+    """The start-up is done: freeze what it built (it lives until the end; forked workers share it and
+    never touch it) and let the collector run over what the fights make."""
+    gc.freeze()
+    gc.enable()
+
+
+def _sim_run(
+    file: Path,
+    runs: int,
+    seed: int | None,
+    as_json: bool,
+    workers: int | None,
+    report: Path | None,
+    engine: str,
+    scheduler: str | None,
+    max_rounds: int | None,
+) -> None:
     from fracas.sim import report as rep
-    from fracas.sim.runner import load_scenario, simulate
+    from fracas.sim.runner import choose_engine, load_scenario, simulate
 
     _check_out(report, "--report")
     scenario = load_scenario(str(file), max_rounds)
     backend = _backend(workers, scheduler)
     s = _seed(seed)
     _prepare_kernels([scenario], engine)
+    choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
+    _settle_gc()
     with _progress(f"{scenario.name}", False) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb)
     if result.tally.runs == 0:
@@ -150,6 +200,8 @@ def _sim(
         if result.note and result.engine == "reference" and engine == "auto":
             console.print(f"(reference engine: {result.note})", style="dim", markup=False)
     if report is not None:
+        from fracas.sim import plots
+
         page = rep.html_page(data, plots.report_images(data))
         report.write_text(page, encoding="utf-8")
         if not as_json:
@@ -187,6 +239,22 @@ def _sweep(
 
       fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.karma=0,5,10" --scheduler tcp://host:8786
     """
+    with _quiet_gc():
+        _sweep_run(file, vary, runs, seed, as_json, workers, scheduler, engine, plot, report)
+
+
+def _sweep_run(
+    file: Path,
+    vary: list[str],
+    runs: int,
+    seed: int | None,
+    as_json: bool,
+    workers: int | None,
+    scheduler: str | None,
+    engine: str,
+    plot: Path | None,
+    report: Path | None,
+) -> None:
     from fracas.engine import encounter
     from fracas.errors import EncounterFileError
     from fracas.sim import plots
@@ -210,6 +278,7 @@ def _sweep(
     s = _seed(seed)
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
+    _settle_gc()
     with _progress(f"sweep of {len(points)} points", False) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb)
     seconds = time.perf_counter() - start
