@@ -23,7 +23,7 @@ any Standard-action command or ``pass``; a delaying character ``act-now`` or ``w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -826,14 +826,14 @@ class EarthdawnRuleset(Ruleset):
         sc.emit(ev.ExtraSet("delay_asked", {"at": state.turn, "ids": [*ids, me]}))
 
     # ----- geometry ---------------------------------------------------------------------------------------
-    def _blocked(self, state: FightState, mover: str) -> set[tuple[int, int]]:
+    def _blocked(self, state: FightState, mover: str) -> Container[tuple[int, int]]:
         """The hexes ``mover`` cannot enter (for ``in`` tests): blocked on the map or taken by someone not
         dead or fled. In big fights a view of the occupancy index, else a set."""
         if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
-            return Taken(state, mover)  # type: ignore[return-value]
-        blocked = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
+            return Taken(state, mover)
+        blocked: set[tuple[int, int]] = {(h[0], h[1]) for h in state.extra.get("map", {}).get("blocked", ())}
         blocked |= state.occupied(mover)
-        return blocked  # type: ignore[return-value]
+        return blocked
 
     def _check_path(
         self, state: FightState, me: Combatant, path: Any, limit: int, rule: str, start: Any = None

@@ -183,11 +183,12 @@ class Survey:
 
     __slots__ = ("_foes", "nearest", "near", "adjacent_foe", "fallen", "_state", "_me")
 
-    def __init__(self, state: FightState, me: Combatant) -> None:
+    def __init__(self, state: FightState, me: Combatant, full_scan: bool = False) -> None:
         self._state = state
         self._me = me
         self._foes: list[tuple[int, Combatant]] | None = None
-        if len(state.combatants) > GRID_FROM and me.pos is not None and self._look_around(state, me):
+        big = len(state.combatants) > GRID_FROM and not full_scan  # full_scan: the reference, for tests
+        if big and me.pos is not None and self._look_around(state, me):
             return
         self._scan_all(state, me)
 
