@@ -17,7 +17,6 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from fracas.errors import FracasError, UsageError
 
@@ -308,6 +307,8 @@ def _sweep_run(
 
 
 def _print_sweep(out: dict[str, Any]) -> None:
+    from rich.table import Table
+
     t = Table(title=f"{out['encounter']}: {out['runs']:,} fights per point, seed {out['seed']}")
     names = [v["name"] for v in out["vary"]]
     for n in names:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import html
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from fracas import __version__
-from fracas.sim.runner import SimResult
 from fracas.sim.stats import summarize
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from fracas.sim.runner import SimResult
 
 JSON_VERSION = 1
 
@@ -54,6 +55,8 @@ def _pct(x: float) -> str:
 
 def print_report(report: dict[str, Any], console: Console) -> None:
     """The report as tables on the terminal."""
+    from rich.table import Table
+
     head = f"[bold]{report['encounter']}[/] ({report['ruleset']}) — {report['runs']:,} fights"
     if report["interrupted"]:
         head += f" [yellow](interrupted: {report['runs']:,} of {report['requested']:,})[/]"
