@@ -105,7 +105,7 @@ def _dir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _cdir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     """chapter._direction: the hex direction pointing most nearly from one hex to another (cube dot
     product, the first best)."""
@@ -122,7 +122,7 @@ def _cdir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
     """chapter.intervening: the combatants (active or unconscious) on the hexes strictly between ``me`` and
     ``t`` on hexgrid.line, closest first, into ``out``; returns how many."""
@@ -166,7 +166,7 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
     """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked): from the
     occupancy grid (id + 1 of the combatant on a hex), or by looking at everyone outside it."""
@@ -181,7 +181,7 @@ def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """hexgrid.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
     :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached.
@@ -202,6 +202,18 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN
     far = d0 + ROUTE_MARGIN
     side = ROUTE_SIDE
     start = ROUTE_REACH * side + ROUTE_REACH
+    # every hex searched is within ``far`` of the goal: when that square lies on the occupancy grid, a hex
+    # is taken if the grid says so (the mover's own hex is the start, already seen), and when it lies
+    # within ROUTE_REACH of the start, the window holds it (the same search, fewer tests per hex)
+    gq0 = flags[F_GQ0]
+    gr0 = flags[F_GR0]
+    on_grid = (
+        gq - far - gq0 >= 0
+        and gq + far - gq0 < grid.shape[0]
+        and gr - far - gr0 >= 0
+        and gr + far - gr0 < grid.shape[1]
+    )
+    in_reach = d0 + far <= ROUTE_REACH
     seen[start] = 7
     queue[0] = start
     nq = 1
@@ -215,13 +227,18 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN
         for k in range(6):
             q = hq + DQ[k]
             r = hr + DR[k]
-            if _hexd(q, r, sq, sr) > ROUTE_REACH:
-                continue
-            c = (q - sq + ROUTE_REACH) * side + (r - sr + ROUTE_REACH)
-            if seen[c] != 0 or _taken(q, r, i, st, n, grid, flags):
-                continue
             nd = _hexd(q, r, gq, gr)
             if nd > far:
+                continue
+            if not in_reach and _hexd(q, r, sq, sr) > ROUTE_REACH:
+                continue
+            c = cell + DQ[k] * side + DR[k]
+            if seen[c] != 0:
+                continue
+            if on_grid:
+                if grid[q - gq0, r - gr0] != 0:
+                    continue
+            elif _taken(q, r, i, st, n, grid, flags):
                 continue
             seen[c] = k + 1
             queue[nq] = c
@@ -250,7 +267,7 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN
     return found >= 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
     step); greedy, then :func:`_route` when no neighbour is nearer before the path is done."""
@@ -286,7 +303,7 @@ def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # no
     out[3] = last
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _path_away(i, tq, tr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN202
     """tactics.path_away: each step to the first neighbour farther from the threat than any so far (every
     step gets strictly farther, so the path never revisits a hex)."""
@@ -318,7 +335,7 @@ def _path_away(i, tq, tr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN2
     out[3] = last
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
     """chapter._adjacent_enemies of ``t``: active enemies next to it, not knocked down, with a close attack.
     Returns (how many, how many of them other than ``excl``, whether one other than ``excl`` stands outside
@@ -345,7 +362,7 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
     return cnt, others, front
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
     an unconscious character below his Unconsciousness Rating."""
@@ -359,7 +376,7 @@ def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN2
         st[c, S_STATUS] = ACTIVE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: ANN001, ANN202
     """round._initiative (p.371-372): the acting order of the active combatants in ``wk[W_ORDER]``; returns
     how many act."""
@@ -424,7 +441,7 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     """play.Fight._check_end: the side still standing (-1 if none) when at most one side is, else -2."""
     for si in range(nsides):
@@ -443,7 +460,7 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     return -2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _grid_set(c, v, st, grid, flags):  # noqa: ANN001, ANN202
     """Marks (``v`` = c + 1) or clears (``v`` = 0, if it is c's) the hex of ``c`` on the occupancy grid."""
     i = st[c, S_Q] - flags[F_GQ0]
@@ -452,7 +469,7 @@ def _grid_set(c, v, st, grid, flags):  # noqa: ANN001, ANN202
         grid[i, j] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _move(me, st, path, grid, flags):  # noqa: ANN001, ANN202
     """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
     if path[0] > 0:
@@ -463,7 +480,7 @@ def _move(me, st, path, grid, flags):  # noqa: ANN001, ANN202
         _grid_set(me, me + 1, st, grid, flags)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid):  # noqa: ANN001, ANN202, PLR0913
     """combat.damage_events (p.379-380) for damage that got through Armor: a Wound at the Wound Threshold,
     death at the Death Rating, unconsciousness (and knocked down) at the Unconsciousness Rating, else a
@@ -500,7 +517,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
             st[t, S_DOWN] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN001, ANN202
     """The step and the DN of ``me``'s Attack test on ``t`` with attack ``a`` (p.377): the step less
     Wounds, long range, Harried by numbers; the Defense with knocked down, Harried, Blindsided and the
@@ -538,7 +555,7 @@ def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN00
     return step, dn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _attack(
     me, t, a, use_k, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
 ):  # noqa: ANN001, ANN202, PLR0913, PLR0912, PLR0915, C901
@@ -629,7 +646,7 @@ def _attack(
         _face(me, t, st, cst)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _face(me, t, st, cst):  # noqa: ANN001, ANN202
     """chapter._face: the attacker faces its target; a defender next to it with no other foe next to it
     turns to face the attacker (Blindsided, p.386-387)."""
@@ -640,7 +657,7 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
             st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.Ed4Tactic.attack_plan: the first attack in the tactic's order (most expected damage, then
     the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a
@@ -675,7 +692,7 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # 
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: ANN001, ANN202, PLR0912, C901
     """What tactics.Ed4Tactic.act chooses for ``me`` (no state changes): returns the action (ACT_*) and
     its target (-1 if none); ``wk[W_PATH]`` holds the path (hexes, last q, last r, last step's
@@ -772,7 +789,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     return ACT_ATTACK, foe
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _turn(
     me,
     rnd,
