@@ -10,6 +10,7 @@ Python. ``FRACAS_PURE=1`` forces plain Python. The behaviour is the same either 
 the same dice (tested on the golden fights); only the speed differs.
 
 The compiled files never sit beside the sources, so an edited ``.py`` is never shadowed by an old build.
+``FRACAS_NATIVE_DIR`` names another folder for the build (the tests build one there).
 """
 
 from __future__ import annotations
@@ -38,7 +39,13 @@ MODULES: tuple[str, ...] = (
 
 PACKAGE = Path(__file__).resolve().parent
 NATIVE_DIR = PACKAGE / "_native"
-STAMP = NATIVE_DIR / "stamp.json"
+
+
+def native_dir() -> Path:
+    """Where the compiled engine lives: ``$FRACAS_NATIVE_DIR``, else ``src/fracas/_native``."""
+    return Path(os.environ.get("FRACAS_NATIVE_DIR") or NATIVE_DIR)
+
+
 _SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
@@ -78,7 +85,7 @@ def _check() -> tuple[dict[str, str], str] | str:
     if os.environ.get("FRACAS_PURE", "") not in ("", "0"):
         return "FRACAS_PURE is set"
     try:
-        stamp = json.loads(STAMP.read_text())
+        stamp = json.loads((native_dir() / "stamp.json").read_text())
     except FileNotFoundError:
         return "not built (run `fracas native build`)"
     except (OSError, ValueError):
@@ -96,8 +103,9 @@ def _check() -> tuple[dict[str, str], str] | str:
 
 
 class _Finder(importlib.abc.MetaPathFinder):
-    def __init__(self, files: dict[str, str]) -> None:
+    def __init__(self, files: dict[str, str], where: Path) -> None:
         self.files = files
+        self.where = where
 
     def find_spec(
         self, name: str, path: object = None, target: object = None
@@ -105,7 +113,7 @@ class _Finder(importlib.abc.MetaPathFinder):
         rel = self.files.get(name)
         if rel is None:
             return None
-        location = str(NATIVE_DIR / rel)
+        location = str(self.where / rel)
         loader = importlib.machinery.ExtensionFileLoader(name, location)
         return importlib.util.spec_from_file_location(name, location, loader=loader)
 
@@ -122,13 +130,13 @@ def install() -> Status:
     if loaded:  # imported before the hook: mixing would call stale code
         _status = Status(False, f"{loaded[0]} was imported before fracas")
         return _status
-    sys.meta_path.insert(0, _Finder({**files, shared: f"{shared}{_SUFFIX}"}))
+    sys.meta_path.insert(0, _Finder({**files, shared: f"{shared}{_SUFFIX}"}, native_dir()))
     _status = Status(True, "compiled with mypyc", MODULES)
     return _status
 
 
 def build(*, opt_level: str = "3", quiet: bool = False) -> Path:
-    """Compile :data:`MODULES` with mypyc into :data:`NATIVE_DIR` (a few minutes), with its stamp.
+    """Compile :data:`MODULES` with mypyc into :func:`native_dir` (a few minutes), with its stamp.
 
     mypyc builds beside its inputs, so it works on a copy of the package in a temporary folder and only
     the extension files are moved here."""
@@ -155,7 +163,9 @@ def build(*, opt_level: str = "3", quiet: bool = False) -> Path:
         if len(shared) != 1:
             raise RuntimeError(f"mypyc built {len(shared)} shared libraries, expected one")
         files = {}
-        new = Path(tempfile.mkdtemp(prefix="_native-", dir=PACKAGE))
+        target = native_dir()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        new = Path(tempfile.mkdtemp(prefix="_native-", dir=target.parent))
         try:
             shutil.copy2(shared[0], new / shared[0].name)
             for m in MODULES:
@@ -163,9 +173,8 @@ def build(*, opt_level: str = "3", quiet: bool = False) -> Path:
                 built = work / ext
                 if not built.exists():
                     raise RuntimeError(f"mypyc did not build {m}")
-                target = new / ext
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(built, target)
+                (new / ext).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(built, new / ext)
                 files[m] = str(ext)
             stamp = {
                 "python": _python_tag(),
@@ -175,15 +184,15 @@ def build(*, opt_level: str = "3", quiet: bool = False) -> Path:
                 "opt_level": opt_level,
             }
             (new / "stamp.json").write_text(json.dumps(stamp, indent=1) + "\n")
-            if NATIVE_DIR.exists():
-                shutil.rmtree(NATIVE_DIR)
-            new.rename(NATIVE_DIR)
+            if target.exists():
+                shutil.rmtree(target)
+            new.rename(target)
         except BaseException:
             shutil.rmtree(new, ignore_errors=True)
             raise
     if not quiet:
-        print(f"compiled {len(MODULES)} modules into {NATIVE_DIR}")
-    return NATIVE_DIR
+        print(f"compiled {len(MODULES)} modules into {target}")
+    return target
 
 
 def _closure() -> list[str]:
@@ -205,7 +214,8 @@ def clean() -> bool:
     """Remove the compiled engine; True if there was one."""
     import shutil
 
-    if NATIVE_DIR.exists():
-        shutil.rmtree(NATIVE_DIR)
+    target = native_dir()
+    if target.exists():
+        shutil.rmtree(target)
         return True
     return False

@@ -20,7 +20,9 @@ native_app = typer.Typer(
 def _build(
     opt: int = typer.Option(3, "--opt", min=0, max=3, help="C optimisation level (0 builds fastest)."),
 ) -> None:
-    """Compile the engine's hot modules with mypyc into src/fracas/_native (needs a C compiler)."""
+    """Compile the engine's hot modules with mypyc into src/fracas/_native (needs a C compiler).
+
+    $FRACAS_NATIVE_DIR, when set, names another folder (for building and for loading)."""
     from rich.console import Console
 
     from fracas import native

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,9 +28,8 @@ def _stamp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **change: object) ->
         "shared": "x__mypyc",
     }
     stamp.update(change)
-    path = tmp_path / "stamp.json"
-    path.write_text(json.dumps(stamp))
-    monkeypatch.setattr(native, "STAMP", path)
+    (tmp_path / "stamp.json").write_text(json.dumps(stamp))
+    monkeypatch.setenv("FRACAS_NATIVE_DIR", str(tmp_path))
     monkeypatch.delenv("FRACAS_PURE", raising=False)
 
 
@@ -49,7 +49,7 @@ def test_an_edited_source_turns_the_whole_build_off(tmp_path: Path, monkeypatch:
 def test_another_python_or_no_build_or_pure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _stamp(tmp_path, monkeypatch, python="cpython-39-elsewhere")
     assert "built for cpython-39-elsewhere" in native._check()  # type: ignore[operator]
-    monkeypatch.setattr(native, "STAMP", tmp_path / "missing.json")
+    monkeypatch.setenv("FRACAS_NATIVE_DIR", str(tmp_path / "missing"))
     assert native._check() == "not built (run `fracas native build`)"
     monkeypatch.setenv("FRACAS_PURE", "1")
     assert native._check() == "FRACAS_PURE is set"
@@ -77,6 +77,31 @@ def test_plain_python_gives_the_same_golden_events_as_the_compiled_engine() -> N
     assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(GOLDEN)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
+@pytest.mark.timeout(1500)
+def test_the_compiled_engine_builds_and_plays_the_golden_fights(tmp_path: Path) -> None:
+    """Build the compiled engine (C optimisation off, the quickest build) into a folder of this test's,
+    then run the golden event streams, the engine's other tests and ED1's (it shares the compiled
+    Earthdawn round) with it loaded."""
+    env = {**os.environ, "FRACAS_NATIVE_DIR": str(tmp_path / "native")}
+    env.pop("FRACAS_PURE", None)
+    build = [sys.executable, "-m", "fracas.cli", "native", "build", "--opt", "0"]
+    done = subprocess.run(build, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    active = "import fracas.native as n, sys; s = n.status(); print(s.reason); sys.exit(0 if s.active else 1)"
+    probe = subprocess.run([sys.executable, "-c", active], env=env, capture_output=True, text=True)
+    assert probe.returncode == 0, probe.stdout
+    tests = [str(ROOT / "tests" / "engine"), str(ROOT / "tests" / "ed1")]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests, "-k", "not compiled_engine"],
         cwd=ROOT,
         env=env,
         capture_output=True,
