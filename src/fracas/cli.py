@@ -37,7 +37,6 @@ _AREAS = (
     "fracas.engine.cli",
     "fracas.sim.cli",
     "fracas.web.cli",
-    "fracas.native_cli",
 )
 
 # The commands (and command groups) each area registers: ``main`` imports only the area of the command it
@@ -53,7 +52,6 @@ COMMANDS = {
     "sweep": "fracas.sim.cli",
     "serve": "fracas.web.cli",
     "fights": "fracas.web.cli",
-    "native": "fracas.native_cli",
 }
 
 _REGISTERED: dict[str, tuple[list[Any], list[Any]]] = {}  # area -> the commands and groups it added

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from fracas.dice.source import DiceSource
 from fracas.engine.commands import Command, Decision
 from fracas.engine.events import Event, FightEnded, FightStarted
 from fracas.engine.state import FightState
-from fracas.engine.tactics import Tactic
 from fracas.errors import FracasError, IllegalCommand
-from fracas.rules.base import Ruleset  # at run time: the compiled dataclass needs its field types
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
+    from fracas.engine.tactics import Tactic
+    from fracas.rules.base import Ruleset
 
 Listener = Callable[[list[Event], FightState], None]
 

@@ -27,8 +27,6 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
@@ -91,7 +89,6 @@ class CombatOption:
     check: Callable[[FightState, Command], None] | None = None
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # Ed4CoreRuleset, Ed1Ruleset, the chapter
 class EarthdawnRuleset(Ruleset):
     edition: ClassVar[Edition]
     hex_yards = 2.0

@@ -19,8 +19,6 @@ from collections.abc import Container, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.tactics import GRID_FROM, Taken
@@ -331,7 +329,6 @@ def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # the chapter's tactics
 class Ed4Tactic:
     name: ClassVar[str] = "default"
     declares: ClassVar[bool] = False  # never declares combat options: the ruleset declares "act" for it
@@ -515,7 +512,6 @@ class Ed4Tactic:
         return Command(me.id, "end")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class GuardTactic(Ed4Tactic):
     name = "guard"
 
