@@ -363,6 +363,33 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN202
+    """:func:`_close_foes` from the occupancy grid: the six hexes round ``t`` instead of every combatant
+    (the same answer: the grid holds everyone active or unconscious); a scan off the grid's edge."""
+    i = st[t, S_Q] - flags[F_GQ0]
+    j = st[t, S_R] - flags[F_GR0]
+    if not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
+        return _close_foes(t, excl, cst, st, n, rear)
+    cnt = 0
+    others = 0
+    front = False
+    side = cst[t, SIDE]
+    ft = st[t, S_FACE]
+    for k in range(6):
+        o = grid[i + DQ[k], j + DR[k]] - 1
+        if o < 0 or cst[o, SIDE] == side or st[o, S_STATUS] != ACTIVE or st[o, S_DOWN] or cst[o, NATT] == 0:
+            continue
+        cnt += 1
+        if o != excl:
+            others += 1
+            if rear:
+                rel = (k - ft) % 6
+                if rel < 2 or rel > 4:
+                    front = True
+    return cnt, others, front
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
     an unconscious character below his Unconsciousness Rating."""
@@ -481,12 +508,13 @@ def _move(me, st, path, grid, flags):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid):  # noqa: ANN001, ANN202, PLR0913
+def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid, foes):  # noqa: ANN001, ANN202, PLR0913
     """combat.damage_events (p.379-380) for damage that got through Armor: a Wound at the Wound Threshold,
     death at the Death Rating, unconsciousness (and knocked down) at the Unconsciousness Rating, else a
-    Knockdown test when the damage exceeds the Wound Threshold by 5 or more (Harried applies)."""
+    Knockdown test when the damage exceeds the Wound Threshold by 5 or more (Harried applies; ``foes``:
+    how many close combat foes ``t`` has, -1 if not known yet). True if ``t``'s status changed."""
     if amount <= 0:
-        return
+        return False
     dealt[me] += amount
     taken[t] += amount
     wt = cst[t, WT]
@@ -496,18 +524,22 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
     if st[t, S_DMG] >= cst[t, DEATH]:
         st[t, S_STATUS] = DEAD
         _grid_set(t, 0, st, grid, flags)
+        return True
     elif st[t, S_STATUS] != ACTIVE:
-        return
+        return False
     elif st[t, S_DMG] >= cst[t, UNC]:
         st[t, S_STATUS] = UNCONSCIOUS
         st[t, S_UNC] = rnd
         st[t, S_DOWN] = 1
+        return True
     elif amount - wt >= 5 and not st[t, S_DOWN]:
         kstep = cst[t, KD]
         if flags[F_WP]:
             kstep -= st[t, S_WND] - new_w
         if flags[F_CHAPTER]:
-            cnt_t, _o, _f = _close_foes(t, -1, cst, st, cst.shape[0], False)
+            cnt_t = foes
+            if cnt_t < 0:
+                cnt_t, _o, _f = _close_foes_at(t, -1, cst, st, cst.shape[0], False, grid, flags)
             if cnt_t >= flags[F_HAR_N]:
                 kstep += flags[F_HAR_PEN]
         if kstep < 1:
@@ -515,6 +547,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
         ko = _draw(s, min(kstep, flags[F_MAXSTEP]), off, shift, keep, own, alias)
         if (ko & 1) or (ko >> 1) < amount - wt:
             st[t, S_DOWN] = 1
+    return False
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -522,6 +555,17 @@ def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN00
     """The step and the DN of ``me``'s Attack test on ``t`` with attack ``a`` (p.377): the step less
     Wounds, long range, Harried by numbers; the Defense with knocked down, Harried, Blindsided and the
     characters in the way (the last three with the chapter); both at least 1."""
+    cnt_me, cnt_t, oth_t, front_t = 0, 0, 0, False
+    if flags[F_CHAPTER]:
+        cnt_me, _o, _f = _close_foes(me, -1, cst, st, cst.shape[0], False)
+        cnt_t, oth_t, front_t = _close_foes(t, me, cst, st, cst.shape[0], True)
+    return _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, front_t)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, front_t):  # noqa: ANN001, ANN202, PLR0913
+    """:func:`_attack_numbers` with the close combat foes counted: ``me``'s (_close_foes(me, -1)) and
+    ``t``'s (_close_foes(t, me, True))."""
     n = cst.shape[0]
     har_n = flags[F_HAR_N]
     har_pen = flags[F_HAR_PEN]
@@ -532,10 +576,8 @@ def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN00
     if st[t, S_DOWN]:
         dn_mod += flags[F_DOWN_DEF]
     if flags[F_CHAPTER]:
-        cnt_me, _o, _f = _close_foes(me, -1, cst, st, n, False)
         if cnt_me >= har_n:
             step += har_pen
-        cnt_t, oth_t, front_t = _close_foes(t, me, cst, st, n, True)
         harried_t = cnt_t >= har_n
         if harried_t:
             dn_mod += har_pen
@@ -574,11 +616,19 @@ def _attack(
         long_pen = flags[F_LONG_PEN]
     stray_total = -1
     tests = 0
+    changed = False
+    # t's close combat foes (Harried, Blindsided, its Knockdown test, whom it turns to face): only t's own
+    # state changes while me attacks it, so they are counted once (a stray shot recounts them for _face)
+    cnt_me, cnt_t, oth_t, front_t = 0, 0, 0, False
+    if chapter:
+        cnt_t, oth_t, front_t = _close_foes_at(t, me, cst, st, n, True, grid, flags)
     for k in range(cst[me, ACTIONS]):
         if st[t, S_STATUS] == DEAD or (k > 0 and st[t, S_STATUS] != ACTIVE):
             break
         tests += 1
-        step, dn = _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk)
+        if chapter:  # me's foes: its target, next to it, may have fallen since the last test
+            cnt_me, _o, _f = _close_foes_at(me, -1, cst, st, n, False, grid, flags)
+        step, dn = _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, front_t)
         against = att[me, a, A_AGAINST]
         if use_k:
             st[me, S_KARMA] -= 1
@@ -607,7 +657,26 @@ def _attack(
         raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
         kind = att[me, a, A_ARMOR]
         armor = 0 if kind == 0 else cst[t, PARM] if kind == 1 else cst[t, MARM]
-        _deal(me, t, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid)
+        changed |= _deal(
+            me,
+            t,
+            raw - armor,
+            rnd,
+            s,
+            st,
+            cst,
+            flags,
+            off,
+            shift,
+            keep,
+            own,
+            alias,
+            dealt,
+            taken,
+            grid,
+            cnt_t,
+        )
+    struck = False
     if chapter and not close and stray_total >= 0:
         inter = wk[W_INTER]
         ni = _intervening(me, t, st, n, inter)
@@ -623,7 +692,7 @@ def _attack(
                 raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
                 kind = att[me, a, A_ARMOR]
                 armor = 0 if kind == 0 else cst[v, PARM] if kind == 1 else cst[v, MARM]
-                _deal(
+                changed |= _deal(
                     me,
                     v,
                     raw - armor,
@@ -640,21 +709,38 @@ def _attack(
                     dealt,
                     taken,
                     grid,
+                    -1,
                 )
+                struck = True
                 break
     if chapter and tests > 0:
-        _face(me, t, st, cst)
+        if struck:
+            _face(me, t, st, cst)
+        else:
+            _face_known(me, t, st, oth_t)
+    return changed
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _face(me, t, st, cst):  # noqa: ANN001, ANN202
     """chapter._face: the attacker faces its target; a defender next to it with no other foe next to it
     turns to face the attacker (Blindsided, p.386-387)."""
-    st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+    oth = 1
     if st[t, S_STATUS] == ACTIVE and _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R]) == 1:
         _c, oth, _f = _close_foes(t, me, cst, st, cst.shape[0], False)
-        if oth == 0:
-            st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+    _face_known(me, t, st, oth)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _face_known(me, t, st, oth):  # noqa: ANN001, ANN202
+    """:func:`_face` with the count of ``t``'s close combat foes other than ``me`` (``oth``) known."""
+    st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+    if (
+        oth == 0
+        and st[t, S_STATUS] == ACTIVE
+        and _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R]) == 1
+    ):
+        st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -842,7 +928,7 @@ def _turn(
     if act == ACT_ATTACK:
         _move(me, st, path, grid, flags)
         dec = wk[W_DEC]
-        _attack(
+        changed = _attack(
             me,
             t,
             dec[0],
@@ -863,6 +949,9 @@ def _turn(
             taken,
             grid,
         )
+        # the fight goes on while two sides stand: only a status changed by the attack may end it
+        if not changed:
+            return -2
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     return -2
 
