@@ -215,3 +215,21 @@ def test_aggressive_attack_costs_1_strain_with_only_a_ranged_attack_p382() -> No
     events = f.submit(cmd("a", "attack", "b", attack="Crossbow"))
     strain = [e for e in of(events, ev.Damaged) if e.damage_type == "strain" and e.target == "a"]
     assert [(s.amount, s.rule) for s in strain] == [(1, "ed4/option/aggressive-attack p.382")]
+
+
+def test_aggressive_attack_strain_is_owed_by_who_never_gets_a_turn_p382() -> None:
+    """p.382: at least 1 Strain "even if he doesn't end up making any Attack tests during the round": a
+    character who declared Aggressive Attack and was knocked out before his turn pays it at the end of
+    the round (here he is made unconscious by hand after Initiative, standing for a blow that felled him)."""
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [3, 5])
+    declare(f, "a", o.AGGRESSIVE)
+    events: list[ev.Event] = []
+    while f.state.phase != "act":
+        events += f.step()
+    f.state.combatants["a"].status = "unconscious"
+    while not any(isinstance(e, ev.RoundEnded) for e in events):
+        events += f.step()
+    strain = [e for e in of(events, ev.Damaged) if e.damage_type == "strain" and e.target == "a"]
+    assert [(s.amount, s.rule) for s in strain] == [(1, "ed4/option/aggressive-attack p.382")]
+    assert events.index(strain[0]) < events.index(of(events, ev.RoundEnded)[0])
+    assert not [e for e in of(events, ev.TurnEnded) if e.actor == "a"]

@@ -88,7 +88,7 @@ GOLDEN: dict[str, str] = {
     "examples/ed4/ambush-in-the-dark.yaml#1": "12114f7055ba73581aab6609",
     "examples/ed4/ambush-in-the-dark.yaml#2": "6322cd6343349f4246061f43",
     "examples/ed4/ambush-in-the-dark.yaml#3": "316288c8e6a60c04ecd01e1f",
-    "examples/ed4/ambush-in-the-dark.yaml#4": "0f55669280e20957bc8f27b4",
+    "examples/ed4/ambush-in-the-dark.yaml#4": "0d40fa25ee6cb1402e70af96",
     "examples/ed4/ambush-in-the-dark.yaml#5": "2be12c9d2c4ca8ec58f3a71f",
     "examples/ed4/cavalry-charge.yaml#1": "bb35e6fc4bddd95126f2ed4d",
     "examples/ed4/cavalry-charge.yaml#2": "00e75e2766afe613367207fe",

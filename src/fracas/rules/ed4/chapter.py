@@ -441,11 +441,34 @@ class ChapterMixin:
                     ev.TurnEnded(cur),
                 ]
         events = super().advance(state, dice)  # type: ignore[misc]
+        if events and isinstance(events[-1], ev.RoundEnded):
+            events = self._strain_owed(state, events)
         if any(isinstance(e, ev.RoundStarted) for e in events):
             events = self._round_start(state, dice, events)
         if any(isinstance(e, ev.OrderSet) for e in events):
             events = self._mounts_on_riders(state, events)
         return events
+
+    def _strain_owed(self, state: FightState, events: list[ev.Event]) -> list[ev.Event]:
+        """Aggressive Attack's Strain at the end of the round for who declared it and never ended a turn
+        (knocked out, say, before acting): "The character always takes at least 1 Strain, even if he doesn't
+        end up making any Attack tests during the round" (p.382). Who ended a turn paid it then
+        (:meth:`_after_action`); the dead and the fled pay nothing."""
+        sc = Scratch(state)
+        for cid in state.declarations:
+            c = state.combatants.get(cid)
+            if c is None or cid in state.acted or c.status in ("dead", "fled"):
+                continue
+            if opt.AGGRESSIVE not in declared(state, cid):
+                continue
+            count = c.marks.get("attack_tests")
+            if count and count[0] == state.round and len(count) > 2 and count[2] > 0:
+                continue  # paid per close Attack test (an interrupt, a reserved action)
+            for amount, why, rule in opt.round_strain([opt.AGGRESSIVE], 0):
+                strain_events(sc, self.edition, cid, amount, why, rule)  # type: ignore[attr-defined]
+        if not sc.events:
+            return events
+        return events[:-1] + sc.events + events[-1:]
 
     def _round_start(self, state: FightState, dice: DiceSource, events: list[ev.Event]) -> list[ev.Event]:
         rnd = next(e.round for e in events if isinstance(e, ev.RoundStarted))
