@@ -219,7 +219,9 @@ def _ask_face(sides: int, why: str) -> int:
 
 def _odds(
     expression: str = typer.Argument(..., help='Dice notation: "step 14", "3d6", "2d+3", "d12!".'),
-    dn: int | None = typer.Option(None, "--dn", help="Difficulty Number: P(result >= DN), extra successes."),
+    dn: int | None = typer.Option(
+        None, "--dn", min=1, help="Difficulty Number (1 or more): P(result >= DN), extra successes."
+    ),
     under: int | None = typer.Option(None, "--under", help="GURPS: effective skill to roll 3d6 at or under."),
     table: bool = typer.Option(False, "--table", help="P(result >= DN) for DN 2 to 40."),
     ruleset: str = typer.Option(

@@ -156,6 +156,7 @@ class EarthdawnRuleset(Ruleset):
                         f"{where}.equipment: only character templates take equipment; "
                         f"{spec.template!r} is not one"
                     )
+                _check_equipment(cat, spec.equipment, f"{where}.equipment")
                 stats = character_with(cat, key, spec.equipment, edition)
             else:
                 stats = cat.template(key)
@@ -1480,6 +1481,34 @@ def _mt(mods: list[Modifier]) -> tuple[tuple[Any, ...], ...]:
 
 
 EQUIPMENT_KEYS = ("weapons", "armor", "shield")
+
+
+def _check_equipment(cat: Any, equipment: dict[str, Any], where: str) -> None:
+    """Every unknown weapon, armor or shield of an encounter's ``equipment``, each at its own path, in one
+    error (the catalog's own message names the first only, and not where it is)."""
+    from fracas.rules.earthdawn.catalog import UnknownName
+
+    problems: list[str] = []
+    weapons = equipment.get("weapons", [])
+    items = [(f"{where}.weapons", weapons)] if isinstance(weapons, str) else []
+    if isinstance(weapons, list):
+        items = [(f"{where}.weapons.{i}", w) for i, w in enumerate(weapons)]
+    elif not isinstance(weapons, str):
+        problems.append(f"{where}.weapons: expected a list of weapon names, found {weapons!r}")
+    lookups = [(path, name, cat.weapon) for path, name in items]
+    for field, look in (("armor", cat.armor_piece), ("shield", cat.shield)):
+        if equipment.get(field):  # empty: none worn, as from_character reads it
+            lookups.append((f"{where}.{field}", equipment[field], look))
+    for path, name, look in lookups:
+        if not isinstance(name, str):
+            problems.append(f"{path}: expected a name, found {name!r}")
+            continue
+        try:
+            look(name)
+        except UnknownName as exc:
+            problems.append(f"{path}: {exc}")
+    if problems:
+        raise EncounterFileError("; ".join(problems))
 
 
 def character_with(cat: Any, key: str, equipment: dict[str, Any], edition: str) -> Any:
