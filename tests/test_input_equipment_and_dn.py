@@ -55,3 +55,14 @@ def test_odds_refuses_a_difficulty_number_below_1(capsys: pytest.CaptureFixture[
     assert main(["odds", "step 14", "--dn", "-5"]) == 2
     assert main(["odds", "step 14", "--dn", "0"]) == 2
     assert main(["odds", "step 14", "--dn", "1"]) == 0
+
+
+def test_every_line_of_a_stats_error_names_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text(FILE.replace("equipment: {EQUIPMENT}", "stats: {karma: -3, bogus: 2}"))
+    assert main(["validate", str(f)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 and all(str(f) in line for line in lines)
+    assert "stats.karma" in lines[0] and "stats.bogus" in lines[1]

@@ -179,7 +179,7 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
     try:
         options = ruleset.options(spec.options)
     except FracasError as exc:
-        errors.append(f"{source}: {exc}")
+        errors += [f"{source}: {line}" for line in str(exc).splitlines()]
         options = {}
     combatants: dict[str, Combatant] = {}
     side_names = [s.name for s in spec.sides]
@@ -190,8 +190,8 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
             where = f"sides.{si}.combatants.{ci}"
             try:
                 made = ruleset.make_combatants(entry, side.name, where)
-            except FracasError as exc:
-                errors.append(f"{source}: {exc}")
+            except FracasError as exc:  # one line per problem, each with the file
+                errors += [f"{source}: {line}" for line in str(exc).splitlines()]
                 continue
             if entry.combat_options and not getattr(ruleset, "combat_options", None):
                 errors.append(
