@@ -41,7 +41,7 @@ def test_example_runs_in_fracas_fight(name: str) -> None:
 
     out = CliRunner().invoke(app, ["fight", str(EXAMPLES / f"{name}.yaml"), "--seed", "3"])
     assert out.exit_code == 0, out.output
-    assert " win after " in out.output or "draw" in out.output
+    assert "Victory for " in out.output or "draw" in out.output
 
 
 def test_examples_use_the_chapter() -> None:

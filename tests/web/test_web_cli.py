@@ -48,7 +48,7 @@ def test_fights_list_export_import_delete_and_resume(tmp_path: Path, capsys) -> 
 
     assert main(["fight", "--resume", fid, "--db", db]) == 0
     out = capsys.readouterr().out
-    assert f"Resuming Mica and the ghouls ({fid})" in out and "win after" in out
+    assert f"Resuming Mica and the ghouls ({fid})" in out and "Victory for " in out
     assert "ended after round" in FightService(Store(db)).store.get(fid).status
 
     dump = tmp_path / "fight.json"

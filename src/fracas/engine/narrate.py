@@ -139,7 +139,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.Note():
             return f"  {event.text}" + (f" [{event.rule}]" if event.rule else "")
         case ev.FightEnded():
-            who = f"{event.winner} win" if event.winner else "No winner"
+            who = f"Victory for {event.winner}" if event.winner else "No winner"  # any side name reads right
             return (
                 f"\n== {who} after {event.rounds} round{'s' if event.rounds != 1 else ''} ({event.reason})."
             )
