@@ -113,6 +113,36 @@ def test_engine_replays_kernel_fights_face_by_face(name: str) -> None:
     assert k.run_seeds(seeds).to_json() == k.replay([int(s) for s in seeds]).to_json()
 
 
+# Fights of the kernel's streams that hit a case where the kernel once mirrored an engine bug (fixed in both;
+# tests/sas/test_sas_rule_fixes.py plays each case with scripted dice): each seed makes the kernel of before
+# the fix draw other dice than the fixed engine wants, so replaying it face by face fails.
+FIXED_CASES = [
+    # 1. a missed Head Butt kept the attacker's own fumble Stun out (Auto Fumble, Injure Self, Stun)
+    ("fighter-boss", 5018225123883500643),
+    ("fighter-boss", 3793282704604051296),
+]
+
+
+@pytest.mark.parametrize(("name", "seed"), FIXED_CASES)
+def test_engine_replays_kernel_fights_of_fixed_cases(name: str, seed: int) -> None:
+    from fracas.engine.play import Fight
+
+    k = _kernel(name)
+    sc = _scenario(name)
+    back, out, dice = k.trace(seed)
+    assert back == 0
+    pd = PrefixDice(dice, _NoMoreDice())
+    state = Fight(sc.ruleset, sc.state.clone(), pd, None).run()
+    assert pd.used == dice.shape[1]
+    winner = -1 if state.winner is None else list(state.sides).index(state.winner)
+    assert (winner, state.round) == ((int(out[0]) if out[0] < 2 else -1), out[1])
+    assert [c.status for c in state.combatants.values()] == [
+        ("active", "unconscious", "dead")[int(x)] for x in out[2:4]
+    ]
+    seeds = np.array([seed], dtype=np.uint64)
+    assert k.run_seeds(seeds).to_json() == k.replay([seed]).to_json()
+
+
 def test_prefix_dice_refuses_a_die_of_other_sides() -> None:
     pd = PrefixDice(np.array([[20, 6], [7, 3]]), _NoMoreDice())
     assert pd.roll(20) == 7

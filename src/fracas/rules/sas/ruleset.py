@@ -1677,8 +1677,6 @@ class SasRuleset(Ruleset):
                     )
                 else:
                     b.note("Friendly Fire, but no ally is near.", c.id, fr.roll.rule)
-        if sit.brawl is not None and sit.brawl.effect == "both-stunned" and not r.hit:
-            effects = [e for e in effects if not (e.target == c.id and e.name == "stunned")]
         if immediate:
             b.effects(effects)
             self._deaths(b, state, dice)

@@ -575,7 +575,6 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, dyn, rnd, tr, tn) -> bool:  # noqa
     of before it, ruleset._do_charge). Returns False to hand the fight back (never today)."""
     ATK, DMG, AROW, DROW, B = T
     rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
-    q0 = qn[0]
     brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
     mod = ATK[a, wa, wd, act, brow]
     if dyn:
@@ -623,16 +622,6 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, dyn, rnd, tr, tn) -> bool:  # noqa
                         _push(Q, qn, E_DEAD, d, 0, 0, 0)
     elif arow == A_FUMBLE:
         _fumble(P, S, Q, qn, a, 0, rs, tr, tn)
-    if brow >= 2 and B[brow - 1, 0] == BE_BOTH_STUNNED and arow not in (A_HIT, A_CRIT):
-        # as the engine does (ruleset._attack): a Head Butt that misses drops every Stunned of the attacker
-        # among this attack's effects (a fumble's Stun included)
-        keep = q0
-        for j in range(q0, qn[0]):
-            if not (Q[j, 0] == E_COND and Q[j, 1] == a and Q[j, 3] == C_STUNNED):
-                for f in range(5):
-                    Q[keep, f] = Q[j, f]
-                keep += 1
-        qn[0] = keep
     return True
 
 

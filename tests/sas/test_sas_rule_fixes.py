@@ -1,0 +1,82 @@
+"""Regression tests of Spells & Swords rules bugs, each a fight played with scripted dice.
+
+004 = shared/rules/004_0d1ac50b56c23caf.txt (no page numbers: sections are cited by heading); reference =
+shared/rules/reference/spells-and-swords.md. The S&S duel kernel mirrors each fix
+(tests/sim/test_sim_sas_kernel.py replays kernel fights that hit these cases in the engine).
+"""
+
+from __future__ import annotations
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+SAS = get_ruleset("sas")
+
+
+def _duel(a: dict, b: dict, **extra: object) -> Fight:
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "sides": [{"name": "left", "combatants": [a]}, {"name": "right", "combatants": [b]}],
+        **extra,
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
+    fight.advance_until_decision()
+    return fight
+
+
+def _fighters(**extra: object) -> Fight:
+    return _duel(
+        {"template": "fighter", "id": "a", "at": [0, 0]},
+        {"template": "fighter", "id": "b", "at": [1, 0]},
+        **extra,
+    )
+
+
+def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
+    """``cmd`` on its actor's turn with exactly ``faces``; then on to the next decision (no die more)."""
+    fight.dice = ScriptedDice(faces)
+    events = fight.submit(cmd)
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()
+    return events
+
+
+# ----- 1. a missed Head Butt keeps the attacker's own fumble Stun -----------------------------------------
+
+
+def test_missed_head_butt_keeps_the_attackers_fumble_stun() -> None:
+    """Reference 1.2 row 16 (SSSUC.html, Random Brawl Attacks): Head Butt stuns attacker and foe 1D3 rounds
+    *if it hits*; a miss does nothing of the row's. A fumble is the ATTACK TABLE's own (004: 1 Auto Fumble,
+    roll on the FUMBLE TABLE): 8 Injure Self -> LIGHT WOUND TABLE 5 "Stun: Get -2 to all Rolls for 1D6
+    Rounds". The engine dropped every Stunned of the attacker from a missed Head Butt, this one included."""
+    fight = _fighters()
+    # Brawl Rule 5 (1-10: a Random Brawl Attack), 1D60 16 Head Butt, Attack 1 Auto Fumble, Fumble 8 Injure
+    # Self, Light Wound Table 5 Stun, 1D6 3 rounds
+    events = _turn(fight, Command("a", "attack", "b"), [5, 16, 1, 8, 5, 3])
+    rolled = {e.test: e.outcome for e in events if isinstance(e, ev.Rolled)}
+    assert rolled["Random Brawl Attacks"] == "Head Butt"
+    assert rolled["Attack"] == "Auto Fumble" and rolled["Fumble"] == "Injure Self"
+    a = fight.state.combatants["a"]
+    assert "stunned" in a.conditions  # the side's attacks have taken effect
+    assert a.conditions["stunned"].until_round == 1 + 3
+    assert a.conditions["stunned"].rule.startswith("sas/light-wounds/stun")
+    assert "stunned" not in fight.state.combatants["b"].conditions
+
+
+def test_head_butt_that_hits_stuns_both_and_one_that_misses_neither() -> None:
+    """Reference 1.2 row 16: on a hit, attacker and foe Stunned 1D3 rounds (Attack +1 on the row)."""
+    fight = _fighters()
+    # Brawl 5, Head Butt 16, Attack 15 (Hit), the row's 1D3s: attacker 2, foe 3, then Damage 4 (Superficial)
+    _turn(fight, Command("a", "attack", "b"), [5, 16, 15, 2, 3, 4])
+    a, b = fight.state.combatants["a"], fight.state.combatants["b"]
+    assert a.conditions["stunned"].until_round == 1 + 2
+    assert b.conditions["stunned"].until_round == 1 + 3
+    fight = _fighters()
+    _turn(fight, Command("a", "attack", "b"), [5, 16, 6])  # Attack 6: a Miss
+    assert "stunned" not in fight.state.combatants["a"].conditions
+    assert "stunned" not in fight.state.combatants["b"].conditions
