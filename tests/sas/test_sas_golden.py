@@ -48,7 +48,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/dog-pile.yaml#3": "aefaaeba2b12a1ad964047e0",
     "examples/sas/goblin-horde.yaml#1": "9281a2394d6caa8c051b8da5",
     "examples/sas/goblin-horde.yaml#2": "38c43b124ce4c0ca9fb585b0",
-    "examples/sas/goblin-horde.yaml#3": "a1fe3b5d249db661e9f7f9a8",
+    "examples/sas/goblin-horde.yaml#3": "69781ff5f9308af6356cca68",
     "examples/sas/underwater.yaml#1": "a90f4edc48f938754beaeb4b",
     "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
     "examples/sas/underwater.yaml#3": "7a8672b05ab86ed34554cc30",

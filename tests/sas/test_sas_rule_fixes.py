@@ -80,3 +80,39 @@ def test_head_butt_that_hits_stuns_both_and_one_that_misses_neither() -> None:
     _turn(fight, Command("a", "attack", "b"), [5, 16, 6])  # Attack 6: a Miss
     assert "stunned" not in fight.state.combatants["a"].conditions
     assert "stunned" not in fight.state.combatants["b"].conditions
+
+
+# ----- 2. the end of the round reads the conditions the last side's batch left ---------------------------
+
+
+def test_a_stun_renewed_in_the_last_sides_batch_outlasts_the_round() -> None:
+    """A condition "for N Rounds" (004 LIGHT WOUND TABLE 5 Stun, 1D6 Rounds) lasts N rounds from when it is
+    taken, however long an older one had left. b, Stunned to the end of round 2, fumbles in round 2 (his side
+    attacks last) and stuns himself for 4 more rounds: the end of round 2 must read that new Stun (to round
+    6), not the old one from before his side's held effects landed."""
+    fight = _fighters(options={"brawl-rule": False})
+    # round 1: a hits (15), Damage 14 - Armor 3 = 11 Light Wound and the table: 5 Stun, 1D6 1 round
+    _turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])
+    _turn(fight, Command("b", "attack", "a"), [5])  # a Miss
+    assert fight.state.combatants["b"].conditions["stunned"].until_round == 2
+    # round 2: a misses; b rolls 1 (Auto Fumble), Fumble 8 Injure Self, Light Wound Table 5 Stun, 1D6 4
+    _turn(fight, Command("a", "attack", "b"), [5])
+    _turn(fight, Command("b", "attack", "a"), [1, 8, 5, 4])
+    assert fight.state.round == 3
+    b = fight.state.combatants["b"]
+    assert "stunned" in b.conditions
+    assert b.conditions["stunned"].until_round == 2 + 4
+    removed = [e for e in fight.log if isinstance(e, ev.ConditionRemoved) and e.target == "b"]
+    assert removed == []
+
+
+def test_a_stun_that_runs_out_still_goes_at_the_end_of_its_round() -> None:
+    fight = _fighters(options={"brawl-rule": False})
+    _turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])  # b Stunned to the end of round 2
+    _turn(fight, Command("b", "attack", "a"), [5])
+    _turn(fight, Command("a", "attack", "b"), [5])
+    _turn(fight, Command("b", "attack", "a"), [5])
+    assert fight.state.round == 3
+    assert "stunned" not in fight.state.combatants["b"].conditions
+    removed = [e for e in fight.log if isinstance(e, ev.ConditionRemoved) and e.target == "b"]
+    assert [e.name for e in removed] == ["stunned"]

@@ -120,6 +120,9 @@ FIXED_CASES = [
     # 1. a missed Head Butt kept the attacker's own fumble Stun out (Auto Fumble, Injure Self, Stun)
     ("fighter-boss", 5018225123883500643),
     ("fighter-boss", 3793282704604051296),
+    # 2. the end of the round read the conditions of before the last side's batch (a renewed Stun went)
+    ("fighter-boss", 4610887872675126526),
+    ("troll-troll", 16338617575996234785),
 ]
 
 

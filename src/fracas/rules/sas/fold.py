@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fracas.engine import events as ev
-from fracas.engine.state import Combatant, FightState
+from fracas.engine.state import Combatant, Condition, FightState
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures import Effect
 from fracas.rules.sas.tables import tables
@@ -141,6 +141,17 @@ class EventBuilder:
         if (cid, name) in self._conditions:
             return self._conditions[(cid, name)]
         return name in self.state.combatants[cid].conditions
+
+    def conditions(self, cid: str) -> dict[str, Condition]:
+        """The combatant's conditions as this batch's events leave them (added ones with their new
+        ``until_round``, removed ones gone)."""
+        out = dict(self.state.combatants[cid].conditions)
+        for e in self.events:
+            if isinstance(e, ev.ConditionAdded) and e.target == cid:
+                out[e.name] = Condition(e.name, e.until_round, e.value, e.source, e.rule)
+            elif isinstance(e, ev.ConditionRemoved) and e.target == cid:
+                out.pop(e.name, None)
+        return out
 
     def set_mark(self, cid: str, key: str, value: Any, rule: str = "") -> None:
         self._marks[(cid, key)] = value

@@ -759,10 +759,14 @@ class SasRuleset(Ruleset):
             )
 
     def _round_end(self, state: FightState, b0: EventBuilder) -> list[ev.Event]:
+        """The end of the round: deaths from wounds and bleeding, then durations run out. Read through the
+        last side's batch ``b0`` (its held effects are not yet in ``state``): a condition it renewed lasts to
+        its new end, one it removed is not removed twice."""
         b = EventBuilder(state)
         b._status.update(b0._status)
         b._marks.update(b0._marks)
         b._counters.update(b0._counters)
+        b._conditions.update(b0._conditions)
         rnd = state.round
         s = tables().settings
         for c in state.combatants.values():
@@ -779,12 +783,12 @@ class SasRuleset(Ruleset):
             if bleed is not None and bleed <= rnd and b.counter(c.id, "bleeds") > 0:
                 b.effects([P.Effect("dead", c.id, why="bled to death", rule=rule("major-wounds", "bleed"))])
                 continue
-            for name, cond in list(c.conditions.items()):
+            for name, cond in list(b0.conditions(c.id).items()):
                 if cond.until_round is not None and cond.until_round <= rnd:
                     b.remove_condition(c.id, name, "its time is up", cond.rule)
                     if name == "knocked-out" and status == "unconscious":
                         b.set_status(c.id, "active", rule("knocked-out"))
-            routed = c.marks.get("routed_round")
+            routed = b.mark(c.id, "routed_round")
             if routed is not None and status == "active" and rnd - routed + 1 >= s.rout_rounds:
                 b.set_status(c.id, "fled", rule("disengage", "rout"))
         return b.events

@@ -574,7 +574,7 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, dyn, rnd, tr, tn) -> bool:  # noqa
     they were before this turn, fresh (a charger's attack after the defender's first strike reads the views
     of before it, ruleset._do_charge). Returns False to hand the fight back (never today)."""
     ATK, DMG, AROW, DROW, B = T
-    rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
+    rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
     brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
     mod = ATK[a, wa, wd, act, brow]
     if dyn:
@@ -654,7 +654,6 @@ def work():  # noqa: ANN201
         np.zeros((2, NX), np.int64),
         np.full((2, NC), NONE, np.int64),
         np.full((2, NC), NONE, np.int64),
-        np.full((2, NC), NONE, np.int64),
         np.zeros((2, NK), np.int64),
         np.full((2, NK), NONE, np.int64),
         np.zeros((QMAX, 5), np.int64),
@@ -684,12 +683,11 @@ def _result(S, X) -> int:  # noqa: ANN001
 def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
     """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
     the fight needs the engine (nothing does today). ``M``: work arrays (:func:`work`)."""
-    rs, X, cu, cb, prev, nv, nu, Q, qn, dealt, taken, wounds = M
+    rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
     rs[0] = seed
     X[:, :] = 0
     cu[:, :] = NONE
     cb[:, :] = NONE
-    prev[:, :] = NONE
     nv[:, :] = 0
     nu[:, :] = NONE
     qn[0] = 0
@@ -821,10 +819,6 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
             # end of the side's turn: its attacks take effect, then DEATH BY A THOUSAND CUTS, REGENERATION
             batch += 1
             last = turn == 1
-            if last:
-                for i in range(2):
-                    for c in range(NC):
-                        prev[i, c] = cu[i, c]
             _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
             _deaths(P, S, X, rnd, rs, tr, tn)
             if S[a, S_REGEN] and (X[a, 0] == ACTIVE or X[a, 0] == UNCONSCIOUS) and X[a, 1] > 0:
@@ -832,8 +826,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     X[a, 10] = NONE
                 X[a, 1] -= 1
             if last:
-                # the end of the round: deaths from wounds and bleeding, durations run out (read from the
-                # state before this batch: a condition renewed in it still goes, as in the engine)
+                # the end of the round: deaths from wounds and bleeding, durations run out (read after this
+                # batch: a condition it renewed lasts to its new end, as in the engine's _round_end)
                 for i in range(2):
                     if X[i, 0] == DEAD:
                         continue
@@ -844,7 +838,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                         X[i, 0] = DEAD
                         continue
                     for c in range(NC):
-                        if prev[i, c] != NONE and prev[i, c] != PERM and prev[i, c] <= rnd:
+                        if cu[i, c] != NONE and cu[i, c] != PERM and cu[i, c] <= rnd:
                             cu[i, c] = NONE
                             if c == C_KO and X[i, 0] == UNCONSCIOUS:
                                 X[i, 0] = ACTIVE
