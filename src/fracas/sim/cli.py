@@ -130,40 +130,45 @@ def _sim(
 
       fracas sim examples/ed4/mica-and-the-ghouls.yaml --report report.html
     """
-    with _quiet_gc():
-        _sim_run(file, runs, seed, as_json, workers, report, engine, scheduler, max_rounds)
+    with _quiet_gc() as settle_gc:
+        _sim_run(file, runs, seed, as_json, workers, report, engine, scheduler, max_rounds, settle_gc)
 
 
 @contextlib.contextmanager
-def _quiet_gc() -> Iterator[None]:
+def _quiet_gc() -> Iterator[Callable[[], None]]:
     """The cyclic garbage collector during a command: off while modules are imported and the encounter and
     kernel are built (they make no garbage worth a pass, and each pass walks every object loaded so far),
-    then on with what was built frozen (:func:`_settle_gc`); its state is restored afterwards (tests call
-    the command in their own process). At the interpreter's exit everything is frozen first, so freeing
-    the modules does not run full collections over the objects numba and the rulesets loaded: measured
-    here, about 0.15 s of collections while starting and 0.3 s at exit otherwise."""
+    then, when the command calls the function this yields, on again with what was built frozen (it lives
+    until the end; forked workers share it and never touch it). The collector's state is restored
+    afterwards (tests call the command in their own process). At the interpreter's exit everything is
+    frozen first, so freeing the modules does not run full collections over the objects numba and the
+    rulesets loaded: measured here, about 0.15 s of collections while starting and 0.3 s at exit
+    otherwise."""
     global _EXIT_FREEZE
     was_enabled = gc.isenabled()
+    was_frozen = gc.get_freeze_count() > 0  # someone else froze objects: leave them (and ours) frozen
     gc.disable()
     if not _EXIT_FREEZE:
         _EXIT_FREEZE = True
         atexit.register(gc.freeze)
-    try:
-        yield
-    finally:
-        gc.unfreeze()
+
+    def settle() -> None:
+        gc.freeze()
         if was_enabled:
             gc.enable()
 
+    try:
+        yield settle
+    finally:
+        if not was_frozen:
+            gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+        else:
+            gc.disable()
+
 
 _EXIT_FREEZE = False
-
-
-def _settle_gc() -> None:
-    """The start-up is done: freeze what it built (it lives until the end; forked workers share it and
-    never touch it) and let the collector run over what the fights make."""
-    gc.freeze()
-    gc.enable()
 
 
 def _sim_run(
@@ -176,6 +181,7 @@ def _sim_run(
     engine: str,
     scheduler: str | None,
     max_rounds: int | None,
+    settle_gc: Callable[[], None],
 ) -> None:
     from fracas.sim import report as rep
     from fracas.sim.runner import choose_engine, load_scenario, simulate
@@ -186,7 +192,7 @@ def _sim_run(
     s = _seed(seed)
     _prepare_kernels([scenario], engine)
     choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
-    _settle_gc()
+    settle_gc()
     with _progress(f"{scenario.name}", False) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb)
     if result.tally.runs == 0:
@@ -238,8 +244,8 @@ def _sweep(
 
       fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.karma=0,5,10" --scheduler tcp://host:8786
     """
-    with _quiet_gc():
-        _sweep_run(file, vary, runs, seed, as_json, workers, scheduler, engine, plot, report)
+    with _quiet_gc() as settle_gc:
+        _sweep_run(file, vary, runs, seed, as_json, workers, scheduler, engine, plot, report, settle_gc)
 
 
 def _sweep_run(
@@ -253,6 +259,7 @@ def _sweep_run(
     engine: str,
     plot: Path | None,
     report: Path | None,
+    settle_gc: Callable[[], None],
 ) -> None:
     from fracas.engine import encounter
     from fracas.errors import EncounterFileError
@@ -277,7 +284,7 @@ def _sweep_run(
     s = _seed(seed)
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
-    _settle_gc()
+    settle_gc()
     with _progress(f"sweep of {len(points)} points", False) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb)
     seconds = time.perf_counter() - start
