@@ -375,3 +375,87 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
     from fracas.engine import hexgrid
 
     assert (core.ROUTE_MARGIN, core.ROUTE_REACH) == (hexgrid.ROUTE_MARGIN, hexgrid.ROUTE_REACH)
+
+
+def _crowd(rng, n: int, gq0: int):  # noqa: ANN001, ANN202
+    """A random crowd on a 13 x 13 patch: positions, two or three sides, statuses, knocked down, facing,
+    some without an attack; on an occupancy grid whose west edge is at ``gq0``."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    hexes = rng.sample([(q, r) for q in range(-6, 7) for r in range(-6, 7)], n)
+    st = np.zeros((n, core.NST), dtype=np.int64)
+    cst = np.zeros((n, core.NCOL), dtype=np.int64)
+    flags = np.zeros(core.NFLAG, dtype=np.int64)
+    flags[core.F_GQ0] = gq0
+    flags[core.F_GR0] = -30
+    grid = np.zeros((60, 60), dtype=np.int64)
+    for i, (q, r) in enumerate(hexes):
+        st[i, core.S_Q], st[i, core.S_R] = q, r
+        st[i, core.S_FACE] = rng.randrange(6)
+        st[i, core.S_STATUS] = rng.choice((core.ACTIVE,) * 5 + (core.UNCONSCIOUS, core.DEAD, core.FLED))
+        st[i, core.S_DOWN] = 1 if rng.random() < 0.2 else 0
+        cst[i, core.SIDE] = rng.randrange(rng.choice((2, 3)))
+        cst[i, core.NATT] = 0 if rng.random() < 0.1 else 1
+        if st[i, core.S_STATUS] <= core.UNCONSCIOUS:
+            core._grid_set(i, i + 1, st, grid, flags)
+    return hexes, st, cst, flags, grid
+
+
+def test_close_foes_from_the_grid_are_the_scan() -> None:
+    """core._close_foes_at (the six hexes round a combatant on the occupancy grid, a scan off its edge)
+    counts what core._close_foes (every combatant) counts: foes, foes other than one, one in front."""
+    import random
+
+    from fracas.sim.kernels import ed4_group_core as core
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(300):
+        n = rng.randint(2, 120)
+        _hexes, st, cst, flags, grid = _crowd(rng, n, rng.choice((-30, -3)))
+        for _ in range(10):
+            t = rng.randrange(n)
+            excl = rng.choice((-1, rng.randrange(n)))
+            rear = rng.random() < 0.5
+            want = core._close_foes(t, excl, cst, st, n, rear)
+            assert core._close_foes_at(t, excl, cst, st, n, rear, grid, flags) == want
+            checked += want[0] > 0
+    assert checked > 300
+
+
+def test_path_within_a_limit_is_the_path_when_it_gets_there() -> None:
+    """core._path_within with the search cut at ``limit`` (what the attack plan asks: can the mover get
+    next to the goal this turn?) gets there exactly when core._path_towards does, by the same path."""
+    import random
+
+    from fracas.sim.kernels import ed4_group_core as core
+
+    rng = random.Random(7)
+    reached = missed = 0
+    for _ in range(500):
+        n = rng.randint(2, 120)
+        hexes, st, _cst, flags, grid = _crowd(rng, n, rng.choice((-30, -3)))
+        st[:, core.S_STATUS] = core.ACTIVE  # everyone blocks
+        grid[:] = 0
+        for i in range(n):
+            core._grid_set(i, i + 1, st, grid, flags)
+        wk = np.zeros((core.NWK, core.ROUTE_CELLS), dtype=np.int64)
+        me, goal = 0, rng.randrange(1, n)
+        limit = rng.randint(1, 12)
+        gq, gr = hexes[goal]
+        path = wk[core.W_PATH]
+        core._path_towards(me, gq, gr, limit, st, n, path, grid, flags, wk[core.W_SEEN], wk[core.W_QUEUE])
+        full = path.copy()
+        path[:] = 0
+        core._path_within(
+            me, gq, gr, limit, st, n, path, grid, flags, wk[core.W_SEEN], wk[core.W_QUEUE], limit
+        )
+        gets_there = bool(full[0] > 0 and core._hexd(full[1], full[2], gq, gr) == 1)
+        assert bool(path[0] > 0 and core._hexd(path[1], path[2], gq, gr) == 1) == gets_there
+        if gets_there:
+            assert list(path[:4]) == list(full[:4])
+            reached += 1
+        else:
+            missed += 1
+        assert not wk[core.W_SEEN].any()
+    assert reached > 100 and missed > 50

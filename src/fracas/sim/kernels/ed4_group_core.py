@@ -182,9 +182,10 @@ def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, forceinline=False, _nrt=False)
-def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
+def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # noqa: ANN001, ANN202, PLR0913
     """hexgrid.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
-    :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached.
+    :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached, or
+    (``depth`` >= 0) none within ``depth`` hexes: the search stops there.
     ``seen`` holds, per hex of the window around ``i`` (cleared again before returning), the direction
     (+1) of the step that first reached it; ``queue`` the window cells in the order reached."""
     sq = st[i, S_Q]
@@ -219,7 +220,14 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN
     nq = 1
     qi = 0
     found = -1
+    layer = 0  # the distance of the hexes queue[qi:layer_end] from the start
+    layer_end = 1
     while qi < nq and found < 0:
+        if qi == layer_end:
+            layer += 1
+            layer_end = nq
+        if depth >= 0 and layer >= depth:
+            break
         cell = queue[qi]
         qi += 1
         hq = sq + cell // side - ROUTE_REACH
@@ -267,10 +275,19 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN
     return found >= 0
 
 
-@njit(cache=True, forceinline=False, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
     """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
     step); greedy, then :func:`_route` when no neighbour is nearer before the path is done."""
+    _path_within(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, -1)
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _path_within(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # noqa: ANN001, ANN202, PLR0913
+    """:func:`_path_towards`, or with ``depth`` >= 0 (= ``limit``) for a caller that only needs to know
+    whether the goal can be reached within ``limit`` hexes (the path when it can): the search for a way
+    round (_route) gives up beyond that, and ``out`` then ends short of the goal, not necessarily where
+    tactics.path_towards would."""
     hq = st[i, S_Q]
     hr = st[i, S_R]
     d = _hexd(hq, hr, gq, gr)
@@ -289,7 +306,7 @@ def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # no
                 best = k
                 bd = nd
         if best < 0:
-            if limit > 0 and _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):
+            if limit > 0 and _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):
                 return
             break
         hq += DQ[best]
@@ -766,7 +783,9 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # 
                 return a
             if d - 1 <= mv:
                 if reach < 0:
-                    _path_towards(me, st[t, S_Q], st[t, S_R], mv, st, n, path, grid, flags, seen, queue)
+                    # only a path that gets next to t within mv hexes matters (the path of a failed plan is
+                    # never used): the search stops at mv
+                    _path_within(me, st[t, S_Q], st[t, S_R], mv, st, n, path, grid, flags, seen, queue, mv)
                     reach = 1 if path[0] > 0 and _hexd(path[1], path[2], st[t, S_Q], st[t, S_R]) == 1 else 0
                 if reach == 1:
                     return a
