@@ -1,9 +1,16 @@
-"""Fights per CPU-second of the ED4 one-against-one batch kernel alone (one core), for the bench duel and
-the duels of tests/sim/test_sim_ed4.py.
+"""Fights per CPU-second of the ED4 batch kernels alone (one core): the one-against-one kernel for the bench
+duel and the duels of tests/sim/test_sim_ed4.py, the group kernel (numba) for the 5v5 melees of
+benchmarks/bench_sim.py and the Mica example.
 
-    python benchmarks/bench_ed4_kernel.py               # 2 seconds per duel
+    python benchmarks/bench_ed4_kernel.py               # 2 seconds per encounter
     python benchmarks/bench_ed4_kernel.py --seconds 5
     python benchmarks/bench_ed4_kernel.py --numpy     # the NumPy lock-step loop (the fallback without numba)
+    python benchmarks/bench_ed4_kernel.py --group     # the group kernel only, with the dice floor
+
+With ``--group`` it also prints, per encounter, the draws per fight and the fights per CPU-second of a bare
+loop of that many draws from the same tables (the dice floor: everything else is the tactic and the
+bookkeeping). On a loaded machine CPU-seconds still vary by 10-20 % between runs: compare runs made side by
+side, best of several.
 
 Table building (and compiling, where a compiled kernel is used) happens before the clock starts and is
 printed on its own line.
@@ -14,12 +21,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from fracas.sim.kernels import find_kernel
 from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
-from fracas.sim.runner import scenario_from_data
+from fracas.sim.runner import load_scenario, scenario_from_data
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def duel(a: dict, b: dict, **top: object) -> dict:
@@ -51,11 +61,107 @@ DUELS = {
 }
 
 
+def _line(side: str, template: str, q: int, n: int) -> dict:
+    return {
+        "name": side,
+        "combatants": [
+            {"template": template, "id": side.lower(), "count": n, "at": [[q, i] for i in range(n)]}
+        ],
+    }
+
+
+GROUPS = {
+    "5v5 ghouls two hexes apart (bench_sim)": lambda: scenario_from_data(
+        {
+            "version": 1,
+            "ruleset": "ed4",
+            "max_rounds": 100,
+            "sides": [_line("West", "ghoul", 0, 5), _line("East", "ghoul", 2, 5)],
+        }
+    ),
+    "5 bandits v 5 ghouls side by side (bench_sim)": lambda: scenario_from_data(
+        {
+            "version": 1,
+            "ruleset": "ed4",
+            "max_rounds": 30,
+            "sides": [_line("West", "bandit", 0, 5), _line("East", "ghoul", 1, 5)],
+        }
+    ),
+    "examples/ed4/mica-and-the-ghouls.yaml": lambda: load_scenario(
+        str(ROOT / "examples/ed4/mica-and-the-ghouls.yaml")
+    ),
+}
+
+
+def _draws_per_fight(kernel: object, fights: int) -> float:
+    """Draws per fight: the stream's words counted by stepping a copy of the generator in step."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    k = kernel
+    seed = np.random.default_rng(3).bit_generator.random_raw(4).astype(np.uint64)
+    probe = seed.copy()
+    nc, ns = len(k.ids), len(k.sides)
+    z = np.zeros
+    off, shift, keep, own, alias = k._tabs
+    k._play(
+        fights, seed, k._cst, k._att, k._pref, k._kuse, k._flee, off, shift, keep, own, alias, k._flags,
+        z(ns + 2, dtype=np.int64), z((nc, 4), dtype=np.int64), z(nc, dtype=np.int64), z(nc, dtype=np.int64),
+        z(nc, dtype=np.int64), z(k.max_rounds + 1, dtype=np.int64), z((nc, core.NST), dtype=np.int64),
+        z((core.NWK, k._width), dtype=np.int64), z(k._grid_shape, dtype=np.int64),
+    )  # fmt: skip
+    count = 0
+    while not np.array_equal(probe, seed):
+        core._next(probe)
+        count += 1
+    return count / fights
+
+
+def _floor(kernel: object, draws: float, seconds: float) -> float:
+    """Fights per CPU-second of a loop that only draws ``draws`` test outcomes per fight (step 11 row)."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    off, shift, keep, own, alias = kernel._tabs
+    seed = np.array([1, 2, 3, 4], dtype=np.uint64)
+    core.sample_many(10, seed, 11, off, shift, keep, own, alias)
+    n, done = 1_000_000, 0
+    cpu = time.process_time()
+    while time.process_time() - cpu < seconds:
+        core.sample_many(n, seed, 11, off, shift, keep, own, alias)
+        done += n
+    return done / max(time.process_time() - cpu, 1e-9) / draws
+
+
+def group(seconds: float) -> None:
+    for name, make in GROUPS.items():
+        sc = make()
+        t0 = time.perf_counter()
+        kernel, why = find_kernel(sc.ruleset, sc.state)
+        assert kernel is not None and kernel.name == "ed4-group", why
+        kernel.run(1000, np.random.default_rng(1))  # compile or load from numba's cache
+        setup = time.perf_counter() - t0
+        rng = np.random.Generator(np.random.PCG64(1))
+        done = 0
+        cpu = time.process_time()
+        while time.process_time() - cpu < seconds:
+            kernel.run(kernel.chunk, rng)
+            done += kernel.chunk
+        used = max(time.process_time() - cpu, 1e-9)
+        draws = _draws_per_fight(kernel, 2000)
+        print(
+            f"{name}: {done / used:,.0f} fights per CPU-second ({done} fights); {draws:.0f} draws per fight, "
+            f"dice floor {_floor(kernel, draws, min(seconds, 1.0)):,.0f}/CPU-s; build + warm-up {setup:.2f} s"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=2.0, help="time per duel")
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per encounter")
     ap.add_argument("--numpy", action="store_true", help="the NumPy lock-step loop, not the compiled one")
+    ap.add_argument("--group", action="store_true", help="the group kernel only")
     args = ap.parse_args(argv)
+    if args.group:
+        group(args.seconds)
+        return 0
     for name, data in DUELS.items():
         sc = scenario_from_data(data, name)
         t0 = time.perf_counter()
@@ -77,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: {done / used:,.0f} fights per CPU-second ({done / wall:,.0f}/s wall, {done} fights); "
             f"build + warm-up {setup:.2f} s"
         )
+    group(args.seconds)
     return 0
 
 
