@@ -331,10 +331,11 @@ class LocalBackend:
                 for f in sorted(done, key=lambda f: futures[f]):
                     on_done(futures[f], f.result())
         except BaseException:
-            for f in futures:
-                f.cancel()
+            # Stop now: the workers are killed and the pool marks every unfinished chunk broken. The futures
+            # are not cancelled first: Python 3.11's pool then raises InvalidStateError in its own thread
+            # when it marks a cancelled one (a traceback on stderr after Ctrl-C).
             processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False, cancel_futures=False)
             for p in processes:
                 if p.is_alive():
                     p.terminate()
