@@ -27,7 +27,7 @@ def _figure(width: float = 7.0, height: float = 3.6) -> tuple[Any, Any]:
 def _png(fig: Any) -> str:
     buf = io.BytesIO()
     fig.tight_layout()
-    fig.savefig(buf, format="png")
+    fig.savefig(buf, format="png", bbox_inches="tight")  # keeps a legend placed outside the axes
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -46,7 +46,7 @@ def rounds_histogram(report: dict[str, Any]) -> str:
 def survival(report: dict[str, Any]) -> str:
     """One horizontal bar per combatant, split by its final status."""
     combatants = report["combatants"]
-    fig, ax = _figure(7.0, max(2.0, 0.35 * len(combatants) + 1.2))
+    fig, ax = _figure(7.0, max(2.4, 0.35 * len(combatants) + 1.5))
     labels = [f"{c['name']} ({c['side']})" for c in combatants.values()]
     statuses = sorted(
         {s for c in combatants.values() for s in c["status"]},
@@ -62,7 +62,14 @@ def survival(report: dict[str, Any]) -> str:
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of fights ending in each status")
-    ax.legend(loc="lower right", fontsize="small")
+    # below the axis, in one row: inside it hid the bars of the last combatants
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.2),
+        ncol=max(1, len(statuses)),
+        fontsize="small",
+        frameon=False,
+    )
     ax.set_title("How each combatant ends the fight")
     return _png(fig)
 
