@@ -37,6 +37,15 @@ def _fighters(**extra: object) -> Fight:
     )
 
 
+def _charge_into_a_spear() -> Fight:
+    """Goblin g charges goblin s, whose Spear is longer than g's weapon (brawls off)."""
+    return _duel(
+        {"template": "goblin", "id": "g", "at": [6, 0]},
+        {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"weapons": ["spear"]}},
+        options={"brawl-rule": False},
+    )
+
+
 def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
     """``cmd`` on its actor's turn with exactly ``faces``; then on to the next decision (no die more)."""
     fight.dice = ScriptedDice(faces)
@@ -116,3 +125,22 @@ def test_a_stun_that_runs_out_still_goes_at_the_end_of_its_round() -> None:
     assert "stunned" not in fight.state.combatants["b"].conditions
     removed = [e for e in fight.log if isinstance(e, ev.ConditionRemoved) and e.target == "b"]
     assert [e.name for e in removed] == ["stunned"]
+
+
+# ----- 4. a first strike that ends the fight is the end of the charge -------------------------------------
+
+
+def test_a_first_strike_that_ends_the_fight_ends_the_charge() -> None:
+    """004 CHARGE RULES (the longer weapon strikes first) and FUMBLE TABLE (HTH WEAPON) 8 Injure Self ->
+    LIGHT WOUND TABLE 1 Knocked Out 2D6 Rounds: s knocks himself out with his first strike, the last of his
+    side, and the fight is over. The engine still rolled g's attack and Damage: held effects that never
+    landed, yet a Light Wound in the log and in the simulator's Wounds."""
+    fight = _charge_into_a_spear()
+    # s: Attack 1 (Auto Fumble), Fumble 8, Light Wound Table 1, 2D6 6+4; then what g's attack would roll:
+    # Attack 15, Damage 13 (a Light Wound), Light Wound Table 5, 1D6 3
+    fight.dice = ScriptedDice([1, 8, 1, 6, 4, 15, 13, 5, 3])
+    events = fight.submit(Command("g", "charge", "s"))
+    assert fight.state.ended and fight.state.winner == "left"
+    assert fight.state.combatants["s"].status == "unconscious"
+    assert [e.actor for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"] == ["s"]
+    assert not any(isinstance(e, ev.Rolled) and e.test == "Damage" for e in events)

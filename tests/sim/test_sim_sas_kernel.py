@@ -123,6 +123,10 @@ FIXED_CASES = [
     # 2. the end of the round read the conditions of before the last side's batch (a renewed Stun went)
     ("fighter-boss", 4610887872675126526),
     ("troll-troll", 16338617575996234785),
+    # 4. the charger attacked after a first strike that ended the fight (the goblin boss fumbles, Injure Self,
+    # Knocked Out); in the first a phantom Light Wound was tallied
+    ("fighter-boss-apart", 7626053863113498565),
+    ("fighter-boss-apart", 8719702545514761814),
 ]
 
 

@@ -5,7 +5,7 @@ S&S has no Wounded event (its Wound Markers are tallied as damage dealt and take
 
 from __future__ import annotations
 
-from fracas.dice.source import RandomDice
+from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.sim.runner import engine_runs, scenario_from_data
@@ -52,3 +52,25 @@ def test_sas_wounds_are_the_light_and_heavy_wounds_taken() -> None:
     for i, cid in enumerate(sc.ids):
         assert tally.taken[i] == markers[cid]
         assert 2 * tally.wounds[i] <= tally.taken[i]
+
+
+def test_a_charge_ended_by_the_first_strike_tallies_no_wound() -> None:
+    """004 CHARGE RULES: the goblin boss's longer spear strikes first; he fumbles (Auto Fumble, 8 Injure Self,
+    LIGHT WOUND TABLE 1 Knocked Out 2D6 rounds) and the fight is over. The charger's attack used to follow
+    anyway: its Damage roll (a Light Wound, never applied) was tallied as a Wound of the boss."""
+    data = {
+        **DUEL,
+        "options": {"brawl-rule": False},
+        "sides": [
+            {"name": "party", "combatants": [{"template": "fighter", "id": "bran", "at": [0, 0]}]},
+            {"name": "goblins", "combatants": [{"template": "goblin-boss", "id": "boss", "at": [8, 0]}]},
+        ],
+    }
+    sc = scenario_from_data(data)
+    # Initiative 20 / 1, bran charges; the boss: Attack 1, Fumble 8, Light Wound Table 1, 2D6 3+3; what
+    # bran's attack would roll: Attack 15, Damage 14 (a Light Wound), Light Wound Table 6 Bad Scar
+    faces = [20, 1, 1, 8, 1, 3, 3, 15, 14, 6]
+    tally = engine_runs(sc.ruleset, sc.state, [1], dice_for=lambda _s: ScriptedDice(list(faces)))
+    assert tally.wins == [1, 0]
+    assert tally.wounds == [0, 0]
+    assert tally.taken == [0, 0]

@@ -1992,6 +1992,10 @@ class SasRuleset(Ruleset):
             )
             if b.status(c.id) != "active" or b.has(c.id, "knocked-down"):
                 return
+            if not any(o.side != c.side and b.status(o.id) == "active" for o in state.combatants.values()):
+                # the first strike ended the fight (its striker fell to his own fumble, the last of his
+                # side): no attack follows whose held effects could never land
+                return
         self._attack(b, state, mc, target, self._situation(state, mc, target, "charge"), dice, "charge")
 
     def _do_hurling_charge(

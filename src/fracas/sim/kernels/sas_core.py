@@ -785,7 +785,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                             _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
                             _deaths(P, S, X, rnd, rs, tr, tn)
                         _add_condition(cu, cb, a, C_CHARGING, PERM, batch)
-                        if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN):
+                        if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN) and X[d, 0] == ACTIVE:
+                            # (a first strike that put its own striker out ended the fight: no attack)
                             ok = _attack(P, S, W, T, M, a, d, wa0, wd0, 3, False, rnd, tr, tn)
                             if not ok:
                                 return 1
