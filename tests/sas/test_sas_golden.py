@@ -37,21 +37,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "4b6bf7718e417fb364b79ab4",
+    "examples/sas/ambush.yaml#1": "b1ed762678ae1233139de721",
     "examples/sas/ambush.yaml#2": "29b5618c571951e2e1486093",
-    "examples/sas/ambush.yaml#3": "fa7ee30a36506e763f75818b",
+    "examples/sas/ambush.yaml#3": "63257cb5baa852d8b05e8d67",
     "examples/sas/cavalry-charge.yaml#1": "00d3f4e99a9f16a227a5476d",
     "examples/sas/cavalry-charge.yaml#2": "f50359d62a0c5794a0050c3b",
     "examples/sas/cavalry-charge.yaml#3": "e060d44d867db6170606e20c",
-    "examples/sas/dog-pile.yaml#1": "16c46f49df0726258601df9a",
+    "examples/sas/dog-pile.yaml#1": "e2c1e7ef018ef7caaede0f9c",
     "examples/sas/dog-pile.yaml#2": "b4929169cd204b00d30f859b",
-    "examples/sas/dog-pile.yaml#3": "aefaaeba2b12a1ad964047e0",
-    "examples/sas/goblin-horde.yaml#1": "9281a2394d6caa8c051b8da5",
+    "examples/sas/dog-pile.yaml#3": "7015cbfc9eb195dc86873805",
+    "examples/sas/goblin-horde.yaml#1": "d86e9d117e68c596b7dcb321",
     "examples/sas/goblin-horde.yaml#2": "38c43b124ce4c0ca9fb585b0",
     "examples/sas/goblin-horde.yaml#3": "69781ff5f9308af6356cca68",
     "examples/sas/underwater.yaml#1": "a90f4edc48f938754beaeb4b",
     "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
-    "examples/sas/underwater.yaml#3": "7a8672b05ab86ed34554cc30",
+    "examples/sas/underwater.yaml#3": "39068daa7150aa926aa3ac14",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -127,6 +127,38 @@ def test_a_stun_that_runs_out_still_goes_at_the_end_of_its_round() -> None:
     assert [e.name for e in removed] == ["stunned"]
 
 
+# ----- 3. a charger attacks as the defender's first strike left him ---------------------------------------
+
+
+def test_the_charger_attacks_stunned_and_wounded_by_the_first_strike() -> None:
+    """004 CHARGE RULES: "If the Defender has a Longer Weapon and sees the Charge coming, he will
+    automatically be able to get an attack in First even if it is out of order." First: its effects land
+    before the charger swings (out-of-order attacks apply at once). s hits (15) for a Light Wound (Damage 13 -
+    Armor 1 = 12: 2 markers, LIGHT WOUND TABLE 5 Stun, 1D6 3): g (Wound Level 3) charges in Wounded (-1,
+    WOUNDED CONDITION) and Stunned (-2). The engine read g as he stood before the strike."""
+    fight = _charge_into_a_spear()
+    fight.dice = ScriptedDice([15, 13, 5, 3, 12, 1])
+    events = fight.submit(Command("g", "charge", "s"))
+    attacks = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+    assert [e.actor for e in attacks] == ["s", "g"]
+    charge = attacks[1]
+    why = [m[1] for m in charge.modifiers]
+    assert "Wounded" in why and "Stunned" in why and "Charge" in why
+    # 12 + Charge 1 - Wounded 1 - Stunned 2 - Small Shield 1 = 9: Weapons Locked, no Damage roll
+    assert (charge.total, charge.outcome) == (9, "Weapons Locked")
+    assert not any(isinstance(e, ev.Rolled) and e.test == "Damage" and e.actor == "g" for e in events)
+
+
+def test_a_charger_dazed_by_the_first_strike_loses_his_attack() -> None:
+    """LIGHT WOUND TABLE 4 "Dazed: Miss next Attack": the charge's attack is that next attack."""
+    fight = _charge_into_a_spear()
+    fight.dice = ScriptedDice([15, 13, 4])  # s hits, Light Wound, table 4 Dazed
+    events = fight.submit(Command("g", "charge", "s"))
+    assert [e.actor for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"] == ["s"]
+    assert any(isinstance(e, ev.Note) and "misses this attack" in e.text for e in events)
+    assert "miss_attack" not in fight.state.combatants["g"].marks.get("next", {})
+
+
 # ----- 4. a first strike that ends the fight is the end of the charge -------------------------------------
 
 

@@ -123,6 +123,11 @@ FIXED_CASES = [
     # 2. the end of the round read the conditions of before the last side's batch (a renewed Stun went)
     ("fighter-boss", 4610887872675126526),
     ("troll-troll", 16338617575996234785),
+    # 3. the charger's attack read both as they stood before the longer spear's first strike (here: Weapons
+    # Locked, -2 on his attack; a Head Butt's Stun and a Heavy Wound; ...)
+    ("fighter-boss-apart", 6018027440424182931),
+    ("fighter-boss-apart", 17268758816398543147),
+    ("fighter-boss-apart", 8802065995613016993),
     # 4. the charger attacked after a first strike that ended the fight (the goblin boss fumbles, Injure Self,
     # Knocked Out); in the first a phantom Light Wound was tallied
     ("fighter-boss-apart", 7626053863113498565),

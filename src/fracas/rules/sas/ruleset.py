@@ -1980,6 +1980,7 @@ class SasRuleset(Ruleset):
         ):
             b.note(f"{target.name}'s longer {tw.label} strikes first!", target.id, rule("charge"))
             b.set_mark(target.id, "first_strike_round", state.round)
+            k = len(b.events)
             self._attack(
                 b,
                 state,
@@ -1996,7 +1997,26 @@ class SasRuleset(Ruleset):
                 # the first strike ended the fight (its striker fell to his own fumble, the last of his
                 # side): no attack follows whose held effects could never land
                 return
+            # "get an attack in First": the charger attacks as the first strike left both (a Stun, Wound
+            # Markers, a dropped spear...), not as they stood before it
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
         self._attack(b, state, mc, target, self._situation(state, mc, target, "charge"), dice, "charge")
+
+    @staticmethod
+    def _struck(state: FightState, events: list[ev.Event], moved: Combatant) -> tuple[FightState, Combatant]:
+        """``state`` and the mover ``moved`` (where this batch's movement left it) with ``events`` (an
+        out-of-order attack's, applied at once) folded onto copies: what the mover's own attack in the same
+        batch reads. The mover keeps his place in the state as his attack reads it without a first strike
+        (where he stood at the start of his turn): only what the strike did changes."""
+        now = state.clone()
+        for e in events:
+            e.apply(now)
+        mover = now.combatants[moved.id].clone()
+        mover.pos, mover.facing = moved.pos, moved.facing
+        if "moved_round" in moved.marks:
+            mover.marks["moved_round"] = moved.marks["moved_round"]
+        return now, mover
 
     def _do_hurling_charge(
         self,

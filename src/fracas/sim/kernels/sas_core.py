@@ -325,10 +325,10 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _choke(P, S, X, cu, Q, qn, t, dyn, rs, tr, tn) -> None:  # noqa: ANN001
+def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
     face = roll(rs, 20, tr, tn)
-    tot = face + (_penalty(P, S, X, cu, t, 3) if dyn else 0) + P[P_CHOKE_ROLLS]  # not dyn: fresh
+    tot = face + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
     _push(Q, qn, E_COND, t, 0, C_CHOKE, -1)
     if not (face == 20 or (face != 1 and tot >= P[P_SAVE])):
         minutes = roll(rs, 10, tr, tn)
@@ -336,7 +336,7 @@ def _choke(P, S, X, cu, Q, qn, t, dyn, rs, tr, tn) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, dyn, rs, tr, tn) -> bool:  # noqa: ANN001
+def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noqa: ANN001
     """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects); False would hand the
     fight back to the engine (no row does now)."""
     e = B[row, 0]
@@ -372,7 +372,7 @@ def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, dyn, rs, tr, tn) -> bool:  
     elif e in (BE_SUBDUED, BE_SUBDUED_CHOKE):
         _push(Q, qn, E_COND, d, 0, C_IMMOB, -1)  # "Subdued", read as Immobilized (setting subdued_condition)
         if e == BE_SUBDUED_CHOKE:
-            _choke(P, S, X, cu, Q, qn, d, dyn, rs, tr, tn)
+            _choke(P, S, X, cu, Q, qn, d, rs, tr, tn)
     elif e == BE_GRABBED:
         _push(Q, qn, E_COND, d, 0, C_PIMMOB, -1)
     elif e == BE_DISARM:
@@ -566,37 +566,34 @@ def _brawl_row(P, S, W, B, a, wa, rs, tr, tn) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _attack(P, S, W, T, M, a, d, wa, wd, act, dyn, rnd, tr, tn) -> bool:  # noqa: ANN001, C901, PLR0912, PLR0913
+def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN001, C901, PLR0912, PLR0913
     """One attack of ``a`` on ``d`` with the weapons ``wa`` and ``wd`` (ruleset._attack): the Brawl Rule, the
     attack roll, the damage and what they do, queued in ``Q``. ``T``: the tables (ATK, DMG, AROW, DROW, B);
     ``M``: the fight's arrays (:func:`work`).
-    ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. ``dyn`` False: both as
-    they were before this turn, fresh (a charger's attack after the defender's first strike reads the views
-    of before it, ruleset._do_charge). Returns False to hand the fight back (never today)."""
+    ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. Both are read as they
+    stand now (a charger's attack after the defender's first strike sees what it did, ruleset._do_charge).
+    Returns False to hand the fight back (never today)."""
     ATK, DMG, AROW, DROW, B = T
     rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
     brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
     mod = ATK[a, wa, wd, act, brow]
-    if dyn:
-        mod += _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd)
+    mod += _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd)
     face = roll(rs, 20, tr, tn)
     arow = AROW[face - 1, min(max(face + mod - P[P_TLO], 0), AROW.shape[1] - 1)]
     if arow == A_LOCKED:
         _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 0)
-    if dyn and _next(nv, nu, a, K_ATTACK, rnd):
+    if _next(nv, nu, a, K_ATTACK, rnd):
         nv[a, K_ATTACK] = 0
         nu[a, K_ATTACK] = NONE
     X[a, 11] = rnd
     if arow in (A_HIT, A_CRIT):
         no_damage = False
         if brow >= 2:
-            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, dyn, rs, tr, tn):
+            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, rs, tr, tn):
                 return False
             no_damage = B[brow - 1, 2] != 0
         if not no_damage:
-            dm = DMG[a, wa, act, brow]
-            if dyn:
-                dm += _penalty(P, S, X, cu, a, 1) + _next(nv, nu, d, K_FOE_DAMAGE, rnd)
+            dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1) + _next(nv, nu, d, K_FOE_DAMAGE, rnd)
             if arow == A_CRIT:
                 dm += P[P_CRIT]
             dface = roll(rs, 20, tr, tn)
@@ -779,7 +776,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                         ):
                             # the defender's longer weapon strikes first, at once (CHARGE RULES)
                             X[d, 13] = rnd
-                            ok = _attack(P, S, W, T, M, d, a, wd0, wa0, 0, True, rnd, tr, tn)
+                            ok = _attack(P, S, W, T, M, d, a, wd0, wa0, 0, rnd, tr, tn)
                             if not ok:
                                 return 1
                             _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
@@ -787,12 +784,19 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                         _add_condition(cu, cb, a, C_CHARGING, PERM, batch)
                         if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN) and X[d, 0] == ACTIVE:
                             # (a first strike that put its own striker out ended the fight: no attack)
-                            ok = _attack(P, S, W, T, M, a, d, wa0, wd0, 3, False, rnd, tr, tn)
-                            if not ok:
-                                return 1
+                            # the charge's attack, with what the first strike did (a Stun, markers, a
+                            # weapon dropped by either, Dazed: the attack lost) as the engine reads it
+                            if _next(nv, nu, a, K_MISS_ATTACK, rnd):
+                                nv[a, K_MISS_ATTACK] = 0
+                                nu[a, K_MISS_ATTACK] = NONE
+                                X[a, 11] = rnd
+                            else:
+                                ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 3, rnd, tr, tn)
+                                if not ok:
+                                    return 1
                     elif dist - 1 <= S[a, S_WALK]:
                         dist = 1
-                        ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 4, True, rnd, tr, tn)
+                        ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 4, rnd, tr, tn)
                         if not ok:
                             return 1
                     elif not tired:
@@ -811,7 +815,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     act = 0
                     if X[a, 11] == rnd - 1 and not _has(cu, d, C_IMMOB):
                         act = 2 if W[a, wa, 0] else 1
-                    ok = _attack(P, S, W, T, M, a, d, wa, X[d, 3], act, True, rnd, tr, tn)
+                    ok = _attack(P, S, W, T, M, a, d, wa, X[d, 3], act, rnd, tr, tn)
                     if not ok:
                         return 1
             result = _result(S, X)  # a first strike's effects are immediate: the fight may be over already
