@@ -36,7 +36,12 @@ class Kernel(Protocol):
 Builder = Callable[["Ruleset", "FightState"], Kernel]
 
 _BUILDERS: dict[str, list[Builder]] = {}
-_BUILTINS_LOADED = False
+# The bundled kernels by ruleset: an encounter imports only its own ruleset's (each pulls in that ruleset)
+_BUILTINS: dict[str, tuple[str, ...]] = {
+    "ed4": ("fracas.sim.kernels.ed4_melee", "fracas.sim.kernels.ed4_group"),
+    "sas": ("fracas.sim.kernels.sas_melee",),
+}
+_BUILTINS_LOADED: set[str] = set()
 
 
 _ALLOCATOR_TUNED = False
@@ -104,18 +109,13 @@ def register(ruleset_id: str, builder: Builder) -> None:
         _BUILDERS[ruleset_id].append(builder)
 
 
-def _load_builtins() -> None:
-    global _BUILTINS_LOADED
-    if _BUILTINS_LOADED:
+def _load_builtins(ruleset_id: str) -> None:
+    if ruleset_id in _BUILTINS_LOADED:
         return
-    _BUILTINS_LOADED = True
+    _BUILTINS_LOADED.add(ruleset_id)
     import importlib
 
-    for module in (
-        "fracas.sim.kernels.ed4_melee",
-        "fracas.sim.kernels.ed4_group",
-        "fracas.sim.kernels.sas_melee",
-    ):
+    for module in _BUILTINS.get(ruleset_id, ()):
         try:
             importlib.import_module(module)
         except ImportError:  # the ruleset it mirrors is not there yet
@@ -124,7 +124,7 @@ def _load_builtins() -> None:
 
 def find_kernel(ruleset: Ruleset, state: FightState) -> tuple[Kernel | None, str]:
     """A kernel for this encounter, or None and the reason none applies."""
-    _load_builtins()
+    _load_builtins(ruleset.id)
     skip_numba_blas_probe()
     builders = _BUILDERS.get(ruleset.id, [])
     if not builders:
