@@ -215,6 +215,15 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
         and gr + far - gr0 < grid.shape[1]
     )
     in_reach = d0 + far <= ROUTE_REACH
+    # the usual case, one hex further out each way: a neighbour of a hex searched may be read from the grid
+    # and the window before its distance rules it out (three tests, one branch)
+    fast = (
+        d0 + far + 1 <= ROUTE_REACH
+        and gq - far - 1 - gq0 >= 0
+        and gq + far + 1 - gq0 < grid.shape[0]
+        and gr - far - 1 - gr0 >= 0
+        and gr + far + 1 - gr0 < grid.shape[1]
+    )
     seen[start] = 7
     queue[0] = start
     nq = 1
@@ -236,6 +245,17 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
             q = hq + DQ[k]
             r = hr + DR[k]
             nd = _hexd(q, r, gq, gr)
+            if fast:
+                c = cell + DQ[k] * side + DR[k]
+                if (nd > far) | (seen[c] != 0) | (grid[q - gq0, r - gr0] != 0):
+                    continue
+                seen[c] = k + 1
+                queue[nq] = c
+                nq += 1
+                if nd <= 1:
+                    found = c
+                    break
+                continue
             if nd > far:
                 continue
             if not in_reach and _hexd(q, r, sq, sr) > ROUTE_REACH:
