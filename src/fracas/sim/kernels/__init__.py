@@ -79,15 +79,23 @@ def skip_numba_blas_probe() -> None:
     """Load numba's array-math registry without its BLAS probe, which imports ``scipy.linalg`` (about half a
     second, measured here) only to learn whether ``np.dot`` and friends may be compiled. The kernels use no
     linear algebra, so the probe's answer does not matter to them; a later ``import scipy.linalg`` works as
-    usual. Does nothing once numba's registries are loaded or when scipy.linalg is already imported."""
+    usual. Does nothing once numba's registries are loaded or when scipy.linalg is already imported. When
+    numba is not imported yet, it is imported with scipy hidden too (its version check is all it wants)."""
     import sys
 
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
+    # numba's own import imports scipy only to check its version (about 15-30 ms here): hidden from it too
+    hide_scipy = "numba" not in sys.modules and "scipy" not in sys.modules
+    if hide_scipy:
+        sys.modules["scipy"] = None  # type: ignore[assignment]
     try:
         import numba  # noqa: F401
     except ImportError:
         return
+    finally:
+        if hide_scipy:
+            del sys.modules["scipy"]
     blocked = ("scipy.linalg", "scipy.linalg.cython_blas")
     saved = {name: sys.modules.get(name) for name in blocked}
     for name in blocked:
