@@ -40,7 +40,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/ambush.yaml#1": "b1ed762678ae1233139de721",
     "examples/sas/ambush.yaml#2": "29b5618c571951e2e1486093",
     "examples/sas/ambush.yaml#3": "63257cb5baa852d8b05e8d67",
-    "examples/sas/cavalry-charge.yaml#1": "00d3f4e99a9f16a227a5476d",
+    "examples/sas/cavalry-charge.yaml#1": "8d3b8d7676ce53b4aca6b2d5",
     "examples/sas/cavalry-charge.yaml#2": "f50359d62a0c5794a0050c3b",
     "examples/sas/cavalry-charge.yaml#3": "e060d44d867db6170606e20c",
     "examples/sas/dog-pile.yaml#1": "e2c1e7ef018ef7caaede0f9c",

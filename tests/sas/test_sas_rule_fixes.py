@@ -176,3 +176,54 @@ def test_a_first_strike_that_ends_the_fight_ends_the_charge() -> None:
     assert fight.state.combatants["s"].status == "unconscious"
     assert [e.actor for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"] == ["s"]
     assert not any(isinstance(e, ev.Rolled) and e.test == "Damage" for e in events)
+
+
+# ----- 3 and 4 for the reactions that strike a mover before he attacks ------------------------------------
+
+
+def _receive_the_charge(charger_weapon: str | None = None) -> Fight:
+    """Goblin s (a Spear) Sets to Receive Charge; goblin g is about to charge him (brawls off)."""
+    g: dict = {"template": "goblin", "id": "g", "at": [6, 0]}
+    if charger_weapon:
+        g["stats"] = {"weapons": [charger_weapon]}
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False},
+        "sides": [
+            {"name": "left", "combatants": [g]},
+            {"name": "right", "combatants": [
+                {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"weapons": ["spear"]}}
+            ]},
+        ],
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice([1, 20]))  # side Initiative: right first
+    fight.advance_until_decision()
+    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    return fight
+
+
+def test_the_charger_attacks_as_receive_charge_left_him() -> None:
+    """004 REACTIONS, Receive Charge: "You attack after a Foe moves but before he Attacks" (applied at once).
+    s hits (15) for a Light Wound and a Stun (Damage 13 - 1 = 12, LIGHT WOUND TABLE 5, 1D6 3); g, with a
+    spear as long (no first strike), charges in Wounded and Stunned: 12 + 1 - 1 - 2 - 1 = 9 Weapons Locked."""
+    fight = _receive_the_charge("spear")
+    fight.dice = ScriptedDice([15, 13, 5, 3, 12, 1])
+    events = fight.submit(Command("g", "charge", "s"))
+    assert any(isinstance(e, ev.Note) and "receives the charge" in e.text for e in events)
+    attacks = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+    assert [e.actor for e in attacks] == ["s", "g"]
+    assert {"Wounded", "Stunned"} <= {m[1] for m in attacks[1].modifiers}
+    assert (attacks[1].total, attacks[1].outcome) == (9, "Weapons Locked")
+
+
+def test_a_receive_charge_that_ends_the_fight_ends_the_charge() -> None:
+    """s fumbles his Receive Charge (Attack 1, Fumble 8 Injure Self, LIGHT WOUND TABLE 1 Knocked Out 2D6):
+    the fight is over. The engine then let the unconscious s (from the turn's state, still active and holding
+    the spear he had dropped) strike first again, and g attack."""
+    fight = _receive_the_charge()
+    fight.dice = ScriptedDice([1, 8, 1, 6, 4, 15, 13, 5, 3])
+    events = fight.submit(Command("g", "charge", "s"))
+    assert fight.state.ended and fight.state.winner == "left"
+    assert [e.actor for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"] == ["s"]
+    assert not any(isinstance(e, ev.Note) and "strikes first" in e.text for e in events)

@@ -1451,6 +1451,8 @@ class SasRuleset(Ruleset):
                     b.set_mark(o.id, "set", None)
             if b.status(c.id) != "active" or b.has(c.id, "knocked-down"):
                 return True
+            if not any(f.side != c.side and b.status(f.id) == "active" for f in state.combatants.values()):
+                return True  # the reaction ended the fight (its taker, the last standing, fell to a fumble)
         return False
 
     # --- the attack itself
@@ -1888,10 +1890,11 @@ class SasRuleset(Ruleset):
         mode: str,
         dice: DiceSource,
         charge: bool = False,
-    ) -> bool:
-        """Move next to ``target``; False if stopped (a reaction dropped the mover)."""
+    ) -> int | None:
+        """Move next to ``target``. None if stopped (a reaction dropped the mover or ended the fight), else
+        where in ``b.events`` the reactions to the move begin (``len(b.events)``: none happened)."""
         if self._dist(c, target) <= 1:
-            return True
+            return len(b.events)
         spaces = self._spaces(state, c, speed, charge)
         assert target.pos is not None
         path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
@@ -1899,8 +1902,9 @@ class SasRuleset(Ruleset):
         self._move(b, state, c, path, word, rule("actions", mode), face_to=target.pos)
         if not path or distance(path[-1], target.pos) > 1:
             b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("actions", mode))
-            return False
-        return not self._reactions_to_move(b, state, c, path, dice, charging=charge)
+            return None
+        k = len(b.events)
+        return None if self._reactions_to_move(b, state, c, path, dice, charging=charge) else k
 
     def _moved_copy(self, b: EventBuilder, c: Combatant) -> Combatant:
         """The combatant where this batch's movement left it (for the situation of its attack)."""
@@ -1927,9 +1931,13 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         assert target is not None
-        if not self._approach(b, state, c, target, 1.0, cmd.action, dice):
+        k = self._approach(b, state, c, target, 1.0, cmd.action, dice)
+        if k is None:
             return
         mc = self._moved_copy(b, c)
+        if len(b.events) > k:  # a reaction struck: the attack reads what it did
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
         self._attack(b, state, mc, target, self._situation(state, mc, target, cmd.action), dice, cmd.action)
 
     def _do_sneak_attack(
@@ -1942,9 +1950,13 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         assert target is not None
-        if not self._approach(b, state, c, target, 0.5, "sneak", dice):
+        k = self._approach(b, state, c, target, 0.5, "sneak", dice)
+        if k is None:
             return
         mc = self._moved_copy(b, c)
+        if len(b.events) > k:  # a reaction struck (Fire from Overwatch): the attack reads what it did
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
         self._attack(b, state, mc, target, self._situation(state, mc, target, cmd.action), dice, cmd.action)
 
     def _do_charge(
@@ -1962,10 +1974,15 @@ class SasRuleset(Ruleset):
         t = tables()
         if cmd.args.get("battle_cry"):
             self._do_battle_cry(b, state, c, None, cmd, dice)
-        if not self._approach(b, state, c, target, 2.0, "charge", dice, charge=True):
+        k = self._approach(b, state, c, target, 2.0, "charge", dice, charge=True)
+        if k is None:
             return
+        reacted = b.events[k:]
         b.add_condition(c.id, "charging", None, t.combat.num("charge", "defense"), "Charge", rule("charge"))
         mc = self._moved_copy(b, c)
+        if reacted:  # Receive Charge or Fire from Overwatch struck: what follows reads what it did
+            state, mc = self._struck(state, reacted, mc)
+            target = state.combatants[target.id]
         # the defender with the longer weapon strikes first (once a round)
         tw = t.weapons[view(state, target).wielded]
         cw = t.weapons[view(state, c).wielded]
@@ -1975,8 +1992,8 @@ class SasRuleset(Ruleset):
             and not tw.ranged
             and sees
             and target.marks.get("first_strike_round") != state.round
-            and target.status == "active"
-            and not target.has("immobilized")
+            and b.status(target.id) == "active"
+            and not b.has(target.id, "immobilized")
         ):
             b.note(f"{target.name}'s longer {tw.label} strikes first!", target.id, rule("charge"))
             b.set_mark(target.id, "first_strike_round", state.round)
