@@ -588,6 +588,39 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _damage(
+    me,
+    t,
+    dstep,
+    armor_kind,
+    max_step,
+    rnd,
+    s,
+    st,
+    cst,
+    flags,
+    off,
+    shift,
+    keep,
+    own,
+    alias,
+    dealt,
+    taken,
+    grid,
+    foes,
+):  # noqa: ANN001, ANN202, E501, PLR0913
+    """A Damage test at ``dstep`` (at least Step 1; the table stops at ``max_step``) against the armor of
+    ``armor_kind`` (0 none, 1 physical, 2 mystic), then :func:`_deal` (p.378-379)."""
+    if dstep < 1:
+        dstep = 1
+    raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
+    armor = 0 if armor_kind == 0 else cst[t, PARM] if armor_kind == 1 else cst[t, MARM]
+    return _deal(
+        me, t, raw - armor, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid, foes
+    )
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN001, ANN202
     """The step and the DN of ``me``'s Attack test on ``t`` with attack ``a`` (p.377): the step less
     Wounds, long range, Harried by numbers; the Defense with knocked down, Harried, Blindsided and the
@@ -689,30 +722,10 @@ def _attack(
             dstep -= st[me, S_WND]
         if against == 0:
             dstep += 2 * extra
-        if dstep < 1:
-            dstep = 1
-        raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
-        kind = att[me, a, A_ARMOR]
-        armor = 0 if kind == 0 else cst[t, PARM] if kind == 1 else cst[t, MARM]
-        changed |= _deal(
-            me,
-            t,
-            raw - armor,
-            rnd,
-            s,
-            st,
-            cst,
-            flags,
-            off,
-            shift,
-            keep,
-            own,
-            alias,
-            dealt,
-            taken,
-            grid,
-            cnt_t,
-        )
+        # fmt: off
+        changed |= _damage(me, t, dstep, att[me, a, A_ARMOR], max_step, rnd, s, st, cst, flags, off, shift,
+                           keep, own, alias, dealt, taken, grid, cnt_t)
+        # fmt: on
     struck = False
     if chapter and not close and stray_total >= 0:
         inter = wk[W_INTER]
@@ -724,30 +737,10 @@ def _attack(
                 dstep = att[me, a, A_DAMAGE] + 2 * extra
                 if wp:
                     dstep -= st[me, S_WND]
-                if dstep < 1:
-                    dstep = 1
-                raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
-                kind = att[me, a, A_ARMOR]
-                armor = 0 if kind == 0 else cst[v, PARM] if kind == 1 else cst[v, MARM]
-                changed |= _deal(
-                    me,
-                    v,
-                    raw - armor,
-                    rnd,
-                    s,
-                    st,
-                    cst,
-                    flags,
-                    off,
-                    shift,
-                    keep,
-                    own,
-                    alias,
-                    dealt,
-                    taken,
-                    grid,
-                    -1,
-                )
+                # fmt: off
+                changed |= _damage(me, v, dstep, att[me, a, A_ARMOR], max_step, rnd, s, st, cst, flags, off,
+                                   shift, keep, own, alias, dealt, taken, grid, -1)
+                # fmt: on
                 struck = True
                 break
     if chapter and tests > 0:
