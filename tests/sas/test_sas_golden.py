@@ -37,21 +37,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "b1ed762678ae1233139de721",
-    "examples/sas/ambush.yaml#2": "29b5618c571951e2e1486093",
-    "examples/sas/ambush.yaml#3": "63257cb5baa852d8b05e8d67",
-    "examples/sas/cavalry-charge.yaml#1": "8d3b8d7676ce53b4aca6b2d5",
-    "examples/sas/cavalry-charge.yaml#2": "f50359d62a0c5794a0050c3b",
-    "examples/sas/cavalry-charge.yaml#3": "e060d44d867db6170606e20c",
-    "examples/sas/dog-pile.yaml#1": "e2c1e7ef018ef7caaede0f9c",
+    "examples/sas/ambush.yaml#1": "01ceb7055bf8abe11728a898",
+    "examples/sas/ambush.yaml#2": "f309560490f4baea8e6fafb3",
+    "examples/sas/ambush.yaml#3": "cbe43d8959cbdaefd20f775b",
+    "examples/sas/cavalry-charge.yaml#1": "4d32a91a56f40a7fa8fa0d69",
+    "examples/sas/cavalry-charge.yaml#2": "88e98e38baf5ba6662ae0043",
+    "examples/sas/cavalry-charge.yaml#3": "285223e4f13a2d762c2b39c1",
+    "examples/sas/dog-pile.yaml#1": "3ca75b86d5b1f03b55781faa",
     "examples/sas/dog-pile.yaml#2": "b4929169cd204b00d30f859b",
-    "examples/sas/dog-pile.yaml#3": "7015cbfc9eb195dc86873805",
-    "examples/sas/goblin-horde.yaml#1": "d86e9d117e68c596b7dcb321",
-    "examples/sas/goblin-horde.yaml#2": "38c43b124ce4c0ca9fb585b0",
-    "examples/sas/goblin-horde.yaml#3": "69781ff5f9308af6356cca68",
+    "examples/sas/dog-pile.yaml#3": "ec9ecf02c96f69d24b230ff1",
+    "examples/sas/goblin-horde.yaml#1": "dd205954b6045d8914f5e97c",
+    "examples/sas/goblin-horde.yaml#2": "d1db24ae280b0e7df1cd7e81",
+    "examples/sas/goblin-horde.yaml#3": "83de274520bb9ba18e83cd64",
     "examples/sas/underwater.yaml#1": "a90f4edc48f938754beaeb4b",
     "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
-    "examples/sas/underwater.yaml#3": "39068daa7150aa926aa3ac14",
+    "examples/sas/underwater.yaml#3": "f1902da9181138c5ccc8d0a3",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -227,3 +227,40 @@ def test_a_receive_charge_that_ends_the_fight_ends_the_charge() -> None:
     assert fight.state.ended and fight.state.winner == "left"
     assert [e.actor for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"] == ["s"]
     assert not any(isinstance(e, ev.Note) and "strikes first" in e.text for e in events)
+
+
+# ----- 5. the strike against a charger sees his Defense -4 ------------------------------------------------
+
+
+def _charge_modifier(attack: ev.Rolled) -> int:
+    return sum(m[0] for m in attack.modifiers if m[1] == "target's Defense this round (Charge)")
+
+
+def test_the_first_strike_against_a_charger_sees_his_defense_minus_4() -> None:
+    """004 CHARGE RULES: "They get Attack +1, Swift +2, Damage +2, and Defense -4 for 1 Round" (the charge's
+    own, from the charge on) and "If the Defender has a Longer Weapon and sees the Charge coming, he will
+    automatically be able to get an attack in First". The engine added the Defense -4 in the same batch but
+    struck at g as he stood before it: s's 6 + Longer Weapon 1 - Small Shield 1 = 6 was a Miss; with the
+    charger's Defense -4 (+4 to hit him) it is 10, a Hit (Damage 4 - Armor 1 = 3, Superficial)."""
+    fight = _charge_into_a_spear()
+    fight.dice = ScriptedDice([6, 4, 5])  # s: Attack 6, Damage 4; g: Attack 5 (a Miss)
+    events = fight.submit(Command("g", "charge", "s"))
+    attacks = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+    assert [e.actor for e in attacks] == ["s", "g"]
+    assert _charge_modifier(attacks[0]) == 4
+    assert (attacks[0].total, attacks[0].outcome) == (10, "Hit")
+    assert any(isinstance(e, ev.Rolled) and e.test == "Damage" and e.actor == "s" for e in events)
+    assert fight.state.combatants["g"].conditions["charging"].value == -4
+
+
+def test_receive_charge_sees_the_chargers_defense_minus_4() -> None:
+    """004 REACTIONS, Receive Charge: "Charging Foe runs straight into your Weapon ... You attack after a Foe
+    moves but before he Attacks": he is charging, so his Defense -4 (CHARGE RULES) is on him already. s's 7 -
+    Small Shield 1 = 6 was a Miss; + 4 it is 10, a Hit."""
+    fight = _receive_the_charge("spear")  # as long as s's: no first strike after the reaction
+    fight.dice = ScriptedDice([7, 4, 5])  # s: Attack 7, Damage 4; g: Attack 5
+    events = fight.submit(Command("g", "charge", "s"))
+    attacks = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+    assert [e.actor for e in attacks] == ["s", "g"]
+    assert _charge_modifier(attacks[0]) == 4
+    assert (attacks[0].total, attacks[0].outcome) == (10, "Hit")

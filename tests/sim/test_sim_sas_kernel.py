@@ -132,6 +132,10 @@ FIXED_CASES = [
     # Knocked Out); in the first a phantom Light Wound was tallied
     ("fighter-boss-apart", 7626053863113498565),
     ("fighter-boss-apart", 8719702545514761814),
+    # 5. the longer spear's first strike did not see the charger's Defense -4 (CHARGE RULES): here a Hit that
+    # was a Miss (11, not 7) and a Critical Hit that was a Hit (20, not 16)
+    ("fighter-boss-apart", 4991936645051043973),
+    ("fighter-boss-apart", 7271971256255212165),
 ]
 
 

@@ -1423,6 +1423,7 @@ class SasRuleset(Ruleset):
         if not path or not state.options.get("auto-reactions", True):
             return False
         end = path[-1]
+        mover = self._with_charge(b, c) if charging else c  # a charger's Defense -4 is on him (CHARGE RULES)
         for o in self._foes(state, c, False):
             mark = o.marks.get("set")
             if not mark or o.pos is None or b.status(o.id) != "active":
@@ -1430,7 +1431,7 @@ class SasRuleset(Ruleset):
             d = distance(o.pos, end)
             if mark == "receive-charge" and charging and d <= 1:
                 b.note(f"{o.name} receives the charge!", o.id, rule("reactions", "receive-charge"))
-                self._attack(b, state, o, c, P.Situation(), dice, "attack", immediate=True)
+                self._attack(b, state, o, mover, P.Situation(), dice, "attack", immediate=True)
                 b.set_mark(o.id, "set", None)
             elif mark == "overwatch" and d > 1:
                 weapon = tables().weapons[view(state, o).wielded]
@@ -1447,7 +1448,7 @@ class SasRuleset(Ruleset):
                         defender_moved=True,
                         underwater=self._underwater(state),
                     )
-                    self._attack(b, state, o, c, sit, dice, "attack", immediate=True)
+                    self._attack(b, state, o, mover, sit, dice, "attack", immediate=True)
                     b.set_mark(o.id, "set", None)
             if b.status(c.id) != "active" or b.has(c.id, "knocked-down"):
                 return True
@@ -1892,8 +1893,12 @@ class SasRuleset(Ruleset):
         charge: bool = False,
     ) -> int | None:
         """Move next to ``target``. None if stopped (a reaction dropped the mover or ended the fight), else
-        where in ``b.events`` the reactions to the move begin (``len(b.events)``: none happened)."""
+        where in ``b.events`` the reactions to the move begin (``len(b.events)``: none happened). A charger
+        (``charge``) who reaches his foe takes the Charge's Defense -4 before the reactions to his move
+        (CHARGE RULES: "Defense -4 for 1 Round", from the charge on)."""
         if self._dist(c, target) <= 1:
+            if charge:
+                self._charging(b, c)
             return len(b.events)
         spaces = self._spaces(state, c, speed, charge)
         assert target.pos is not None
@@ -1903,8 +1908,29 @@ class SasRuleset(Ruleset):
         if not path or distance(path[-1], target.pos) > 1:
             b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("actions", mode))
             return None
+        if charge:
+            self._charging(b, c)
         k = len(b.events)
         return None if self._reactions_to_move(b, state, c, path, dice, charging=charge) else k
+
+    @staticmethod
+    def _charging(b: EventBuilder, c: Combatant) -> None:
+        """CHARGE RULES: "They get Attack +1, Swift +2, Damage +2, and Defense -4 for 1 Round": the
+        Defense -4 is the charge's own, so it is on the charger from the moment he charges home (a Receive
+        Charge, Fire from Overwatch or longer weapon's first strike against him sees it) until his side acts
+        again."""
+        defense = tables().combat.num("charge", "defense")
+        b.add_condition(c.id, "charging", None, defense, "Charge", rule("charge"))
+
+    @staticmethod
+    def _with_charge(b: EventBuilder, c: Combatant) -> Combatant:
+        """``c`` (or a copy) as an attack against him reads him: with this batch's Charge Defense -4."""
+        cond = b.conditions(c.id).get("charging")
+        if cond is None or c.conditions.get("charging") == cond:
+            return c
+        out = c.clone()
+        out.conditions["charging"] = cond
+        return out
 
     def _moved_copy(self, b: EventBuilder, c: Combatant) -> Combatant:
         """The combatant where this batch's movement left it (for the situation of its attack)."""
@@ -1978,11 +2004,11 @@ class SasRuleset(Ruleset):
         if k is None:
             return
         reacted = b.events[k:]
-        b.add_condition(c.id, "charging", None, t.combat.num("charge", "defense"), "Charge", rule("charge"))
         mc = self._moved_copy(b, c)
         if reacted:  # Receive Charge or Fire from Overwatch struck: what follows reads what it did
             state, mc = self._struck(state, reacted, mc)
             target = state.combatants[target.id]
+        mc = self._with_charge(b, mc)  # the first strike sees his Defense -4 (CHARGE RULES)
         # the defender with the longer weapon strikes first (once a round)
         tw = t.weapons[view(state, target).wielded]
         cw = t.weapons[view(state, c).wielded]

@@ -766,6 +766,9 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     tired = _has(cu, a, C_FATIGUED)
                     if not tired and dist - 1 <= S[a, S_CHARGE]:
                         dist = 1
+                        # the Charge's Defense -4 is on the charger from the charge on: the first strike
+                        # sees it (CHARGE RULES, ruleset._approach)
+                        _add_condition(cu, cb, a, C_CHARGING, PERM, batch)
                         wa0 = X[a, 3]
                         wd0 = X[d, 3]
                         if (
@@ -781,7 +784,6 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                                 return 1
                             _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
                             _deaths(P, S, X, rnd, rs, tr, tn)
-                        _add_condition(cu, cb, a, C_CHARGING, PERM, batch)
                         if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN) and X[d, 0] == ACTIVE:
                             # (a first strike that put its own striker out ended the fight: no attack)
                             # the charge's attack, with what the first strike did (a Stun, markers, a
