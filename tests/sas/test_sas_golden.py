@@ -37,21 +37,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "01ceb7055bf8abe11728a898",
-    "examples/sas/ambush.yaml#2": "f309560490f4baea8e6fafb3",
-    "examples/sas/ambush.yaml#3": "cbe43d8959cbdaefd20f775b",
-    "examples/sas/cavalry-charge.yaml#1": "4d32a91a56f40a7fa8fa0d69",
+    "examples/sas/ambush.yaml#1": "0fb423fd5c9759ac22099c87",
+    "examples/sas/ambush.yaml#2": "6a5650e531f780adad42e5f4",
+    "examples/sas/ambush.yaml#3": "287654fea9ac9dc95623bfa3",
+    "examples/sas/cavalry-charge.yaml#1": "af126c4e229e87c389adf1c1",
     "examples/sas/cavalry-charge.yaml#2": "88e98e38baf5ba6662ae0043",
-    "examples/sas/cavalry-charge.yaml#3": "285223e4f13a2d762c2b39c1",
-    "examples/sas/dog-pile.yaml#1": "3ca75b86d5b1f03b55781faa",
-    "examples/sas/dog-pile.yaml#2": "b4929169cd204b00d30f859b",
-    "examples/sas/dog-pile.yaml#3": "ec9ecf02c96f69d24b230ff1",
-    "examples/sas/goblin-horde.yaml#1": "dd205954b6045d8914f5e97c",
-    "examples/sas/goblin-horde.yaml#2": "d1db24ae280b0e7df1cd7e81",
-    "examples/sas/goblin-horde.yaml#3": "83de274520bb9ba18e83cd64",
-    "examples/sas/underwater.yaml#1": "a90f4edc48f938754beaeb4b",
-    "examples/sas/underwater.yaml#2": "1c573a183fae850c4b9372fa",
-    "examples/sas/underwater.yaml#3": "f1902da9181138c5ccc8d0a3",
+    "examples/sas/cavalry-charge.yaml#3": "81129461769122f2cebadbb4",
+    "examples/sas/dog-pile.yaml#1": "42f8fc898ca9575657e19cd4",
+    "examples/sas/dog-pile.yaml#2": "768f0aab76b082f3bc20c33d",
+    "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
+    "examples/sas/goblin-horde.yaml#1": "e764974cdf1e74f2c0bf275d",
+    "examples/sas/goblin-horde.yaml#2": "d3160cf0e627bbf56a45fe86",
+    "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
+    "examples/sas/underwater.yaml#1": "d9ff34c921208fd492615f87",
+    "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
+    "examples/sas/underwater.yaml#3": "734f99216000f85ac8e3eafb",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

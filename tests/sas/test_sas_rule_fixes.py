@@ -264,3 +264,59 @@ def test_receive_charge_sees_the_chargers_defense_minus_4() -> None:
     assert [e.actor for e in attacks] == ["s", "g"]
     assert _charge_modifier(attacks[0]) == 4
     assert (attacks[0].total, attacks[0].outcome) == (10, "Hit")
+
+
+# ----- 6. Defender Surrounded counts the attacker where his move put him ----------------------------------
+
+
+def _three(left: list[dict]) -> Fight:
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False},
+        "sides": [
+            {"name": "left", "combatants": left},
+            {"name": "right", "combatants": [{"template": "fighter", "id": "b", "at": [0, 0]}]},
+        ],
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
+    fight.advance_until_decision()
+    return fight
+
+
+def _surrounded(attack: ev.Rolled) -> bool:
+    return any(m[1] == "Defender Surrounded" for m in attack.modifiers)
+
+
+def test_an_attacker_who_closed_in_counts_for_defender_surrounded() -> None:
+    """004 ATTACK TABLE MODIFIERS: "Defender Surrounded +1 On at least 2 Sides (2-4+ Foes)", a situation of
+    the attack. a Closes to Attack (COMBAT ROUND ACTIONS LIST: "Move at Normal Speed and Attack") from 3
+    spaces to b's back, c already in front of him: two foes adjacent as a swings. The engine counted a where
+    his turn began (3 spaces off): 5 + Long Sword 3 + Behind 2 - Medium Shield 1 - Dodge 1 = 8, a Miss; with
+    Surrounded +1 it is 9, Weapons Locked."""
+    fight = _three(
+        [{"template": "fighter", "id": "a", "at": [-3, 0]}, {"template": "fighter", "id": "c", "at": [1, 0]}]
+    )
+    events = _turn(fight, Command("a", "close-to-attack", "b"), [5])
+    attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
+    assert _surrounded(attack)
+    assert (attack.total, attack.outcome) == (9, "Weapons Locked")
+
+
+def test_a_charger_counts_for_defender_surrounded() -> None:
+    """The same from 6 spaces with a Charge (CHARGE RULES: Attack +1): 4 + 3 + 2 + 1 - 1 + 1 - 1 = 9."""
+    fight = _three(
+        [{"template": "fighter", "id": "a", "at": [-6, 0]}, {"template": "fighter", "id": "c", "at": [1, 0]}]
+    )
+    events = _turn(fight, Command("a", "charge", "b"), [4])
+    attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
+    assert _surrounded(attack)
+    assert (attack.total, attack.outcome) == (9, "Weapons Locked")
+
+
+def test_a_lone_attacker_who_closed_in_does_not_surround() -> None:
+    """One foe next to b is not "at least 2 Sides": no Surrounded for a who closes in alone."""
+    fight = _three([{"template": "fighter", "id": "a", "at": [-3, 0]}])
+    events = _turn(fight, Command("a", "close-to-attack", "b"), [5])
+    attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
+    assert not _surrounded(attack)

@@ -1466,19 +1466,24 @@ class SasRuleset(Ruleset):
         weapon = t.weapons[wid]
         ranged = (weapon.ranged or weapon.band is not None) and d > 1  # a spear or dagger may be thrown
         pos = kw.pop("from_pos", c.pos)
+        # where those who moved in this batch now stand (the attacker, a horde's members): ``state`` still
+        # has them where their turn began
+        moved: dict[str, Hex | None] = {**kw.pop("moved", {}), c.id: pos}
         behind = flank = False
         if pos is not None and target.pos is not None and not ranged:
             rel = (direction_to(target.pos, pos) - target.facing) % 6
             behind = rel == 3 or target.has("fleeing") or target.has("routed")
             flank = rel in (2, 4)
+        # ATTACK TABLE MODIFIERS, Defender Surrounded "On at least 2 Sides (2-4+ Foes)": the foes next to him
+        # as the attack is made, an attacker who has just Closed, Charged or Sneaked up among them
         adjacent = [
             o
             for o in state.combatants.values()
             if o.side != target.side
             and o.status == "active"
-            and o.pos is not None
+            and (at := moved.get(o.id, o.pos)) is not None
             and target.pos is not None
-            and distance(o.pos, target.pos) <= 1
+            and distance(at, target.pos) <= 1
         ]
         cover = None
         terrain = state.extra.get("map", {})
@@ -2167,7 +2172,8 @@ class SasRuleset(Ruleset):
                 m.id,
             ),
         )
-        sit = self._situation(state, lead, target, "attack", **kw)
+        moved = {m.id: m.pos for m in members}
+        sit = self._situation(state, lead, target, "attack", moved=moved, **kw)
         r = self._attack(b, state, lead, target, sit, dice, "attack")
         for m in helpers:
             b.events.append(ev.TurnEnded(m.id))
