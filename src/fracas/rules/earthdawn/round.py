@@ -829,7 +829,7 @@ class EarthdawnRuleset(Ruleset):
         dead or fled. In big fights a view of the occupancy index, else a set."""
         if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
             return Taken(state, mover)
-        blocked: set[tuple[int, int]] = {(h[0], h[1]) for h in state.extra.get("map", {}).get("blocked", ())}
+        blocked: set[Any] = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
         blocked |= state.occupied(mover)
         return blocked
 

@@ -478,7 +478,6 @@ class Ed4Tactic:
             return Command(me.id, "stand-up", args=args)
         if target is None or me.pos is None:
             return Command(me.id, "end")
-        assert target.pos is not None  # everyone on the field stands on a hex
         if self.in_danger(me, sv.near):
             run_left = 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
             path = path_away(me.pos, target.pos, run_left, blocked_for(state, me))
