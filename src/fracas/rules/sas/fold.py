@@ -16,6 +16,8 @@ Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.e
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,8 +59,38 @@ def next_value(c: Combatant, key: str, round_: int) -> int:
     return int(value) if until is None or until >= round_ else 0
 
 
+# views remembered while one decision is weighed (the state does not change then): see ``views_held``
+_HELD: dict[int, tuple[Combatant, Fighter]] | None = None
+_HELD_STATE: FightState | None = None
+
+
+@contextmanager
+def views_held(state: FightState) -> Iterator[None]:
+    """While the block runs, ``view(state, c)`` builds each combatant's picture once and hands the same
+    :class:`Fighter` back after (a tactic validates several proposals against one unchanged state). Only
+    for code that neither changes ``state`` nor the fighters it is given."""
+    global _HELD, _HELD_STATE
+    saved = _HELD, _HELD_STATE
+    _HELD, _HELD_STATE = {}, state
+    try:
+        yield
+    finally:
+        _HELD, _HELD_STATE = saved
+
+
 def view(state: FightState, c: Combatant) -> Fighter:
     """The pure procedures' picture of a combatant now."""
+    if _HELD is not None and state is _HELD_STATE:
+        hit = _HELD.get(id(c))
+        if hit is not None and hit[0] is c:
+            return hit[1]
+        f = _view(state, c)
+        _HELD[id(c)] = (c, f)
+        return f
+    return _view(state, c)
+
+
+def _view(state: FightState, c: Combatant) -> Fighter:
     stats = c.stats
     if c.marks.get("shield_dropped") and stats.shield != "none":
         stats = dataclasses.replace(stats, shield="none")

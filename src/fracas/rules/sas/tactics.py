@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
+from fracas.rules.sas.fold import views_held
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:
@@ -41,13 +42,15 @@ class SasTactic:
 
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         c = state.combatants[decision.actor]
-        for cmd in self.proposals(state, c, ruleset):
-            try:
-                ruleset.validate(state, cmd)
-            except IllegalCommand:
-                continue
-            return cmd
-        return ruleset.choices(state, decision)[0]
+        # the state stands still while the proposals are weighed: each combatant's view is built once
+        with views_held(state):
+            for cmd in self.proposals(state, c, ruleset):
+                try:
+                    ruleset.validate(state, cmd)
+                except IllegalCommand:
+                    continue
+                return cmd
+            return ruleset.choices(state, decision)[0]
 
     # ----------------------------------------------------------------------------------------------
     def proposals(self, state: FightState, c: Combatant, ruleset: Ruleset | None = None) -> Iterator[Command]:
