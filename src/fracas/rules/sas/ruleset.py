@@ -179,31 +179,34 @@ def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjace
     return list(hit)
 
 
-_FLOODS: dict[tuple[Hex, int, frozenset[Hex]], frozenset[Hex]] = {}
-
-
-def _flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
-    """Every free hex within ``spaces`` steps of ``start`` (not ``start`` itself), remembered."""
-    key = (start, spaces, blocked)
-    hit = _FLOODS.get(key)
-    if hit is not None:
-        return hit
+def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | frozenset[Hex]) -> bool:
+    """Whether a free hex within ``want`` of ``goal`` (not ``start``) lies within ``spaces`` steps of
+    ``start`` around blocked hexes: a breadth-first flood that stops at the first such hex and does not
+    follow steps from which the rest of the budget cannot reach that far (the hex distance is a lower
+    bound on any path), so the answer is the plain flood's."""
+    gq, gr = goal
     seen = {start}
     frontier = [start]
-    for _ in range(spaces):
+    left = spaces
+    while frontier and left > 0:
+        left -= 1  # what is left of the budget after this step
         nxt: list[Hex] = []
         for q, r in frontier:
             for dq, dr in DIRECTIONS:
-                n = (q + dq, r + dr)
-                if n not in seen and n not in blocked:
-                    seen.add(n)
-                    nxt.append(n)
+                nq, nr = q + dq, r + dr
+                n = (nq, nr)
+                if n in seen or n in blocked:
+                    continue
+                a, b = nq - gq, nr - gr
+                h = (abs(a) + abs(b) + abs(a + b)) // 2
+                if h <= want:
+                    return True
+                if h - want > left:
+                    continue  # too far to get there with the steps left
+                seen.add(n)
+                nxt.append(n)
         frontier = nxt
-    seen.discard(start)
-    if len(_FLOODS) > 1024:
-        _FLOODS.clear()
-    hit = _FLOODS[key] = frozenset(seen)
-    return hit
+    return False
 
 
 def _search_path(
@@ -1289,8 +1292,7 @@ class SasRuleset(Ruleset):
             want += 1
         if distance(c.pos, goal) <= want:
             return False
-        reached = _flood(c.pos, spaces, frozenset(blocked))
-        return any(h in reached for w in range(want + 1) for h in ring(goal, w))
+        return _reaches(c.pos, goal, want, spaces, blocked)
 
     def _path_blocked(self, state: FightState, c: Combatant, taken: set[Hex] | None) -> set[Hex]:
         blocked = (taken if taken is not None else state.occupied(c.id)) | self._blocked(state)
