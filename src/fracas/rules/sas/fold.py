@@ -62,6 +62,7 @@ def next_value(c: Combatant, key: str, round_: int) -> int:
 # views remembered while one decision is weighed (the state does not change then): see ``views_held``
 _HELD: dict[int, tuple[Combatant, Fighter]] | None = None
 _HELD_STATE: FightState | None = None
+_HELD_MEMO: dict[Any, Any] = {}
 
 
 @contextmanager
@@ -69,13 +70,18 @@ def views_held(state: FightState) -> Iterator[None]:
     """While the block runs, ``view(state, c)`` builds each combatant's picture once and hands the same
     :class:`Fighter` back after (a tactic validates several proposals against one unchanged state). Only
     for code that neither changes ``state`` nor the fighters it is given."""
-    global _HELD, _HELD_STATE
-    saved = _HELD, _HELD_STATE
-    _HELD, _HELD_STATE = {}, state
+    global _HELD, _HELD_STATE, _HELD_MEMO
+    saved = _HELD, _HELD_STATE, _HELD_MEMO
+    _HELD, _HELD_STATE, _HELD_MEMO = {}, state, {}
     try:
         yield
     finally:
-        _HELD, _HELD_STATE = saved
+        _HELD, _HELD_STATE, _HELD_MEMO = saved
+
+
+def held(state: FightState) -> dict[Any, Any] | None:
+    """A memo for other readings of ``state`` (free hexes) while ``views_held(state)`` runs, else None."""
+    return _HELD_MEMO if _HELD is not None and state is _HELD_STATE else None
 
 
 def view(state: FightState, c: Combatant) -> Fighter:

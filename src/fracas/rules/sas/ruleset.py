@@ -35,7 +35,15 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
 from fracas.rules.sas import procedures as P
-from fracas.rules.sas.fold import DEFENSE_CONDITIONS, TURN_SCOPED, EventBuilder, HiddenSet, next_value, view
+from fracas.rules.sas.fold import (
+    DEFENSE_CONDITIONS,
+    TURN_SCOPED,
+    EventBuilder,
+    HiddenSet,
+    held,
+    next_value,
+    view,
+)
 from fracas.rules.sas.model import Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
 from fracas.rules.sas.tables import Settings, tables
@@ -165,7 +173,9 @@ def _last_check_total(b: EventBuilder, actor: str) -> int:
 _PATHS: dict[tuple[Hex, Hex, int, frozenset[Hex], bool], tuple[Hex, ...]] = {}
 
 
-def _bfs_path(start: Hex, goal: Hex, spaces: int, blocked: set[Hex], stop_adjacent: bool) -> list[Hex]:
+def _bfs_path(
+    start: Hex, goal: Hex, spaces: int, blocked: set[Hex] | frozenset[Hex], stop_adjacent: bool
+) -> list[Hex]:
     """A short path (at most ``spaces`` steps, around blocked hexes) to the reachable hex nearest the goal
     (next to it when ``stop_adjacent``): a weighted A* search (fast, near-shortest), bounded in effort;
     ties go to the first found, so it is deterministic. Pure in its arguments, so answers are remembered
@@ -1107,7 +1117,7 @@ class SasRuleset(Ruleset):
             "leap-attack",
         )
         if closing and d > 1 and target.pos is not None:
-            taken = state.occupied(c.id) | self._blocked(state)
+            taken = self._taken(state, c)
             if all(n in taken for n in neighbours(target.pos)):
                 raise IllegalCommand(f"no room next to {target.name}", rule("attacking"))
             speed = {"charge": 2.0, "sneak-attack": 0.5}.get(a, 1.0)
@@ -1294,7 +1304,33 @@ class SasRuleset(Ruleset):
             return False
         return _reaches(c.pos, goal, want, spaces, blocked)
 
-    def _path_blocked(self, state: FightState, c: Combatant, taken: set[Hex] | None) -> set[Hex]:
+    def _taken(self, state: FightState, c: Combatant) -> frozenset[Hex]:
+        """The hexes others stand on and the map's blocked hexes (remembered while a tactic weighs its
+        proposals: see ``fold.views_held``)."""
+        memo = held(state)
+        key = ("taken", c.id)
+        if memo is not None and key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        out = frozenset(state.occupied(c.id) | self._blocked(state))
+        if memo is not None:
+            memo[key] = out
+        return out
+
+    def _path_blocked(
+        self, state: FightState, c: Combatant, taken: set[Hex] | None
+    ) -> set[Hex] | frozenset[Hex]:
+        if taken is None:
+            memo = held(state)
+            key = ("path_blocked", c.id)
+            if memo is not None and key in memo:
+                return memo[key]  # type: ignore[no-any-return]
+            out = frozenset(self._path_blocked_now(state, c, None))
+            if memo is not None:
+                memo[key] = out
+            return out
+        return self._path_blocked_now(state, c, taken)
+
+    def _path_blocked_now(self, state: FightState, c: Combatant, taken: set[Hex] | None) -> set[Hex]:
         blocked = (taken if taken is not None else state.occupied(c.id)) | self._blocked(state)
         rider = c.marks.get("ridden_by") or c.marks.get("mounted_on")
         if rider:
