@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from fracas.dice.source import DiceSource
@@ -101,31 +99,44 @@ ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
 _SETTINGS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Settings, Settings]] = {}
 
 
-@contextmanager
-def encounter_settings(state: FightState) -> Iterator[Settings]:
-    """The encounter's ``settings:`` and optional rules in force while the rules run (restored after)."""
-    t = tables()
-    base = t.settings
-    over = dict(state.extra.get("settings", {}))
-    opts = state.options
-    if "minions" in opts:
-        over["minions"] = bool(opts["minions"])
-    if "morale" in opts:
-        over["morale"] = bool(opts["morale"])
-    if not over:
-        yield base
-        return
-    key = (id(base), tuple(sorted((k, repr(v)) for k, v in over.items())))
-    hit = _SETTINGS.get(key)
-    if hit is None or hit[0] is not base:
-        if len(_SETTINGS) > 64:
-            _SETTINGS.clear()
-        hit = _SETTINGS[key] = (base, base.model_copy(update=over))
-    t.settings = hit[1]
-    try:
-        yield t.settings
-    finally:
-        t.settings = base
+class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(state) as settings:``
+    """The encounter's ``settings:`` and optional rules in force while the rules run (restored after).
+
+    A plain context manager class (not a generator): the rules enter it tens of thousands of times a fight.
+    """
+
+    __slots__ = ("_state", "_base")
+
+    def __init__(self, state: FightState) -> None:
+        self._state = state
+        self._base: Settings | None = None
+
+    def __enter__(self) -> Settings:
+        state = self._state
+        t = tables()
+        base = t.settings
+        over = dict(state.extra.get("settings", {}))
+        opts = state.options
+        if "minions" in opts:
+            over["minions"] = bool(opts["minions"])
+        if "morale" in opts:
+            over["morale"] = bool(opts["morale"])
+        if not over:
+            return base
+        key = (id(base), tuple(sorted((k, repr(v)) for k, v in over.items())))
+        hit = _SETTINGS.get(key)
+        if hit is None or hit[0] is not base:
+            if len(_SETTINGS) > 64:
+                _SETTINGS.clear()
+            hit = _SETTINGS[key] = (base, base.model_copy(update=over))
+        self._base = base
+        t.settings = hit[1]
+        return t.settings
+
+    def __exit__(self, *exc: object) -> None:
+        if self._base is not None:
+            tables().settings = self._base
+            self._base = None
 
 
 def _rolled(actor: str, test: str, r: P.TableRoll | P.Check, target: str | None = None) -> ev.Rolled:
