@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import heapq
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, ring
-from fracas.rules.sas.ruleset import _reaches
+from fracas.rules.sas.ruleset import _reaches, _search_path
 
 
 def _plain_flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
@@ -52,3 +54,70 @@ def test_reaches_goes_round_a_wall():
     assert not _reaches((0, 0), (3, 0), 1, 2, wall)
     assert _reaches((0, 0), (3, 0), 1, 5, wall)
     assert not _reaches((0, 0), (3, 0), 1, 1, frozenset())
+
+
+def _plain_search(
+    start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
+) -> list[Hex]:
+    """The weighted A* search as it was written before it was tuned (tuples for keys, ``abs``)."""
+    want = 1 if stop_adjacent else 0
+    while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
+        want += 1
+    if distance(start, goal) <= want or spaces <= 0:
+        return []
+    gq, gr = goal
+    prev: dict[Hex, Hex | None] = {start: None}
+    cost = {start: 0}
+    h0 = distance(start, goal)
+    heap = [(2 * h0, h0, 0, start)]
+    best, best_key = start, (h0, 0)
+    tick = 0
+    while heap and tick < 1500:
+        _, h_here, _, here = heapq.heappop(heap)
+        g = cost[here]
+        if h_here <= want:
+            best = here
+            break
+        if g >= spaces:
+            continue
+        g1 = g + 1
+        q, r = here
+        for dq, dr in DIRECTIONS:
+            n = (q + dq, r + dr)
+            if n in blocked:
+                continue
+            old = cost.get(n)
+            if old is not None and old <= g1:
+                continue
+            cost[n] = g1
+            prev[n] = here
+            a, b = n[0] - gq, n[1] - gr
+            h = (abs(a) + abs(b) + abs(a + b)) // 2
+            k = (h if h > want else want, g1)
+            if k < best_key:
+                best, best_key = n, k
+            tick += 1
+            heapq.heappush(heap, (g1 + 2 * h, h, tick, n))
+    path: list[Hex] = []
+    node: Hex | None = best
+    while node is not None and node != start:
+        path.append(node)
+        node = prev[node]
+    return path[::-1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    start=hexes,
+    goal=hexes,
+    spaces=st.integers(0, 14),
+    blocked=st.frozensets(hexes, max_size=80),
+    stop_adjacent=st.booleans(),
+)
+def test_search_path_is_the_plain_search(
+    start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
+):
+    blocked = blocked - {start}
+    assert _search_path(start, goal, spaces, blocked, stop_adjacent) == _plain_search(
+        start, goal, spaces, blocked, stop_adjacent
+    )

@@ -245,8 +245,9 @@ def _search_path(
     h0 = distance(start, goal)
     heap = [(2 * h0, h0, 0, start)]
     best, best_key = start, (h0, 0)
+    best_h, best_g = best_key  # the best hex so far: (its distance to the ring wanted, its steps)
     tick = 0
-    push, pop = heapq.heappush, heapq.heappop
+    push, pop, cost_of = heapq.heappush, heapq.heappop, cost.get
     while heap and tick < 1500:
         _, h_here, _, here = pop(heap)
         g = cost[here]
@@ -258,19 +259,20 @@ def _search_path(
         g1 = g + 1
         q, r = here
         for dq, dr in DIRECTIONS:
-            n = (q + dq, r + dr)
+            nq, nr = q + dq, r + dr
+            n = (nq, nr)
             if n in blocked:
                 continue
-            old = cost.get(n)
+            old = cost_of(n)
             if old is not None and old <= g1:
                 continue
             cost[n] = g1
             prev[n] = here
-            a, b = n[0] - gq, n[1] - gr
-            h = (abs(a) + abs(b) + abs(a + b)) // 2
-            k = (h if h > want else want, g1)
-            if k < best_key:
-                best, best_key = n, k
+            a, b = nq - gq, nr - gr
+            h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+            hk = h if h > want else want
+            if hk < best_h or (hk == best_h and g1 < best_g):
+                best, best_h, best_g = n, hk, g1
             tick += 1
             push(heap, (g1 + 2 * h, h, tick, n))
     path: list[Hex] = []
