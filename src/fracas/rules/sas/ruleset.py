@@ -1527,15 +1527,18 @@ class SasRuleset(Ruleset):
             flank = rel in (2, 4)
         # ATTACK TABLE MODIFIERS, Defender Surrounded "On at least 2 Sides (2-4+ Foes)": the foes next to him
         # as the attack is made, an attacker who has just Closed, Charged or Sneaked up among them
-        adjacent = [
-            o
-            for o in state.combatants.values()
-            if o.side != target.side
-            and o.status == "active"
-            and (at := moved.get(o.id, o.pos)) is not None
-            and target.pos is not None
-            and distance(at, target.pos) <= 1
-        ]
+        adjacent = 0
+        if target.pos is not None:
+            tq, tr = target.pos
+            for o in state.combatants.values():
+                if o.side == target.side or o.status != "active":
+                    continue
+                at = moved.get(o.id, o.pos)
+                if at is None:
+                    continue
+                a, b = at[0] - tq, at[1] - tr  # within one space (hex distance <= 1)
+                if -1 <= a <= 1 and -1 <= b <= 1 and -1 <= a + b <= 1:
+                    adjacent += 1
         cover = None
         terrain = state.extra.get("map", {})
         spot = tuple(target.pos) if target.pos is not None else None
@@ -1568,7 +1571,7 @@ class SasRuleset(Ruleset):
             hidden=c.hidden,
             behind=behind and not ranged,
             flank=flank,
-            adjacent_foes=len(adjacent),
+            adjacent_foes=adjacent,
             reduced_visibility=light != "bright",
             defender_moved=ranged and target.marks.get("moved_round") == state.round - 1,
             action=action if action in t.combat.actions else None,
