@@ -7,6 +7,8 @@ shared/rules/reference/spells-and-swords.md. The S&S duel kernel mirrors each fi
 
 from __future__ import annotations
 
+import pytest
+
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
@@ -288,27 +290,27 @@ def _surrounded(attack: ev.Rolled) -> bool:
     return any(m[1] == "Defender Surrounded" for m in attack.modifiers)
 
 
-def test_an_attacker_who_closed_in_counts_for_defender_surrounded() -> None:
+@pytest.mark.parametrize(
+    ("start", "action", "face"),
+    [
+        # 5 + Long Sword 3 + Behind 2 - Medium Shield 1 - Dodge 1 = 8, a Miss; with Surrounded +1 it is 9
+        (-3, "close-to-attack", 5),
+        # the same from 6 spaces with a Charge (CHARGE RULES: Attack +1): 4 + 3 + 2 + 1 - 1 + 1 - 1 = 9
+        (-6, "charge", 4),
+    ],
+)
+def test_an_attacker_who_moved_in_counts_for_defender_surrounded(start: int, action: str, face: int) -> None:
     """004 ATTACK TABLE MODIFIERS: "Defender Surrounded +1 On at least 2 Sides (2-4+ Foes)", a situation of
-    the attack. a Closes to Attack (COMBAT ROUND ACTIONS LIST: "Move at Normal Speed and Attack") from 3
-    spaces to b's back, c already in front of him: two foes adjacent as a swings. The engine counted a where
-    his turn began (3 spaces off): 5 + Long Sword 3 + Behind 2 - Medium Shield 1 - Dodge 1 = 8, a Miss; with
-    Surrounded +1 it is 9, Weapons Locked."""
+    the attack. a Closes to Attack (COMBAT ROUND ACTIONS LIST: "Move at Normal Speed and Attack") or Charges
+    to b's back, c already in front of him: two foes adjacent as a swings. The engine counted a where his
+    turn began, 3 or 6 spaces off: a Miss at 8; with Surrounded it is 9, Weapons Locked."""
     fight = _three(
-        [{"template": "fighter", "id": "a", "at": [-3, 0]}, {"template": "fighter", "id": "c", "at": [1, 0]}]
+        [
+            {"template": "fighter", "id": "a", "at": [start, 0]},
+            {"template": "fighter", "id": "c", "at": [1, 0]},
+        ]
     )
-    events = _turn(fight, Command("a", "close-to-attack", "b"), [5])
-    attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
-    assert _surrounded(attack)
-    assert (attack.total, attack.outcome) == (9, "Weapons Locked")
-
-
-def test_a_charger_counts_for_defender_surrounded() -> None:
-    """The same from 6 spaces with a Charge (CHARGE RULES: Attack +1): 4 + 3 + 2 + 1 - 1 + 1 - 1 = 9."""
-    fight = _three(
-        [{"template": "fighter", "id": "a", "at": [-6, 0]}, {"template": "fighter", "id": "c", "at": [1, 0]}]
-    )
-    events = _turn(fight, Command("a", "charge", "b"), [4])
+    events = _turn(fight, Command("a", action, "b"), [face])
     attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
     assert _surrounded(attack)
     assert (attack.total, attack.outcome) == (9, "Weapons Locked")
