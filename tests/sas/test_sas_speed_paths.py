@@ -121,3 +121,28 @@ def test_search_path_is_the_plain_search(
     assert _search_path(start, goal, spaces, blocked, stop_adjacent) == _plain_search(
         start, goal, spaces, blocked, stop_adjacent
     )
+
+
+def test_views_held_is_per_thread() -> None:
+    """The web server plays fights in a thread pool: one thread's remembered views and free hexes are never
+    another's, even for the same state."""
+    import threading
+
+    from fracas.engine.state import FightState
+    from fracas.rules.sas import fold
+
+    state = FightState("sas", "x", {}, [])
+    inside, release = threading.Event(), threading.Event()
+
+    def weigh() -> None:
+        with fold.views_held(state):
+            assert fold.held(state) is not None
+            inside.set()
+            release.wait(5)
+
+    t = threading.Thread(target=weigh)
+    t.start()
+    assert inside.wait(5)
+    assert fold.held(state) is None  # this thread holds nothing
+    release.set()
+    t.join()

@@ -16,6 +16,7 @@ Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.e
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,10 +60,9 @@ def next_value(c: Combatant, key: str, round_: int) -> int:
     return int(value) if until is None or until >= round_ else 0
 
 
-# views remembered while one decision is weighed (the state does not change then): see ``views_held``
-_HELD: dict[int, tuple[Combatant, Fighter]] | None = None
-_HELD_STATE: FightState | None = None
-_HELD_MEMO: dict[Any, Any] = {}
+# views remembered while one decision is weighed (the state does not change then): see ``views_held``.
+# Per thread: the web server plays several fights at once in its thread pool.
+_LOCAL = threading.local()
 
 
 @contextmanager
@@ -70,28 +70,30 @@ def views_held(state: FightState) -> Iterator[None]:
     """While the block runs, ``view(state, c)`` builds each combatant's picture once and hands the same
     :class:`Fighter` back after (a tactic validates several proposals against one unchanged state). Only
     for code that neither changes ``state`` nor the fighters it is given."""
-    global _HELD, _HELD_STATE, _HELD_MEMO
-    saved = _HELD, _HELD_STATE, _HELD_MEMO
-    _HELD, _HELD_STATE, _HELD_MEMO = {}, state, {}
+    saved = getattr(_LOCAL, "held", None)
+    _LOCAL.held = (state, {}, {})  # the state, its views by combatant, other readings (free hexes)
     try:
         yield
     finally:
-        _HELD, _HELD_STATE, _HELD_MEMO = saved
+        _LOCAL.held = saved
 
 
 def held(state: FightState) -> dict[Any, Any] | None:
     """A memo for other readings of ``state`` (free hexes) while ``views_held(state)`` runs, else None."""
-    return _HELD_MEMO if _HELD is not None and state is _HELD_STATE else None
+    h = getattr(_LOCAL, "held", None)
+    return h[2] if h is not None and h[0] is state else None
 
 
 def view(state: FightState, c: Combatant) -> Fighter:
     """The pure procedures' picture of a combatant now."""
-    if _HELD is not None and state is _HELD_STATE:
-        hit = _HELD.get(id(c))
+    h = getattr(_LOCAL, "held", None)
+    if h is not None and h[0] is state:
+        views: dict[int, tuple[Combatant, Fighter]] = h[1]
+        hit = views.get(id(c))
         if hit is not None and hit[0] is c:
             return hit[1]
         f = _view(state, c)
-        _HELD[id(c)] = (c, f)
+        views[id(c)] = (c, f)
         return f
     return _view(state, c)
 
