@@ -49,23 +49,8 @@ QUOTED_PEER = {
 }
 
 
-def _state(left: list[str], right: list[str], rows: int = 1) -> Any:
-    def side(name: str, templates: list[str], q: int) -> dict[str, Any]:
-        return {
-            "name": name,
-            "combatants": [
-                {"template": t, "id": f"{name.lower()}-{i}", "at": [q, i]} for i, t in enumerate(templates)
-            ],
-        }
-
-    data = {
-        "version": 1,
-        "ruleset": "ed4",
-        "name": "bench",
-        "max_rounds": 100,
-        "sides": [side("Heroes", left, 0), side("Foes", right, 3)],
-    }
-    return encounter.load_data(data, "<bench>")[1]
+def _state(left: list[str], right: list[str]) -> Any:
+    return encounter.facing_lines(left, right, name="bench", max_rounds=100)
 
 
 def fights_per_second(left: list[str], right: list[str], n: int, ruleset: Any = None) -> tuple[float, float]:

@@ -29,22 +29,7 @@ SEEDS = (1, 2, 3, 4, 5)
 
 
 def _bench(left: list[str], right: list[str]) -> Any:
-    def side(name: str, templates: list[str], q: int) -> dict[str, Any]:
-        return {
-            "name": name,
-            "combatants": [
-                {"template": t, "id": f"{name.lower()}-{i}", "at": [q, i]} for i, t in enumerate(templates)
-            ],
-        }
-
-    data = {
-        "version": 1,
-        "ruleset": "ed4",
-        "name": "bench",
-        "max_rounds": 100,
-        "sides": [side("Heroes", left, 0), side("Foes", right, 3)],
-    }
-    return encounter.load_data(data, "<bench>")[1]
+    return encounter.facing_lines(left, right, name="bench", max_rounds=100)
 
 
 HEROES = ["mica", "thrak", "herekar", "kira", "silar"]

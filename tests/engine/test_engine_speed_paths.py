@@ -34,22 +34,7 @@ HEROES = ["mica", "thrak", "herekar", "kira", "silar"]
 
 
 def _lines(left: list[str], right: list[str], gap: int = 3) -> FightState:
-    def side(name: str, templates: list[str], q: int) -> dict[str, Any]:
-        return {
-            "name": name,
-            "combatants": [
-                {"template": t, "id": f"{name.lower()}-{i}", "at": [q, i]} for i, t in enumerate(templates)
-            ],
-        }
-
-    data = {
-        "version": 1,
-        "ruleset": "ed4",
-        "name": "speed",
-        "max_rounds": 30,
-        "sides": [side("Heroes", left, 0), side("Foes", right, gap)],
-    }
-    return encounter.load_data(data, "<speed>")[1]
+    return encounter.facing_lines(left, right, gap=gap, name="speed", max_rounds=30)
 
 
 def _digest(events: list[ev.Event]) -> str:

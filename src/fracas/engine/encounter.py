@@ -245,6 +245,37 @@ def load_data(data: dict[str, Any], source: str = "<encounter>") -> tuple[Encoun
     return spec, build_state(spec, source)
 
 
+def facing_lines(
+    left: list[str],
+    right: list[str],
+    *,
+    ruleset: str = "ed4",
+    gap: int = 3,
+    name: str = "lines",
+    max_rounds: int = 100,
+) -> FightState:
+    """Two lines of bundled templates facing each other (Heroes in column 0, Foes ``gap`` hexes east; ids
+    ``heroes-0``, ``foes-0``, ...): the encounter of the benchmarks and the engine's speed tests."""
+
+    def side(side_name: str, templates: list[str], q: int) -> dict[str, Any]:
+        return {
+            "name": side_name,
+            "combatants": [
+                {"template": t, "id": f"{side_name.lower()}-{i}", "at": [q, i]}
+                for i, t in enumerate(templates)
+            ],
+        }
+
+    data = {
+        "version": 1,
+        "ruleset": ruleset,
+        "name": name,
+        "max_rounds": max_rounds,
+        "sides": [side("Heroes", left, 0), side("Foes", right, gap)],
+    }
+    return load_data(data, f"<{name}>")[1]
+
+
 def assign_ids(entry: CombatantSpec, default_name: str) -> list[tuple[str, str]]:
     """(id, name) for each copy of an entry: "ghoul-1", "Ghoul 1"... or the entry's own id and name."""
     base_id = entry.id or (entry.template or default_name).lower().replace(" ", "-")
