@@ -33,11 +33,7 @@ def play(path: str, seeds: list[int]) -> list[tuple[str, int, str]]:
     for s in seeds:
         fight = Fight(ruleset, initial.clone(), RandomDice(s), None, seed=s)
         try:
-            while not fight.state.ended:
-                d = fight.advance_until_decision()
-                if d is None:
-                    break
-                fight.submit(fight.auto_command(d))
+            fight.run_checked()
         except FracasError as exc:
             found.append((path, s, f"{type(exc).__name__}: {exc}"))
         except Exception as exc:  # a traceback is a bug too

@@ -23,11 +23,7 @@ def play_validated(example: str, seed: int) -> Fight:
     """The fight of ``example`` with ``seed``, every tactic's command validated before it is resolved."""
     spec, state = encounter.load(EXAMPLES / example)
     fight = Fight(get_ruleset(spec.ruleset), state, RandomDice(seed), seed=seed)
-    while not fight.state.ended:
-        decision = fight.advance_until_decision()
-        if decision is None:
-            break
-        fight.submit(fight.auto_command(decision))
+    fight.run_checked()
     return fight
 
 

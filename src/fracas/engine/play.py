@@ -177,6 +177,16 @@ class Fight:
                 raise TooManySteps("the ruleset produced no events and asks for no decision")
         raise TooManySteps(f"no decision after {max_steps} automatic steps")
 
+    def run_checked(self) -> FightState:
+        """Play to the end like :meth:`run`, but every tactic's command goes through ``validate`` even when
+        the ruleset trusts its tactics (the tactic-crash hunts and their regression tests)."""
+        while not self.state.ended:
+            decision = self.advance_until_decision()
+            if decision is None:
+                break
+            self.submit(self.auto_command(decision))
+        return self.state
+
     def run(self, max_steps: int = 1_000_000) -> FightState:
         """Play to the end with every combatant under its tactic."""
         for _ in range(max_steps):
