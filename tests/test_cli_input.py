@@ -40,30 +40,28 @@ def test_an_unwritable_report_is_refused_before_any_fight(
     assert "folder" in capsys.readouterr().err
 
 
-def test_brackets_in_an_error_are_printed_not_read_as_markup(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str, mica_at: str) -> str:
+    """``fracas validate`` on Mica against a ghoul with these options and Mica's ``at``: exit 2, stderr."""
     bad = tmp_path / "bad.yaml"
     bad.write_text(
-        "version: 1\nruleset: ed4\nname: x\nsides:\n"
-        "  - name: A\n    combatants:\n      - template: mica\n        at: [0]\n"
+        f"version: 1\nruleset: ed4\nname: x\n{options}sides:\n"
+        f"  - name: A\n    combatants:\n      - template: mica\n        at: {mica_at}\n"
         "  - name: B\n    combatants:\n      - template: ghoul\n        at: [3, 0]\n"
     )
     assert main(["validate", str(bad)]) == 2
-    assert "[q, r]" in capsys.readouterr().err
+    return capsys.readouterr().err
+
+
+def test_brackets_in_an_error_are_printed_not_read_as_markup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert "[q, r]" in _refused(tmp_path, capsys, "", "[0]")
 
 
 def test_an_optional_rule_is_switched_by_true_or_false_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bad = tmp_path / "maybe.yaml"
-    bad.write_text(
-        "version: 1\nruleset: ed4\nname: x\noptions:\n  wound-penalties: maybe\nsides:\n"
-        "  - name: A\n    combatants:\n      - template: mica\n        at: [0, 0]\n"
-        "  - name: B\n    combatants:\n      - template: ghoul\n        at: [3, 0]\n"
-    )
-    assert main(["validate", str(bad)]) == 2
-    err = capsys.readouterr().err
+    err = _refused(tmp_path, capsys, "options:\n  wound-penalties: maybe\n", "[0, 0]")
     assert "options.wound-penalties" in err and "'maybe'" in err
 
 
