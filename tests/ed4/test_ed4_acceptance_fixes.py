@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, person_registered, start
+from ed4_helpers import BLOCK
 
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
@@ -17,17 +18,6 @@ from fracas.rules.ed4.chapter import in_force
 @pytest.fixture(autouse=True)
 def _person() -> None:
     person_registered()  # another test module may have removed the test's "person" tactic
-
-
-BLOCK = {
-    "dexterity": 12,
-    "strength": 12,
-    "toughness": 12,
-    "perception": 12,
-    "willpower": 12,
-    "charisma": 12,
-    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
-}
 
 
 def duel(a: dict, b: dict, b_tactic: str = "hold") -> object:

@@ -5,21 +5,12 @@ from __future__ import annotations
 
 import pytest
 from ed4_chapter_helpers import act, build, cmd, declare, mods, of, start
+from ed4_helpers import BLOCK
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand
 from fracas.rules.ed4 import options as o
-
-BLOCK = {
-    "dexterity": 12,
-    "strength": 12,
-    "toughness": 12,
-    "perception": 12,
-    "willpower": 12,
-    "charisma": 12,
-    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
-}
 
 
 def duel(a: dict, b: dict) -> object:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from ed4_chapter_helpers import RULESET, act, build, cmd, declare, start
+from ed4_helpers import BLOCK
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
@@ -43,17 +44,6 @@ def test_veteran_asks_before_jumping_up_again_p384(example: str, seed: int) -> N
     assert fight.state.ended
     tries = [e for e in fight.log if type(e).__name__ == "Marked" and e.key == "jump_tried"]
     assert tries  # the fight does reach a Jump Up
-
-
-BLOCK = {
-    "dexterity": 12,
-    "strength": 12,
-    "toughness": 12,
-    "perception": 12,
-    "willpower": 12,
-    "charisma": 12,
-    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
-}
 
 
 def test_jump_up_bars_movement_and_a_second_jump_that_round_only_p384() -> None:
