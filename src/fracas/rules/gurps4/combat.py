@@ -5,6 +5,7 @@ aerial) and the engine's events. Everything here works on a scratch copy of the 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,25 +244,8 @@ def path_towards(
     if len(greedy) == steps or distance(probe, dest) <= stop_at:
         return greedy
     # stuck behind someone: breadth-first search in a bounded area, then the first ``steps`` hexes
-    limit = distance(here, dest) + 8
-    came: dict[Hex, Hex | None] = {here: None}
-    frontier = [here]
-    goal = None
-    while frontier and goal is None:
-        nxt_frontier = []
-        for h in frontier:
-            for n in neighbours(h):
-                if n in came or n in blocked or distance(n, here) > limit:
-                    continue
-                came[n] = h
-                if distance(n, dest) <= stop_at:
-                    goal = n
-                    break
-                nxt_frontier.append(n)
-            if goal is not None:
-                break
-        frontier = nxt_frontier
-    if goal is None:  # no way through: get as close as the greedy step allows
+    full = bfs_path(here, dest, blocked, stop_at)
+    if full is None:  # no way through: get as close as the greedy step allows
         path = []
         for _ in range(steps):
             nxt = step_towards(here, dest, blocked)
@@ -270,13 +254,92 @@ def path_towards(
             path.append(nxt)
             here = nxt
         return path
-    full = []
-    node: Hex | None = goal
-    while node is not None and node != mover.pos:
-        full.append(node)
+    return full[:steps]
+
+
+BFS_MARGIN = 8
+"""The breadth-first search of :func:`bfs_path` looks at hexes at most this much farther from the start than
+the goal is."""
+
+
+@functools.lru_cache(maxsize=64)
+def _disc(limit: int) -> bytes:
+    """The search area of :func:`bfs_path` for ``limit``: a square grid of side ``2 * (limit + 1) + 1``
+    centred on the start, 0 for a hex at most ``limit`` from the centre, 1 outside (one spare hex all round,
+    so that a neighbour of any hex inside is still on the grid). Keyed on an int, so shared safely."""
+    half = limit + 1
+    side = 2 * half + 1
+    cells = bytearray(b"\x01") * (side * side)
+    for dq in range(-limit, limit + 1):
+        lo, hi = max(-limit, -dq - limit), min(limit, -dq + limit)
+        row = (dq + half) * side + half
+        cells[row + lo : row + hi + 1] = bytes(hi - lo + 1)
+    return bytes(cells)
+
+
+def bfs_path(here: Hex, dest: Hex, blocked: set[Hex] | frozenset[Hex], stop_at: int) -> list[Hex] | None:
+    """The shortest hex path from ``here`` to a hex within ``stop_at`` of ``dest`` (not ``here``), avoiding
+    ``blocked`` and staying within ``distance(here, dest) + BFS_MARGIN`` of ``here``; None if there is none.
+
+    A plain breadth-first search: hexes are taken in the order found, each one's neighbours in
+    :data:`~fracas.engine.hexgrid.DIRECTIONS` order, and the first hex found within ``stop_at`` ends it.
+    It runs on a flat grid of small ints (index ``(dq + half) * side + (dr + half)`` from ``here``) instead of
+    tuples in dicts, because on an open field with a long way to go it looks at thousands of hexes; the order
+    and so the path are those of the search on tuples (a test checks them against it)."""
+    limit = distance(here, dest) + BFS_MARGIN
+    half = limit + 1
+    side = 2 * half + 1
+    hq, hr = here
+    # 0: free, 1: out of the area, blocked or already found, 2: free and a goal
+    grid = bytearray(_disc(limit))
+    for bq, br in blocked:
+        dq, dr = bq - hq, br - hr
+        if -half <= dq <= half and -half <= dr <= half:
+            grid[(dq + half) * side + dr + half] = 1
+    gq, gr = dest[0] - hq, dest[1] - hr
+    for dq in range(max(gq - stop_at, -half), min(gq + stop_at, half) + 1):
+        a = dq - gq
+        for dr in range(
+            max(gr - stop_at, gr - stop_at - a, -half), min(gr + stop_at, gr + stop_at - a, half) + 1
+        ):
+            i = (dq + half) * side + dr + half
+            if grid[i] == 0:
+                grid[i] = 2
+    start = half * side + half
+    grid[start] = 1
+    came: dict[int, int] = {}
+    # the six neighbours in DIRECTIONS order: (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1)
+    steps_ = (side, side - 1, -1, -side, 1 - side, 1)
+    frontier = [start]
+    goal = -1
+    while frontier and goal < 0:
+        nxt_frontier: list[int] = []
+        append = nxt_frontier.append
+        for h in frontier:
+            for o in steps_:
+                n = h + o
+                s = grid[n]
+                if s == 1:
+                    continue
+                grid[n] = 1
+                came[n] = h
+                if s == 2:
+                    goal = n
+                    break
+                append(n)
+            if goal >= 0:
+                break
+        frontier = nxt_frontier
+    if goal < 0:
+        return None
+    full: list[Hex] = []
+    node = goal
+    while node != start:
+        q, r = divmod(node, side)
+        full.append((hq + q - half, hr + r - half))
         node = came[node]
     full.reverse()
-    return full[:steps]
+    return full
 
 
 def move_figure(

@@ -1,0 +1,87 @@
+"""The tuned path search of the GURPS ruleset (combat.bfs_path) against the plain breadth-first search it
+replaced: same hexes, same order, same tie-breaks, so the same events."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fracas.engine.hexgrid import Hex, distance, neighbours
+from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path
+
+
+def _plain_bfs(here: Hex, dest: Hex, blocked: frozenset[Hex], stop_at: int) -> list[Hex] | None:
+    """The search as it was first written (tuples in a dict, neighbours in DIRECTIONS order)."""
+    limit = distance(here, dest) + BFS_MARGIN
+    came: dict[Hex, Hex | None] = {here: None}
+    frontier = [here]
+    goal = None
+    while frontier and goal is None:
+        nxt_frontier = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n in came or n in blocked or distance(n, here) > limit:
+                    continue
+                came[n] = h
+                if distance(n, dest) <= stop_at:
+                    goal = n
+                    break
+                nxt_frontier.append(n)
+            if goal is not None:
+                break
+        frontier = nxt_frontier
+    if goal is None:
+        return None
+    full = []
+    node: Hex | None = goal
+    while node is not None and node != here:
+        full.append(node)
+        node = came[node]
+    full.reverse()
+    return full
+
+
+coord = st.integers(-7, 7)
+hexes = st.tuples(coord, coord)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    here=hexes,
+    dest=hexes,
+    stop_at=st.integers(0, 3),
+    blocked=st.frozensets(hexes, max_size=120),
+)
+def test_bfs_path_is_the_plain_search(here: Hex, dest: Hex, stop_at: int, blocked: frozenset[Hex]):
+    blocked = blocked - {here}
+    if distance(here, dest) <= stop_at:  # path_towards never searches then
+        return
+    assert bfs_path(here, dest, blocked, stop_at) == _plain_bfs(here, dest, blocked, stop_at)
+
+
+def _wall(q: int, r0: int, r1: int) -> frozenset[Hex]:
+    return frozenset((q, r) for r in range(r0, r1 + 1))
+
+
+def test_bfs_path_goes_round_a_wall():
+    wall = _wall(3, -4, 4)
+    path = bfs_path((0, 0), (6, 0), wall, 0)
+    assert path is not None and path[-1] == (6, 0)
+    assert not wall & set(path)
+    assert path == _plain_bfs((0, 0), (6, 0), wall, 0)
+
+
+def test_bfs_path_gives_up_beyond_its_area():
+    """A wall longer than the search margin: no way round within the area, so no path (the caller then
+    steps greedily)."""
+    wall = _wall(3, -20, 20)
+    assert bfs_path((0, 0), (6, 0), wall, 0) is None
+    assert _plain_bfs((0, 0), (6, 0), wall, 0) is None
+
+
+def test_bfs_path_long_chase_behind_a_friend():
+    """A rider chasing a foe 150 yards off straight along a hex axis, a friend in the hex in front: the case
+    that made the search slow (the whole area is looked at)."""
+    here, dest = (-15, 10), (-14, 165)
+    blocked = frozenset({(-15, 11), (-14, 10), (-16, 12)})
+    assert bfs_path(here, dest, blocked, 1) == _plain_bfs(here, dest, blocked, 1)
