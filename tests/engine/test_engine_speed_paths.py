@@ -259,3 +259,29 @@ def test_chapter_adjacent_enemies_from_the_grid_match_a_scan(
     with_grid = _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False)
     monkeypatch.setattr(chapter, "_GRID_FROM", 10**9)
     assert _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False) == with_grid
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_chapter_intervening_from_the_grid_matches_a_scan(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who stands in the line of fire (p.392), read from the occupancy index in big fights, is who a scan of
+    every combatant finds: the same people, closest first, the later in the roster where two share a hex
+    (a rider on his mount, or two set there by hand), altitudes and mounts as the scan weighs them."""
+    from fracas.rules.ed4 import chapter
+
+    rng = random.Random(seed)
+    state = _random_state(rng, rng.choice([26, 40, 80]))
+    cs = list(state.combatants.values())
+    for c in cs:
+        c.altitude = rng.choice([0, 0, 0, 1, 3])
+    for rider, mount in zip(cs[::7], cs[3::7], strict=False):
+        if rider is not mount and rng.random() < 0.5:
+            rider.marks["mount"] = mount.id
+            rider.pos = mount.pos
+    state.drop_grid()
+    ruleset = Ed4Ruleset()
+    pairs = [(rng.choice(cs), rng.choice(cs)) for _ in range(60)]
+    fast = [[c.id for c in ruleset.intervening(state, me, t)] for me, t in pairs]
+    monkeypatch.setattr(chapter, "_GRID_FROM", 10**9)
+    slow = [[c.id for c in ruleset.intervening(state, me, t)] for me, t in pairs]
+    assert fast == slow
+    assert any(fast)

@@ -119,6 +119,10 @@ def route(
         return None  # every hex next to the goal is taken
     if max_len is not None and d0 - stop_at > max_len:
         return None
+    if d0 - stop_at > ROUTE_REACH:
+        # every hex within ``stop_at`` of the goal is farther than ROUTE_REACH from the start, where the
+        # search below never looks: it would walk the whole reach only to find nothing
+        return None
     far = d0 + ROUTE_MARGIN
     check_reach = d0 + far > ROUTE_REACH  # else every hex within ``far`` of the goal is within reach
     parent: dict[Hex, Hex] = {start: start}

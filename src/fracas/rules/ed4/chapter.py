@@ -1130,15 +1130,37 @@ class ChapterMixin:
         hexes = between(me.pos, t.pos)
         if not hexes:
             return []
+        cs = state.combatants
+        mid, tid, alt = me.id, t.id, t.altitude
+
+        def in_the_way(c: Combatant) -> bool:
+            return (
+                c.status in ("active", "unconscious")
+                and c.id != mid
+                and c.id != tid
+                and abs(c.altitude - alt) <= 2
+                and (not c.marks.get("mount") or mount_of(state, c) is None)
+            )
+
+        if len(cs) > _GRID_FROM and len(hexes) < len(cs) and not state.grid().unplaced:
+            # a big fight: only who stands on the hexes of the line (the occupancy index kept by Moved
+            # events); where two in the way share a hex, the later in the roster is the one found, as the
+            # scan below finds it
+            at = state.grid().at
+            out = []
+            order: dict[str, int] | None = None
+            for h in hexes:
+                there = [cs[cid] for cid in at.get(h, ()) if cs[cid].pos == h and in_the_way(cs[cid])]
+                if len(there) > 1:
+                    if order is None:
+                        order = {cid: i for i, cid in enumerate(cs)}
+                    there.sort(key=lambda c: order[c.id])  # type: ignore[index]
+                if there:
+                    out.append(there[-1])
+            return out
         where: dict[tuple[int, int], Combatant] = {}
-        for c in state.combatants.values():
-            if (
-                c.pos is not None
-                and c.status in ("active", "unconscious")
-                and c.id not in (me.id, t.id)
-                and mount_of(state, c) is None
-                and abs(c.altitude - t.altitude) <= 2
-            ):
+        for c in cs.values():
+            if c.pos is not None and in_the_way(c):
                 where[c.pos] = c
         return [where[h] for h in hexes if h in where]
 

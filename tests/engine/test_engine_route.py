@@ -1,0 +1,66 @@
+"""``hexgrid.route`` (the tactics' way round taken hexes) against a plain breadth-first search written out
+here with the same bounds and the same order of neighbours: the same path or the same None, whatever
+shortcut the search takes (goals out of reach, walled-in goals, ``max_len``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fracas.engine.hexgrid import DIRECTIONS, ROUTE_MARGIN, ROUTE_REACH, distance, route
+
+Hex = tuple[int, int]
+
+
+def _plain_route(start: Hex, goal: Hex, blocked: set[Hex], stop_at: int = 1) -> list[Hex] | None:
+    d0 = distance(start, goal)
+    if d0 <= stop_at:
+        return []
+    far = d0 + ROUTE_MARGIN
+    parent = {start: start}
+    queue = [start]
+    for h in queue:
+        for dq, dr in DIRECTIONS:
+            n = (h[0] + dq, h[1] + dr)
+            if n in parent or n in blocked:
+                continue
+            if distance(n, goal) > far or distance(n, start) > ROUTE_REACH:
+                continue
+            parent[n] = h
+            if distance(n, goal) <= stop_at:
+                path = [n]
+                while parent[path[-1]] != start:
+                    path.append(parent[path[-1]])
+                return path[::-1]
+            queue.append(n)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_route_is_a_plain_breadth_first_search(seed: int) -> None:
+    rng = random.Random(seed)
+    start = (0, 0)
+    span = ROUTE_REACH + 8
+    for _ in range(6):
+        goal = (rng.randrange(-span, span + 1), rng.randrange(-span, span + 1))
+        density = rng.choice([0.0, 0.15, 0.3, 0.45])
+        blocked = {
+            (q, r)
+            for q in range(-12, 13)
+            for r in range(-12, 13)
+            if rng.random() < density and (q, r) != start
+        }
+        blocked.add(goal)  # the goal stands on his hex
+        stop_at = rng.choice([1, 1, 2])
+        assert route(start, goal, blocked, stop_at) == _plain_route(start, goal, blocked, stop_at)
+
+
+def test_a_goal_beyond_the_reach_is_not_searched_for() -> None:
+    start = (0, 0)
+    near = (ROUTE_REACH + 1, 0)  # a neighbour of the goal is ROUTE_REACH away: found
+    assert route(start, near, {near}) == _plain_route(start, near, {near})
+    assert route(start, near, {near}) is not None
+    beyond = (ROUTE_REACH + 2, 0)
+    assert route(start, beyond, {beyond}) is None
+    assert _plain_route(start, beyond, {beyond}) is None
