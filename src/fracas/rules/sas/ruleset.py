@@ -296,6 +296,10 @@ class SasRuleset(Ruleset):
     name = "Spells & Swords"
     source = "004_0d1ac50b56c23caf.txt"
     hex_yards = 2.0 / 0.9144  # one space, 2 meters by default (setting meters_per_space)
+    tactics_legal = True
+    """The S&S tactics (``legal_by_construction``) hand back only a command this ruleset's ``validate`` has
+    just accepted against the same unchanged state: the engine does not check it twice (engine/play.py
+    ``Fight.step``; ``Fight.run_checked`` still does)."""
 
     # ----- the book ---------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:
@@ -1130,8 +1134,7 @@ class SasRuleset(Ruleset):
             "leap-attack",
         )
         if closing and d > 1 and target.pos is not None:
-            taken = self._taken(state, c)
-            if all(n in taken for n in neighbours(target.pos)):
+            if self.no_room_next_to(state, c, target):
                 raise IllegalCommand(f"no room next to {target.name}", rule("attacking"))
             speed = {"charge": 2.0, "sneak-attack": 0.5}.get(a, 1.0)
             if a in ("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile") and c.pos is not None:
@@ -1225,6 +1228,16 @@ class SasRuleset(Ruleset):
                 )
             if d - 1 > move:
                 raise IllegalCommand(f"{target.name} is out of reach", rule("large-creature-attacks"))
+
+    def no_room_next_to(self, state: FightState, c: Combatant, target: Combatant) -> bool:
+        """ATTACKING: every hex next to a target more than one space away is taken (others stand there or the
+        map blocks it), so ``c`` cannot close with it: every closing attack on it (Close to Attack, Charge,
+        Sneak Attack, Horde, Dog Pile, Trample, Leap Attack) is refused. The tactics ask first, to skip
+        proposals ``validate`` would refuse for this reason whatever else they say."""
+        if target.pos is None or self._dist(c, target) <= 1:
+            return False
+        taken = self._taken(state, c)
+        return all(n in taken for n in neighbours(target.pos))
 
     def _check_range(self, state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
         t = tables()
@@ -2798,9 +2811,12 @@ class SasRuleset(Ruleset):
             "Bleeds": combatant.count("bleeds"),
         }
 
-    def odds(self, state: FightState, command: Command) -> str | None:
-        """Exact odds of an attack roll on the ATTACK TABLE (1D20, every face equally likely), with the
-        modifiers as they stand now (before any movement the action makes)."""
+    def attack_modifiers_now(
+        self, state: FightState, command: Command
+    ) -> tuple[list[Modifier], P.Situation] | None:
+        """The modifiers of the attack roll ``command`` would make now, and its situation (ATTACK TABLE
+        MODIFIERS; before any movement the action makes); None for a command that makes no attack roll
+        this can weigh (not an attack, a Trample, no such combatant, a ranged weapon out of its reach)."""
         if command.action not in ATTACK_ACTIONS or command.action == "trample" or not command.target:
             return None
         c = state.combatants.get(command.actor)
@@ -2820,9 +2836,19 @@ class SasRuleset(Ruleset):
                     and tables().weapons[sit.weapon or "unarmed"].ranged
                 ):
                     return None
-                mods = P.attack_modifiers(view(state, c), view(state, target), sit)
+                return P.attack_modifiers(view(state, c), view(state, target), sit), sit
             except IllegalCommand:
                 return None
+
+    def odds(self, state: FightState, command: Command) -> str | None:
+        """Exact odds of an attack roll on the ATTACK TABLE (1D20, every face equally likely), with the
+        modifiers as they stand now (before any movement the action makes)."""
+        found = self.attack_modifiers_now(state, command)
+        if found is None:
+            return None
+        mods, sit = found
+        c = state.combatants[command.actor]
+        target = state.combatants[command.target or ""]
         m = sum(x.value for x in mods)
         faces = range(2, 21)
         hit = sum(1 for f in faces if f + m >= 10) / 20

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
@@ -39,6 +39,10 @@ class SasTactic:
     hold: bool = False
     ambush: bool = False
     guard: bool = False
+
+    # every command ``choose`` returns was validated by the fight's ruleset against this very state (or is a
+    # legal choice): the engine need not validate it again (``SasRuleset.tactics_legal``)
+    legal_by_construction: ClassVar[bool] = True
 
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         c = state.combatants[decision.actor]
@@ -135,6 +139,19 @@ class SasTactic:
                 yield Command(me, "attack", f.id, {"weapon": weapon if weapon in shooters else shooters[0]})
         if adjacent:
             return
+        # a foe with every hex next to him taken refuses every closing attack (``no_room_next_to``): those
+        # proposals are not made, so the first one validate accepts is the same, found sooner
+        no_room = getattr(ruleset, "no_room_next_to", None)
+        room: dict[str, bool] = {}
+
+        def can_close(f: Combatant) -> bool:
+            if no_room is None:
+                return True
+            hit = room.get(f.id)
+            if hit is None:
+                hit = room[f.id] = not no_room(state, c, f)
+            return hit
+
         if self.guard:
             yield Command(me, "defensive-stance")
         if self.hold and t.weapons[weapon].pole and c.marks.get("set") != "receive-charge":
@@ -144,21 +161,26 @@ class SasTactic:
         target = nearest[0]
         if c.hidden:
             for f in nearest:
-                yield Command(me, "sneak-attack", f.id)
+                if can_close(f):
+                    yield Command(me, "sneak-attack", f.id)
             if self.ambush:
                 yield Command(me, "sneak", None, {"toward": target.id})
         for f in nearest[:3]:
+            if not can_close(f):
+                continue
             if self.dogpile and not f.has("immobilized"):
                 yield Command(me, "dog-pile", f.id)
             if self.horde and _hard_to_hit(state, c, f, ruleset):
                 yield Command(me, "horde", f.id)
         for f in nearest:
-            if c.altitude > f.altitude:
+            if c.altitude > f.altitude and can_close(f):
                 yield Command(me, "leap-attack", f.id)
         for f in nearest[:3]:
-            yield Command(me, "charge", f.id, {"battle_cry": True} if self.cavalry else {})
+            if can_close(f):
+                yield Command(me, "charge", f.id, {"battle_cry": True} if self.cavalry else {})
         for f in nearest[:3]:
-            yield Command(me, "close-to-attack", f.id)
+            if can_close(f):
+                yield Command(me, "close-to-attack", f.id)
         if not c.has("fatigued") and not self.archer:
             yield Command(me, "run", None, {"toward": target.id})
         yield Command(me, "walk", None, {"toward": target.id})
@@ -173,13 +195,22 @@ def _dist(a: Combatant, b: Combatant) -> int:
 
 def _hard_to_hit(state: FightState, c: Combatant, target: Combatant, ruleset: Ruleset | None) -> bool:
     """A Horde Attack pays when one attacker alone would hit on 14+ (35% or less): then many weak attacks are
-    worth less than one strong one."""
+    worth less than one strong one. The chance is the one ``odds`` prints (faces 2-20 of 1D20 whose total
+    with the modifiers reaches 10), read from the modifiers themselves rather than from the printed text."""
     if ruleset is None:
         return True
-    text = ruleset.odds(state, Command(c.id, "attack", target.id))
-    if not text or not text.startswith("hit "):
+    weigh = getattr(ruleset, "attack_modifiers_now", None)
+    if weigh is None:  # another ruleset: its printed odds
+        text = ruleset.odds(state, Command(c.id, "attack", target.id))
+        if not text or not text.startswith("hit "):
+            return True
+        return int(text[4:].split("%")[0]) <= 35
+    found = weigh(state, Command(c.id, "attack", target.id))
+    if found is None:
         return True
-    return int(text[4:].split("%")[0]) <= 35
+    m = sum(x.value for x in found[0])
+    hits = sum(1 for f in range(2, 21) if f + m >= 10)  # of 20 faces: 5% each
+    return hits * 5 <= 35
 
 
 def _hurt(c: Combatant) -> float:
