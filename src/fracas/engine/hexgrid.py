@@ -125,7 +125,11 @@ def route(
         return None
     far = d0 + ROUTE_MARGIN
     check_reach = d0 + far > ROUTE_REACH  # else every hex within ``far`` of the goal is within reach
-    parent: dict[Hex, Hex] = {start: start}
+    # Each hex is weighed once: ``parent`` holds the hexes reached (with the hex they were reached from) and,
+    # as None, those turned down (too far, out of reach, blocked); none of these reasons goes away later in
+    # the search (``far`` only shrinks as the depth grows), so a hex turned down from one neighbour would be
+    # turned down from every other one.
+    parent: dict[Hex, Hex | None] = {start: start}
     depth: dict[Hex, int] = {start: 0}
     queue = [start]
     qi = 0
@@ -139,30 +143,32 @@ def route(
         for q, r in DIRECTIONS:
             nq = hq + q
             nr = hr + r
+            n = (nq, nr)
+            if n in parent:
+                continue
             dq = nq - gq
             dr = nr - gr
             nd = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
             if nd > far:
-                continue
-            n = (nq, nr)
-            if n in parent:
+                parent[n] = None
                 continue
             if check_reach:
                 dq = nq - sq
                 dr = nr - sr
                 if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > ROUTE_REACH:
+                    parent[n] = None
                     continue
             if n in blocked:
+                parent[n] = None
                 continue
             parent[n] = h
             if max_len is not None:
                 depth[n] = depth[h] + 1
             if nd <= stop_at:
                 path = [n]
-                h = parent[n]
-                while h != start:
+                while h != start:  # h: the hex n was reached from
                     path.append(h)
-                    h = parent[h]
+                    h = parent[h]  # type: ignore[assignment]
                 path.reverse()
                 return path
             queue.append(n)
