@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.engine.hexgrid import Hex, distance, neighbours
+from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours
 from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path
 
 
@@ -51,12 +51,41 @@ hexes = st.tuples(coord, coord)
     dest=hexes,
     stop_at=st.integers(0, 3),
     blocked=st.frozensets(hexes, max_size=120),
+    steps=st.none() | st.integers(1, 12),
 )
-def test_bfs_path_is_the_plain_search(here: Hex, dest: Hex, stop_at: int, blocked: frozenset[Hex]):
+def test_bfs_path_is_the_plain_search(
+    here: Hex, dest: Hex, stop_at: int, blocked: frozenset[Hex], steps: int | None
+):
     blocked = blocked - {here}
     if distance(here, dest) <= stop_at:  # path_towards never searches then
         return
-    assert bfs_path(here, dest, blocked, stop_at) == _plain_bfs(here, dest, blocked, stop_at)
+    plain = _plain_bfs(here, dest, blocked, stop_at)
+    assert bfs_path(here, dest, blocked, stop_at, steps) == (plain if plain is None else plain[:steps])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    here=hexes,
+    dest=st.tuples(st.integers(-40, 40), st.integers(-40, 40)),
+    stop_at=st.integers(0, 2),
+    blocked=st.frozensets(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), max_size=40),
+    walls=st.lists(st.tuples(hexes, st.integers(0, 5), st.integers(2, 25)), max_size=4),
+)
+def test_bfs_path_is_the_plain_search_far_and_round_walls(
+    here: Hex, dest: Hex, stop_at: int, blocked: frozenset[Hex], walls: list[tuple[Hex, int, int]]
+):
+    """Longer ways, a few figures near the start and straight walls (which may close the way or force it
+    out to the edge of the searched area)."""
+    cells = set(blocked)
+    for (q, r), d, n in walls:
+        dq, dr = DIRECTIONS[d]
+        cells.update((q + dq * k, r + dr * k) for k in range(n))
+    cells.discard(here)
+    if distance(here, dest) <= stop_at:
+        return
+    assert bfs_path(here, dest, frozenset(cells), stop_at, 8) == (
+        None if (p := _plain_bfs(here, dest, frozenset(cells), stop_at)) is None else p[:8]
+    )
 
 
 def _wall(q: int, r0: int, r1: int) -> frozenset[Hex]:
@@ -85,3 +114,5 @@ def test_bfs_path_long_chase_behind_a_friend():
     here, dest = (-15, 10), (-14, 165)
     blocked = frozenset({(-15, 11), (-14, 10), (-16, 12)})
     assert bfs_path(here, dest, blocked, 1) == _plain_bfs(here, dest, blocked, 1)
+    plain = _plain_bfs(here, dest, blocked, 1)
+    assert plain is not None and bfs_path(here, dest, blocked, 1, 8) == plain[:8]

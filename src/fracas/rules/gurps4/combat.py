@@ -6,13 +6,14 @@ aerial) and the engine's events. Everything here works on a scratch copy of the 
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
-from fracas.engine.hexgrid import Hex, distance, neighbours, step_towards
+from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours, step_towards
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.base import mods_json
 from fracas.rules.gurps4 import aerial, core, data, mounted
@@ -244,7 +245,7 @@ def path_towards(
     if len(greedy) == steps or distance(probe, dest) <= stop_at:
         return greedy
     # stuck behind someone: breadth-first search in a bounded area, then the first ``steps`` hexes
-    full = bfs_path(here, dest, blocked, stop_at)
+    full = bfs_path(here, dest, blocked, stop_at, steps)
     if full is None:  # no way through: get as close as the greedy step allows
         path = []
         for _ in range(steps):
@@ -254,7 +255,7 @@ def path_towards(
             path.append(nxt)
             here = nxt
         return path
-    return full[:steps]
+    return full
 
 
 BFS_MARGIN = 8
@@ -277,26 +278,35 @@ def _disc(limit: int) -> bytes:
     return bytes(cells)
 
 
-def bfs_path(here: Hex, dest: Hex, blocked: set[Hex] | frozenset[Hex], stop_at: int) -> list[Hex] | None:
-    """The shortest hex path from ``here`` to a hex within ``stop_at`` of ``dest`` (not ``here``), avoiding
-    ``blocked`` and staying within ``distance(here, dest) + BFS_MARGIN`` of ``here``; None if there is none.
+def bfs_path(
+    here: Hex, dest: Hex, blocked: set[Hex] | frozenset[Hex], stop_at: int, steps: int | None = None
+) -> list[Hex] | None:
+    """The first ``steps`` hexes (all if None) of the path that a breadth-first search from ``here`` finds to
+    a hex within ``stop_at`` of ``dest`` (not ``here``), avoiding ``blocked`` and staying within
+    ``distance(here, dest) + BFS_MARGIN`` of ``here``; None if there is none.
 
-    A plain breadth-first search: hexes are taken in the order found, each one's neighbours in
-    :data:`~fracas.engine.hexgrid.DIRECTIONS` order, and the first hex found within ``stop_at`` ends it.
-    It runs on a flat grid of small ints (index ``(dq + half) * side + (dr + half)`` from ``here``) instead of
-    tuples in dicts, because on an open field with a long way to go it looks at thousands of hexes; the order
-    and so the path are those of the search on tuples (a test checks them against it)."""
+    The search meant: hexes taken in the order found, each one's neighbours in
+    :data:`~fracas.engine.hexgrid.DIRECTIONS` order, the first hex found within ``stop_at`` ends it, and the
+    path runs back through the hex each was first found from. That order puts the hexes of each ring of
+    the search in the order of their first-found paths read as strings of direction numbers, so the path it
+    returns is, of all shortest paths to a goal, the one whose directions come first in that order. So it
+    is found here directly: the length of the shortest paths by an A* search, then the first of them by a
+    depth-first search in direction order that cuts every branch which cannot arrive in time. On an open
+    field with a long way to go the flood looks at tens of thousands of hexes, these at a few hundred. A
+    test checks the result against the plain search."""
     limit = distance(here, dest) + BFS_MARGIN
     half = limit + 1
     side = 2 * half + 1
     hq, hr = here
-    # 0: free, 1: out of the area, blocked or already found, 2: free and a goal
+    # the area as a flat grid (index (dq + half) * side + dr + half from here), 0: free, 1: out of the
+    # area or blocked, 2: free and a goal
     grid = bytearray(_disc(limit))
     for bq, br in blocked:
         dq, dr = bq - hq, br - hr
         if -half <= dq <= half and -half <= dr <= half:
             grid[(dq + half) * side + dr + half] = 1
     gq, gr = dest[0] - hq, dest[1] - hr
+    goals = 0
     for dq in range(max(gq - stop_at, -half), min(gq + stop_at, half) + 1):
         a = dq - gq
         for dr in range(
@@ -305,41 +315,104 @@ def bfs_path(here: Hex, dest: Hex, blocked: set[Hex] | frozenset[Hex], stop_at: 
             i = (dq + half) * side + dr + half
             if grid[i] == 0:
                 grid[i] = 2
-    start = half * side + half
-    grid[start] = 1
-    came: dict[int, int] = {}
-    # the six neighbours in DIRECTIONS order: (1,0) (1,-1) (0,-1) (-1,0) (-1,1) (0,1)
-    steps_ = (side, side - 1, -1, -side, 1 - side, 1)
-    frontier = [start]
-    goal = -1
-    while frontier and goal < 0:
-        nxt_frontier: list[int] = []
-        append = nxt_frontier.append
-        for h in frontier:
-            for o in steps_:
-                n = h + o
-                s = grid[n]
-                if s == 1:
-                    continue
-                grid[n] = 1
-                came[n] = h
-                if s == 2:
-                    goal = n
-                    break
-                append(n)
-            if goal >= 0:
-                break
-        frontier = nxt_frontier
-    if goal < 0:
+                goals += 1
+    if not goals:
         return None
-    full: list[Hex] = []
-    node = goal
-    while node != start:
-        q, r = divmod(node, side)
-        full.append((hq + q - half, hr + r - half))
-        node = came[node]
-    full.reverse()
-    return full
+    grid[half * side + half] = 1  # the start is where the search begins, never a step or a goal
+    length = _to_goal(grid, side, half, 0, 0, gq, gr, stop_at, 4 * side * side)
+    if length is None:
+        return None
+    path = _first_shortest(grid, side, half, gq, gr, stop_at, length)
+    return [(hq + q, hr + r) for q, r in (path if steps is None else path[:steps])]
+
+
+def _first_shortest(
+    grid: bytearray, side: int, half: int, gq: int, gr: int, stop_at: int, length: int
+) -> list[tuple[int, int]]:
+    """Of the paths of ``length`` steps (the fewest there are) from the grid's centre to a goal cell (see
+    :func:`bfs_path`), the one whose directions come first: a depth-first search trying directions in
+    order, cutting a branch once its steps so far plus the hex distance left exceed ``length``, and
+    remembering cells from which a way of so many steps was not found. Any walk of ``length`` steps is a
+    shortest path, so it never meets a goal early or goes round in a circle."""
+    path = [(0, 0)]
+    tried = [0]  # for each cell of the path, the next direction to try from it
+    failed: dict[int, int] = {}  # cell -> the most steps left with which no way from it was found
+    while path:
+        g = len(path) - 1
+        q, r = path[-1]
+        d = tried[-1]
+        if d == 6:
+            i = (q + half) * side + r + half
+            left = length - g
+            if failed.get(i, -1) < left:
+                failed[i] = left
+            path.pop()
+            tried.pop()
+            continue
+        tried[-1] = d + 1
+        dq, dr = DIRECTIONS[d]
+        nq, nr = q + dq, r + dr
+        j = (nq + half) * side + nr + half
+        cell = grid[j]
+        if cell == 1:
+            continue
+        if cell == 2:  # reached at ``length`` steps exactly, the fewest there are
+            path.append((nq, nr))
+            return path[1:]
+        a, b = nq - gq, nr - gr
+        h = ((a if a > 0 else -a) + (b if b > 0 else -b) + (a + b if a + b > 0 else -a - b)) // 2 - stop_at
+        left = length - g - 1
+        if h > left or failed.get(j, -1) >= left:
+            continue
+        path.append((nq, nr))
+        tried.append(0)
+    raise AssertionError("path search lost its way")  # pragma: no cover - a way of ``length`` exists
+
+
+def _to_goal(
+    grid: bytearray, side: int, half: int, q0: int, r0: int, gq: int, gr: int, stop_at: int, bound: int
+) -> int | None:
+    """The fewest steps from (q0, r0) to a goal cell of ``grid`` (see :func:`bfs_path`; coordinates from the
+    grid's centre), if at most ``bound``; None otherwise. A* with the hex distance to ``dest`` less
+    ``stop_at`` as its estimate (never too high, one step changes it by at most one), deepest first among
+    equals so that on open ground it runs straight to the goal."""
+    i0 = (q0 + half) * side + r0 + half
+    if grid[i0] == 2:
+        return 0
+    a, b = q0 - gq, r0 - gr
+    h = ((a if a > 0 else -a) + (b if b > 0 else -b) + (a + b if a + b > 0 else -a - b)) // 2 - stop_at
+    if h > bound:
+        return None
+    best = {i0: 0}
+    heap = [(h if h > 0 else 0, 0, q0, r0)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        _, ng, q, r = pop(heap)
+        g = -ng
+        i = (q + half) * side + r + half
+        if best[i] < g:
+            continue
+        if grid[i] == 2:
+            return g
+        g1 = g + 1
+        for dq, dr in DIRECTIONS:
+            nq, nr = q + dq, r + dr
+            j = (nq + half) * side + nr + half
+            if grid[j] == 1:
+                continue
+            old = best.get(j)
+            if old is not None and old <= g1:
+                continue
+            a, b = nq - gq, nr - gr
+            h = (
+                (a if a > 0 else -a) + (b if b > 0 else -b) + (a + b if a + b > 0 else -a - b)
+            ) // 2 - stop_at
+            f = g1 + (h if h > 0 else 0)
+            if f > bound:
+                continue
+            best[j] = g1
+            push(heap, (f, -g1, nq, nr))
+    return None
 
 
 def move_figure(
