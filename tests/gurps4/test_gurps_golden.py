@@ -1,0 +1,78 @@
+"""Golden event streams of the GURPS examples: the same encounter and seed give exactly the same events
+(JSON, hashed), as tests/engine/test_engine_golden.py does for ED4 and ED1.
+
+The hashes were taken before the GURPS speed work (issue 9) and guard it: an optimisation that changes any
+event (a face, a modifier, a hex of a path, their order) fails here. If a rule is deliberately changed,
+regenerate with ``python tests/gurps4/test_gurps_golden.py`` and say why in the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from fracas.dice.source import RandomDice
+from fracas.engine import encounter
+from fracas.engine.events import to_json
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples/gurps4").glob("*.yaml"))
+SEEDS = (1, 2, 3, 4, 5, 10)  # seed 10 of horse-archers is a long chase round a friend (the path search)
+
+
+def stream_hash(name: str, seed: int) -> str:
+    state = encounter.load(ROOT / name)[1]
+    fight = Fight(get_ruleset(state.ruleset), state, RandomDice(seed), seed=seed)
+    fight.run()
+    h = hashlib.sha256()
+    for e in fight.log or ():
+        h.update(json.dumps(to_json(e), sort_keys=True).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:24]
+
+
+GOLDEN: dict[str, str] = {
+    "examples/gurps4/fight-on-foot.yaml#1": "22efc03d54a610d452ac7f56",
+    "examples/gurps4/fight-on-foot.yaml#2": "e0baba467f107164b8dd0759",
+    "examples/gurps4/fight-on-foot.yaml#3": "30ef533cae6820202bd950ee",
+    "examples/gurps4/fight-on-foot.yaml#4": "e615180b2bc6860946a47ec6",
+    "examples/gurps4/fight-on-foot.yaml#5": "5cf6ea6108d3a56c33d45f3f",
+    "examples/gurps4/fight-on-foot.yaml#10": "035d723fcbf2028c63c0d63b",
+    "examples/gurps4/horse-archers.yaml#1": "9b027cf404d434c0c9c985f6",
+    "examples/gurps4/horse-archers.yaml#2": "7007bae1924ed1e1628ee576",
+    "examples/gurps4/horse-archers.yaml#3": "35862fbde99da2f6a2b2505d",
+    "examples/gurps4/horse-archers.yaml#4": "8cd1f067e2cadd4c1bb5280d",
+    "examples/gurps4/horse-archers.yaml#5": "e300298b85a773eedfbf8544",
+    "examples/gurps4/horse-archers.yaml#10": "38967157cf51748133c18248",
+    "examples/gurps4/knights-jousting.yaml#1": "4c213895688470c2c99ebbb8",
+    "examples/gurps4/knights-jousting.yaml#2": "b87ff789768d7aae8aa63a36",
+    "examples/gurps4/knights-jousting.yaml#3": "f47ee739c38ebe2407b321bc",
+    "examples/gurps4/knights-jousting.yaml#4": "bda136d4048b19df1f8a904d",
+    "examples/gurps4/knights-jousting.yaml#5": "d4c5e8445bcb46e39dd3dd88",
+    "examples/gurps4/knights-jousting.yaml#10": "9a762bdd5f00d411c7796acd",
+    "examples/gurps4/winged-duel.yaml#1": "c80b3fb2515cb33a2c506459",
+    "examples/gurps4/winged-duel.yaml#2": "1176c5587be05fc8400626af",
+    "examples/gurps4/winged-duel.yaml#3": "25b5acabc237dc38b481759e",
+    "examples/gurps4/winged-duel.yaml#4": "92c750dee116b8e308773b95",
+    "examples/gurps4/winged-duel.yaml#5": "905fd4c8eb57fecc42c1dac9",
+    "examples/gurps4/winged-duel.yaml#10": "0be293f2d6624630c0b5263a",
+}
+
+CASES = [(name, seed) for name in FILES for seed in SEEDS]
+
+
+@pytest.mark.parametrize(("name", "seed"), CASES)
+def test_gurps_event_stream_unchanged(name: str, seed: int) -> None:
+    key = f"{name}#{seed}"
+    assert key in GOLDEN, f"no golden hash for {key}: regenerate (see the module docstring)"
+    assert stream_hash(name, seed) == GOLDEN[key]
+
+
+if __name__ == "__main__":
+    for name, seed in CASES:
+        print(f'    "{name}#{seed}": "{stream_hash(name, seed)}",')
