@@ -146,3 +146,24 @@ def test_views_held_is_per_thread() -> None:
     assert fold.held(state) is None  # this thread holds nothing
     release.set()
     t.join()
+
+
+far = st.tuples(st.integers(-15, 15), st.integers(-15, 15))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=far,
+    goal=far,
+    spaces=st.integers(0, 30),
+    blocked=st.frozensets(far, max_size=300),
+    stop_adjacent=st.booleans(),
+)
+def test_search_path_on_a_wide_field_is_the_plain_search(
+    start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
+):
+    """The flat grid of cells is sized by ``spaces``: long moves (a charging horse) and goals far outside it."""
+    blocked = blocked - {start}
+    assert _search_path(start, goal, spaces, blocked, stop_adjacent) == _plain_search(
+        start, goal, spaces, blocked, stop_adjacent
+    )

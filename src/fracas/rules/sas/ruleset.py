@@ -200,31 +200,58 @@ def _bfs_path(
     return list(hit)
 
 
+def _window(start: Hex, spaces: int) -> tuple[int, int, int, int]:
+    """The square of cells the searches below work on: ``spaces + 1`` hexes each way from ``start``, so every
+    hex within ``spaces`` steps and each of its neighbours lies inside and no step wraps round an edge. A hex
+    (q, r) is cell ``(q - oq) * side + (r - or_)``. Returns (side, oq, or_, start's cell)."""
+    half = spaces + 1
+    side = 2 * half + 1
+    return side, start[0] - half, start[1] - half, half * side + half
+
+
+def _steps(side: int) -> tuple[tuple[int, int, int], ...]:
+    """(dq, dr, cell offset) of the six steps, in DIRECTIONS order (the searches' tie-breaks follow it)."""
+    return tuple((dq, dr, dq * side + dr) for dq, dr in DIRECTIONS)
+
+
 def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | frozenset[Hex]) -> bool:
     """Whether a free hex within ``want`` of ``goal`` (not ``start``) lies within ``spaces`` steps of
     ``start`` around blocked hexes: a breadth-first flood that stops at the first such hex and does not
     follow steps from which the rest of the budget cannot reach that far (the hex distance is a lower
-    bound on any path), so the answer is the plain flood's."""
-    gq, gr = goal
-    seen = {start}
-    frontier = [start]
+    bound on any path), so the answer is the plain flood's. It runs on a flat grid of cells (``_window``)
+    instead of tuples in sets: each hex is looked up in ``blocked`` once, when first met."""
+    if spaces <= 0:
+        return False
+    side, oq, or_, here = _window(start, spaces)
+    gq, gr = goal[0] - oq, goal[1] - or_  # the goal in cell coordinates (it may lie outside the square)
+    # per cell: 0 not looked at, 1 blocked or already in the flood, 2 free and not yet in it
+    cell = bytearray(side * side)
+    cell[here] = 1
+    steps = _steps(side)
+    frontier = [here]
     left = spaces
     while frontier and left > 0:
         left -= 1  # what is left of the budget after this step
-        nxt: list[Hex] = []
-        for q, r in frontier:
-            for dq, dr in DIRECTIONS:
+        nxt: list[int] = []
+        for i in frontier:
+            q, r = divmod(i, side)
+            for dq, dr, off in steps:
+                n = i + off
+                st = cell[n]
+                if st == 1:
+                    continue
                 nq, nr = q + dq, r + dr
-                n = (nq, nr)
-                if n in seen or n in blocked:
+                if st == 0 and (nq + oq, nr + or_) in blocked:
+                    cell[n] = 1
                     continue
                 a, b = nq - gq, nr - gr
-                h = (abs(a) + abs(b) + abs(a + b)) // 2
+                h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
                 if h <= want:
                     return True
                 if h - want > left:
-                    continue  # too far to get there with the steps left
-                seen.add(n)
+                    cell[n] = 2  # free, but too far to get there with the steps left (from here)
+                    continue
+                cell[n] = 1
                 nxt.append(n)
         frontier = nxt
     return False
@@ -233,41 +260,50 @@ def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | 
 def _search_path(
     start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
 ) -> list[Hex]:
+    """The weighted A* search of ``_bfs_path``. It runs on a flat grid of cells (``_window``) instead of
+    tuples in dicts; the heap order (f, h, tick) and so the path are those of the search on tuples (a test
+    checks them against it)."""
     want = 1 if stop_adjacent else 0
     # a crowded goal: aim for the nearest ring around it that has a free hex
     while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
         want += 1
     if distance(start, goal) <= want or spaces <= 0:
         return []
-    gq, gr = goal
-    prev: dict[Hex, Hex | None] = {start: None}
-    cost = {start: 0}
+    side, oq, or_, here0 = _window(start, spaces)
+    gq, gr = goal[0] - oq, goal[1] - or_
+    size = side * side
+    free = bytearray(size)  # per cell: 0 not looked at, 1 blocked, 2 free
+    unreached = spaces + 1  # more than any step count the search keeps
+    cost = [unreached] * size
+    prev = [-1] * size
+    cost[here0] = 0
     h0 = distance(start, goal)
-    heap = [(2 * h0, h0, 0, start)]
-    best, best_key = start, (h0, 0)
-    best_h, best_g = best_key  # the best hex so far: (its distance to the ring wanted, its steps)
+    heap = [(2 * h0, h0, 0, here0)]
+    best = here0
+    best_h, best_g = h0, 0  # the best hex so far: (its distance to the ring wanted, its steps)
     tick = 0
-    push, pop, cost_of = heapq.heappush, heapq.heappop, cost.get
+    steps = _steps(side)
+    push, pop = heapq.heappush, heapq.heappop
     while heap and tick < 1500:
-        _, h_here, _, here = pop(heap)
-        g = cost[here]
+        _, h_here, _, i = pop(heap)
+        g = cost[i]
         if h_here <= want:
-            best = here
+            best = i
             break
         if g >= spaces:
             continue
         g1 = g + 1
-        q, r = here
-        for dq, dr in DIRECTIONS:
+        q, r = divmod(i, side)
+        for dq, dr, off in steps:
+            n = i + off
+            st = free[n]
             nq, nr = q + dq, r + dr
-            n = (nq, nr)
-            if n in blocked:
-                continue
-            old = cost_of(n)
-            if old is not None and old <= g1:
+            if st == 0:
+                st = free[n] = 1 if (nq + oq, nr + or_) in blocked else 2
+            if st == 1 or cost[n] <= g1:
                 continue
             cost[n] = g1
-            prev[n] = here
+            prev[n] = i
             a, b = nq - gq, nr - gr
             h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
             hk = h if h > want else want
@@ -276,9 +312,10 @@ def _search_path(
             tick += 1
             push(heap, (g1 + 2 * h, h, tick, n))
     path: list[Hex] = []
-    node: Hex | None = best
-    while node is not None and node != start:
-        path.append(node)
+    node = best
+    while node != here0:
+        q, r = divmod(node, side)
+        path.append((q + oq, r + or_))
         node = prev[node]
     return path[::-1]
 
