@@ -162,7 +162,7 @@ far = st.tuples(st.integers(-15, 15), st.integers(-15, 15))
 def test_search_path_on_a_wide_field_is_the_plain_search(
     start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
 ):
-    """The flat grid of cells is sized by ``spaces``: long moves (a charging horse) and goals far outside it."""
+    """The flat grid of cells is sized by ``spaces``: long moves (a charging horse), goals far outside it."""
     blocked = blocked - {start}
     assert _search_path(start, goal, spaces, blocked, stop_adjacent) == _plain_search(
         start, goal, spaces, blocked, stop_adjacent
