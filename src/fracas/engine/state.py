@@ -96,10 +96,12 @@ class Grid:
 
     :meth:`FightState.grid` builds it on first use; ``Moved`` events keep it up to date. Code that changes
     ``pos`` without an event during a fight (none does in the engine or ED4; set-up code before the first
-    query may) calls :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position.
+    query may) calls :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position;
+    ``rank`` is each combatant's place in the roster (the order of ``FightState.combatants``), for putting a
+    few found near a hex in the order a scan of everyone would find them.
     """
 
-    __slots__ = ("at", "size", "unplaced")
+    __slots__ = ("at", "size", "unplaced", "rank")
 
     def __init__(self, combatants: dict[str, Combatant]) -> None:
         at: dict[Hex, list[str]] = {}
@@ -112,6 +114,7 @@ class Grid:
         self.at = at
         self.size = len(combatants)
         self.unplaced = unplaced
+        self.rank = {cid: i for i, cid in enumerate(combatants)}
 
     def move(self, cid: str, old: Hex | None, new: Hex | None) -> None:
         at = self.at

@@ -114,7 +114,8 @@ def rider_of(state: FightState, c: Combatant) -> Combatant | None:
     return r if r is not None and r.marks.get("mount") == c.id and r.pos == c.pos else None
 
 
-_NEIGHBOUR_STEPS = frozenset(((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)))
+_NEIGHBOUR_LIST = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_NEIGHBOUR_STEPS = frozenset(_NEIGHBOUR_LIST)
 
 
 _GRID_FROM = 24  # above this many combatants, neighbours come from the occupancy index (as in the survey)
@@ -133,11 +134,15 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
     if len(everyone) > _GRID_FROM:
         # a big fight: only who stands on the six hexes around (the occupancy index kept by Moved events),
         # plus whoever the command's own picture has moved; the callers use the list as a set
-        grid = state.grid()
-        near = {cid for dq, dr in _NEIGHBOUR_STEPS for cid in grid.ids_at((q + dq, r + dr))}
-        candidates: Iterable[tuple[str, Combatant]] = (
-            (cid, everyone[cid]) for cid in sorted(near.union(local))
-        )
+        at = state.grid().at
+        ids: list[str] = []
+        for dq, dr in _NEIGHBOUR_LIST:
+            there = at.get((q + dq, r + dr))
+            if there:
+                ids += there
+        if local:
+            ids += [cid for cid in local if cid not in ids]
+        candidates: Iterable[tuple[str, Combatant]] = [(cid, everyone[cid]) for cid in ids]
     else:
         candidates = everyone.items()
     for cid, o in candidates:
@@ -1148,13 +1153,11 @@ class ChapterMixin:
             # scan below finds it
             at = state.grid().at
             out = []
-            order: dict[str, int] | None = None
             for h in hexes:
                 there = [cs[cid] for cid in at.get(h, ()) if cs[cid].pos == h and in_the_way(cs[cid])]
                 if len(there) > 1:
-                    if order is None:
-                        order = {cid: i for i, cid in enumerate(cs)}
-                    there.sort(key=lambda c: order[c.id])  # type: ignore[index]
+                    rank = state.grid().rank
+                    there.sort(key=lambda c: rank[c.id])
                 if there:
                     out.append(there[-1])
             return out

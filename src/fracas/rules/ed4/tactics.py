@@ -235,7 +235,6 @@ class Survey:
         than there are combatants, or a combatant has no hex."""
         if state.grid().unplaced:
             return False
-        cs = state.combatants
         side = me.side
         see_hidden = me.player
         near: list[Combatant] = []
@@ -263,7 +262,7 @@ class Survey:
         else:
             return False  # the rings reached as many hexes as there are combatants: a scan is cheaper
         if len(fallen) > 1:  # the roster's order, as a scan of every combatant finds them
-            rank = {cid: i for i, cid in enumerate(cs) if cs[cid] in fallen}
+            rank = state.grid().rank
             fallen.sort(key=lambda c: rank[c.id])
         self.nearest = best
         self.near = near
