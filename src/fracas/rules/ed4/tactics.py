@@ -289,6 +289,7 @@ class Survey:
         return heapq.nsmallest(n, self.foes, key=lambda dc: (dc[0], dc[1].id))
 
 
+@lru_cache(maxsize=64)
 def _ring_limit(n: int) -> int:
     """The largest ring radius to look at before looking at every one of ``n`` combatants instead: the
     hexes within radius R number 3R(R+1)+1."""
@@ -298,13 +299,33 @@ def _ring_limit(n: int) -> int:
     return r
 
 
+_RING_STEPS: list[tuple[tuple[int, int], ...]] = []
+"""The offsets of ring R around a hex (``_RING_STEPS[R]``), in the order hexgrid.ring walks it."""
+
+
+def _ring_steps(r: int) -> tuple[tuple[int, int], ...]:
+    while len(_RING_STEPS) <= r:
+        _RING_STEPS.append(tuple(ring((0, 0), len(_RING_STEPS))))
+    return _RING_STEPS[r]
+
+
 def _rings(state: FightState, pos: tuple[int, int]) -> Iterator[tuple[int, list[Combatant]]]:
     """Who stands on each ring of hexes around ``pos`` (0, 1, 2...), from the occupancy index, up to the ring
     where walking further would look at more hexes than there are combatants (:func:`_ring_limit`)."""
     at = state.grid().at
     cs = state.combatants
+    pq, pr = pos
     for r in range(_ring_limit(len(cs)) + 1):
-        yield r, [cs[cid] for h in ring(pos, r) for cid in at.get(h, ()) if cs[cid].pos == h]
+        standing = []
+        for dq, dr in _ring_steps(r):
+            h = (pq + dq, pr + dr)
+            ids = at.get(h)
+            if ids:
+                for cid in ids:
+                    c = cs[cid]
+                    if c.pos == h:
+                        standing.append(c)
+        yield r, standing
 
 
 def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
