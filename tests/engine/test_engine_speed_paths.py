@@ -128,6 +128,11 @@ def _grid_matches(state: FightState) -> None:
     g = state.grid()
     where = {cid: h for h, ids in g.at.items() for cid in ids}
     assert where == {c.id: c.pos for c in state.combatants.values() if c.pos is not None}
+    standing: dict[tuple[int, int], int] = {}
+    for c in state.combatants.values():
+        if c.pos is not None and c.status not in ("dead", "fled"):
+            standing[c.pos] = standing.get(c.pos, 0) + 1
+    assert g.standing == standing
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -135,12 +140,13 @@ def test_grid_follows_moved_events(seed: int) -> None:
     state = _lines([HEROES[i % 5] for i in range(15)], ["ghoul"] * 15, gap=6)
     state.grid()
     f = Fight(Ed4CoreRuleset(plugins=()), state, RandomDice(seed))
-    moved = 0
+    moved = fallen = 0
     while not f.state.ended and f.state.round <= 3:
         for e in f.step():
             moved += isinstance(e, ev.Moved)
+            fallen += isinstance(e, ev.StatusChanged)
         _grid_matches(f.state)
-    assert moved > 0
+    assert moved > 0 and fallen > 0
     assert f.state.clone()._grid is None
 
 
@@ -193,13 +199,18 @@ def test_survey_around_the_actor_matches_a_scan_of_everyone(seed: int) -> None:
 def test_taken_matches_the_blocked_set(seed: int) -> None:
     rng = random.Random(seed)
     state = _random_state(rng, 30)
-    state.extra["map"] = {"blocked": [[1, 1], [2, -1]]}
-    for me in list(state.combatants.values())[:5]:
+    state.extra["map"] = {"blocked": [[1, 1], [2, -1], list(state.combatants["foes-1"].pos)]}
+    if seed % 2:
+        state.extra["map"] = {}
+    for me in [*list(state.combatants.values())[:8], state.combatants["foes-1"]]:
         view = Taken(state, me.id)
         plain = t4._blocked(state, me)
+        fast = view.but_own_hex(me.pos)  # type: ignore[arg-type]
         for q in range(-7, 8):
             for r in range(-7, 8):
                 assert ((q, r) in view) == ((q, r) in plain)
+                if (q, r) != me.pos:
+                    assert ((q, r) in fast) == ((q, r) in plain)
 
 
 # ----- the end check -----------------------------------------------------------------------------------

@@ -279,7 +279,7 @@ class Moved(Event):
             new = tuple(self.path[-1])
             grid = getattr(state, "_grid", None)  # a FightState's occupancy index (a scratch view has none)
             if grid is not None:
-                grid.move(self.actor, c.pos, new)  # type: ignore[arg-type]
+                grid.move(self.actor, c.pos, new, c.status)  # type: ignore[arg-type]
             c.pos = new  # type: ignore[assignment]
         if self.facing is not None:
             c.facing = self.facing
@@ -379,7 +379,11 @@ class StatusChanged(Event):
     rule: str = ""
 
     def apply(self, state: FightState) -> None:
-        state.combatants[self.target].status = self.status
+        c = state.combatants[self.target]
+        grid = getattr(state, "_grid", None)  # a FightState's occupancy index (a scratch view has none)
+        if grid is not None:
+            grid.restatus(c.pos, c.status, self.status)
+        c.status = self.status
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,46 +90,85 @@ class Combatant:
 _new_combatant = object.__new__
 
 
+_GONE = ("dead", "fled")
+"""Statuses whose combatants no longer take up their hex (they block no one's way)."""
+
+
 class Grid:
     """Who stands where: hex -> ids of the combatants on it (any status), for queries near one hex that must
     not look at every combatant (nearest enemy, blocked hexes) in big fights.
 
-    :meth:`FightState.grid` builds it on first use; ``Moved`` events keep it up to date. Code that changes
-    ``pos`` without an event during a fight (none does in the engine or ED4; set-up code before the first
-    query may) calls :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position;
-    ``rank`` is each combatant's place in the roster (the order of ``FightState.combatants``), for putting a
-    few found near a hex in the order a scan of everyone would find them.
+    :meth:`FightState.grid` builds it on first use; ``Moved`` events keep ``at`` and ``standing`` up to date,
+    ``StatusChanged`` events ``standing``. Code that changes ``pos`` or ``status`` without an event during a
+    fight (none does in the engine or ED4; set-up code before the first query may) calls
+    :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position; ``standing`` counts, on
+    each hex, the combatants there who take it up (neither dead nor fled); ``rank`` is each combatant's place
+    in the roster (the order of ``FightState.combatants``), for putting a few found near a hex in the order a
+    scan of everyone would find them.
     """
 
-    __slots__ = ("at", "size", "unplaced", "rank")
+    __slots__ = ("at", "size", "unplaced", "rank", "standing")
 
     def __init__(self, combatants: dict[str, Combatant]) -> None:
         at: dict[Hex, list[str]] = {}
+        standing: dict[Hex, int] = {}
         unplaced = 0
         for cid, c in combatants.items():
-            if c.pos is None:
+            pos = c.pos
+            if pos is None:
                 unplaced += 1
             else:
-                at.setdefault(c.pos, []).append(cid)
+                at.setdefault(pos, []).append(cid)
+                if c.status not in _GONE:
+                    standing[pos] = standing.get(pos, 0) + 1
         self.at = at
+        self.standing = standing
         self.size = len(combatants)
         self.unplaced = unplaced
         self.rank = {cid: i for i, cid in enumerate(combatants)}
 
-    def move(self, cid: str, old: Hex | None, new: Hex | None) -> None:
+    def move(self, cid: str, old: Hex | None, new: Hex | None, status: str = "active") -> None:
+        """``cid`` (of ``status``) goes from ``old`` to ``new`` (None: off the map)."""
         at = self.at
+        stands = status not in _GONE
+        standing = self.standing
         if old is not None:
             ids = at.get(old)
             if ids is not None and cid in ids:
                 ids.remove(cid)
                 if not ids:
                     del at[old]
+                if stands:
+                    n = standing[old] - 1
+                    if n:
+                        standing[old] = n
+                    else:
+                        del standing[old]
         else:
             self.unplaced -= 1
         if new is not None:
             at.setdefault(new, []).append(cid)
+            if stands:
+                standing[new] = standing.get(new, 0) + 1
         else:
             self.unplaced += 1
+
+    def restatus(self, pos: Hex | None, old: str, new: str) -> None:
+        """A combatant on ``pos`` goes from status ``old`` to ``new``."""
+        if pos is None:
+            return
+        was, now = old not in _GONE, new not in _GONE
+        if was == now:
+            return
+        standing = self.standing
+        if now:
+            standing[pos] = standing.get(pos, 0) + 1
+        else:
+            n = standing[pos] - 1
+            if n:
+                standing[pos] = n
+            else:
+                del standing[pos]
 
     def ids_at(self, h: Hex) -> list[str]:
         return self.at.get(h) or []

@@ -104,6 +104,8 @@ def path_towards(
     hexes (breadth first, ties in DIRECTIONS order); the greedy hexes if the goal cannot be reached.
     ``arrive``: the caller only uses a path that gets there within ``limit`` (an attack after moving), so
     a longer way round is not searched for (the greedy hexes are given instead; the same choices)."""
+    if type(blocked) is Taken:
+        blocked = blocked.but_own_hex(start)  # what it says of ``start`` changes no step and no route
     path: list[tuple[int, int]] = []
     hq, hr = start
     gq, gr = goal
