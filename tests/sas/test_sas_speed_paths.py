@@ -167,3 +167,28 @@ def test_search_path_on_a_wide_field_is_the_plain_search(
     assert _search_path(start, goal, spaces, blocked, stop_adjacent) == _plain_search(
         start, goal, spaces, blocked, stop_adjacent
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    start=far,
+    goal=far,
+    want=st.integers(0, 6),
+    spaces=st.integers(0, 25),
+    blocked=st.frozensets(far, max_size=500),
+)
+def test_reaches_on_a_wide_field_is_the_plain_flood(
+    start: Hex, goal: Hex, want: int, spaces: int, blocked: frozenset[Hex]
+):
+    """The flood from both ends: walled-in goals (the goal's end runs out), long moves, crowded rings."""
+    blocked = blocked - {start}
+    reached = _plain_flood(start, spaces, blocked)
+    plain = any(h in reached for w in range(want + 1) for h in ring(goal, w))
+    assert _reaches(start, goal, want, spaces, blocked) == plain
+
+
+def test_reaches_says_no_at_once_for_a_walled_in_goal():
+    # the goal's free hexes are walled in: no way from a start outside, however long the move
+    wall = frozenset(ring((0, 0), 2))
+    assert not _reaches((6, 0), (0, 0), 1, 25, wall)
+    assert _reaches((1, 0), (0, 0), 0, 1, wall)

@@ -216,44 +216,79 @@ def _steps(side: int) -> tuple[tuple[int, int, int], ...]:
 
 def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | frozenset[Hex]) -> bool:
     """Whether a free hex within ``want`` of ``goal`` (not ``start``) lies within ``spaces`` steps of
-    ``start`` around blocked hexes: a breadth-first flood that stops at the first such hex and does not
-    follow steps from which the rest of the budget cannot reach that far (the hex distance is a lower
-    bound on any path), so the answer is the plain flood's. It runs on a flat grid of cells (``_window``)
-    instead of tuples in sets: each hex is looked up in ``blocked`` once, when first met."""
+    ``start`` around blocked hexes.
+
+    A breadth-first flood from both ends at once: from ``start`` and from the free hexes near the goal,
+    each time one layer more on the side with the smaller frontier, until the two meet (yes), one side runs
+    out of hexes (no: a goblin at the back of a jam asks about a foe whose free hexes are walled in by the
+    goblins in front, and the flood from the goal ends at once instead of filling the field behind) or the
+    two depths add up to ``spaces`` (no). A hex is not followed when the hex distance to the other end, a
+    lower bound on any path, says the rest of the budget cannot get there. Runs on a flat grid of cells
+    (``_window``), each hex looked up in ``blocked`` once; the answer is the plain flood's (a test checks)."""
     if spaces <= 0:
         return False
     side, oq, or_, here = _window(start, spaces)
+    sq, sr = start[0] - oq, start[1] - or_
     gq, gr = goal[0] - oq, goal[1] - or_  # the goal in cell coordinates (it may lie outside the square)
-    # per cell: 0 not looked at, 1 blocked or already in the flood, 2 free and not yet in it
-    cell = bytearray(side * side)
-    cell[here] = 1
+    free = bytearray(side * side)  # per cell: 0 not looked at, 1 blocked, 2 free
+    mine = bytearray(side * side)  # per cell: 1 reached from the start, 2 reached from the goal
+    mine[here] = 1
+    free[here] = 2
+    # the goal's end: the free hexes within ``want`` of it that the budget can reach at all
+    back: list[int] = []
+    for dq in range(-want, want + 1):
+        for dr in range(max(-want, -dq - want), min(want, -dq + want) + 1):
+            q, r = gq + dq, gr + dr
+            a, b = q - sq, r - sr
+            h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+            if h > spaces or h == 0:
+                continue
+            i = q * side + r
+            if (q + oq, r + or_) in blocked:
+                free[i] = 1
+                continue
+            free[i] = 2
+            mine[i] = 2
+            back.append(i)
+    fore = [here]
     steps = _steps(side)
-    frontier = [here]
-    left = spaces
-    while frontier and left > 0:
-        left -= 1  # what is left of the budget after this step
+    depth_f = depth_b = 0
+    while fore and back and depth_f + depth_b < spaces:
+        forward = len(fore) <= len(back)
+        # this layer's side, the other end's cell, and the most its hexes may lie from the other end: what
+        # is left of the budget (plus ``want`` toward the goal, whose free hexes near it all count)
+        if forward:
+            depth_f += 1
+            frontier, own, other, tq, tr, reach = fore, 1, 2, gq, gr, spaces - depth_f + want
+        else:
+            depth_b += 1
+            frontier, own, other, tq, tr, reach = back, 2, 1, sq, sr, spaces - depth_b
         nxt: list[int] = []
         for i in frontier:
             q, r = divmod(i, side)
             for dq, dr, off in steps:
                 n = i + off
-                st = cell[n]
+                m = mine[n]
+                if m == own:
+                    continue
+                if m == other:
+                    return True  # the floods meet: depth_f + depth_b <= spaces steps in all
+                st = free[n]
+                nq, nr = q + dq, r + dr
+                if st == 0:
+                    st = free[n] = 1 if (nq + oq, nr + or_) in blocked else 2
                 if st == 1:
                     continue
-                nq, nr = q + dq, r + dr
-                if st == 0 and (nq + oq, nr + or_) in blocked:
-                    cell[n] = 1
-                    continue
-                a, b = nq - gq, nr - gr
+                a, b = nq - tq, nr - tr
                 h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
-                if h <= want:
-                    return True
-                if h - want > left:
-                    cell[n] = 2  # free, but too far to get there with the steps left (from here)
-                    continue
-                cell[n] = 1
+                if h > reach:
+                    continue  # too far from the other end for the steps left
+                mine[n] = own
                 nxt.append(n)
-        frontier = nxt
+        if forward:
+            fore = nxt
+        else:
+            back = nxt
     return False
 
 
@@ -815,12 +850,15 @@ class SasRuleset(Ruleset):
         for c in state.combatants.values():
             if b.status(c.id) in ("dead", "dying", "fled"):
                 continue
-            f = view(state, c)
-            f.markers = b.counter(c.id, "markers")
+            markers = b.counter(c.id, "markers")
             minion = c.stats.minion
             if tables().settings.minions and minion and b.counter(c.id, "hits") >= minion:
                 b.effects([P.Effect("dead", c.id, why=f"Minion level {minion}", rule=rule("minions"))])
                 continue
+            if markers < c.stats.wound_level:
+                continue  # below the Wound Level death_check finds nothing: no view built for it
+            f = view(state, c)
+            f.markers = markers
             b.effects(
                 P.death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
             )
@@ -1404,7 +1442,7 @@ class SasRuleset(Ruleset):
     def _path_away(self, state: FightState, c: Combatant, spaces: int) -> list[Hex]:
         if c.pos is None:
             return []
-        foes = [f for f in self._foes(state, c, False) if f.pos is not None]
+        spots = [f.pos for f in self._foes(state, c, False) if f.pos is not None]
         blocked = state.occupied(c.id) | self._blocked(state)
         path: list[Hex] = []
         here = c.pos
@@ -1413,7 +1451,14 @@ class SasRuleset(Ruleset):
             for n in neighbours(here):
                 if n in blocked or n in path:
                     continue
-                key = min((distance(n, f.pos) for f in foes), default=0)  # type: ignore[arg-type]
+                # the nearest foe's distance (hex distance written out: this runs per step per foe)
+                nq, nr = n
+                key = 0
+                for i, (fq, fr) in enumerate(spots):
+                    a, b, s = nq - fq, nr - fr, nq - fq + nr - fr
+                    d = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (s if s >= 0 else -s)) // 2
+                    if i == 0 or d < key:
+                        key = d
                 if best_key is None or key > best_key:
                     best, best_key = n, key
             if best is None:
