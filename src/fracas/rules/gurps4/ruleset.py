@@ -827,7 +827,38 @@ class GurpsRuleset(Ruleset):
             self._defend(w, command)
         else:
             self._act(w, command)
+        self._carry_defense_options(state, w)
         return w.events
+
+    def _carry_defense_options(self, state: FightState, w: Work) -> None:
+        """An attack that waits for its defense worked out the defenses on offer on the scratch copy (to see
+        whether there are any); the tactic, ``validate`` and ``choices`` then ask again of the real state,
+        which is the same once the engine has applied these events. So the remembered options are filed
+        under the real state as it will be (its id and event count), when nothing but Notes (which change
+        nothing) came after the event that set the attack. Saves working them out twice per attack."""
+        cached = self._defense_cache
+        if cached is None:
+            return
+        key, att, options = cached
+        if key[0] != id(w.state) or key[1] != w.state.events_applied:
+            return
+        events = w.events
+        setters = 0
+        last_change = None
+        for e in events:
+            if type(e) is ev.Note:
+                continue
+            last_change = e
+            if type(e) is ev.ExtraSet and e.key == ATTACK_KEY and e.value is att:
+                setters += 1
+        if (
+            setters != 1
+            or last_change is None
+            or type(last_change) is not ev.ExtraSet
+            or last_change.value is not att
+        ):
+            return
+        self._defense_cache = ((id(state), state.events_applied + len(events), id(att)), att, options)
 
     def _act(self, w: Work, cmd: Command) -> None:
         a = w.c(cmd.actor)

@@ -1,0 +1,39 @@
+"""The defenses on offer that an attack works out on its scratch copy are carried over to the real state
+(GurpsRuleset._carry_defense_options): whenever a defense is asked for, what the ruleset hands back is what
+working them out afresh gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fracas.dice.source import RandomDice
+from fracas.engine import encounter
+from fracas.engine.play import Fight
+from fracas.rules.gurps4.combat import ATTACK_KEY
+from fracas.rules.registry import get_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "examples/gurps4").glob("*.yaml"), key=lambda p: p.name)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_carried_defense_options_are_fresh(path: Path) -> None:
+    state = encounter.load(path)[1]
+    rs = get_ruleset(state.ruleset)
+    asked = carried = 0
+    for seed in (1, 2, 3):
+        fight = Fight(rs, state.clone(), RandomDice(seed), log=None, seed=seed)
+        while not fight.state.ended:
+            s = fight.state
+            att = s.extra.get(ATTACK_KEY)
+            if att and not s.ended:
+                asked += 1
+                cached = rs._defense_cache
+                if cached is not None and cached[0] == (id(s), s.events_applied, id(att)):
+                    carried += 1
+                assert rs.defense_options(s) == rs._defense_options(s, att)
+            fight.step()
+    assert asked > 0
+    assert carried > 0  # the carried options are there when the defense is asked for
