@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, ring
-from fracas.rules.sas.ruleset import _reaches, _search_path
+from fracas.rules.sas.ruleset import _gets_closer, _reaches, _search_path
 
 
 def _plain_flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
@@ -192,3 +192,21 @@ def test_reaches_says_no_at_once_for_a_walled_in_goal():
     wall = frozenset(ring((0, 0), 2))
     assert not _reaches((6, 0), (0, 0), 1, 25, wall)
     assert _reaches((1, 0), (0, 0), 0, 1, wall)
+
+
+@settings(max_examples=300, deadline=None)
+@given(start=far, goal=far, spaces=st.integers(0, 25), blocked=st.frozensets(far, max_size=500))
+def test_gets_closer_is_the_plain_flood(start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex]):
+    blocked = blocked - {start}
+    reached = _plain_flood(start, spaces, blocked)
+    plain = any(distance(h, goal) < distance(start, goal) for h in reached)
+    assert _gets_closer(start, goal, spaces, blocked) == plain
+
+
+def test_search_path_stays_when_nothing_nearer_is_reachable():
+    # a ring of blocked hexes round the goal, the start just outside it: every free hex it can reach is
+    # as far from the goal as it is or farther
+    start, goal = (0, 0), (6, 0)
+    wall = frozenset(ring(goal, 5))
+    assert not _gets_closer(start, goal, 6, wall)
+    assert _search_path(start, goal, 6, wall, True) == [] == _plain_search(start, goal, 6, wall, True)

@@ -292,6 +292,46 @@ def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | 
     return False
 
 
+def _gets_closer(start: Hex, goal: Hex, spaces: int, blocked: set[Hex] | frozenset[Hex]) -> bool:
+    """Whether some free hex nearer ``goal`` than ``start`` is lies within ``spaces`` steps of ``start``
+    around blocked hexes: a breadth-first flood on a flat grid of cells (``_window``) that stops at the first
+    such hex and does not follow steps from which the rest of the budget cannot get nearer (the hex distance
+    is a lower bound on any path). The path search can only end nearer the goal than it began if this is so:
+    when it is not, its answer is "stay" (no path), found here without the search (a goblin at the back of a
+    jam)."""
+    if spaces <= 0:
+        return False
+    side, oq, or_, here = _window(start, spaces)
+    gq, gr = goal[0] - oq, goal[1] - or_
+    closer = distance(start, goal) - 1  # a hex at most this far from the goal is nearer than the start
+    seen = bytearray(side * side)  # per cell: 1 blocked or already in the flood
+    seen[here] = 1
+    steps = _steps(side)
+    frontier = [here]
+    left = spaces
+    while frontier and left > 0:
+        left -= 1  # what is left of the budget after this step
+        nxt: list[int] = []
+        for i in frontier:
+            q, r = divmod(i, side)
+            for dq, dr, off in steps:
+                n = i + off
+                if seen[n]:
+                    continue
+                nq, nr = q + dq, r + dr
+                seen[n] = 1
+                if (nq + oq, nr + or_) in blocked:
+                    continue
+                a, b = nq - gq, nr - gr
+                h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+                if h <= closer:
+                    return True
+                if h - closer <= left:
+                    nxt.append(n)
+        frontier = nxt
+    return False
+
+
 def _search_path(
     start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
 ) -> list[Hex]:
@@ -304,6 +344,8 @@ def _search_path(
         want += 1
     if distance(start, goal) <= want or spaces <= 0:
         return []
+    if not _gets_closer(start, goal, spaces, blocked):
+        return []  # nothing reachable is nearer the goal: the search would keep the start as its best
     side, oq, or_, here0 = _window(start, spaces)
     gq, gr = goal[0] - oq, goal[1] - or_
     size = side * side
