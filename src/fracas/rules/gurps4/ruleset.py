@@ -25,6 +25,7 @@ Commands (``Command(actor, action, target, args)``):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.dice.source import DiceSource
@@ -88,6 +89,26 @@ def ceiling_refusal(altitude_yd: int, winged: bool) -> str | None:
         "gurps4/aerial/ceiling); its effects (Atmospheric Pressure B429) are not implemented: keep flyers at "
         f"{aerial.BREATHING_TROUBLE_FT // 3:,} yd or lower"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class DefenseContext:
+    """The facts a defense's value reads that are the same for every defense against one attack
+    (:meth:`GurpsRuleset.defense_context`)."""
+
+    maneuver: str
+    retreated: bool
+    mounted: bool
+    feint: int
+    rider_penalty: Modifier | None
+    flying: bool
+    posture: str
+    stunned: bool
+    shield_db: int
+    deceptive: int
+    parries: int
+    height_ft: float
+    ranged: bool
 
 
 class GurpsRuleset(Ruleset):
@@ -725,6 +746,7 @@ class GurpsRuleset(Ruleset):
                 val, mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
                 kinds.append(("block", None, val, mods))
         tried = set(att.get("tried", ()))
+        ctx = self.defense_context(state, d, a, att)
         for kind, weapon, value, base_mods in kinds:
             if kind in tried:
                 continue
@@ -735,7 +757,9 @@ class GurpsRuleset(Ruleset):
                 try:
                     if ds.mount:
                         mounted.mount_defense_allowed(kind)  # type: ignore[arg-type]
-                    eff, _ = self.defense_value(state, d, a, att, kind, retreat, weapon, value, base_mods)
+                    eff, _ = self.defense_value(
+                        state, d, a, att, kind, retreat, weapon, value, base_mods, ctx
+                    )
                 except (IllegalCommand, RuleNotImplemented):
                     continue
                 label = f"{kind}{' ' + weapon if weapon else ''}{' and retreat' if retreat else ''} ({eff})"
@@ -748,6 +772,30 @@ class GurpsRuleset(Ruleset):
                     out.append((Command(d.id, "defend", None, acro, label), eff))
         return out
 
+    def defense_context(
+        self, state: FightState, d: Combatant, a: Combatant, att: dict[str, Any]
+    ) -> DefenseContext:
+        """What a defense of ``d`` against the waiting attack depends on besides its kind, retreat and
+        weapon: worked out once for all the defenses on offer instead of once for each."""
+        ranged = bool(att["ranged"])
+        mounted_now = mount_of(state, d) is not None
+        f = d.marks.get("feinted")
+        return DefenseContext(
+            maneuver=d.marks.get("maneuver") or "do_nothing",
+            retreated=bool(d.marks.get("retreated")),
+            mounted=mounted_now,
+            feint=int(f[1]) if f and f[0] == a.id else 0,
+            rider_penalty=mounted.rider_defense_penalty(riding_skill(state, d)) if mounted_now else None,
+            flying=flying(d),
+            posture=d.marks.get("posture", "standing"),
+            stunned=d.has("stunned"),
+            shield_db=S(d).shield_db(),
+            deceptive=2 * int(att.get("deceptive", 0)),
+            parries=int(d.marks.get("parries", 0) or 0),
+            height_ft=0.0 if ranged else height_ft(d, a, state),
+            ranged=ranged,
+        )
+
     def defense_value(
         self,
         state: FightState,
@@ -759,13 +807,16 @@ class GurpsRuleset(Ruleset):
         weapon: str | None,
         value: int,
         base_mods: tuple[Modifier, ...],
+        ctx: DefenseContext | None = None,
     ) -> tuple[int, list[Modifier]]:
+        if ctx is None:
+            ctx = self.defense_context(state, d, a, att)
         ds = S(d)
-        maneuver = d.marks.get("maneuver") or "do_nothing"
+        maneuver = ctx.maneuver
         if retreat:
-            if d.marks.get("retreated"):
+            if ctx.retreated:
                 raise IllegalCommand("one retreat per turn", "gurps4/core/active-defense/retreat B377")
-            if mount_of(state, d) is not None:
+            if ctx.mounted:
                 raise IllegalCommand(
                     "a rider cannot step back from the saddle", "gurps4/mounted/rider-defense B397"
                 )
@@ -778,10 +829,6 @@ class GurpsRuleset(Ruleset):
         aod_bonus = (
             core.maneuver(maneuver).defense_bonus if maneuver == f"all_out_defense_increased_{kind}" else 0
         )
-        feint = 0
-        f = d.marks.get("feinted")
-        if f and f[0] == a.id:
-            feint = int(f[1])
         extra: list[Modifier] = []
         if kind == "parry" and weapon_attack is not None and weapon_attack.natural:
             attacker_atk = S(a).attack(att["attack"])
@@ -793,10 +840,9 @@ class GurpsRuleset(Ruleset):
                 extra.append(
                     mod(-3, "unarmed parry against a weapon", "gurps4/core/active-defense/parry", "B376")
                 )
-        m = mounted.rider_defense_penalty(riding_skill(state, d)) if mount_of(state, d) else None
-        if m:
-            extra.append(m)
-        if retreat and flying(d):
+        if ctx.rider_penalty:
+            extra.append(ctx.rider_penalty)
+        if retreat and ctx.flying:
             hb = aerial.hover_retreat_bonus(ds.can_hover, True)
             if hb:
                 extra.append(hb)
@@ -804,15 +850,15 @@ class GurpsRuleset(Ruleset):
             kind=kind,  # type: ignore[arg-type]
             maneuver=maneuver,
             retreat=retreat,
-            posture=d.marks.get("posture", "standing"),
-            stunned=d.has("stunned"),
-            shield_db=ds.shield_db(),
-            deceptive=2 * int(att.get("deceptive", 0)),
-            feint=feint,
-            earlier_parries=int(d.marks.get("parries", 0) or 0) if kind == "parry" else 0,
+            posture=ctx.posture,
+            stunned=ctx.stunned,
+            shield_db=ctx.shield_db,
+            deceptive=ctx.deceptive,
+            feint=ctx.feint,
+            earlier_parries=ctx.parries if kind == "parry" else 0,
             fencing=fencing,
-            height_above_attacker_ft=0.0 if att["ranged"] else height_ft(d, a, state),
-            ranged_attack=bool(att["ranged"]),
+            height_above_attacker_ft=ctx.height_ft,
+            ranged_attack=ctx.ranged,
             all_out_defense_bonus=aod_bonus,
             extra=tuple(extra),
         )
