@@ -231,10 +231,16 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
     found = -1
     layer = 0  # the distance of the hexes queue[qi:layer_end] from the start
     layer_end = 1
+    # with a depth, a hex reached at layer + 1 lies on a path ending next to the goal within ``depth`` hexes
+    # only if it is at most depth - layer from the goal: the others are left out (a hex that is kept has
+    # only kept hexes before it on its path, so the search finds the same hex by the same path)
+    bound = far if depth < 0 else min(far, depth)
     while qi < nq and found < 0:
         if qi == layer_end:
             layer += 1
             layer_end = nq
+            if depth >= 0:
+                bound = min(far, depth - layer)
         if depth >= 0 and layer >= depth:
             break
         cell = queue[qi]
@@ -247,7 +253,7 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
             nd = _hexd(q, r, gq, gr)
             if fast:
                 c = cell + DQ[k] * side + DR[k]
-                if (nd > far) | (seen[c] != 0) | (grid[q - gq0, r - gr0] != 0):
+                if (nd > bound) | (seen[c] != 0) | (grid[q - gq0, r - gr0] != 0):
                     continue
                 seen[c] = k + 1
                 queue[nq] = c
@@ -256,7 +262,7 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
                     found = c
                     break
                 continue
-            if nd > far:
+            if nd > bound:
                 continue
             if not in_reach and _hexd(q, r, sq, sr) > ROUTE_REACH:
                 continue
