@@ -1,6 +1,7 @@
 """``hexgrid.route`` (the tactics' way round taken hexes) against a plain breadth-first search written out
 here with the same bounds and the same order of neighbours: the same path or the same None, whatever
-shortcut the search takes (goals out of reach, walled-in goals, ``max_len``)."""
+shortcut the search takes (goals out of reach, walled-in goals, ``max_len``); ``hexgrid.direction_to``
+against its definition (the direction whose hex as far away is nearest the target, the first such)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 
 import pytest
 
-from fracas.engine.hexgrid import DIRECTIONS, ROUTE_MARGIN, ROUTE_REACH, distance, route
+from fracas.engine.hexgrid import DIRECTIONS, ROUTE_MARGIN, ROUTE_REACH, direction_to, distance, route
 
 Hex = tuple[int, int]
 
@@ -64,3 +65,13 @@ def test_a_goal_beyond_the_reach_is_not_searched_for() -> None:
     beyond = (ROUTE_REACH + 2, 0)
     assert route(start, beyond, {beyond}) is None
     assert _plain_route(start, beyond, {beyond}) is None
+
+
+def test_direction_to_is_the_nearest_direction() -> None:
+    rng = random.Random(7)
+    for _ in range(20000):
+        a = (rng.randrange(-20, 21), rng.randrange(-20, 21))
+        b = (rng.randrange(-20, 21), rng.randrange(-20, 21))
+        n = distance(a, b)
+        far = [distance((a[0] + dq * n, a[1] + dr * n), b) for dq, dr in DIRECTIONS]
+        assert direction_to(a, b) == (far.index(min(far)) if a != b else 0)

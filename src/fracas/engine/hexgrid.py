@@ -59,11 +59,17 @@ def direction_to(a: Hex, b: Hex) -> int:
     """The direction (0..5) whose step from ``a`` points most nearly at ``b``."""
     if a == b:
         return 0
-    best, best_d = 0, None
-    n = distance(a, b)
+    # b - a, and the hex ``n`` steps along each direction from ``a`` (n = the distance), taken from it:
+    # hexgrid.distance written out, the first direction with the least distance wins
+    bq = b[0] - a[0]
+    br = b[1] - a[1]
+    n = (abs(bq) + abs(br) + abs(bq + br)) >> 1
+    best, best_d = 0, -1
     for i, (dq, dr) in enumerate(DIRECTIONS):
-        d = distance((a[0] + dq * n, a[1] + dr * n), b)
-        if best_d is None or d < best_d:
+        x = dq * n - bq
+        y = dr * n - br
+        d = (abs(x) + abs(y) + abs(x + y)) >> 1
+        if best_d < 0 or d < best_d:
             best, best_d = i, d
     return best
 

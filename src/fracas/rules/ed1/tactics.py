@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import between, distance, neighbours, route, step_towards
+from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, route, step_towards
 from fracas.rules.earthdawn.combat import current_damage
 
 if TYPE_CHECKING:
@@ -103,22 +103,38 @@ def find_path(
         return []
     if d0 - stop_at > limit:
         return None
-    prev: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
+    # Each hex is weighed once: ``prev`` holds the hexes reached (with the hex they were reached from) and,
+    # as False, those turned down (blocked, or too far for the hexes left: fewer at each depth), which no
+    # later neighbour would take either.
+    prev: dict[tuple[int, int], tuple[int, int] | bool | None] = {start: None}
     frontier = [start]
+    gq, gr = goal
     for depth in range(1, limit + 1):
         nxt = []
+        left = limit - depth + stop_at
         for h in frontier:
-            for n in neighbours(h):
-                if n in prev or n in blocked:
+            hq, hr = h
+            for sq, sr in DIRECTIONS:
+                nq = hq + sq
+                nr = hr + sr
+                n = (nq, nr)
+                if n in prev:
                     continue
-                dn = distance(n, goal)
-                if dn - stop_at > limit - depth:  # cannot get there in the hexes left
+                if n in blocked:
+                    prev[n] = False
+                    continue
+                dq = nq - gq
+                dr = nr - gr
+                dn = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                if dn > left:  # cannot get there in the hexes left
+                    prev[n] = False
                     continue
                 prev[n] = h
                 if dn <= stop_at:
                     path = [n]
-                    while prev[path[-1]] != start:
-                        path.append(prev[path[-1]])  # type: ignore[arg-type]
+                    while h != start:
+                        path.append(h)
+                        h = prev[h]  # type: ignore[assignment]
                     return path[::-1]
                 nxt.append(n)
         frontier = nxt
