@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +63,19 @@ class _CopyOnRead(dict):  # type: ignore[type-arg]
 
     def items(self) -> list[tuple[str, Combatant]]:  # type: ignore[override]
         return [(k, self[k]) for k in self.keys()]
+
+
+def look(state: FightState) -> Iterable[Combatant]:
+    """The combatants of ``state`` to read only, without the copies :class:`_CopyOnRead` makes on reading:
+    a combatant not yet copied is the original, unchanged by the events so far (an event changes one through
+    ``state.combatants[id]``, which copies it first). A scan that reads every figure to find a few uses it;
+    whatever it means to change or to keep reading after an event it takes again from ``state.combatants``."""
+    return dict.values(state.combatants)
+
+
+def look_at(state: FightState, cid: str) -> Combatant:
+    """One combatant of ``state`` to read only (see :func:`look`)."""
+    return dict.__getitem__(state.combatants, cid)  # type: ignore[no-any-return]
 
 
 def scratch(state: FightState) -> FightState:
@@ -201,7 +215,7 @@ def blockers(state: FightState, mover: Combatant) -> set[Hex]:
     """Hexes the mover cannot enter: figures at about its altitude (flyers pass over others, B398)."""
     out: set[Hex] = {tuple(h) for h in state.extra.get("map", {}).get("blocked", [])}  # type: ignore[misc]
     partners = {mover.id, mover.marks.get("mount"), mover.marks.get("rider")}
-    for c in state.combatants.values():
+    for c in look(state):
         if c.id in partners or c.pos is None or c.status in ("dead", "fled", "riderless"):
             continue
         if abs(c.altitude - mover.altitude) < 2:

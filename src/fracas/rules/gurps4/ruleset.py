@@ -48,6 +48,8 @@ from fracas.rules.gurps4.combat import (
     hp_now,
     in_reach,
     knocked_out,
+    look,
+    look_at,
     max_range,
     mount_loses_control,
     mount_of,
@@ -979,7 +981,7 @@ class GurpsRuleset(Ruleset):
         horizontal = 0
         while aerial.move_cost(horizontal + 1, vertical) <= budget:
             horizontal += 1
-        stop = 1 if any(c.pos == dest and c.id != a.id for c in w.state.combatants.values()) else 0
+        stop = 1 if any(c.pos == dest and c.id != a.id for c in look(w.state)) else 0
         stop = max(stop, int(args.get("stop_at", 0)))
         path = path_towards(w.state, a, dest, horizontal, stop_at=stop)
         move_figure(
@@ -1044,7 +1046,7 @@ class GurpsRuleset(Ruleset):
         passenger), whether that figure is already within the waiter's reach."""
         out: dict[tuple[str, str], bool] = {}
         moving = self._carried(w, mover)
-        for waiter in w.state.combatants.values():
+        for waiter in look(w.state):  # read only
             plan = waiter.marks.get("waiting")
             if not plan or not waiter.active:
                 continue
@@ -1078,6 +1080,8 @@ class GurpsRuleset(Ruleset):
         Returns True when the mover's turn continues after that attack (``resume``)."""
         moving = {m.id: m for m in self._carried(w, mover)}
         for waiter_id in list(w.state.order):
+            if not look_at(w.state, waiter_id).marks.get("waiting"):  # most wait for nobody: no copy
+                continue
             waiter = w.state.combatants[waiter_id]
             plan = waiter.marks.get("waiting")
             if not plan or not waiter.active or waiter.has("stunned"):
