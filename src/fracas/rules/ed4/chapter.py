@@ -987,7 +987,10 @@ class ChapterMixin:
         if me.facing != f:
             sc.emit(ev.Moved(me_id, (), "turn", f, None, situation.rule("blindsided")))
         if distance(me.pos, t.pos) == 1 and t.status == "active":
-            others = [o for o in _adjacent_enemies(state, sc, t) if o.id != me_id]
+            # in a duel the attacker is the only one who can stand next to the target
+            others = []
+            if len(state.combatants) > 2:
+                others = [o for o in _adjacent_enemies(state, sc, t) if o.id != me_id]
             back = _direction(t.pos, me.pos)
             if not others and t.facing != back:
                 sc.emit(ev.Moved(t.id, (), "turn", back, None, situation.rule("blindsided")))
@@ -1051,7 +1054,9 @@ class ChapterMixin:
         t = ctx.target
         if t is None:
             return ()
-        adjacent = _adjacent_enemies(ctx.state, ctx.view, t)
+        # in a duel the attacker is the only one who can stand next to the target: too few to harry him by
+        # numbers, and no other to engage him (Blindsided reads the list without the attacker)
+        adjacent = _adjacent_enemies(ctx.state, ctx.view, t) if len(ctx.state.combatants) > 2 else []
         ctx.extra["target_adjacent"] = adjacent
         src = self.harried_sources(ctx.state, ctx.view, t, adjacent=adjacent)
         ctx.extra["target_harried"] = bool(src)
