@@ -1,6 +1,6 @@
-"""The defenses on offer that an attack works out on its scratch copy are carried over to the real state
-(GurpsRuleset._carry_defense_options): whenever a defense is asked for, what the ruleset hands back is what
-working them out afresh gives."""
+"""Speed-ups that must change nothing: the defenses on offer that an attack works out on its scratch copy
+are carried over to the real state (GurpsRuleset._carry_defense_options), and the engine trusts the GURPS
+tactics' commands without validating them again (``tactics_legal``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
+from fracas.engine.events import to_json
 from fracas.engine.play import Fight
 from fracas.rules.gurps4.combat import ATTACK_KEY
 from fracas.rules.registry import get_ruleset
@@ -37,3 +38,18 @@ def test_carried_defense_options_are_fresh(path: Path) -> None:
             fight.step()
     assert asked > 0
     assert carried > 0  # the carried options are there when the defense is asked for
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_trusted_tactics_play_as_checked(path: Path) -> None:
+    """The engine skips validating the GURPS tactics' commands (``tactics_legal``): playing with every
+    command validated gives the same events."""
+    state = encounter.load(path)[1]
+    rs = get_ruleset(state.ruleset)
+    assert rs.tactics_legal
+    for seed in (1, 2):
+        trusted = Fight(rs, state.clone(), RandomDice(seed), seed=seed)
+        trusted.run()
+        checked = Fight(rs, state.clone(), RandomDice(seed), seed=seed)
+        checked.run_checked()
+        assert [to_json(e) for e in trusted.log or ()] == [to_json(e) for e in checked.log or ()]

@@ -118,6 +118,9 @@ class GurpsRuleset(Ruleset):
     name = "GURPS 4th Edition (mounted and aerial combat)"
     source = TEXT
     hex_yards = 1.0
+    tactics_legal = True
+    """The GURPS tactics (``legal_by_construction``) hand back only commands this ruleset's ``validate``
+    accepted against the same state: the engine need not validate them again."""
 
     # ----- the book ---------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:

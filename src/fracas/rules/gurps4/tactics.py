@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, ring
@@ -85,6 +85,11 @@ def _has_lance(state: FightState, t: Combatant) -> bool:
 class Default:
     style = "default"
 
+    # every command ``choose`` returns is one the ruleset's ``validate`` accepted against this very state (a
+    # defense on offer, a plan that passed, or Do Nothing checked last): the engine need not validate it
+    # again (``GurpsRuleset.tactics_legal``)
+    legal_by_construction: ClassVar[bool] = True
+
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         rs: GurpsRuleset = ruleset  # type: ignore[assignment]
         if decision.kind == "react":
@@ -94,7 +99,9 @@ class Default:
         for cmd in self._plan(state, a, rs):
             if _legal(rs, state, cmd):
                 return cmd
-        return Command(a.id, "do_nothing")
+        idle = Command(a.id, "do_nothing")
+        rs.validate(state, idle)  # refused (a glider must move): the same error the engine would raise
+        return idle
 
     # ----- characters -----------------------------------------------------------------------------
     def _plan(self, state: FightState, a: Combatant, rs: GurpsRuleset) -> list[Command]:
