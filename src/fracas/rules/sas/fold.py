@@ -28,6 +28,8 @@ from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures import Effect
 from fracas.rules.sas.tables import tables
 
+_EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))
+
 # conditions that carry a Defense change in their value and last until the owner's next side turn
 DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
 TURN_SCOPED = (*DEFENSE_CONDITIONS, "fleeing")
@@ -99,46 +101,58 @@ def view(state: FightState, c: Combatant) -> Fighter:
 
 
 def _view(state: FightState, c: Combatant) -> Fighter:
+    # built in one constructor call from the dicts read once (the rules build thousands of views a fight)
     stats = c.stats
-    if c.marks.get("shield_dropped") and stats.shield != "none":
+    marks = c.marks
+    counters = c.counters
+    rnd = state.round
+    if marks.get("shield_dropped") and stats.shield != "none":
         stats = dataclasses.replace(stats, shield="none")
-    loss = c.count("strength_loss")
+    loss = counters.get("strength_loss", 0)
     if loss:
         stats = dataclasses.replace(stats, strength=stats.strength - loss)
-    f = Fighter(c.id, stats, c.side)
-    f.markers = c.count("markers")
-    f.burn_markers = c.count("burn_markers")
-    f.conditions = {
-        k: (cond.until_round - state.round if cond.until_round is not None else None)
-        for k, cond in c.conditions.items()
+    conds = c.conditions
+    conditions = {
+        k: (cond.until_round - rnd if cond.until_round is not None else None) for k, cond in conds.items()
     }
-    f.hurt = list(c.marks.get("hurt", ()))
-    f.broken = list(c.marks.get("broken", ()))
-    f.permanent = list(c.marks.get("permanent", ()))
-    f.bleeds = c.count("bleeds")
     nxt: dict[str, int] = {}
-    for key in c.marks.get("next", {}):
-        v = next_value(c, key, state.round)
+    for key in marks.get("next", ()):
+        v = next_value(c, key, rnd)
         if v:
             nxt[key] = v
-    defense = sum(c.conditions[n].value for n in DEFENSE_CONDITIONS if n in c.conditions)
-    if defense:
-        nxt["defense"] = defense
-        f.defense_why = ", ".join(DEFENSE_LABELS[n] for n in DEFENSE_CONDITIONS if n in c.conditions)
-    if c.marks.get("lost_leg"):
+    defense_why = ""
+    present = [n for n in DEFENSE_CONDITIONS if n in conds] if conds else []
+    if present:
+        defense = sum(conds[n].value for n in present)
+        if defense:
+            nxt["defense"] = defense
+            defense_why = ", ".join(DEFENSE_LABELS[n] for n in present)
+    if marks.get("lost_leg"):
         nxt["move"] = nxt.get("move", 0) - 4
-    f.next = nxt
-    f.dead = c.status == "dead"
-    dying = c.marks.get("dying_round")
-    f.dying_rounds = None if dying is None else dying - state.round
-    f.weapon = c.marks.get("weapon")
-    used = c.marks.get("shield_used")
-    side_turn = (state.round, state.extra.get("side_index", 0))
-    f.shield_used = used[2] if used and (used[0], used[1]) == side_turn else 0
-    f.mounted_on = c.marks.get("mounted_on")
-    f.mount_moving = c.marks.get("moved_round") == state.round
-    f.hits_taken = c.count("hits")
-    return f
+    dying = marks.get("dying_round")
+    used = marks.get("shield_used")
+    return Fighter(
+        c.id,
+        stats,
+        c.side,
+        markers=counters.get("markers", 0),
+        burn_markers=counters.get("burn_markers", 0),
+        conditions=conditions,
+        hurt=list(marks.get("hurt", ())),
+        broken=list(marks.get("broken", ())),
+        permanent=list(marks.get("permanent", ())),
+        bleeds=counters.get("bleeds", 0),
+        next=nxt,
+        dead=c.status == "dead",
+        dying_rounds=None if dying is None else dying - rnd,
+        weapon=marks.get("weapon"),
+        # a shield's blocks count per side turn: (round, side index, blocks)
+        shield_used=used[2] if used and (used[0], used[1]) == (rnd, state.extra.get("side_index", 0)) else 0,
+        mounted_on=marks.get("mounted_on"),
+        mount_moving=marks.get("moved_round") == rnd,
+        hits_taken=counters.get("hits", 0),
+        defense_why=defense_why,
+    )
 
 
 class EventBuilder:
@@ -155,7 +169,9 @@ class EventBuilder:
 
     def queue(self, effects: list[Effect] | tuple[Effect, ...]) -> None:
         """Hold effects until the side has attacked (they go to ``extra["pending"]``)."""
-        self.queued += [dataclasses.asdict(e) for e in effects]
+        # an Effect's fields are plain values (str, int, None): a flat dict is what dataclasses.asdict would
+        # give, without its recursive deep copy
+        self.queued += [{k: getattr(e, k) for k in _EFFECT_FIELDS} for e in effects]
 
     def finish(self) -> list[ev.Event]:
         """The events, with the held effects appended to the fight's pending list."""
