@@ -296,3 +296,28 @@ def test_chapter_intervening_from_the_grid_matches_a_scan(seed: int, monkeypatch
     slow = [[c.id for c in ruleset.intervening(state, me, t)] for me, t in pairs]
     assert fast == slow
     assert any(fast)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_turn_started_finds_the_actor_as_index_does(seed: int) -> None:
+    """``TurnStarted`` puts the turn at the actor's first place in the order (``list.index``), appending him
+    when he has none, through the state's map of places (rebuilt when an event replaces or grows the order);
+    orders with an id twice (other rulesets may list one twice) included."""
+    rng = random.Random(seed)
+    state = _lines(["mica"], ["ghoul"])
+    ids = [f"c{i}" for i in range(8)]
+    plain_order: list[str] = []
+    for _ in range(300):
+        if rng.random() < 0.15:
+            order = tuple(rng.choice(ids) for _ in range(rng.randrange(0, 8)))
+            ev.OrderSet(order).apply(state)
+            plain_order = list(order)
+            continue
+        actor = rng.choice(ids)
+        ev.TurnStarted(actor).apply(state)
+        if actor in plain_order:
+            want = plain_order.index(actor)
+        else:
+            plain_order.append(actor)
+            want = len(plain_order) - 1
+        assert state.turn == want and state.order == plain_order

@@ -197,8 +197,9 @@ class TurnStarted(Event):
     initiative: int | None = None
 
     def apply(self, state: FightState) -> None:
-        if self.actor in state.order:
-            state.turn = state.order.index(self.actor)
+        i = state.place_in_order(self.actor)
+        if i >= 0:
+            state.turn = i
         else:
             state.order.append(self.actor)
             state.turn = len(state.order) - 1

@@ -195,6 +195,9 @@ class FightState:
     extra: dict[str, Any] = field(default_factory=dict)
     events_applied: int = 0
     _grid: Grid | None = field(default=None, init=False, repr=False, compare=False)
+    _places: tuple[list[str], int, dict[str, int]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def apply(self, event: Event) -> None:
         event.apply(self)
@@ -229,6 +232,20 @@ class FightState:
 
     def at(self, h: Hex) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.pos == h]
+
+    def place_in_order(self, cid: str) -> int:
+        """``order.index(cid)`` (its first place), -1 when it has none, without a scan per turn: a map of the
+        places, built again when ``order`` is another list or has grown (events replace it or append to it;
+        nothing else changes it)."""
+        order = self.order
+        p = self._places
+        if p is None or p[0] is not order or p[1] != len(order):
+            places: dict[str, int] = {}
+            for i, x in enumerate(order):
+                if x not in places:
+                    places[x] = i
+            p = self._places = (order, len(order), places)
+        return p[2].get(cid, -1)
 
     def grid(self) -> Grid:
         """The occupancy index (:class:`Grid`), built on first use and kept by ``Moved`` events."""
