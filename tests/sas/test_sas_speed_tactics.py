@@ -78,3 +78,29 @@ def test_no_room_next_to_means_every_closing_attack_is_refused(name: str) -> Non
                     RULESET.validate(state, Command(c.id, action, f.id))
     if name == "goblin-horde":
         assert crowded > 0  # the pass is two spaces wide: the goblins behind find no room
+
+
+def test_encounter_settings_follow_the_state_they_are_entered_for() -> None:
+    """What ``encounter_settings`` puts in force is remembered by identity; a changed settings dict, other
+    options or another state get their own settings, and leaving restores the tables' own."""
+    from fracas.rules.sas.ruleset import encounter_settings
+    from fracas.rules.sas.tables import tables
+
+    own = tables().settings
+    state = FightState("sas", "x", {}, [])
+    with encounter_settings(state) as s:
+        assert s is own
+    state.extra["settings"] = {"fatigue_rounds": own.fatigue_rounds + 3}
+    with encounter_settings(state) as s:
+        assert s.fatigue_rounds == own.fatigue_rounds + 3
+        assert tables().settings is s
+    assert tables().settings is own
+    state.extra["settings"]["fatigue_rounds"] = own.fatigue_rounds + 5  # changed in place: seen
+    with encounter_settings(state) as s:
+        assert s.fatigue_rounds == own.fatigue_rounds + 5
+    state.options["minions"] = not own.minions
+    with encounter_settings(state) as s:
+        assert (s.minions, s.fatigue_rounds) == (not own.minions, own.fatigue_rounds + 5)
+    other = FightState("sas", "y", {}, [])
+    with encounter_settings(other) as s:
+        assert s is own

@@ -97,12 +97,20 @@ ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
 
 
 _SETTINGS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Settings, Settings]] = {}
+# the settings in force for (tables' settings, the encounter's settings dict, its minions and morale options),
+# keyed on the objects' ids: each entry holds the objects themselves (so the ids stay theirs) and a copy of
+# the encounter's settings to see that they did not change
+_IN_FORCE: dict[tuple[int, int, Any, Any], tuple[Settings, dict[str, Any], dict[str, Any], Settings]] = {}
+_NO_SETTINGS: dict[str, Any] = {}
+_UNSET = object()
 
 
 class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(state) as settings:``
     """The encounter's ``settings:`` and optional rules in force while the rules run (restored after).
 
-    A plain context manager class (not a generator): the rules enter it tens of thousands of times a fight.
+    A plain context manager class (not a generator): the rules enter it tens of thousands of times a fight,
+    so what it puts in force is remembered per (settings, encounter settings, options) and found again by
+    identity.
     """
 
     __slots__ = ("_state", "_base")
@@ -115,8 +123,31 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
         state = self._state
         t = tables()
         base = t.settings
-        over = dict(state.extra.get("settings", {}))
+        mine = state.extra.get("settings") or _NO_SETTINGS
         opts = state.options
+        key = (
+            id(base),
+            id(mine),
+            bool(opts["minions"]) if "minions" in opts else _UNSET,
+            bool(opts["morale"]) if "morale" in opts else _UNSET,
+        )
+        known = _IN_FORCE.get(key)
+        if known is not None and known[0] is base and known[1] is mine and known[2] == mine:
+            settings = known[3]
+        else:
+            settings = self._settings(base, mine, opts)
+            if len(_IN_FORCE) > 64:
+                _IN_FORCE.clear()
+            _IN_FORCE[key] = (base, mine, dict(mine), settings)
+        if settings is base:
+            return base
+        self._base = base
+        t.settings = settings
+        return settings
+
+    @staticmethod
+    def _settings(base: Settings, mine: dict[str, Any], opts: dict[str, Any]) -> Settings:
+        over = dict(mine)
         if "minions" in opts:
             over["minions"] = bool(opts["minions"])
         if "morale" in opts:
@@ -129,9 +160,7 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
             if len(_SETTINGS) > 64:
                 _SETTINGS.clear()
             hit = _SETTINGS[key] = (base, base.model_copy(update=over))
-        self._base = base
-        t.settings = hit[1]
-        return t.settings
+        return hit[1]
 
     def __exit__(self, *exc: object) -> None:
         if self._base is not None:
@@ -637,13 +666,27 @@ class SasRuleset(Ruleset):
         ]
 
     def _adjacent_foes(self, state: FightState, c: Combatant) -> list[Combatant]:
-        if c.pos is None:
-            return []
-        return [
-            f
-            for f in self._foes(state, c, False)
-            if f.pos is not None and distance(f.pos, c.pos) <= 1 and not f.has("knocked-out")
-        ]
+        """The foes next to ``c`` (not Knocked Out), remembered while a tactic weighs its proposals (see
+        ``fold.views_held``): callers only read the list."""
+        memo = held(state)
+        key = ("adjacent", c.id)
+        if memo is not None:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+        out: list[Combatant] = []
+        if c.pos is not None:
+            cq, cr = c.pos
+            side = c.side
+            for f in state.combatants.values():
+                if f.side == side or f.status != "active" or f.pos is None:
+                    continue
+                a, b = f.pos[0] - cq, f.pos[1] - cr  # within one space (hex distance <= 1)
+                if -1 <= a <= 1 and -1 <= b <= 1 and -1 <= a + b <= 1 and "knocked-out" not in f.conditions:
+                    out.append(f)
+        if memo is not None:
+            memo[key] = out
+        return out
 
     @staticmethod
     def _dist(a: Combatant, b: Combatant) -> int:
@@ -1439,6 +1482,25 @@ class SasRuleset(Ruleset):
         flood, cheaper than the path search, which can only fail then too); True means: search."""
         if c.pos is None or spaces <= 0 or distance(c.pos, goal) - spaces > 1:
             return False
+        # remembered while a tactic weighs its proposals (``fold.views_held``): the largest budget found too
+        # short and the smallest found enough (a Charge's longer move is asked first, then Close to Attack's)
+        memo = held(state)
+        key = ("may_close", c.id, goal)
+        known = memo.get(key) if memo is not None else None
+        if known is not None:
+            short, enough = known
+            if spaces <= short:
+                return False
+            if spaces >= enough:
+                return True
+        answer = self._may_close_now(state, c, goal, spaces)
+        if memo is not None:
+            short, enough = known if known is not None else (0, 1 << 30)
+            memo[key] = (short, min(enough, spaces)) if answer else (max(short, spaces), enough)
+        return answer
+
+    def _may_close_now(self, state: FightState, c: Combatant, goal: Hex, spaces: int) -> bool:
+        assert c.pos is not None
         blocked = self._path_blocked(state, c, None)
         want = 1
         while want < 6 and all(h in blocked and h != c.pos for h in ring(goal, want)):
@@ -1533,6 +1595,18 @@ class SasRuleset(Ruleset):
             b.events.append(HiddenSet(c.id, False, rule("actions", "sneak")))  # only Sneak moves unseen
 
     def _spaces(self, state: FightState, c: Combatant, speed: float, charge: bool = False) -> int:
+        """Spaces ``c`` may move at ``speed`` (remembered while a tactic weighs its proposals: see
+        ``fold.views_held``)."""
+        memo = held(state)
+        if memo is None:
+            return self._spaces_now(state, c, speed, charge)
+        key = ("spaces", c.id, speed, charge)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = self._spaces_now(state, c, speed, charge)
+        return hit  # type: ignore[no-any-return]
+
+    def _spaces_now(self, state: FightState, c: Combatant, speed: float, charge: bool) -> int:
         f = view(state, c)
         bonus = self._mount_bonus(state, c)
         if bonus:
