@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours
-from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path
+from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours, step_towards
+from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path, greedy_path
 
 
 def _plain_bfs(here: Hex, dest: Hex, blocked: frozenset[Hex], stop_at: int) -> list[Hex] | None:
@@ -116,3 +116,37 @@ def test_bfs_path_long_chase_behind_a_friend():
     assert bfs_path(here, dest, blocked, 1) == _plain_bfs(here, dest, blocked, 1)
     plain = _plain_bfs(here, dest, blocked, 1)
     assert plain is not None and bfs_path(here, dest, blocked, 1, 8) == plain[:8]
+
+
+def _plain_greedy(
+    here: Hex, dest: Hex, blocked: frozenset[Hex], steps: int, stop_at: int
+) -> tuple[list[Hex], int]:
+    """The greedy walk of path_towards as it was first written (step_towards, distance)."""
+    path: list[Hex] = []
+    probe = here
+    for _ in range(steps):
+        if distance(probe, dest) <= stop_at:
+            break
+        nxt = step_towards(probe, dest, blocked)
+        if nxt == probe:
+            break
+        path.append(nxt)
+        probe = nxt
+    return path, distance(probe, dest)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    here=hexes,
+    dest=hexes,
+    stop_at=st.integers(0, 3),
+    steps=st.integers(1, 12),
+    blocked=st.frozensets(hexes, max_size=60),
+)
+def test_greedy_path_is_the_plain_walk(
+    here: Hex, dest: Hex, stop_at: int, steps: int, blocked: frozenset[Hex]
+):
+    blocked = blocked - {here}
+    assert greedy_path(here, dest, blocked, steps, stop_at) == _plain_greedy(
+        here, dest, blocked, steps, stop_at
+    )

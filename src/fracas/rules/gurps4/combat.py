@@ -246,17 +246,8 @@ def path_towards(
         return path
     if distance(here, dest) <= stop_at:
         return []
-    greedy: list[Hex] = []
-    probe = here
-    for _ in range(steps):
-        if distance(probe, dest) <= stop_at:
-            break
-        nxt = step_towards(probe, dest, blocked)
-        if nxt == probe:
-            break
-        greedy.append(nxt)
-        probe = nxt
-    if len(greedy) == steps or distance(probe, dest) <= stop_at:
+    greedy, left = greedy_path(here, dest, blocked, steps, stop_at)
+    if len(greedy) == steps or left <= stop_at:
         return greedy
     # stuck behind someone: breadth-first search in a bounded area, then the first ``steps`` hexes
     full = bfs_path(here, dest, blocked, stop_at, steps)
@@ -270,6 +261,40 @@ def path_towards(
             here = nxt
         return path
     return full
+
+
+def greedy_path(
+    here: Hex, dest: Hex, blocked: set[Hex] | frozenset[Hex], steps: int, stop_at: int
+) -> tuple[list[Hex], int]:
+    """Up to ``steps`` hexes toward ``dest``, each the first neighbour (in
+    :data:`~fracas.engine.hexgrid.DIRECTIONS` order) that is not blocked and nearest ``dest`` if nearer than
+    where it stands (:func:`~fracas.engine.hexgrid.step_towards`), stopping within ``stop_at`` or when no
+    neighbour is nearer; and the distance left. The distances are kept as offsets from ``dest`` and worked
+    out inline: this runs for every move of every figure."""
+    q, r = here
+    a, b = q - dest[0], r - dest[1]
+    left = ((a if a > 0 else -a) + (b if b > 0 else -b) + (a + b if a + b > 0 else -a - b)) // 2
+    path: list[Hex] = []
+    for _ in range(steps):
+        if left <= stop_at:
+            break
+        best = None
+        best_d = left
+        ba = bb = 0
+        for dq, dr in DIRECTIONS:
+            n = (q + dq, r + dr)
+            if n in blocked:
+                continue
+            x, y = a + dq, b + dr
+            d = ((x if x > 0 else -x) + (y if y > 0 else -y) + (x + y if x + y > 0 else -x - y)) // 2
+            if d < best_d:
+                best, best_d, ba, bb = n, d, x, y
+        if best is None:
+            break
+        path.append(best)
+        q, r = best
+        a, b, left = ba, bb, best_d
+    return path, left
 
 
 BFS_MARGIN = 8
