@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours, step_towards
+from fracas.rules.gurps4 import aerial
 from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path, greedy_path
 
 
@@ -150,3 +151,15 @@ def test_greedy_path_is_the_plain_walk(
     assert greedy_path(here, dest, blocked, steps, stop_at) == _plain_greedy(
         here, dest, blocked, steps, stop_at
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    budget=st.integers(-3, 80) | st.integers(-6, 160).map(lambda x: x / 2),
+    vertical=st.integers(-40, 40),
+)
+def test_across_within_is_the_yard_by_yard_search(budget: float, vertical: int):
+    horizontal = 0
+    while aerial.move_cost(horizontal + 1, vertical) <= budget:
+        horizontal += 1
+    assert aerial.across_within(budget, vertical) == horizontal

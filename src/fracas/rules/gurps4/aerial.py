@@ -5,6 +5,7 @@ Altitude is in yards above the ground; the hex grid (1 yard a hex) is the horizo
 
 from __future__ import annotations
 
+import math
 import tomllib
 from functools import cache
 from importlib import resources
@@ -40,6 +41,22 @@ def move_cost(horizontal_yards: int, vertical_yards: int) -> float:
     h, v = abs(horizontal_yards), abs(vertical_yards)
     both = min(h, v)
     return both * DIAGONAL_COST + (max(h, v) - both)
+
+
+def across_within(budget: float, vertical_yards: int) -> int:
+    """The most yards across that a move of ``vertical_yards`` up or down leaves room for within ``budget``
+    yards of movement at :func:`move_cost` (0 if not even one): the largest ``h`` with
+    ``move_cost(h, vertical_yards) <= budget``. The cost grows with ``h`` by 1/2 a yard while ``h`` is below
+    the vertical (a diagonal yard replaces a vertical one), by 1 beyond, so the answer is worked out, not
+    searched yard by yard (a test checks it against the search)."""
+    v = abs(vertical_yards)
+    if v == 0:
+        return max(0, math.floor(budget))
+    flat = math.floor(budget - (DIAGONAL_COST - 1) * v)  # h >= v: cost = h + v / 2
+    if flat >= v:
+        return flat
+    # h <= v: cost = v + h / 2
+    return max(0, min(v, math.floor((budget - v) / (DIAGONAL_COST - 1))))
 
 
 def air_step(air_move: int) -> int:

@@ -184,6 +184,8 @@ def separation(a: Combatant, b: Combatant) -> tuple[int, int]:
 
 def range_yards(a: Combatant, b: Combatant) -> int:
     h, v = separation(a, b)
+    if v == 0:  # on one level the cost is the hex distance (the tactics ask this of every foe, every turn)
+        return h if h > 1 else 1
     return max(1, int(aerial.move_cost(h, v)))
 
 

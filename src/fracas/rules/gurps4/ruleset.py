@@ -690,9 +690,7 @@ class GurpsRuleset(Ruleset):
             vertical = min(abs(want - a.altitude), budget)
             if vertical:
                 alt = a.altitude + (vertical if want > a.altitude else -vertical)
-        horizontal = 0
-        while aerial.move_cost(horizontal + 1, vertical) <= budget:
-            horizontal += 1
+        horizontal = aerial.across_within(budget, vertical)
         reach = max((max(r, 1) for r in atk.reach), default=1) if atk is not None else 1
         stop = 1 if reach <= 1 else min(reach, 2)
         return path_towards(state, a, t.pos, horizontal, stop_at=stop), alt
@@ -981,9 +979,7 @@ class GurpsRuleset(Ruleset):
         if alt is not None and st.flies and alt != a.altitude:
             vertical = min(abs(alt - a.altitude), budget)
             new_alt = a.altitude + (vertical if alt > a.altitude else -vertical)
-        horizontal = 0
-        while aerial.move_cost(horizontal + 1, vertical) <= budget:
-            horizontal += 1
+        horizontal = aerial.across_within(budget, vertical)
         stop = 1 if any(c.pos == dest and c.id != a.id for c in look(w.state)) else 0
         stop = max(stop, int(args.get("stop_at", 0)))
         path = path_towards(w.state, a, dest, horizontal, stop_at=stop)
