@@ -164,9 +164,9 @@ def test_grid_move_and_unplaced() -> None:
     assert g.at == {(1, 0): ["a"], (2, 0): ["c"]} and g.unplaced == 1
 
 
-def _random_state(rng: random.Random, n: int) -> FightState:
+def _random_state(rng: random.Random, n: int, spread: int = 6) -> FightState:
     state = _lines([HEROES[i % 5] for i in range(n // 2)], ["ghoul"] * (n - n // 2))
-    spots = [(q, r) for q in range(-6, 7) for r in range(-6, 7)]
+    spots = [(q, r) for q in range(-spread, spread + 1) for r in range(-spread, spread + 1)]
     for c in state.combatants.values():
         c.pos = rng.choice(spots)  # several on one hex now and then (a rider and his mount)
         c.status = rng.choice(["active"] * 6 + ["unconscious", "dead", "fled"])
@@ -179,11 +179,18 @@ def _random_state(rng: random.Random, n: int) -> FightState:
     return state
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_survey_around_the_actor_matches_a_scan_of_everyone(seed: int) -> None:
+    """Rings 0-2 around the actor, then the blocks of the occupancy index (8 x 8 hexes) outward for the
+    nearest and the closest enemies, answer as a scan of every combatant: crowded fields and fields spread
+    over many blocks (negative coordinates too), a third side now and then."""
     rng = random.Random(seed)
-    state = _random_state(rng, rng.choice([26, 40, 80]))
-    for me in list(state.combatants.values())[:: max(1, len(state.combatants) // 8)]:
+    state = _random_state(rng, rng.choice([26, 40, 80]), spread=rng.choice([6, 6, 20, 45]))
+    if seed % 3 == 0:
+        for c in list(state.combatants.values())[::5]:
+            c.side = "third"
+        state.drop_grid()
+    for me in state.combatants.values():
         fast = t4.Survey(state, me)
         slow = t4.Survey(state, me, full_scan=True)
         assert fast.nearest is slow.nearest

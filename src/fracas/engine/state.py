@@ -94,6 +94,11 @@ _GONE = ("dead", "fled")
 """Statuses whose combatants no longer take up their hex (they block no one's way)."""
 
 
+BLOCK_SHIFT = 3
+"""The occupancy index's blocks are 2**BLOCK_SHIFT (8) hexes a side: a hex in a block k blocks away (the
+larger of the two block offsets) from another hex's block is at least 8(k - 1) + 1 hexes from it."""
+
+
 class Grid:
     """Who stands where: hex -> ids of the combatants on it (any status), for queries near one hex that must
     not look at every combatant (nearest enemy, blocked hexes) in big fights.
@@ -104,24 +109,33 @@ class Grid:
     :meth:`FightState.drop_grid`. ``unplaced`` counts combatants without a position; ``standing`` counts, on
     each hex, the combatants there who take it up (neither dead nor fled); ``rank`` is each combatant's place
     in the roster (the order of ``FightState.combatants``), for putting a few found near a hex in the order a
-    scan of everyone would find them.
+    scan of everyone would find them; ``blocks`` holds, for each side, the ids of its combatants in each block
+    of BLOCK x BLOCK hexes (key ``(q >> BLOCK_SHIFT, r >> BLOCK_SHIFT)``), for finding the nearest enemies
+    when they are far.
     """
 
-    __slots__ = ("at", "size", "unplaced", "rank", "standing")
+    __slots__ = ("at", "size", "unplaced", "rank", "standing", "blocks", "side")
 
     def __init__(self, combatants: dict[str, Combatant]) -> None:
         at: dict[Hex, list[str]] = {}
         standing: dict[Hex, int] = {}
+        blocks: dict[str, dict[Hex, list[str]]] = {}
+        side: dict[str, str] = {}
         unplaced = 0
         for cid, c in combatants.items():
             pos = c.pos
+            side[cid] = c.side
             if pos is None:
                 unplaced += 1
             else:
                 at.setdefault(pos, []).append(cid)
                 if c.status not in _GONE:
                     standing[pos] = standing.get(pos, 0) + 1
+                key = (pos[0] >> BLOCK_SHIFT, pos[1] >> BLOCK_SHIFT)
+                blocks.setdefault(c.side, {}).setdefault(key, []).append(cid)
         self.at = at
+        self.blocks = blocks
+        self.side = side
         self.standing = standing
         self.size = len(combatants)
         self.unplaced = unplaced
@@ -152,6 +166,18 @@ class Grid:
                 standing[new] = standing.get(new, 0) + 1
         else:
             self.unplaced += 1
+        was = (old[0] >> BLOCK_SHIFT, old[1] >> BLOCK_SHIFT) if old is not None else None
+        now = (new[0] >> BLOCK_SHIFT, new[1] >> BLOCK_SHIFT) if new is not None else None
+        if was != now:
+            mine = self.blocks.setdefault(self.side[cid], {})
+            if was is not None:
+                ids = mine.get(was)
+                if ids is not None and cid in ids:
+                    ids.remove(cid)
+                    if not ids:
+                        del mine[was]
+            if now is not None:
+                mine.setdefault(now, []).append(cid)
 
     def restatus(self, pos: Hex | None, old: str, new: str) -> None:
         """A combatant on ``pos`` goes from status ``old`` to ``new``."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
+from fracas.engine.state import BLOCK_SHIFT
 from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
@@ -232,9 +233,9 @@ class Survey:
         self.fallen = fallen
 
     def _look_around(self, state: FightState, me: Combatant) -> bool:
-        """The same answers as :meth:`_scan_all` from the hexes around the actor, ring by ring, until the
-        nearest enemy's ring and ring 2 are done. False (nothing set) when that would look at more hexes
-        than there are combatants, or a combatant has no hex."""
+        """The same answers as :meth:`_scan_all` from the hexes around the actor, rings 0 to 2, and when no
+        enemy stands there, the nearest one from the blocks of the occupancy index
+        (:func:`_nearest_by_blocks`). False (nothing set) when a combatant has no hex."""
         if state.grid().unplaced:
             return False
         side = me.side
@@ -252,17 +253,18 @@ class Survey:
                     continue
                 if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
                     continue
-                if r <= 2:
-                    near.append(c)
-                    if r == 1:
-                        adjacent = True
+                near.append(c)
+                if r == 1:
+                    adjacent = True
                 k = (r, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
                 if key is None or k < key:
                     best, key = c, k
-            if best is not None and r >= 2:
+            if r >= 2:
                 break
         else:
-            return False  # the rings reached as many hexes as there are combatants: a scan is cheaper
+            return False  # fewer than three rings to look at (never in a fight of more than GRID_FROM)
+        if best is None:
+            best = _nearest_by_blocks(state, me)  # nobody within 2 hexes: the nearest farther off
         if len(fallen) > 1:  # the roster's order, as a scan of every combatant finds them
             rank = state.grid().rank
             fallen.sort(key=lambda c: rank[c.id])
@@ -330,24 +332,89 @@ def _rings(state: FightState, pos: tuple[int, int]) -> Iterator[tuple[int, list[
         yield r, standing
 
 
+def _enemy_blocks(state: FightState, me: Combatant) -> Iterator[tuple[int, list[Combatant]]]:
+    """The combatants of the other sides (any status) block by block outward from the actor's block (the
+    occupancy index's ``blocks``), as (a distance in hexes none of them is nearer than, who they are): the
+    blocks k blocks away at once, 8(k - 1) + 1 hexes at least (Grid's BLOCK_SHIFT); every block left at once
+    when a ring of blocks would hold more blocks than are left."""
+    g = state.grid()
+    side = me.side
+    maps = [m for s, m in g.blocks.items() if s != side and m]
+    left = sum(len(m) for m in maps)
+    cs = state.combatants
+    mq, mr = me.pos  # type: ignore[misc]
+    bq, br = mq >> BLOCK_SHIFT, mr >> BLOCK_SHIFT
+    k = 0
+    while left > 0:
+        lb = 0 if k == 0 else (k - 1) * (1 << BLOCK_SHIFT) + 1
+        out: list[Combatant] = []
+        if 8 * k > left:
+            for m in maps:
+                for (q, r), ids in m.items():
+                    if max(abs(q - bq), abs(r - br)) >= k:
+                        out += [cs[cid] for cid in ids]
+            yield lb, out
+            return
+        for key in _block_ring(bq, br, k):
+            for m in maps:
+                ids = m.get(key)
+                if ids:
+                    left -= 1
+                    out += [cs[cid] for cid in ids]
+        yield lb, out
+        k += 1
+
+
+def _block_ring(bq: int, br: int, k: int) -> list[tuple[int, int]]:
+    """The blocks whose larger offset from block (bq, br) is ``k``."""
+    if k == 0:
+        return [(bq, br)]
+    out = [(bq + i, br - k) for i in range(-k, k + 1)]
+    out += [(bq + i, br + k) for i in range(-k, k + 1)]
+    out += [(bq - k, br + j) for j in range(-k + 1, k)]
+    out += [(bq + k, br + j) for j in range(-k + 1, k)]
+    return out
+
+
+def _nearest_by_blocks(state: FightState, me: Combatant) -> Combatant | None:
+    """The enemy :meth:`Survey._scan_all` names nearest (least distance, then most hurt, then the id), from
+    the blocks around the actor outward until no block left can hold anyone as near."""
+    see_hidden = me.player
+    mq, mr = me.pos  # type: ignore[misc]
+    best = None
+    key: tuple[int, int, str] | None = None
+    for lb, group in _enemy_blocks(state, me):
+        if key is not None and lb > key[0]:
+            break
+        for c in group:
+            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+                continue
+            dq = c.pos[0] - mq  # type: ignore[index]
+            dr = c.pos[1] - mr  # type: ignore[index]
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+            k = (d, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
+            if key is None or k < key:
+                best, key = c, k
+    return best
+
+
 def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
+    """The ``n`` enemies nearest the actor (ties: the id) from the blocks of the occupancy index, outward
+    until no block left can hold one nearer than the n-th found; None when a combatant has no hex."""
     if state.grid().unplaced:
         return None
-    side = me.side
     see_hidden = me.player
+    mq, mr = me.pos  # type: ignore[misc]
     found: list[tuple[int, Combatant]] = []
-    for r, standing in _rings(state, me.pos):  # type: ignore[arg-type]
-        if len(found) >= n:
+    for lb, group in _enemy_blocks(state, me):
+        if len(found) >= n and heapq.nsmallest(n, [d for d, _ in found])[-1] < lb:
             break
-        for c in standing:
-            if c.side == side or c.status != "active":
+        for c in group:
+            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
                 continue
-            if c.hidden and not see_hidden and not c.marks.get("revealed"):
-                continue
-            found.append((r, c))
-    else:
-        if len(found) < n:
-            return None
+            dq = c.pos[0] - mq  # type: ignore[index]
+            dr = c.pos[1] - mr  # type: ignore[index]
+            found.append(((abs(dq) + abs(dr) + abs(dq + dr)) >> 1, c))
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
