@@ -90,6 +90,13 @@ OTHER_ACTIONS = (
     "nothing",
 )
 ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
+# the sets validate asks about, built once (it runs for every proposal a tactic weighs)
+_KNOWN_ACTIONS = frozenset(ALL_ACTIONS)
+_MOVING = frozenset((*MOVE_ACTIONS, "charge", "hurling-charge", "sneak-attack", "close-to-attack", "trample"))
+_PRONE_MOVES = frozenset(
+    (*MOVE_ACTIONS, "charge", "hurling-charge", "close-to-attack", "sneak-attack", "leap-attack")
+)
+_RIDER_MOVES = frozenset((*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1099,7 +1106,7 @@ class SasRuleset(Ruleset):
 
     def _validate(self, state: FightState, cmd: Command) -> None:
         t = tables()
-        if cmd.action not in ALL_ACTIONS:
+        if cmd.action not in _KNOWN_ACTIONS:
             raise IllegalCommand(
                 f"unknown action {cmd.action!r}; known: {', '.join(ALL_ACTIONS)}", rule("actions")
             )
@@ -1115,31 +1122,18 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(f"no combatant {cmd.target!r}")
         if c.has("immobilized") and a not in ("break-free", "nothing", "change-facing"):
             raise IllegalCommand(f"{c.name} is Immobilized: cannot move or attack", rule("immobilized"))
-        moving = a in (
-            *MOVE_ACTIONS,
-            "charge",
-            "hurling-charge",
-            "sneak-attack",
-            "close-to-attack",
-            "trample",
-        )
+        moving = a in _MOVING
         held = c.has("partial-immobilization") or c.has("staggered")
         if moving and held and (a in MOVE_ACTIONS or (target and self._dist(c, target) > 1)):
             why = "Partially Immobilized" if c.has("partial-immobilization") else "Staggered"
             raise IllegalCommand(f"{c.name} is {why} and cannot move", rule("fumble-hth"))
-        prone_move = a in MOVE_ACTIONS or a in (
-            "charge",
-            "hurling-charge",
-            "close-to-attack",
-            "sneak-attack",
-            "leap-attack",
-        )
+        prone_move = a in _PRONE_MOVES
         in_reach = a == "close-to-attack" and target is not None and self._dist(c, target) <= 1
         if c.has("knocked-down") and prone_move and not in_reach:
             raise IllegalCommand(f"{c.name} is prone: Stand Up first", rule("knocked-down"))
         rider = state.combatants.get(c.marks.get("ridden_by") or "")
         ridden = rider is not None and rider.status == "active"
-        if ridden and a in (*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"):
+        if ridden and a in _RIDER_MOVES:
             raise IllegalCommand(f"{c.name} is ridden: its rider moves it", rule("mounted"))
         # Zone of Control
         adj = self._adjacent_foes(state, c)
@@ -1394,10 +1388,21 @@ class SasRuleset(Ruleset):
         map blocks it), so ``c`` cannot close with it: every closing attack on it (Close to Attack, Charge,
         Sneak Attack, Horde, Dog Pile, Trample, Leap Attack) is refused. The tactics ask first, to skip
         proposals ``validate`` would refuse for this reason whatever else they say."""
-        if target.pos is None or self._dist(c, target) <= 1:
+        pos = target.pos
+        if pos is None or self._dist(c, target) <= 1:
             return False
+        memo = held(state)
+        key = ("no_room", c.id, target.id)
+        if memo is not None:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
         taken = self._taken(state, c)
-        return all(n in taken for n in neighbours(target.pos))
+        q, r = pos
+        out = all((q + dq, r + dr) in taken for dq, dr in DIRECTIONS)
+        if memo is not None:
+            memo[key] = out
+        return out
 
     def _check_range(self, state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
         t = tables()

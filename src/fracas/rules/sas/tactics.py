@@ -71,15 +71,10 @@ class SasTactic:
         adjacent = [f for f in foes if _dist(c, f) <= 1]
         if c.count("bleeds") > 0 and not adjacent:
             yield Command(me, "stop-bleed", me)
-        for o in state.on_side(c.side):
-            if (
-                o.id != me
-                and o.count("bleeds") > 0
-                and _dist(c, o) <= 1
-                and not adjacent
-                and o.status != "dead"
-            ):
-                yield Command(me, "stop-bleed", o.id)
+        if not adjacent:  # (with a foe adjacent no side-mate's bleeding is seen to)
+            for o in state.on_side(c.side):
+                if o.id != me and o.counters.get("bleeds", 0) > 0 and _dist(c, o) <= 1 and o.status != "dead":
+                    yield Command(me, "stop-bleed", o.id)
         if c.marks.get("dropped") and c.marks.get("weapon") == "unarmed" and not adjacent:
             yield Command(me, "pick-up")
         if c.count("potions") and c.count("markers") * 2 > c.stats.wound_level:
