@@ -13,6 +13,7 @@ from fracas.engine import encounter
 from fracas.engine.events import to_json
 from fracas.engine.play import Fight
 from fracas.rules.gurps4.combat import ATTACK_KEY
+from fracas.rules.gurps4.ruleset import GurpsRuleset
 from fracas.rules.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,3 +54,20 @@ def test_trusted_tactics_play_as_checked(path: Path) -> None:
         checked = Fight(rs, state.clone(), RandomDice(seed), seed=seed)
         checked.run_checked()
         assert [to_json(e) for e in trusted.log or ()] == [to_json(e) for e in checked.log or ()]
+
+
+class _EndCheckedEveryStep(GurpsRuleset):
+    out_by_status_only = False
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_end_checked_on_status_changes_only_plays_the_same(path: Path) -> None:
+    """``out_by_status_only``: the engine looks for the end of the fight only after a status change (and at
+    the start and end of a round); looking after every step ends every fight at the same event."""
+    state = encounter.load(path)[1]
+    for seed in (1, 2):
+        fast = Fight(get_ruleset(state.ruleset), state.clone(), RandomDice(seed), seed=seed)
+        fast.run()
+        slow = Fight(_EndCheckedEveryStep(), state.clone(), RandomDice(seed), seed=seed)
+        slow.run()
+        assert [to_json(e) for e in fast.log or ()] == [to_json(e) for e in slow.log or ()]

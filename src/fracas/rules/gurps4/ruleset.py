@@ -118,6 +118,9 @@ class GurpsRuleset(Ruleset):
     name = "GURPS 4th Edition (mounted and aerial combat)"
     source = TEXT
     hex_yards = 1.0
+    out_by_status_only = True
+    """``is_out`` reads ``status`` only (changed only by StatusChanged): the engine checks for the end of the
+    fight after a status change and at the start and end of a round, not after every step."""
     tactics_legal = True
     """The GURPS tactics (``legal_by_construction``) hand back only commands this ruleset's ``validate``
     accepted against the same state: the engine need not validate them again."""
