@@ -7,6 +7,8 @@ reference/spells-and-swords.md cite that file and its section; settings cite doc
 
 from __future__ import annotations
 
+import functools
+
 from fracas.rules.base import Rule
 
 REF = "reference/spells-and-swords.md"
@@ -232,8 +234,10 @@ RULES: dict[str, tuple[str, str, str, str]] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def rule(rule_id: str, detail: str = "") -> str:
-    """The id a :class:`~fracas.rules.base.Modifier` or event carries: ``sas/<id> (SECTION)``."""
+    """The id a :class:`~fracas.rules.base.Modifier` or event carries: ``sas/<id> (SECTION)``. Remembered:
+    a pure function of two strings over the fixed RULES table, asked tens of thousands of times a fight."""
     title, section, _, _ = RULES[rule_id]
     del title
     return f"sas/{rule_id}{'/' + detail if detail else ''} ({section})"
