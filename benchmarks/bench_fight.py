@@ -2,24 +2,44 @@
 
     python benchmarks/bench_fight.py            # full run (a few minutes)
     python benchmarks/bench_fight.py --quick    # fewer fights
+    python benchmarks/bench_fight.py --calls    # Python calls per round only (deterministic, no timing)
 
 Measures (in CPU time of this process, so that other load on the machine counts less) fights per second
 for a one-on-one and a five-on-five ED4 fight (bundled templates, default tactics), for the core rules
 alone (p.371-381, ``Ed4CoreRuleset``) and for the whole chapter (``Ed4Ruleset``), and the time per round
-for 2, 10, 50 and 200 combatants (two lines facing each other, everyone fighting). Issue 3's targets:
-10,000 duels/s and 2,000 5v5 fights/s, and the time per round growing no faster than n log n.
+for 2, 10, 50, 200 and 400 combatants (two lines facing each other, everyone fighting: the first 5 rounds
+of 3 seeded fights, each fight timed several times and its best kept). Issue 3's targets: 10,000 duels/s
+and 2,000 5v5 fights/s, and the time per round growing no faster than n log n. On the shared machine the
+timings of one build swing by 20-30% from run to run; ``--calls`` counts Python function calls per round
+instead (cProfile, builtins included), the same at any load, so the growth can be read without noise.
 
-Measured 2026-11-30 with ``--quick`` on the shared 2-core machine (load about 5), the code before the speed
-work of issue 3 and after it run back to back, twice each (fights/s, ms per round):
+Measured 2026-11-30 (first round of the speed work, ``--quick``, load about 5, before -> after, twice each;
+fights/s, ms per round; the sizes then were 2-200, each the best of 3 fights of different seeds):
 
     core 1v1     1,378-1,429 -> 1,576-1,803     core 5v5    140-144 -> 192-196
     chapter 1v1    742-827   ->   765-884       chapter 5v5  60-84  ->  83-106 (3 x 150 fights each)
     per round, core:    10: 0.66-0.78 -> 0.53-0.66   50: 3.7-4.3 -> 3.2-3.4   200: 23.3-31.3 -> 14.1-18.4
     per round, chapter: 10: 1.20      -> 0.97-1.00   50: 7.0-9.4 -> 6.7-7.8   200: 47.3-51.3 -> 37.9-41.5
 
-Growth against n log n from 50 to 200 combatants: core 1.16-1.34 -> 0.82-1.00, chapter 1.00-1.25 ->
-0.99-1.05 (the chapter's adjacency scans still look at every combatant). The targets are not met: an ED4
-duel is about 60 events and 18 engine steps through the full rules.
+Second round (2026-11-30 afternoon, commit 213cc6a -> the occupancy index with standing counts and 8 x 8
+blocks per side, route that weighs each hex once and gives up on goals beyond its reach, the line of fire and
+the turn order read without scans), ``--quick`` twice each, alternated, load 4.0-4.4 (ms per round):
+
+    per round, chapter: 50: 13.6-14.2 -> 8.7-11.5   200: 65.6-74.4 -> 40.8-46.5   400: 139-146 -> 89-101
+    per round, core:    50:  8.6-9.7  -> 6.4-7.1    200: 50.3-57.9 -> 31.7-34.3   400:  76-95  -> 64-68
+    duels and 5v5 fights/s, two builds run interleaved (best of 6-10 runs each, load 4.2-6.3): chapter 1v1
+    878-906 -> 801-930, 5v5 160 -> 158; core 1v1 1,908 -> 1,912, 5v5 286 -> 290: the same within the
+    noise (calls per chapter duel 4,026 -> 3,909)
+
+    --calls, per combatant at 2 / 10 / 50 / 200 / 400 combatants, and growth against n log n:
+    chapter before   579 / 469 / 856 / 1,618 / 1,466   1.07, 1.40, 0.80 (10-50, 50-200, 200-400)
+    chapter after    565 / 455 / 589 /   632 /   661   0.76, 0.79, 0.93
+    core before      229 / 243 / 612 / 1,493 / 1,050   1.48, 1.80, 0.62
+    core after       230 / 227 / 341 /   423 /   420   0.88, 0.92, 0.88
+
+The work per combatant still grows a little from 200 to 400 (chapter +5%): the tactic's breadth-first way
+round the crowd (hexgrid.route) searches farther as the lines break up. The speed targets are not met: an
+ED4 duel is about 60 events and 18 engine steps through the full rules (about 3,900 Python calls).
 
 The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
 run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
@@ -91,10 +111,56 @@ def time_per_round(n: int, rounds: int = 5, seeds: int = 3, repeats: int = 3, ru
     return total / played
 
 
+def calls_per_round(n: int, rounds: int = 5, seeds: int = 3, ruleset: Any = None) -> float:
+    """Python function calls (cProfile's count, builtins included) per round with ``n`` combatants, over the
+    same fights as :func:`time_per_round`: the same on any machine at any load, so its growth with ``n`` is
+    read without noise (a proxy of the work: calls differ in cost)."""
+    import cProfile
+    import pstats
+
+    half = n // 2
+    heroes = ["mica", "thrak", "herekar", "kira", "silar"]
+    base = _state([heroes[i % len(heroes)] for i in range(half)], ["ghoul"] * half)
+    calls, played = 0, 0
+    for seed in range(seeds):
+        f = Fight(ruleset or RULESET, base.clone(), RandomDice(seed), log=None)
+        f.advance_until_decision()
+        prof = cProfile.Profile()
+        prof.enable()
+        while f.state.round <= rounds and not f.state.ended:
+            f.step()
+        prof.disable()
+        calls += sum(v[1] for v in pstats.Stats(prof).stats.values())  # type: ignore[attr-defined]
+        played += min(f.state.round, rounds) or 1
+    return calls / played
+
+
+def _growth(per: dict[int, float]) -> str:
+    sizes = sorted(per)
+    ratios = [
+        per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a)))
+        for a, b in zip(sizes, sizes[1:], strict=False)
+    ]
+    return ", ".join(f"{r:.2f}" for r in ratios)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="fewer fights (a smoke run)")
+    ap.add_argument(
+        "--calls", action="store_true", help="only the Python calls per round and their growth (no timing)"
+    )
     args = ap.parse_args(argv)
+    if args.calls:
+        from fracas.rules.ed4.ruleset import Ed4CoreRuleset
+
+        for label, rules in (("whole chapter", RULESET), ("core p.371-381 only", Ed4CoreRuleset(plugins=()))):
+            per = {n: calls_per_round(n, ruleset=rules) for n in (2, 10, 50, 200, 400)}
+            print(f"  Python calls per round, {label} (first 5 rounds of 3 fights):")
+            for n, c in per.items():
+                print(f"    {n:4d} combatants: {c:11,.0f}  ({c / n:6.0f} per combatant)")
+            print(f"    growth vs n log n between sizes: {_growth(per)} (<= 1: no faster)")
+        return 0
     n1, n5 = (500, 100) if args.quick else (5000, 1000)
     print(f"fracas ED4 fights, narration off, one core, CPU time (Python {sys.version.split()[0]})")
     from fracas.rules.ed4.ruleset import Ed4CoreRuleset
@@ -120,15 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             per[n] = time_per_round(n, repeats=repeats, ruleset=rules)
             us = per[n] / n * 1e6
             print(f"    {n:4d} combatants: {per[n] * 1e3:9.3f} ms/round  ({us:7.1f} us per combatant)")
-        ratios = [
-            per[b] / per[a] / ((b * math.log(b)) / (a * math.log(a)))
-            for a, b in zip(sizes, sizes[1:], strict=False)
-        ]
-        print(
-            "    growth vs n log n between sizes: "
-            + ", ".join(f"{r:.2f}" for r in ratios)
-            + " (<= 1: no faster)"
-        )
+        print(f"    growth vs n log n between sizes: {_growth(per)} (<= 1: no faster)")
     print(f"  peer: {QUOTED_PEER['name']}")
     print(f"    duels/s: {QUOTED_PEER['duels_per_s']}; 5v5/s: {QUOTED_PEER['5v5_per_s']}")
     return 0
