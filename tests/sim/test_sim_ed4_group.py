@@ -286,7 +286,7 @@ def test_decisions_match_the_tactic(case: str) -> None:
             grid = np.zeros(k._grid_shape, dtype=np.int64)
             for i in range(len(k.ids)):
                 if st[i, core.S_STATUS] <= core.UNCONSCIOUS:
-                    core._grid_set(i, i + 1, st, grid, k._flags)
+                    core._grid_set(i, core._code(i, st, k._cst), st, grid, k._flags)
             act, t = core._decide(me, st, k._cst, k._att, k._pref, k._kuse, k._flee, k._flags, wk, grid)
             path = [tuple(h) for h in cmd.args.get("path") or ()]
             end = (int(wk[core.W_PATH, 1]), int(wk[core.W_PATH, 2])) if wk[core.W_PATH, 0] else None
@@ -397,7 +397,7 @@ def _crowd(rng, n: int, gq0: int):  # noqa: ANN001, ANN202
         cst[i, core.SIDE] = rng.randrange(rng.choice((2, 3)))
         cst[i, core.NATT] = 0 if rng.random() < 0.1 else 1
         if st[i, core.S_STATUS] <= core.UNCONSCIOUS:
-            core._grid_set(i, i + 1, st, grid, flags)
+            core._grid_set(i, core._code(i, st, cst), st, grid, flags)
     return hexes, st, cst, flags, grid
 
 

@@ -29,6 +29,10 @@ ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
 S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED = range(11)
 NST = 11
+# what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
+# from G_SHIFT up its side + 1 if it counts as a close combat foe
+G_SHIFT = 16
+G_ID = (1 << G_SHIFT) - 1
 # rows of the work array ``wk``
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
 W_SEEN, W_QUEUE = 10, 11  # hexgrid.route's search: a window of hexes around the mover, and its queue
@@ -169,11 +173,11 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
 @njit(cache=True, forceinline=True, _nrt=False)
 def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
     """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked): from the
-    occupancy grid (id + 1 of the combatant on a hex), or by looking at everyone outside it."""
+    occupancy grid (:func:`_code` of the combatant on a hex), or by looking at everyone outside it."""
     i = q - flags[F_GQ0]
     j = r - flags[F_GR0]
     if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1]:
-        v = grid[i, j] - 1
+        v = (grid[i, j] & G_ID) - 1
         return v >= 0 and v != mover
     for j in range(n):
         if j != mover and st[j, S_STATUS] <= UNCONSCIOUS and st[j, S_Q] == q and st[j, S_R] == r:
@@ -408,27 +412,29 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
 @njit(cache=True, forceinline=True, _nrt=False)
 def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN202
     """:func:`_close_foes` from the occupancy grid: the six hexes round ``t`` instead of every combatant
-    (the same answer: the grid holds everyone active or unconscious); a scan off the grid's edge."""
+    (the same answer: the grid holds everyone active or unconscious, and with its id (:func:`_code`) the
+    side of one that counts as a close combat foe); a scan off the grid's edge. Without branches: whether a
+    neighbour is a foe is unpredictable."""
     i = st[t, S_Q] - flags[F_GQ0]
     j = st[t, S_R] - flags[F_GR0]
     if not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
         return _close_foes(t, excl, cst, st, n, rear)
     cnt = 0
     others = 0
-    front = False
-    side = cst[t, SIDE]
-    ft = st[t, S_FACE]
+    mask = 0  # the directions of the foes other than excl
+    own = cst[t, SIDE] + 1
+    ex = excl + 1
     for k in range(6):
-        o = grid[i + DQ[k], j + DR[k]] - 1
-        if o < 0 or cst[o, SIDE] == side or st[o, S_STATUS] != ACTIVE or st[o, S_DOWN] or cst[o, NATT] == 0:
-            continue
-        cnt += 1
-        if o != excl:
-            others += 1
-            if rear:
-                rel = (k - ft) % 6
-                if rel < 2 or rel > 4:
-                    front = True
+        v = grid[i + DQ[k], j + DR[k]]
+        fs = v >> G_SHIFT
+        foe = (fs != 0) & (fs != own)
+        other = foe & ((v & G_ID) != ex)
+        cnt += foe
+        others += other
+        mask |= np.int64(other) << k
+    # outside the rear arc: the facing direction and the two next to it
+    ft = st[t, S_FACE]
+    front = rear and (mask & ((1 << ft) | (1 << ((ft + 1) % 6)) | (1 << ((ft + 5) % 6)))) != 0
     return cnt, others, front
 
 
@@ -443,6 +449,7 @@ def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN2
     st[c, S_REC] += 1
     st[c, S_DMG] -= min(st[c, S_DMG], healed)
     if st[c, S_STATUS] == UNCONSCIOUS and st[c, S_DMG] < cst[c, UNC]:
+        # still knocked down (it fell unconscious): no close combat foe yet, as the grid says
         st[c, S_STATUS] = ACTIVE
 
 
@@ -531,23 +538,39 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _code(c, st, cst):  # noqa: ANN001, ANN202
+    """What the occupancy grid holds for ``c``: its id + 1, and from G_SHIFT up its side + 1 if it counts as
+    a close combat foe of the other sides (chapter._adjacent_enemies: active, not knocked down, a close
+    attack), else 0."""
+    foe = (st[c, S_STATUS] == ACTIVE) & (st[c, S_DOWN] == 0) & (cst[c, NATT] != 0)
+    return (c + 1) | ((np.int64(foe) * (cst[c, SIDE] + 1)) << G_SHIFT)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _grid_set(c, v, st, grid, flags):  # noqa: ANN001, ANN202
-    """Marks (``v`` = c + 1) or clears (``v`` = 0, if it is c's) the hex of ``c`` on the occupancy grid."""
+    """Marks (``v``: :func:`_code` of c, or c + 1 where no one asks who is a foe) or clears (``v`` = 0, if it
+    is c's) the hex of ``c`` on the occupancy grid."""
     i = st[c, S_Q] - flags[F_GQ0]
     j = st[c, S_R] - flags[F_GR0]
-    if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1] and (v > 0 or grid[i, j] == c + 1):
+    if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1] and (v > 0 or (grid[i, j] & G_ID) == c + 1):
         grid[i, j] = v
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _move(me, st, path, grid, flags):  # noqa: ANN001, ANN202
+def _regrid(c, st, cst, grid, flags):  # noqa: ANN001, ANN202
+    """``c``'s hex on the occupancy grid after it moved there, or its status or knocked down changed."""
+    _grid_set(c, _code(c, st, cst), st, grid, flags)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _move(me, st, cst, path, grid, flags):  # noqa: ANN001, ANN202
     """Moved along a path: the last hex, facing the direction of the last step (round.heading)."""
     if path[0] > 0:
         _grid_set(me, 0, st, grid, flags)
         st[me, S_Q] = path[1]
         st[me, S_R] = path[2]
         st[me, S_FACE] = path[3]
-        _grid_set(me, me + 1, st, grid, flags)
+        _regrid(me, st, cst, grid, flags)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -574,6 +597,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
         st[t, S_STATUS] = UNCONSCIOUS
         st[t, S_UNC] = rnd
         st[t, S_DOWN] = 1
+        _regrid(t, st, cst, grid, flags)
         return True
     elif amount - wt >= 5 and not st[t, S_DOWN]:
         kstep = cst[t, KD]
@@ -590,6 +614,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
         ko = _draw(s, min(kstep, flags[F_MAXSTEP]), off, shift, keep, own, alias)
         if (ko & 1) or (ko >> 1) < amount - wt:
             st[t, S_DOWN] = 1
+            _regrid(t, st, cst, grid, flags)
     return False
 
 
@@ -942,16 +967,17 @@ def _turn(
     act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid)
     if act == ACT_STAND:
         st[me, S_DOWN] = 0
-        _move(me, st, path, grid, flags)
+        _regrid(me, st, cst, grid, flags)
+        _move(me, st, cst, path, grid, flags)
         return -2
     if act == ACT_RUN:
-        _move(me, st, path, grid, flags)
+        _move(me, st, cst, path, grid, flags)
         return -2
     if act == ACT_REVIVE:
         _recover(t, s, st, cst, off, shift, keep, own, alias)
         return -2
     if act == ACT_FLEE:
-        _move(me, st, path, grid, flags)
+        _move(me, st, cst, path, grid, flags)
         # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
         side = cst[me, SIDE]
         for c in range(n):
@@ -964,7 +990,7 @@ def _turn(
         _grid_set(me, 0, st, grid, flags)
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     if act == ACT_ATTACK:
-        _move(me, st, path, grid, flags)
+        _move(me, st, cst, path, grid, flags)
         dec = wk[W_DEC]
         changed = _attack(
             me,
@@ -1038,7 +1064,7 @@ def play(
             st[i, S_REC] = 0
             st[i, S_UNC] = 0
             st[i, S_TRIED] = 0
-            _grid_set(i, i + 1, st, grid, flags)
+            _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
         while True:
