@@ -129,6 +129,29 @@ def route(
         # every hex within ``stop_at`` of the goal is farther than ROUTE_REACH from the start, where the
         # search below never looks: it would walk the whole reach only to find nothing
         return None
+    if max_len is None:
+        # A shortest path no longer than L is found by the search bounded by max_len=L, the same path (see
+        # above); the bounded search looks only at hexes on some way of at most L hexes, far fewer than the
+        # whole search area when the way round is short. So: the straight distance first, then a little
+        # more each time, and the search without bound only when the way is longer still.
+        for slack in _ROUTE_SLACKS:
+            found = _route(start, goal, blocked, stop_at, d0 - stop_at + slack, d0)
+            if found is not None:
+                return found
+    return _route(start, goal, blocked, stop_at, max_len, d0)
+
+
+_ROUTE_SLACKS = (0, 2, 6, 14)
+"""The extra hexes over the straight distance :func:`route` first allows itself, in turn."""
+
+
+def _route(
+    start: Hex, goal: Hex, blocked: Any, stop_at: int, max_len: int | None, d0: int
+) -> list[Hex] | None:
+    """The search of :func:`route` once its quick answers are ruled out (``d0``: the start's distance from
+    the goal)."""
+    gq, gr = goal
+    sq, sr = start
     far = d0 + ROUTE_MARGIN
     check_reach = d0 + far > ROUTE_REACH  # else every hex within ``far`` of the goal is within reach
     # Each hex is weighed once: ``parent`` holds the hexes reached (with the hex they were reached from) and,
