@@ -25,7 +25,7 @@ from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
-from fracas.engine.state import Combatant, FightState, Grid
+from fracas.engine.state import BLOCK_SHIFT, Combatant, FightState, Grid
 from fracas.engine.tactics import Taken
 from fracas.rules.ed4 import tactics as t4
 from fracas.rules.ed4.ruleset import Ed4CoreRuleset, Ed4Ruleset
@@ -133,6 +133,12 @@ def _grid_matches(state: FightState) -> None:
         if c.pos is not None and c.status not in ("dead", "fled"):
             standing[c.pos] = standing.get(c.pos, 0) + 1
     assert g.standing == standing
+    blocks: dict[str, dict[tuple[int, int], set[str]]] = {}
+    for c in state.combatants.values():
+        if c.pos is not None:
+            key = (c.pos[0] >> BLOCK_SHIFT, c.pos[1] >> BLOCK_SHIFT)
+            blocks.setdefault(c.side, {}).setdefault(key, set()).add(c.id)
+    assert {s: {k: set(v) for k, v in m.items() if v} for s, m in g.blocks.items() if m} == blocks
 
 
 @pytest.mark.parametrize("seed", [1, 2])
