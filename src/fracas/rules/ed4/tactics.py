@@ -245,8 +245,18 @@ class Survey:
         best = None
         key: tuple[int, int, str] | None = None
         adjacent = False
-        for r, standing in _rings(state, me.pos):  # type: ignore[arg-type]
-            for c in standing:
+        at = state.grid().at
+        cs = state.combatants
+        pq, pr = me.pos  # type: ignore[misc]
+        for dq, dr, r in _NEAR_STEPS:
+            h = (pq + dq, pr + dr)
+            ids = at.get(h)
+            if not ids:
+                continue
+            for cid in ids:
+                c = cs[cid]
+                if c.pos != h:
+                    continue
                 if c.side == side:
                     if r == 1 and c.status == "unconscious":
                         fallen.append(c)
@@ -259,10 +269,6 @@ class Survey:
                 k = (r, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
                 if key is None or k < key:
                     best, key = c, k
-            if r >= 2:
-                break
-        else:
-            return False  # fewer than three rings to look at (never in a fight of more than GRID_FROM)
         if best is None:
             best = _nearest_by_blocks(state, me)  # nobody within 2 hexes: the nearest farther off
         if len(fallen) > 1:  # the roster's order, as a scan of every combatant finds them
@@ -293,43 +299,10 @@ class Survey:
         return heapq.nsmallest(n, self.foes, key=lambda dc: (dc[0], dc[1].id))
 
 
-@lru_cache(maxsize=64)
-def _ring_limit(n: int) -> int:
-    """The largest ring radius to look at before looking at every one of ``n`` combatants instead: the
-    hexes within radius R number 3R(R+1)+1."""
-    r = 1
-    while 3 * (r + 1) * (r + 2) + 1 <= 2 * n:
-        r += 1
-    return r
-
-
-_RING_STEPS: list[tuple[tuple[int, int], ...]] = []
-"""The offsets of ring R around a hex (``_RING_STEPS[R]``), in the order hexgrid.ring walks it."""
-
-
-def _ring_steps(r: int) -> tuple[tuple[int, int], ...]:
-    while len(_RING_STEPS) <= r:
-        _RING_STEPS.append(tuple(ring((0, 0), len(_RING_STEPS))))
-    return _RING_STEPS[r]
-
-
-def _rings(state: FightState, pos: tuple[int, int]) -> Iterator[tuple[int, list[Combatant]]]:
-    """Who stands on each ring of hexes around ``pos`` (0, 1, 2...), from the occupancy index, up to the ring
-    where walking further would look at more hexes than there are combatants (:func:`_ring_limit`)."""
-    at = state.grid().at
-    cs = state.combatants
-    pq, pr = pos
-    for r in range(_ring_limit(len(cs)) + 1):
-        standing = []
-        for dq, dr in _ring_steps(r):
-            h = (pq + dq, pr + dr)
-            ids = at.get(h)
-            if ids:
-                for cid in ids:
-                    c = cs[cid]
-                    if c.pos == h:
-                        standing.append(c)
-        yield r, standing
+_NEAR_STEPS: tuple[tuple[int, int, int], ...] = tuple(
+    (dq, dr, r) for r in range(3) for dq, dr in ring((0, 0), r)
+)
+"""The hexes within 2 of a hex, ring by ring in the order hexgrid.ring walks them, as (dq, dr, ring)."""
 
 
 def _enemy_blocks(state: FightState, me: Combatant) -> Iterator[tuple[int, list[Combatant]]]:
