@@ -284,13 +284,15 @@ def greedy_path(
         best_d = left
         ba = bb = 0
         for dq, dr in DIRECTIONS:
+            x, y = a + dq, b + dr
+            d = ((x if x > 0 else -x) + (y if y > 0 else -y) + (x + y if x + y > 0 else -x - y)) // 2
+            if d >= best_d:  # only a nearer hex is taken: asked before the (dearer) blocked test
+                continue
             n = (q + dq, r + dr)
             if n in blocked:
                 continue
-            x, y = a + dq, b + dr
-            d = ((x if x > 0 else -x) + (y if y > 0 else -y) + (x + y if x + y > 0 else -x - y)) // 2
-            if d < best_d:
-                best, best_d, ba, bb = n, d, x, y
+            best, best_d, ba, bb = n, d, x, y
+            break  # a step brings it at most one hex nearer: no later direction is strictly nearer
         if best is None:
             break
         path.append(best)
