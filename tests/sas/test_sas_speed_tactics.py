@@ -1,6 +1,7 @@
 """The S&S tactics' short cuts choose what the plain tactics chose (no event changes): skipping closing
-attacks on a foe with no room next to him, and weighing a Horde Attack from the modifiers instead of the
-printed odds."""
+attacks on a foe with no room next to him, a Trample by one not Large enough and a Dog Pile on one not
+larger (validate refuses them), and weighing a Horde Attack from the modifiers instead of the printed
+odds."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ CLOSING = ("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile", "tr
 
 class _Plain:
     """The ruleset with only what the plain tactics used: ``validate``, ``choices`` and ``odds`` (the tactic
-    finds no ``no_room_next_to`` or ``attack_modifiers_now`` on it, so it takes the long way)."""
+    finds no ``no_room_next_to``, ``large_against``, ``smaller_than`` or ``attack_modifiers_now`` on it, so
+    it takes the long way)."""
 
     def __init__(self, ruleset: Any) -> None:
         self._rs = ruleset
@@ -49,16 +51,25 @@ def _decisions(name: str, seed: int, limit: int) -> Any:
         fight.submit(fight.auto_command(decision))
 
 
-@pytest.mark.parametrize(("name", "seed", "limit"), [("goblin-horde", 1, 160), ("ambush", 2, 120)])
-def test_tactic_choices_are_the_plain_ones(name: str, seed: int, limit: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "seeds", "limit"),
+    [
+        ("goblin-horde", (1,), 160),
+        ("ambush", (2,), 120),
+        ("cavalry-charge", (1,), 120),
+        ("dog-pile", (1, 2, 3, 4, 5), 60),
+    ],
+)
+def test_tactic_choices_are_the_plain_ones(name: str, seeds: tuple[int, ...], limit: int) -> None:
     plain = _Plain(RULESET)
     seen = 0
-    for fight, decision in _decisions(name, seed, limit):
-        tactic = fight.controllers[fight.state.combatants[decision.actor].tactic]
-        fast = tactic.choose(fight.state, decision, RULESET)
-        slow = tactic.choose(fight.state, decision, plain)  # type: ignore[arg-type]
-        assert (fast.action, fast.target, fast.args) == (slow.action, slow.target, slow.args)
-        seen += 1
+    for seed in seeds:
+        for fight, decision in _decisions(name, seed, limit):
+            tactic = fight.controllers[fight.state.combatants[decision.actor].tactic]
+            fast = tactic.choose(fight.state, decision, RULESET)
+            slow = tactic.choose(fight.state, decision, plain)  # type: ignore[arg-type]
+            assert (fast.action, fast.target, fast.args) == (slow.action, slow.target, slow.args)
+            seen += 1
     assert seen > 20
 
 

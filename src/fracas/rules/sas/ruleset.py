@@ -1372,16 +1372,29 @@ class SasRuleset(Ruleset):
                 raise IllegalCommand(
                     f"{a} needs at least 2 attackers", rule("horde-attack" if a == "horde" else "dog-pile")
                 )
-            if a == "dog-pile" and c.stats.size_index >= target.stats.size_index:
+            if a == "dog-pile" and not self.smaller_than(c, target):
                 raise IllegalCommand("a Dog Pile is smaller races against a larger one", rule("dog-pile"))
         elif a == "trample":
-            if not P.large_creature(f, view(state, target)):
+            if not self.large_against(state, c, target):
                 raise IllegalCommand(
                     f"{c.name} is not {tables().settings.large_creature_sizes}+ size classes bigger",
                     rule("large-creature-attacks"),
                 )
             if d - 1 > move:
                 raise IllegalCommand(f"{target.name} is out of reach", rule("large-creature-attacks"))
+
+    def large_against(self, state: FightState, c: Combatant, target: Combatant) -> bool:
+        """LARGE CREATURE ATTACKS: ``c`` is Large enough, and enough size classes bigger than ``target``, to
+        Trample it (the encounter's settings); validate refuses a Trample otherwise, so the tactics ask
+        first."""
+        with encounter_settings(state):
+            return P.large_creature(view(state, c), view(state, target))
+
+    @staticmethod
+    def smaller_than(c: Combatant, target: Combatant) -> bool:
+        """DOG PILE: smaller races pile on a larger one; validate refuses a Dog Pile otherwise, so the tactics
+        ask first."""
+        return bool(c.stats.size_index < target.stats.size_index)
 
     def no_room_next_to(self, state: FightState, c: Combatant, target: Combatant) -> bool:
         """ATTACKING: every hex next to a target more than one space away is taken (others stand there or the

@@ -97,15 +97,19 @@ class SasTactic:
                 for spell in ("sleep", "web", "confuse", "bolt", "flash", "gust-of-wind"):
                     if spell in c.stats.spells and not (spell in ("sleep", "web") and f.has("knocked-out")):
                         yield Command(me, "cast-spell", f.id, {"spell": spell})
+        # a Dog Pile is smaller races against a larger one: validate refuses the others (``smaller_than``)
+        smaller = getattr(ruleset, "smaller_than", None)
         if adjacent:
             target = min(adjacent, key=lambda f: (f.has("knocked-out"), -_hurt(f), f.id))
             if any(f.has("immobilized") for f in adjacent):
                 held = min((f for f in adjacent if f.has("immobilized")), key=lambda f: f.id)
                 yield Command(me, "attack", held.id)
-            yield Command(me, "trample", target.id)
+            large = getattr(ruleset, "large_against", None)  # a Trample is refused unless this holds
+            if large is None or large(state, c, target):
+                yield Command(me, "trample", target.id)
             if self.dogpile:
                 for f in sorted(adjacent, key=lambda f: (-f.stats.size_index, f.id)):
-                    if not f.has("immobilized"):
+                    if not f.has("immobilized") and (smaller is None or smaller(c, f)):
                         yield Command(me, "dog-pile", f.id)
             if self.horde and _hard_to_hit(state, c, target, ruleset):
                 yield Command(me, "horde", target.id)
@@ -163,7 +167,7 @@ class SasTactic:
         for f in nearest[:3]:
             if not can_close(f):
                 continue
-            if self.dogpile and not f.has("immobilized"):
+            if self.dogpile and not f.has("immobilized") and (smaller is None or smaller(c, f)):
                 yield Command(me, "dog-pile", f.id)
             if self.horde and _hard_to_hit(state, c, f, ruleset):
                 yield Command(me, "horde", f.id)
