@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, neighbours, step_towards
 from fracas.rules.gurps4 import aerial
-from fracas.rules.gurps4.combat import BFS_MARGIN, bfs_path, greedy_path
+from fracas.rules.gurps4.combat import BFS_MARGIN, DISC_KEPT, bfs_path, greedy_path
 
 
 def _plain_bfs(here: Hex, dest: Hex, blocked: frozenset[Hex], stop_at: int) -> list[Hex] | None:
@@ -163,3 +163,11 @@ def test_across_within_is_the_yard_by_yard_search(budget: float, vertical: int):
     while aerial.move_cost(horizontal + 1, vertical) <= budget:
         horizontal += 1
     assert aerial.across_within(budget, vertical) == horizontal
+
+
+def test_bfs_path_beyond_the_kept_areas():
+    """A goal so far off that its search area is built each time (DISC_KEPT), not kept."""
+    here, dest = (0, 0), (0, DISC_KEPT + 4)
+    blocked = frozenset({(0, 1), (1, 0)})
+    plain = _plain_bfs(here, dest, blocked, 1)
+    assert plain is not None and bfs_path(here, dest, blocked, 1, 8) == plain[:8]

@@ -306,11 +306,19 @@ BFS_MARGIN = 8
 the goal is."""
 
 
-@functools.lru_cache(maxsize=64)
+DISC_KEPT = 256
+"""Search areas up to this ``limit`` are kept once built (at most 64 of them, 265 kB each at most)."""
+
+
 def _disc(limit: int) -> bytes:
     """The search area of :func:`bfs_path` for ``limit``: a square grid of side ``2 * (limit + 1) + 1``
     centred on the start, 0 for a hex at most ``limit`` from the centre, 1 outside (one spare hex all round,
-    so that a neighbour of any hex inside is still on the grid). Keyed on an int, so shared safely."""
+    so that a neighbour of any hex inside is still on the grid). Keyed on an int, so shared safely; a
+    larger one (a chase across a wide field) is built each time rather than held."""
+    return _kept_disc(limit) if limit <= DISC_KEPT else _build_disc(limit)
+
+
+def _build_disc(limit: int) -> bytes:
     half = limit + 1
     side = 2 * half + 1
     cells = bytearray(b"\x01") * (side * side)
@@ -319,6 +327,9 @@ def _disc(limit: int) -> bytes:
         row = (dq + half) * side + half
         cells[row + lo : row + hi + 1] = bytes(hi - lo + 1)
     return bytes(cells)
+
+
+_kept_disc = functools.lru_cache(maxsize=64)(_build_disc)
 
 
 def bfs_path(
