@@ -10,7 +10,15 @@ import random
 
 import pytest
 
-from fracas.engine.hexgrid import DIRECTIONS, ROUTE_MARGIN, ROUTE_REACH, direction_to, distance, route
+from fracas.engine.hexgrid import (
+    DIRECTIONS,
+    ROUTE_MARGIN,
+    ROUTE_REACH,
+    direction_to,
+    distance,
+    ring,
+    route,
+)
 
 Hex = tuple[int, int]
 
@@ -76,3 +84,25 @@ def test_direction_to_is_the_nearest_direction() -> None:
         n = distance(a, b)
         far = [distance((a[0] + dq * n, a[1] + dr * n), b) for dq, dr in DIRECTIONS]
         assert direction_to(a, b) == (far.index(min(far)) if a != b else 0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_route_round_a_walled_pocket(seed: int) -> None:
+    """A foe whose open sides give onto a closed pocket (a wall of bodies around him, with gaps now and
+    then, the start inside or outside it): the same answer as the plain search, found without it walking
+    its whole area when the pocket is closed."""
+    rng = random.Random(seed)
+    goal = (rng.randrange(-5, 6), rng.randrange(-5, 6))
+    wall_at = rng.choice([2, 2, 3])
+    blocked = {goal}
+    for radius in range(1, wall_at + 1):
+        for h in ring(goal, radius):
+            keep_open = 0.08 if radius == wall_at else 0.5  # the wall has few gaps, the inside many
+            if rng.random() > keep_open:
+                blocked.add(h)
+    inside = [h for r in range(1, wall_at) for h in ring(goal, r) if h not in blocked]
+    outside = [h for h in ring(goal, rng.randrange(wall_at + 1, 12))]
+    for start in rng.sample(outside, 3) + rng.sample(inside, min(2, len(inside))):
+        blocked.discard(start)
+        stop_at = rng.choice([1, 1, 2])
+        assert route(start, goal, blocked, stop_at) == _plain_route(start, goal, blocked, stop_at)

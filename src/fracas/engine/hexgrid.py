@@ -130,6 +130,8 @@ def route(
         # search below never looks: it would walk the whole reach only to find nothing
         return None
     if max_len is None:
+        if _walled_off(start, goal, blocked, stop_at, d0):
+            return None
         # A shortest path no longer than L is found by the search bounded by max_len=L, the same path (see
         # above); the bounded search looks only at hexes on some way of at most L hexes, far fewer than the
         # whole search area when the way round is short. So: the straight distance first, then a little
@@ -139,6 +141,47 @@ def route(
             if found is not None:
                 return found
     return _route(start, goal, blocked, stop_at, max_len, d0)
+
+
+_POCKET = 8
+""":func:`_walled_off` looks at no more free hexes than this."""
+
+
+def _walled_off(start: Hex, goal: Hex, blocked: Any, stop_at: int, d0: int) -> bool:
+    """True when the free hexes within ``stop_at`` of the goal, with every free hex joined to them inside the
+    search area of :func:`route`, are at most :data:`_POCKET` hexes none of which is next to ``start``: then
+    the search would walk its whole area only to find nothing (a foe whose one open side is a closed pocket).
+    False when that is not so or not known after looking at that many hexes."""
+    gq, gr = goal
+    sq, sr = start
+    far = d0 + ROUTE_MARGIN
+    seen: set[Hex] = set()
+    queue: list[Hex] = []
+
+    def inside(q: int, r: int) -> bool:
+        dq, dr = q - gq, r - gr
+        if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 > far:
+            return False
+        dq, dr = q - sq, r - sr
+        return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= ROUTE_REACH
+
+    for radius in range(stop_at + 1):
+        for h in ring(goal, radius):
+            if h not in blocked and inside(*h):
+                seen.add(h)
+                queue.append(h)
+    for h in queue:  # grows as it goes
+        if len(seen) > _POCKET:
+            return False
+        hq, hr = h
+        for q, r in DIRECTIONS:
+            n = (hq + q, hr + r)
+            if n == start:
+                return False
+            if n not in seen and n not in blocked and inside(hq + q, hr + r):
+                seen.add(n)
+                queue.append(n)
+    return True
 
 
 _ROUTE_SLACKS = (0, 2, 6, 14)
