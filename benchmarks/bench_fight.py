@@ -21,25 +21,27 @@ fights/s, ms per round; the sizes then were 2-200, each the best of 3 fights of 
     per round, core:    10: 0.66-0.78 -> 0.53-0.66   50: 3.7-4.3 -> 3.2-3.4   200: 23.3-31.3 -> 14.1-18.4
     per round, chapter: 10: 1.20      -> 0.97-1.00   50: 7.0-9.4 -> 6.7-7.8   200: 47.3-51.3 -> 37.9-41.5
 
-Second round (2026-11-30 afternoon, commit 213cc6a -> the occupancy index with standing counts and 8 x 8
-blocks per side, route that weighs each hex once and gives up on goals beyond its reach, the line of fire and
-the turn order read without scans), ``--quick`` twice each, alternated, load 4.0-4.4 (ms per round):
+Second round (2026-11-30 afternoon, commit 213cc6a -> 4c18bae and after: the occupancy index with
+standing counts and 8 x 8 blocks per side, route that weighs each hex once, gives up on goals beyond its
+reach or behind a closed pocket and tries short bounded searches first, the line of fire and the turn order
+read without scans), ``--quick`` twice each, alternated, load 4.4-5.3 (ms per round):
 
-    per round, chapter: 50: 13.6-14.2 -> 8.7-11.5   200: 65.6-74.4 -> 40.8-46.5   400: 139-146 -> 89-101
-    per round, core:    50:  8.6-9.7  -> 6.4-7.1    200: 50.3-57.9 -> 31.7-34.3   400:  76-95  -> 64-68
-    duels and 5v5 fights/s, two builds run interleaved (best of 6-10 runs each, load 4.2-6.3): chapter 1v1
-    878-906 -> 801-930, 5v5 160 -> 158; core 1v1 1,908 -> 1,912, 5v5 286 -> 290: the same within the
-    noise (calls per chapter duel 4,026 -> 3,909)
+    per round, chapter: 50: 10.1-16.4 -> 7.2-7.5    200: 73.2-78.0 -> 31.2-31.7   400: 130-158 -> 70-76
+    per round, core:    50:  8.7-9.4  -> 5.9-6.4    200: 47.7-59.8 -> 16.4-18.3   400:  77-93  -> 37-42
+    duels and 5v5 fights/s, two builds run interleaved (best of 6 runs each, load 4.9-6.0): chapter 1v1
+    646 -> 739, 5v5 115 -> 109; core 1v1 1,200 -> 1,167, 5v5 207 -> 238: the same within the noise
+    (calls per fight: chapter duel 4,026 -> 3,922, 5v5 24,410 -> 23,803; core 5v5 13,173 -> 11,761)
 
     --calls, per combatant at 2 / 10 / 50 / 200 / 400 combatants, and growth against n log n:
     chapter before   579 / 469 / 856 / 1,618 / 1,466   1.07, 1.40, 0.80 (10-50, 50-200, 200-400)
-    chapter after    565 / 455 / 589 /   632 /   661   0.76, 0.79, 0.93
+    chapter after    565 / 455 / 551 /   573 /   569   0.71, 0.77, 0.88
     core before      229 / 243 / 612 / 1,493 / 1,050   1.48, 1.80, 0.62
-    core after       230 / 227 / 341 /   423 /   420   0.88, 0.92, 0.88
+    core after       230 / 227 / 293 /   287 /   304   0.76, 0.72, 0.94
 
-The work per combatant still grows a little from 200 to 400 (chapter +5%): the tactic's breadth-first way
-round the crowd (hexgrid.route) searches farther as the lines break up. The speed targets are not met: an
-ED4 duel is about 60 events and 18 engine steps through the full rules (about 3,900 Python calls).
+The calls per combatant are now about flat from 50 to 400 combatants; the timed growth from 200 to 400
+still reads 0.98-1.07 in these runs (each call costs a little more in the bigger fights' bigger dicts, and
+the timings swing with the load). The speed targets are not met: an ED4 duel is about 60 events and 18
+engine steps through the full rules (about 3,900 Python calls).
 
 The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
 run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
