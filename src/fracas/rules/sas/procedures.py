@@ -162,11 +162,12 @@ def roll_penalties(f: Fighter, kind: str = "all") -> list[Modifier]:
     out: list[Modifier] = []
     if f.wounded:
         out.append(Modifier(t.damage.wounded.all_rolls, "Wounded", rule("wounded")))
-    for name, rid in _PENALTY_CONDITIONS.items():
-        if f.has(name):
-            c = t.conditions.conditions[name]
-            if c.all_rolls:
-                out.append(Modifier(c.all_rolls, c.label, rule(rid)))
+    if f.conditions:  # (most fighters have none: the table is not walked then)
+        for name, rid in _PENALTY_CONDITIONS.items():
+            if name in f.conditions:
+                c = t.conditions.conditions[name]
+                if c.all_rolls:
+                    out.append(Modifier(c.all_rolls, c.label, rule(rid)))
     if kind in ("sight",):
         for name in ("blinded", "partial-blindness"):
             if f.has(name):

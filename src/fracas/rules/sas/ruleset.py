@@ -1782,7 +1782,8 @@ class SasRuleset(Ruleset):
         first_round_surprise = state.round == 1 and state.extra.get("surprise_side") == c.side
 
         def on(key: str) -> bool:
-            return pos is not None and tuple(pos) in {tuple(h) for h in terrain.get(key, [])}
+            hexes = terrain.get(key)  # (most maps have none of these: no set is built then)
+            return bool(hexes) and pos is not None and tuple(pos) in {tuple(h) for h in hexes}
 
         kw.setdefault("height", c.altitude > target.altitude or (on("high") and not ranged))
         kw.setdefault("difficult_ground", on("difficult"))
