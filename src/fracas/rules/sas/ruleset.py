@@ -44,7 +44,7 @@ from fracas.rules.sas.fold import (
 )
 from fracas.rules.sas.model import Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
-from fracas.rules.sas.tables import Settings, tables
+from fracas.rules.sas.tables import Settings, settings_in_force, tables
 
 MOVE_ACTIONS = ("walk", "run", "sneak")
 ATTACK_ACTIONS = (
@@ -113,18 +113,20 @@ _UNSET = object()
 
 
 class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(state) as settings:``
-    """The encounter's ``settings:`` and optional rules in force while the rules run (restored after).
+    """The encounter's ``settings:`` and optional rules in force while the rules run (restored after), on
+    this thread only (``tables.settings_in_force``): other threads keep theirs.
 
     A plain context manager class (not a generator): the rules enter it tens of thousands of times a fight,
     so what it puts in force is remembered per (settings, encounter settings, options) and found again by
     identity.
     """
 
-    __slots__ = ("_state", "_base")
+    __slots__ = ("_state", "_before", "_entered")
 
     def __init__(self, state: FightState) -> None:
         self._state = state
-        self._base: Settings | None = None
+        self._before: Settings | None = None
+        self._entered = False
 
     def __enter__(self) -> Settings:
         state = self._state
@@ -148,8 +150,8 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
             _IN_FORCE[key] = (base, mine, dict(mine), settings)
         if settings is base:
             return base
-        self._base = base
-        t.settings = settings
+        self._before = settings_in_force(settings)
+        self._entered = True
         return settings
 
     @staticmethod
@@ -170,9 +172,10 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
         return hit[1]
 
     def __exit__(self, *exc: object) -> None:
-        if self._base is not None:
-            tables().settings = self._base
-            self._base = None
+        if self._entered:
+            settings_in_force(self._before)
+            self._before = None
+            self._entered = False
 
 
 def _rolled(actor: str, test: str, r: P.TableRoll | P.Check, target: str | None = None) -> ev.Rolled:
