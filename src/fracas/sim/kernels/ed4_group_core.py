@@ -49,6 +49,8 @@ ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN = range(6)
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
+# _route: after a step in direction k, the neighbours worth a look (k - 1, k, k + 1), as bits; 6: the start
+AHEAD = np.array([0b100011, 0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b111111], dtype=np.int64)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -251,7 +253,13 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
         qi += 1
         hq = sq + cell // side - ROUTE_REACH
         hr = sr + cell % side - ROUTE_REACH
+        # a hex reached by a step in direction k: its neighbours k + 2, k + 3 (where it came from) and k + 4
+        # are neighbours of the hex it came from, looked at when that one was: already seen, or still left
+        # out (taken, too far, outside the window: the bound only shrinks)
+        ahead = AHEAD[seen[cell] - 1]
         for k in range(6):
+            if not (ahead >> k) & 1:
+                continue
             q = hq + DQ[k]
             r = hr + DR[k]
             nd = _hexd(q, r, gq, gr)
