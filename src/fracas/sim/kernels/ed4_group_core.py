@@ -49,7 +49,8 @@ ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN = range(6)
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
-# _route: after a step in direction k, the neighbours worth a look (k - 1, k, k + 1), as bits; 6: the start
+# directions k - 1, k and k + 1 as bits (row 6: all six): the neighbours worth a look after a step in
+# direction k (_route), the front arc of one facing k (_close_foes_at)
 AHEAD = np.array([0b100011, 0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b111111], dtype=np.int64)
 
 
@@ -440,9 +441,8 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
         cnt += foe
         others += other
         mask |= np.int64(other) << k
-    # outside the rear arc: the facing direction and the two next to it
-    ft = st[t, S_FACE]
-    front = rear and (mask & ((1 << ft) | (1 << ((ft + 1) % 6)) | (1 << ((ft + 5) % 6)))) != 0
+    # outside the rear arc: the facing direction and the two next to it (AHEAD's bits)
+    front = rear and (mask & AHEAD[st[t, S_FACE]]) != 0
     return cnt, others, front
 
 
