@@ -8,8 +8,6 @@ the benchmark's duel and 5v5, seeds 1..5. If a rule is deliberately changed, reg
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +15,7 @@ import pytest
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
-from fracas.engine.events import to_json
+from fracas.engine.events import stream_digest
 from fracas.engine.play import Fight
 from fracas.rules.registry import get_ruleset
 
@@ -52,11 +50,7 @@ def stream_hash(name: str, seed: int) -> str:
         ruleset = get_ruleset(state.ruleset)
     fight = Fight(ruleset, state, RandomDice(seed), seed=seed)
     fight.run()
-    h = hashlib.sha256()
-    for e in fight.log or ():
-        h.update(json.dumps(to_json(e), sort_keys=True).encode())
-        h.update(b"\n")
-    return h.hexdigest()[:24]
+    return stream_digest(fight.log or ())
 
 
 GOLDEN: dict[str, str] = {

@@ -8,15 +8,13 @@ modifier, its order) fails here. If a rule or an example is deliberately changed
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 import pytest
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
-from fracas.engine.events import to_json
+from fracas.engine.events import stream_digest
 from fracas.engine.play import Fight
 from fracas.rules.registry import get_ruleset
 
@@ -29,11 +27,7 @@ def stream_hash(name: str, seed: int) -> str:
     state = encounter.load(ROOT / name)[1]
     fight = Fight(get_ruleset(state.ruleset), state, RandomDice(seed), seed=seed)
     fight.run()
-    h = hashlib.sha256()
-    for e in fight.log or ():
-        h.update(json.dumps(to_json(e), sort_keys=True).encode())
-        h.update(b"\n")
-    return h.hexdigest()[:24]
+    return stream_digest(fight.log or ())
 
 
 GOLDEN: dict[str, str] = {

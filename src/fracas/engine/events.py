@@ -9,6 +9,9 @@ changes a :class:`~fracas.engine.state.FightState`. Rulesets may define their ow
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -84,6 +87,17 @@ def to_json(event: Event) -> dict[str, Any]:
     for f in dataclasses.fields(event):
         out[f.name] = _thaw(getattr(event, f.name))
     return out
+
+
+def stream_digest(events: Iterable[Event], length: int = 24) -> str:
+    """A short fingerprint of an event stream: the SHA-256 of each event's JSON (keys sorted), a line each,
+    cut to ``length`` hex digits. Equal digests mean the same events in the same order, every face,
+    modifier and hex included (the golden tests compare fights this way)."""
+    h = hashlib.sha256()
+    for e in events:
+        h.update(json.dumps(to_json(e), sort_keys=True).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:length]
 
 
 def from_json(data: dict[str, Any]) -> Event:
