@@ -99,6 +99,18 @@ BLOCK_SHIFT = 3
 larger of the two block offsets) from another hex's block is at least 8(k - 1) + 1 hexes from it."""
 
 
+def _take_out(lists: dict[Any, list[str]], key: Any, cid: str) -> bool:
+    """Removes ``cid`` from the list under ``key`` (and the key with its last id); False if it was not
+    there."""
+    ids = lists.get(key)
+    if ids is None or cid not in ids:
+        return False
+    ids.remove(cid)
+    if not ids:
+        del lists[key]
+    return True
+
+
 class Grid:
     """Who stands where: hex -> ids of the combatants on it (any status), for queries near one hex that must
     not look at every combatant (nearest enemy, blocked hexes) in big fights.
@@ -147,17 +159,12 @@ class Grid:
         stands = status not in _GONE
         standing = self.standing
         if old is not None:
-            ids = at.get(old)
-            if ids is not None and cid in ids:
-                ids.remove(cid)
-                if not ids:
-                    del at[old]
-                if stands:
-                    n = standing[old] - 1
-                    if n:
-                        standing[old] = n
-                    else:
-                        del standing[old]
+            if _take_out(at, old, cid) and stands:
+                n = standing[old] - 1
+                if n:
+                    standing[old] = n
+                else:
+                    del standing[old]
         else:
             self.unplaced -= 1
         if new is not None:
@@ -171,11 +178,7 @@ class Grid:
         if was != now:
             mine = self.blocks.setdefault(self.side[cid], {})
             if was is not None:
-                ids = mine.get(was)
-                if ids is not None and cid in ids:
-                    ids.remove(cid)
-                    if not ids:
-                        del mine[was]
+                _take_out(mine, was, cid)
             if now is not None:
                 mine.setdefault(now, []).append(cid)
 

@@ -359,16 +359,24 @@ def _nearest_by_blocks(state: FightState, me: Combatant) -> Combatant | None:
     for lb, group in _enemy_blocks(state, me):
         if key is not None and lb > key[0]:
             break
-        for c in group:
-            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
-                continue
-            dq = c.pos[0] - mq  # type: ignore[index]
-            dr = c.pos[1] - mr  # type: ignore[index]
-            d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+        for d, c in _in_sight(group, mq, mr, see_hidden):
             k = (d, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
             if key is None or k < key:
                 best, key = c, k
     return best
+
+
+def _in_sight(group: list[Combatant], mq: int, mr: int, see_hidden: bool) -> list[tuple[int, Combatant]]:
+    """The active enemies of ``group`` the actor at (mq, mr) knows of (hidden ones only if he sees hidden
+    or they were revealed), each with its distance in hexes."""
+    out = []
+    for c in group:
+        if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+            continue
+        dq = c.pos[0] - mq  # type: ignore[index]
+        dr = c.pos[1] - mr  # type: ignore[index]
+        out.append(((abs(dq) + abs(dr) + abs(dq + dr)) >> 1, c))
+    return out
 
 
 def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int, Combatant]] | None:
@@ -382,12 +390,7 @@ def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int
     for lb, group in _enemy_blocks(state, me):
         if len(found) >= n and heapq.nsmallest(n, [d for d, _ in found])[-1] < lb:
             break
-        for c in group:
-            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
-                continue
-            dq = c.pos[0] - mq  # type: ignore[index]
-            dr = c.pos[1] - mr  # type: ignore[index]
-            found.append(((abs(dq) + abs(dr) + abs(dq + dr)) >> 1, c))
+        found += _in_sight(group, mq, mr, see_hidden)
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
