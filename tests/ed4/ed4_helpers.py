@@ -14,16 +14,18 @@ from fracas.rules.registry import get_ruleset
 RULESET = get_ruleset("ed4")
 
 
-# A plain swordsman: all attributes 12, a Step 10 sword of Damage 10 and Size 3 (the wired tests' duels)
-BLOCK = {
+# Every attribute at 12: the stat blocks of the tests' plain fighters start from it
+ATTRIBUTES_12 = {
     "dexterity": 12,
     "strength": 12,
     "toughness": 12,
     "perception": 12,
     "willpower": 12,
     "charisma": 12,
-    "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}],
 }
+
+# A plain swordsman: all attributes 12, a Step 10 sword of Damage 10 and Size 3 (the wired tests' duels)
+BLOCK = {**ATTRIBUTES_12, "attacks": [{"name": "Sword", "step": 10, "damage": 10, "size": 3}]}
 
 
 def build(sides: list[dict[str, Any]], options: dict[str, Any] | None = None, **extra: Any) -> Any:

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import pytest
 from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+from ed4_helpers import ATTRIBUTES_12
 
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
 
-FOE = {
-    "dexterity": 12,
-    "strength": 12,
-    "toughness": 12,
-    "perception": 12,
-    "willpower": 12,
-    "charisma": 12,
-    "physical_defense": 7,
-    "attacks": [{"name": "Sword", "step": 8, "damage": 8}],
-}
+FOE = {**ATTRIBUTES_12, "physical_defense": 7, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}
 
 
 def davon():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from ed4_chapter_helpers import act, build, cmd, declare, of, start
+from ed4_helpers import ATTRIBUTES_12
 
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
@@ -11,16 +12,7 @@ from fracas.errors import IllegalCommand
 
 
 def block(pd: int) -> dict:
-    return {
-        "dexterity": 12,
-        "strength": 12,
-        "toughness": 12,
-        "perception": 12,
-        "willpower": 12,
-        "charisma": 12,
-        "physical_defense": pd,
-        "attacks": [{"name": "Sword", "step": 8, "damage": 8}],
-    }
+    return {**ATTRIBUTES_12, "physical_defense": pd, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}
 
 
 def melee():
@@ -129,12 +121,7 @@ def test_a_thrown_spear_is_gone_until_picked_up_p392() -> None:
     from fracas.rules.ed4 import ranged as rg
 
     block = {
-        "dexterity": 12,
-        "strength": 12,
-        "toughness": 12,
-        "perception": 12,
-        "willpower": 12,
-        "charisma": 12,
+        **ATTRIBUTES_12,
         "attacks": [
             {"name": "Spear", "step": 10, "damage": 10, "size": 4},
             {"name": "Spear (thrown)", "step": 10, "damage": 10, "kind": "thrown", "range": [10, 20]},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ed4_helpers import RULESET, auto, build, cmd, fight, rolled
+from ed4_helpers import ATTRIBUTES_12, RULESET, auto, build, cmd, fight, rolled
 
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import encounter
@@ -14,15 +14,7 @@ from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.earthdawn.combat import Scratch, damage_events, initiative_order_key, strain_events
 from fracas.rules.ed4.ruleset import ED4
 
-BLOCK = {
-    "dexterity": 12,
-    "strength": 12,
-    "toughness": 12,
-    "perception": 12,
-    "willpower": 12,
-    "charisma": 12,
-    "attacks": [{"name": "Sword", "step": 10, "damage": 10}],
-}
+BLOCK = {**ATTRIBUTES_12, "attacks": [{"name": "Sword", "step": 10, "damage": 10}]}
 
 
 def _duel(a: dict, b: dict, options: dict | None = None, **extra):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ed4_chapter_helpers import RULESET, build, of, start
+from ed4_helpers import ATTRIBUTES_12
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
@@ -178,12 +179,7 @@ def test_facing_follows_movement_so_no_blindside_from_the_front_p387() -> None:
     from fracas.engine.hexgrid import direction_to
 
     block = {
-        "dexterity": 12,
-        "strength": 12,
-        "toughness": 12,
-        "perception": 12,
-        "willpower": 12,
-        "charisma": 12,
+        **ATTRIBUTES_12,
         "attacks": [
             {"name": "Bow", "step": 10, "damage": 10, "kind": "missile", "range": [20, 40]},
             {"name": "Sword", "step": 10, "damage": 10},
