@@ -39,8 +39,10 @@ def _backend(workers: int | None, scheduler: str | None) -> Any:
 
 
 @contextlib.contextmanager
-def _progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A Rich progress bar on stderr (only on a terminal); yields the callback for the runner."""
+def _progress(label: str, total: int, quiet: bool = False) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr (only on a terminal) for ``total`` fights; yields the callback for the
+    runner. The total shows from the start: with the reference engine on a big encounter the first chunk
+    can take a minute, and "0/40000" says more than "0/?"."""
     if quiet or not err_console.is_terminal:
         yield None
         return
@@ -54,7 +56,7 @@ def _progress(label: str, quiet: bool) -> Iterator[Callable[[int, int], None] | 
         console=err_console,
         transient=True,
     ) as bar:
-        task = bar.add_task(label, total=None)
+        task = bar.add_task(label, total=total)
 
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -69,7 +71,7 @@ def _prepare_kernels(scenarios: list[Any], engine: str) -> None:
         return
     from fracas.sim.runner import choose_engine
 
-    with err_console.status("Preparing the batch kernel (compiled on first use, then cached on disk)…"):
+    with err_console.status("Choosing the engine (a batch kernel compiles on first use, then is cached)…"):
         for scenario in scenarios:
             with contextlib.suppress(FracasError):
                 choose_engine(scenario, engine)
@@ -193,7 +195,7 @@ def _sim_run(
     _prepare_kernels([scenario], engine)
     choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
     settle_gc()
-    with _progress(f"{scenario.name}", False) as cb:
+    with _progress(f"{scenario.name}", runs) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb)
     if result.tally.runs == 0:
         raise FracasError("interrupted before any fight finished")
@@ -285,7 +287,7 @@ def _sweep_run(
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
     settle_gc()
-    with _progress(f"sweep of {len(points)} points", False) as cb:
+    with _progress(f"sweep of {len(points)} points", runs * len(points)) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb)
     seconds = time.perf_counter() - start
     reports = [rep.to_json(r) for r in results]
