@@ -371,16 +371,33 @@ def _gets_closer(start: Hex, goal: Hex, spaces: int, blocked: set[Hex] | frozens
     return False
 
 
+# the hexes of each ring 0-5 around (0, 0), as offsets (``_free_ring`` adds them to a goal)
+_RINGS: tuple[tuple[Hex, ...], ...] = tuple(tuple(ring((0, 0), w)) for w in range(6))
+
+
+def _free_ring(goal: Hex, start: Hex, want: int, blocked: set[Hex] | frozenset[Hex]) -> int:
+    """The first ring around ``goal`` from ``want`` out that has a hex not in ``blocked`` (``start`` counts
+    as free), at most 6: where a search for a crowded goal aims. The hexes of a ring are looked at in any
+    order (the answer is whether one is free), each offset added in place instead of a ring generator
+    (a jammed goal has its first few rings all taken, asked once per search)."""
+    gq, gr = goal
+    while want < 6:
+        for dq, dr in _RINGS[want]:
+            h = (gq + dq, gr + dr)
+            if h == start or h not in blocked:
+                return want
+        want += 1
+    return want
+
+
 def _search_path(
     start: Hex, goal: Hex, spaces: int, blocked: frozenset[Hex], stop_adjacent: bool
 ) -> list[Hex]:
     """The weighted A* search of ``_bfs_path``. It runs on a flat grid of cells (``_window``) instead of
     tuples in dicts; the heap order (f, h, tick) and so the path are those of the search on tuples (a test
     checks them against it)."""
-    want = 1 if stop_adjacent else 0
     # a crowded goal: aim for the nearest ring around it that has a free hex
-    while want < 6 and all(h in blocked and h != start for h in ring(goal, want)):
-        want += 1
+    want = _free_ring(goal, start, 1 if stop_adjacent else 0, blocked)
     if distance(start, goal) <= want or spaces <= 0:
         return []
     if not _gets_closer(start, goal, spaces, blocked):
@@ -1523,9 +1540,7 @@ class SasRuleset(Ruleset):
     def _may_close_now(self, state: FightState, c: Combatant, goal: Hex, spaces: int) -> bool:
         assert c.pos is not None
         blocked = self._path_blocked(state, c, None)
-        want = 1
-        while want < 6 and all(h in blocked and h != c.pos for h in ring(goal, want)):
-            want += 1
+        want = _free_ring(goal, c.pos, 1, blocked)
         if distance(c.pos, goal) <= want:
             return False
         return _reaches(c.pos, goal, want, spaces, blocked)
