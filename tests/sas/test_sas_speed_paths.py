@@ -210,3 +210,67 @@ def test_search_path_stays_when_nothing_nearer_is_reachable():
     wall = frozenset(ring(goal, 5))
     assert not _gets_closer(start, goal, 6, wall)
     assert _search_path(start, goal, 6, wall, True) == [] == _plain_search(start, goal, 6, wall, True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(goal=hexes, start=hexes, want=st.integers(0, 6), blocked=st.frozensets(hexes, max_size=120))
+def test_free_ring_is_the_ring_generator(goal: Hex, start: Hex, want: int, blocked: frozenset[Hex]):
+    from fracas.rules.sas.ruleset import _free_ring
+
+    plain = want
+    while plain < 6 and all(h in blocked and h != start for h in ring(goal, plain)):
+        plain += 1
+    assert _free_ring(goal, start, want, blocked) == plain
+
+
+def _goblin_state():  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from fracas.engine import encounter
+
+    _, state = encounter.load(Path(__file__).resolve().parents[2] / "examples/sas/goblin-horde.yaml")
+    return state
+
+
+def test_a_tactics_memo_serves_only_the_resolution_of_its_command() -> None:
+    """``hand_over`` leaves the views found while a command was chosen for that very command object's
+    resolution, once, and only while no event has been applied since."""
+    from fracas.engine.commands import Command
+    from fracas.rules.sas import fold
+
+    state = _goblin_state()
+    c = state.combatants["bran"]
+    cmd, other = Command("bran", "nothing"), Command("bran", "nothing")
+    with fold.views_held(state):
+        first = fold.view(state, c)
+        fold.hand_over(state, cmd)
+    with fold.views_held(state, other):  # another command: a memo of its own
+        assert fold.view(state, c) is not first
+    with fold.views_held(state):
+        first = fold.view(state, c)
+        fold.hand_over(state, cmd)
+    with fold.views_held(state, cmd):  # the command handed over: the same views
+        assert fold.view(state, c) is first
+    with fold.views_held(state, cmd):  # taken up once only
+        assert fold.view(state, c) is not first
+    with fold.views_held(state):
+        first = fold.view(state, c)
+        fold.hand_over(state, cmd)
+    state.events_applied += 1  # an event was applied in between: the state is not the one weighed
+    with fold.views_held(state, cmd):
+        assert fold.view(state, c) is not first
+
+
+def test_held_readings_are_not_those_of_a_copy() -> None:
+    """A resolution moves or strikes copies of a combatant (``_moved_copy``, ``_struck``): readings kept
+    under the id of the state's own combatant (adjacent foes, free hexes) are not handed to a copy."""
+    from fracas.rules.sas import fold
+
+    state = _goblin_state()
+    c = state.combatants["bran"]
+    moved = c.clone()
+    moved.pos = (5, 0)
+    with fold.views_held(state):
+        assert fold.held(state, c) is not None
+        assert fold.held(state, moved) is None
+        assert fold.held(state, c, moved) is None

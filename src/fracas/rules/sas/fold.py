@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,23 +65,65 @@ def next_value(c: Combatant, key: str, round_: int) -> int:
 _LOCAL = threading.local()
 
 
-@contextmanager
-def views_held(state: FightState) -> Iterator[None]:
+class views_held:  # noqa: N801 - used as ``with views_held(state):``
     """While the block runs, ``view(state, c)`` builds each combatant's picture once and hands the same
-    :class:`Fighter` back after (a tactic validates several proposals against one unchanged state). Only
-    for code that neither changes ``state`` nor the fighters it is given."""
-    saved = getattr(_LOCAL, "held", None)
-    _LOCAL.held = (state, {}, {})  # the state, its views by combatant, other readings (free hexes)
-    try:
-        yield
-    finally:
-        _LOCAL.held = saved
+    :class:`Fighter` back after (a tactic validates several proposals against one unchanged state; a
+    command's resolution reads the actor and his foe many times). Only for code that neither changes
+    ``state`` nor the fighters it is given.
+
+    With ``command``: the memo a tactic handed over with that very command object (:func:`hand_over`) is
+    taken up again when the state is the same and no event has been applied since (the engine resolves a
+    tactic's command at once): the views and free hexes found while it was chosen serve its resolution.
+
+    A plain context manager class (not a generator): the rules enter it once or twice per step."""
+
+    __slots__ = ("_memo", "_saved")
+
+    def __init__(self, state: FightState, command: object = None) -> None:
+        handed = getattr(_LOCAL, "handed", None)
+        if (
+            command is not None
+            and handed is not None
+            and handed[1] is command
+            and handed[0] is state
+            and handed[2] == state.events_applied
+        ):
+            self._memo = handed[3]
+        else:
+            self._memo = (state, {}, {})  # the state, its views by combatant, other readings (free hexes)
+        self._saved = None
+
+    def __enter__(self) -> None:
+        self._saved = getattr(_LOCAL, "held", None)
+        _LOCAL.handed = None  # taken up (or stale): never twice
+        _LOCAL.held = self._memo
+
+    def __exit__(self, *exc: object) -> None:
+        _LOCAL.held = self._saved
+        self._saved = None
 
 
-def held(state: FightState) -> dict[Any, Any] | None:
-    """A memo for other readings of ``state`` (free hexes) while ``views_held(state)`` runs, else None."""
+def hand_over(state: FightState, command: object) -> None:
+    """Leave this thread's memo of ``state`` (``views_held``) for the resolution of ``command``, the very
+    object a tactic returns; ``views_held(state, command)`` takes it up if nothing happened in between."""
     h = getattr(_LOCAL, "held", None)
-    return h[2] if h is not None and h[0] is state else None
+    if h is not None and h[0] is state:
+        _LOCAL.handed = (state, command, state.events_applied, h)
+
+
+def held(state: FightState, *cs: Combatant) -> dict[Any, Any] | None:
+    """A memo for other readings of ``state`` (free hexes) while ``views_held(state)`` runs, else None.
+    Also None when one of ``cs`` is not the state's own combatant (a copy moved or struck in a command's
+    resolution: its readings are not those remembered under its id)."""
+    h = getattr(_LOCAL, "held", None)
+    if h is None or h[0] is not state:
+        return None
+    if cs:
+        combatants = state.combatants
+        for c in cs:
+            if combatants.get(c.id) is not c:
+                return None
+    return h[2]  # type: ignore[no-any-return]
 
 
 def view(state: FightState, c: Combatant) -> Fighter:

@@ -41,6 +41,7 @@ from fracas.rules.sas.fold import (
     held,
     next_value,
     view,
+    views_held,
 )
 from fracas.rules.sas.model import Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
@@ -695,7 +696,7 @@ class SasRuleset(Ruleset):
     def _adjacent_foes(self, state: FightState, c: Combatant) -> list[Combatant]:
         """The foes next to ``c`` (not Knocked Out), remembered while a tactic weighs its proposals (see
         ``fold.views_held``): callers only read the list."""
-        memo = held(state)
+        memo = held(state, c)
         key = ("adjacent", c.id)
         if memo is not None:
             hit = memo.get(key)
@@ -1424,7 +1425,7 @@ class SasRuleset(Ruleset):
         pos = target.pos
         if pos is None or self._dist(c, target) <= 1:
             return False
-        memo = held(state)
+        memo = held(state, c, target)
         key = ("no_room", c.id, target.id)
         if memo is not None:
             hit = memo.get(key)
@@ -1480,7 +1481,9 @@ class SasRuleset(Ruleset):
 
     # ----- resolving ---------------------------------------------------------------------------------
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
-        with encounter_settings(state):
+        # the state stands still while a command is resolved (its events are applied after): each
+        # combatant's view is built once, or taken over from the tactic that chose this command
+        with encounter_settings(state), views_held(state, command):
             return self._resolve(state, command, dice)
 
     def _resolve(self, state: FightState, cmd: Command, dice: DiceSource) -> list[ev.Event]:
@@ -1522,7 +1525,7 @@ class SasRuleset(Ruleset):
             return False
         # remembered while a tactic weighs its proposals (``fold.views_held``): the largest budget found too
         # short and the smallest found enough (a Charge's longer move is asked first, then Close to Attack's)
-        memo = held(state)
+        memo = held(state, c)
         key = ("may_close", c.id, goal)
         known = memo.get(key) if memo is not None else None
         if known is not None:
@@ -1548,7 +1551,7 @@ class SasRuleset(Ruleset):
     def _taken(self, state: FightState, c: Combatant) -> frozenset[Hex]:
         """The hexes others stand on and the map's blocked hexes (remembered while a tactic weighs its
         proposals: see ``fold.views_held``)."""
-        memo = held(state)
+        memo = held(state, c)
         key = ("taken", c.id)
         if memo is not None and key in memo:
             return memo[key]  # type: ignore[no-any-return]
@@ -1561,7 +1564,7 @@ class SasRuleset(Ruleset):
         self, state: FightState, c: Combatant, taken: set[Hex] | None
     ) -> set[Hex] | frozenset[Hex]:
         if taken is None:
-            memo = held(state)
+            memo = held(state, c)
             key = ("path_blocked", c.id)
             if memo is not None and key in memo:
                 return memo[key]  # type: ignore[no-any-return]
@@ -1633,7 +1636,7 @@ class SasRuleset(Ruleset):
     def _spaces(self, state: FightState, c: Combatant, speed: float, charge: bool = False) -> int:
         """Spaces ``c`` may move at ``speed`` (remembered while a tactic weighs its proposals: see
         ``fold.views_held``)."""
-        memo = held(state)
+        memo = held(state, c)
         if memo is None:
             return self._spaces_now(state, c, speed, charge)
         key = ("spaces", c.id, speed, charge)

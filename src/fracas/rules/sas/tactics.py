@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
-from fracas.rules.sas.fold import views_held
+from fracas.rules.sas.fold import hand_over, views_held
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class SasTactic:
                     ruleset.validate(state, cmd)
                 except IllegalCommand:
                     continue
+                hand_over(state, cmd)  # what was found weighing it serves its resolution
                 return cmd
             return ruleset.choices(state, decision)[0]
 
