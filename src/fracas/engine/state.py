@@ -227,6 +227,10 @@ class FightState:
     _places: tuple[list[str], int, dict[str, int]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    derived: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """What a ruleset works out once per fight from data no event changes (the map's walls as a set), kept
+    here so that it lives and dies with the fight: a clone starts without it. Each entry keeps the object
+    it was worked out from, to see that it is still the one in the state."""
 
     def apply(self, event: Event) -> None:
         event.apply(self)

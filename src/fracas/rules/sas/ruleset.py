@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import threading
 from typing import Any
 
 from fracas.dice.source import DiceSource
@@ -111,6 +112,9 @@ _SETTINGS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Settings, Setting
 _IN_FORCE: dict[tuple[int, int, Any, Any], tuple[Settings, dict[str, Any], dict[str, Any], Settings]] = {}
 _NO_SETTINGS: dict[str, Any] = {}
 _UNSET = object()
+_NO_HEXES: frozenset[Hex] = frozenset()
+_ENTERED = threading.local()
+"""``state``: the state whose settings ``encounter_settings`` has in force on this thread (None: none)."""
 
 
 class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(state) as settings:``
@@ -122,16 +126,26 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
     identity.
     """
 
-    __slots__ = ("_state", "_before", "_entered")
+    __slots__ = ("_state", "_before", "_entered", "_outer", "_active")
 
     def __init__(self, state: FightState) -> None:
         self._state = state
         self._before: Settings | None = None
         self._entered = False
+        self._outer: FightState | None = None
+        self._active = False
 
     def __enter__(self) -> Settings:
         state = self._state
         t = tables()
+        outer = getattr(_ENTERED, "state", None)
+        if outer is state:
+            # entered again for the state whose settings are in force on this thread (a tactic's validate
+            # calls inside its own scope): they stay in force, nothing to look up or restore
+            return t.settings
+        self._outer = outer
+        _ENTERED.state = state
+        self._active = True
         base = t.settings
         mine = state.extra.get("settings") or _NO_SETTINGS
         opts = state.options
@@ -173,6 +187,10 @@ class encounter_settings:  # noqa: N801 - used as ``with encounter_settings(stat
         return hit[1]
 
     def __exit__(self, *exc: object) -> None:
+        if self._active:
+            _ENTERED.state = self._outer
+            self._outer = None
+            self._active = False
         if self._entered:
             settings_in_force(self._before)
             self._before = None
@@ -683,8 +701,18 @@ class SasRuleset(Ruleset):
         return bool(state.extra.get("map", {}).get("underwater"))
 
     @staticmethod
-    def _blocked(state: FightState) -> set[Hex]:
-        return {tuple(h) for h in state.extra.get("map", {}).get("blocked", [])}  # type: ignore[misc]
+    def _blocked(state: FightState) -> frozenset[Hex]:
+        """The map's blocked hexes, worked out once per fight (``FightState.derived``) and again only if the
+        map's list is another object (callers only read it or take unions)."""
+        cells = state.extra.get("map", {}).get("blocked")
+        if not cells:
+            return _NO_HEXES
+        hit = state.derived.get("sas.blocked")
+        if hit is not None and hit[0] is cells and hit[1] == len(cells):
+            return hit[2]  # type: ignore[no-any-return]
+        out = frozenset(tuple(h) for h in cells)
+        state.derived["sas.blocked"] = (cells, len(cells), out)
+        return out
 
     def _foes(self, state: FightState, c: Combatant, seen_only: bool = True) -> list[Combatant]:
         return [

@@ -20,6 +20,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.fold import hand_over, views_held
+from fracas.rules.sas.ruleset import encounter_settings
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ class SasTactic:
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         c = state.combatants[decision.actor]
         # the state stands still while the proposals are weighed: each combatant's view is built once
-        with views_held(state):
+        # ... and the encounter's settings are put in force once for all the proposals' validate calls
+        with encounter_settings(state), views_held(state):
             for cmd in self.proposals(state, c, ruleset):
                 try:
                     ruleset.validate(state, cmd)
@@ -66,27 +68,40 @@ class SasTactic:
             yield Command(me, "break-free")
         if c.has("knocked-down"):
             yield Command(me, "stand-up")
-        foes = [
-            f for f in state.combatants.values() if f.side != c.side and f.status == "active" and not f.hidden
-        ]
+        # one pass over the roster (the state stands still while the proposals are weighed): the foes in
+        # sight, whether one is hidden, the side-mates with a bleeding wound and whether one is routed
+        side = c.side
+        foes: list[Combatant] = []
+        bleeding: list[Combatant] = []
+        hidden_foe = routed = False
+        for f in state.combatants.values():
+            if f.side != side:
+                if f.status == "active":
+                    if f.hidden:
+                        hidden_foe = True
+                    else:
+                        foes.append(f)
+            else:
+                if f.id != me and f.counters.get("bleeds", 0) > 0:
+                    bleeding.append(f)
+                if "routed" in f.conditions:
+                    routed = True
         adjacent = [f for f in foes if _dist(c, f) <= 1]
         if c.count("bleeds") > 0 and not adjacent:
             yield Command(me, "stop-bleed", me)
         if not adjacent:  # (with a foe adjacent no side-mate's bleeding is seen to)
-            for o in state.on_side(c.side):
-                if o.id != me and o.counters.get("bleeds", 0) > 0 and _dist(c, o) <= 1 and o.status != "dead":
+            for o in bleeding:
+                if _dist(c, o) <= 1 and o.status != "dead":
                     yield Command(me, "stop-bleed", o.id)
         if c.marks.get("dropped") and c.marks.get("weapon") == "unarmed" and not adjacent:
             yield Command(me, "pick-up")
         if c.count("potions") and c.count("markers") * 2 > c.stats.wound_level:
             yield Command(me, "quaff")
         if not foes:
-            hidden = [f for f in state.combatants.values() if f.side != c.side and f.status == "active"]
-            if hidden:
+            if hidden_foe:
                 yield Command(me, "lookout")
             yield Command(me, "nothing")
             return
-        routed = [o for o in state.on_side(c.side) if o.has("routed")]
         if routed and c.stats.skill("leadership") > 0:
             yield Command(me, "rally")
         weapon = c.marks.get("weapon") or c.stats.weapons[0]
