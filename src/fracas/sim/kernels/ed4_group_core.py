@@ -188,13 +188,20 @@ def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
     return False
 
 
+# hexgrid._ROUTE_SLACKS and hexgrid._POCKET (see ROUTE_MARGIN)
+ROUTE_SLACKS = (0, 2, 6, 14)
+ROUTE_POCKET = 8
+
+
 @njit(cache=True, forceinline=False, _nrt=False)
 def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # noqa: ANN001, ANN202, PLR0913
     """hexgrid.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
     :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached, or
     (``depth`` >= 0) none within ``depth`` hexes: the search stops there.
-    ``seen`` holds, per hex of the window around ``i`` (cleared again before returning), the direction
-    (+1) of the step that first reached it; ``queue`` the window cells in the order reached."""
+    Without ``depth``, hexgrid.route's quick answers first: False at once when every hex next to the goal
+    is beyond the search's reach or in a closed pocket (:func:`_walled_off`), then the searches bounded to
+    the straight distance plus ROUTE_SLACKS (each finds the unbounded search's path when there is one that
+    short), then the unbounded one."""
     sq = st[i, S_Q]
     sr = st[i, S_R]
     d0 = _hexd(sq, sr, gq, gr)
@@ -207,6 +214,74 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
             break
     if not free:
         return False
+    if depth >= 0:
+        return _search(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth, d0)
+    if d0 - 1 > ROUTE_REACH or _walled_off(i, gq, gr, st, n, grid, flags, d0, queue):
+        return False
+    for slack in ROUTE_SLACKS:
+        if _search(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, d0 - 1 + slack, d0):
+            return True
+    return _search(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, -1, d0)
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _walled_off(i, gq, gr, st, n, grid, flags, d0, work):  # noqa: ANN001, ANN202, PLR0913
+    """hexgrid._walled_off (stop 1 hex away): True when the free hexes next to the goal, with every free hex
+    joined to them inside the search area of :func:`_route`, are at most ROUTE_POCKET hexes none of them
+    next to ``i``'s hex; False when that is not so or not known after that many. ``work``: room for
+    2 * (ROUTE_POCKET + 7) numbers (the hexes seen, q then r; the search is cut before it holds more)."""
+    sq = st[i, S_Q]
+    sr = st[i, S_R]
+    far = d0 + ROUTE_MARGIN
+    m = 0
+    for radius in range(2):
+        for k in range(6 if radius else 1):
+            q = gq + radius * DQ[k]
+            r = gr + radius * DR[k]
+            if (
+                not _taken(q, r, i, st, n, grid, flags)
+                and _hexd(q, r, gq, gr) <= far
+                and _hexd(q, r, sq, sr) <= ROUTE_REACH
+            ):
+                work[2 * m] = q
+                work[2 * m + 1] = r
+                m += 1
+    x = 0
+    while x < m:
+        if m > ROUTE_POCKET:
+            return False
+        hq = work[2 * x]
+        hr = work[2 * x + 1]
+        x += 1
+        for k in range(6):
+            q = hq + DQ[k]
+            r = hr + DR[k]
+            if q == sq and r == sr:
+                return False
+            known = False
+            for y in range(m):
+                if work[2 * y] == q and work[2 * y + 1] == r:
+                    known = True
+                    break
+            if (
+                not known
+                and not _taken(q, r, i, st, n, grid, flags)
+                and _hexd(q, r, gq, gr) <= far
+                and _hexd(q, r, sq, sr) <= ROUTE_REACH
+            ):
+                work[2 * m] = q
+                work[2 * m + 1] = r
+                m += 1
+    return True
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _search(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth, d0):  # noqa: ANN001, ANN202, PLR0913
+    """The breadth-first search of :func:`_route` (``d0``: the start's distance from the goal).
+    ``seen`` holds, per hex of the window around ``i`` (cleared again before returning), the direction
+    (+1) of the step that first reached it; ``queue`` the window cells in the order reached."""
+    sq = st[i, S_Q]
+    sr = st[i, S_R]
     far = d0 + ROUTE_MARGIN
     side = ROUTE_SIDE
     start = ROUTE_REACH * side + ROUTE_REACH
@@ -864,12 +939,35 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
+    mv = cst[me, MV]
+    my_dmg = st[me, S_DMG]
+    # The usual turn, from the occupancy grid: standing, no enemy's hit could make it run (its damage is
+    # below every fleeing threshold of its class), an active enemy next to it. The nearest enemy is then
+    # the most hurt (then the first id) of those next to it (no enemy is nearer), it revives nobody, and the
+    # plan on a neighbour needs no path: the choice the survey below makes, without looking at everyone.
+    gi = mq - flags[F_GQ0]
+    gj = mr - flags[F_GR0]
+    if st[me, S_DOWN] == 0 and 1 <= gi < grid.shape[0] - 1 and 1 <= gj < grid.shape[1] - 1:
+        calm = True
+        for k in range(flee_thr.shape[1]):
+            calm &= my_dmg < flee_thr[cls, k]
+        if calm:
+            near_key = np.int64(1) << 62
+            for k in range(6):
+                c = (grid[gi + DQ[k], gj + DR[k]] & G_ID) - 1
+                if c >= 0 and cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE:
+                    key = (((1 << 20) - 1 - min(st[c, S_DMG], (1 << 20) - 1)) << 20) | cst[c, RANK]
+                    near_key = min(near_key, key)
+            if near_key < (np.int64(1) << 62):
+                tgt = cst[near_key & ((1 << 20) - 1), BYRANK]
+                a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path, grid, seen, queue)
+                if a >= 0:
+                    return _attack_choice(me, tgt, a, st, cst, kuse, flags, dec)
     # Survey: the nearest enemy (distance, most hurt, id), enemies within 2 hexes, fallen friends
     # (one packed key per enemy, compared without branches: distance, then damage, then the id's rank)
     best_key = np.int64(1) << 62
     adjacent_foe = False
     danger = False
-    my_dmg = st[me, S_DMG]
     for c in range(n):
         if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
             continue
@@ -890,7 +988,6 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
         return ACT_STAND, tgt
     if tgt < 0:
         return ACT_END, -1
-    mv = cst[me, MV]
     if danger:
         # a character the next average hit could kill runs away (tactics.in_danger, path_away)
         _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
@@ -939,10 +1036,17 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     if foe < 0:
         _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags, seen, queue)
         return (ACT_RUN if path[0] > 0 else ACT_END), tgt
+    return _attack_choice(me, foe, a, st, cst, kuse, flags, dec)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _attack_choice(me, foe, a, st, cst, kuse, flags, dec):  # noqa: ANN001, ANN202
+    """:func:`_decide`'s attack on ``foe`` with attack ``a``: ``dec`` = the attack and whether the tactic
+    spends Karma on it (tactics.Ed4Tactic.attack_plan)."""
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
     dec[0] = a
-    dec[1] = 1 if (kuse[cls, a, cst[foe, CLS], w] and st[me, S_KARMA] > 0) else 0
+    dec[1] = 1 if (kuse[cst[me, CLS], a, cst[foe, CLS], w] and st[me, S_KARMA] > 0) else 0
     return ACT_ATTACK, foe
 
 
