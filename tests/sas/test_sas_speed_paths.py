@@ -274,3 +274,25 @@ def test_held_readings_are_not_those_of_a_copy() -> None:
         assert fold.held(state, c) is not None
         assert fold.held(state, moved) is None
         assert fold.held(state, c, moved) is None
+
+
+def test_fast_records_keep_their_dataclass_fields() -> None:
+    """The S&S records built many times a fight have the events' faster ``__init__``
+    (``fast_frozen_init``): each field still gets its default, or the value given, by keyword or place."""
+    import dataclasses
+
+    from fracas.rules.sas import procedures as P
+
+    classes = [P.Effect, P.TableRoll, P.Check, P.Situation, P.AttackResult, P.DamageResult, P.BrawlDecision]
+    for cls in classes:
+        assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"  # not the dataclass one
+        fields = dataclasses.fields(cls)
+        values = {f.name: object() for f in fields}
+        made = cls(**values)
+        assert all(getattr(made, f.name) is values[f.name] for f in fields)
+        assert cls(*values.values()) == made
+        required = {f.name: values[f.name] for f in fields if f.default is dataclasses.MISSING}
+        plain = cls(**required)
+        for f in fields:
+            if f.default is not dataclasses.MISSING:
+                assert getattr(plain, f.name) == f.default

@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from fracas.engine.state import Condition
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, type[Event]] = {}
 
 _MISSING = dataclasses.MISSING
+_T = TypeVar("_T")
 
 
 def _fast_init(cls: type) -> None:
@@ -59,6 +60,13 @@ def _fast_init(cls: type) -> None:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     cls.__init__ = init  # type: ignore[misc]
+
+
+def fast_frozen_init(cls: type[_T]) -> type[_T]:
+    """Class decorator (above ``@dataclass(frozen=True, slots=True)``): the same faster ``__init__`` events
+    get (:func:`_fast_init`), for a ruleset's own frozen slots records built many times a fight."""
+    _fast_init(cls)
+    return cls
 
 
 @dataclass(frozen=True, slots=True)

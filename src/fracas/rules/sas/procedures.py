@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from fracas.dice.source import DiceSource
+from fracas.engine.events import fast_frozen_init
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, total
 from fracas.rules.sas.model import Fighter
@@ -58,6 +59,7 @@ def percent(chance: int, dice: DiceSource, why: str = "") -> bool:
 # effects
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Effect:
     """Something that happens to a fighter. ``kind`` is one of:
@@ -89,6 +91,7 @@ class Effect:
         return " ".join(bits)
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class TableRoll:
     """One roll on one table: its die, face, modifiers, total and the row read."""
@@ -107,6 +110,7 @@ class TableRoll:
 # skill checks and saves (reference 2.4, 2.5)
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Check:
     face: int
@@ -214,6 +218,7 @@ def no_dodge(f: Fighter) -> str | None:
 # surprise and initiative
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class SurpriseRoll:
     face: int
@@ -246,6 +251,7 @@ def initiative_bonus(f: Fighter) -> int:
     return f.stats.initiative + f.next.get("initiative", 0)
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class InitiativeRoll:
     rolls: tuple[tuple[str, int, int, int], ...]  # (side, face, lowest bonus, total), every roll in order
@@ -297,6 +303,7 @@ def range_band(distance_m: float, underwater: bool = False) -> str:
     return "beyond"
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class Situation:
     """What the attack table needs beyond the two fighters. ``action`` is an actions.toml id."""
@@ -562,6 +569,7 @@ def defense_modifiers(dfn: Fighter, sit: Situation) -> list[Modifier]:
     return mods
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class AttackResult:
     attacker: str
@@ -634,6 +642,7 @@ def resolve_attack(att: Fighter, dfn: Fighter, sit: Situation, dice: DiceSource)
 # fumbles
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class FumbleResult:
     roll: TableRoll
@@ -819,6 +828,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
     return mods
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class DamageResult:
     attacker: str
@@ -925,6 +935,7 @@ def minion_check(dfn: Fighter, wound: str) -> list[Effect]:
 # wound tables, body parts, bleeding
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class TableResult:
     roll: TableRoll
@@ -1295,6 +1306,7 @@ def knocked_back(f: Fighter, dice: DiceSource) -> list[Effect]:
 # brawl
 
 
+@fast_frozen_init
 @dataclass(frozen=True, slots=True)
 class BrawlDecision:
     trigger: int
