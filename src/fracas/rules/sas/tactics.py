@@ -167,6 +167,13 @@ class SasTactic:
                 hit = room[f.id] = not no_room(state, c, f)
             return hit
 
+        # a closing attack that finds no path to the foe this turn is refused (``no_way_through``, the
+        # computation validate makes): not proposed either, and the rest of validate is spared
+        no_way = getattr(ruleset, "no_way_through", None)
+
+        def way(f: Combatant, action: str) -> bool:
+            return no_way is None or not no_way(state, c, f, action)
+
         if self.guard:
             yield Command(me, "defensive-stance")
         if self.hold and t.weapons[weapon].pole and c.marks.get("set") != "receive-charge":
@@ -176,25 +183,30 @@ class SasTactic:
         target = nearest[0]
         if c.hidden:
             for f in nearest:
-                if can_close(f):
+                if can_close(f) and way(f, "sneak-attack"):
                     yield Command(me, "sneak-attack", f.id)
             if self.ambush:
                 yield Command(me, "sneak", None, {"toward": target.id})
         for f in nearest[:3]:
             if not can_close(f):
                 continue
-            if self.dogpile and not f.has("immobilized") and (smaller is None or smaller(c, f)):
+            if (
+                self.dogpile
+                and not f.has("immobilized")
+                and (smaller is None or smaller(c, f))
+                and way(f, "dog-pile")
+            ):
                 yield Command(me, "dog-pile", f.id)
-            if self.horde and _hard_to_hit(state, c, f, ruleset):
+            if self.horde and way(f, "horde") and _hard_to_hit(state, c, f, ruleset):
                 yield Command(me, "horde", f.id)
         for f in nearest:
             if c.altitude > f.altitude and can_close(f):
                 yield Command(me, "leap-attack", f.id)
         for f in nearest[:3]:
-            if can_close(f):
+            if can_close(f) and way(f, "charge"):
                 yield Command(me, "charge", f.id, {"battle_cry": True} if self.cavalry else {})
         for f in nearest[:3]:
-            if can_close(f):
+            if can_close(f) and way(f, "close-to-attack"):
                 yield Command(me, "close-to-attack", f.id)
         if not c.has("fatigued") and not self.archer:
             yield Command(me, "run", None, {"toward": target.id})
