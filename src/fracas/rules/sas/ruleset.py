@@ -268,9 +268,16 @@ def _window(start: Hex, spaces: int) -> tuple[int, int, int, int]:
     return side, start[0] - half, start[1] - half, half * side + half
 
 
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
 def _steps(side: int) -> tuple[tuple[int, int, int], ...]:
-    """(dq, dr, cell offset) of the six steps, in DIRECTIONS order (the searches' tie-breaks follow it)."""
-    return tuple((dq, dr, dq * side + dr) for dq, dr in DIRECTIONS)
+    """(dq, dr, cell offset) of the six steps, in DIRECTIONS order (the searches' tie-breaks follow it);
+    remembered per window side (a pure function of an int: a few dozen sides in all)."""
+    hit = _STEPS.get(side)
+    if hit is None:
+        hit = _STEPS[side] = tuple((dq, dr, dq * side + dr) for dq, dr in DIRECTIONS)
+    return hit
 
 
 def _reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: set[Hex] | frozenset[Hex]) -> bool:
@@ -1453,7 +1460,11 @@ class SasRuleset(Ruleset):
                 return hit  # type: ignore[no-any-return]
         taken = self._taken(state, c)
         q, r = pos
-        out = all((q + dq, r + dr) in taken for dq, dr in DIRECTIONS)
+        out = True
+        for dq, dr in DIRECTIONS:
+            if (q + dq, r + dr) not in taken:
+                out = False
+                break
         if memo is not None:
             memo[key] = out
         return out
@@ -1598,6 +1609,8 @@ class SasRuleset(Ruleset):
         self, state: FightState, c: Combatant, taken: set[Hex] | None
     ) -> set[Hex] | frozenset[Hex]:
         if taken is None:
+            if not (c.marks.get("ridden_by") or c.marks.get("mounted_on")):
+                return self._taken(state, c)  # no rider or steed to let through: the same hexes
             memo = held(state, c)
             key = ("path_blocked", c.id)
             if memo is not None and key in memo:
