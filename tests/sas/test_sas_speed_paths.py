@@ -296,3 +296,22 @@ def test_fast_records_keep_their_dataclass_fields() -> None:
         for f in fields:
             if f.default is not dataclasses.MISSING:
                 assert getattr(plain, f.name) == f.default
+
+
+def test_deaths_leave_the_held_view_alone() -> None:
+    """DEATH BY A THOUSAND CUTS reads a combatant with this batch's markers; an immediate attack calls it
+    in the middle of a command whose views are held: the held view keeps the state's markers."""
+    from fracas.dice.source import ScriptedDice
+    from fracas.rules.sas import fold
+    from fracas.rules.sas.ruleset import RULESET
+
+    state = _goblin_state()
+    bran = state.combatants["bran"]
+    with fold.views_held(state):
+        before = fold.view(state, bran)
+        markers = before.markers
+        b = fold.EventBuilder(state)
+        b.add_counter("bran", "markers", bran.stats.wound_level)
+        RULESET._deaths(b, state, ScriptedDice([3] * 10))
+        assert fold.view(state, bran) is before
+        assert before.markers == markers

@@ -1006,8 +1006,8 @@ class SasRuleset(Ruleset):
                 continue
             if markers < c.stats.wound_level:
                 continue  # below the Wound Level death_check finds nothing: no view built for it
-            f = view(state, c)
-            f.markers = markers
+            # a copy with this batch's markers: the view itself may be held for the rest of the command
+            f = dataclasses.replace(view(state, c), markers=markers)
             b.effects(
                 P.death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
             )
