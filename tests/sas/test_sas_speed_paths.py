@@ -315,3 +315,40 @@ def test_deaths_leave_the_held_view_alone() -> None:
         RULESET._deaths(b, state, ScriptedDice([3] * 10))
         assert fold.view(state, bran) is before
         assert before.markers == markers
+
+
+def test_die_table_lookup_reads_its_index_as_the_rows() -> None:
+    """``DieTable.lookup`` reads an index built once per table: for every table, every total and natural
+    face, the row a scan of the rows finds (below the first row the first, beyond the last the last)."""
+    from fracas.rules.sas.tables import DieTable, tables
+
+    def plain(table: DieTable, total: int, natural: int | None) -> object:  # type: ignore[type-arg]
+        if natural is not None:
+            for row in table.rows:
+                if row.natural and row.covers(natural):
+                    return row
+        rows = [r for r in table.rows if not r.natural]
+        if total < rows[0].low:
+            return rows[0]
+        return next((r for r in rows if r.covers(total)), rows[-1])
+
+    found: list[DieTable] = []  # type: ignore[type-arg]
+
+    def walk(obj: object, depth: int = 0) -> None:
+        if isinstance(obj, DieTable):
+            found.append(obj)
+        elif isinstance(obj, dict) and depth < 4:
+            for v in obj.values():
+                walk(v, depth + 1)
+        elif depth < 4:
+            for k in getattr(type(obj), "model_fields", {}):
+                walk(getattr(obj, k), depth + 1)
+
+    t = tables()
+    for name in ("attack", "fumbles", "damage", "wounds", "conditions", "brawl", "combat", "magic"):
+        walk(getattr(t, name))
+    assert len(found) >= 10
+    for table in found:
+        for total in range(-40, 80):
+            for natural in (None, *range(-2, 25)):
+                assert table.lookup(total, natural) is plain(table, total, natural)

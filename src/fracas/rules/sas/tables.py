@@ -116,6 +116,8 @@ def _check_rows(rows: list[Row], die: int, name: str, first: int = 1) -> None:
 
 
 R = TypeVar("R", bound=Row)
+_INDEXES: dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...], dict[int, Any]]] = {}
+"""``DieTable.lookup``'s index of each table (by the table object's id, the table held in the entry)."""
 T = TypeVar("T", bound="DieTable[Any]")
 
 
@@ -126,18 +128,40 @@ class DieTable(_Strict, Generic[R]):
 
     def lookup(self, total: int, natural: int | None = None) -> R:
         """The row for a modified ``total`` (below the first row reads the first row; above the last, the
-        last). A row marked ``natural`` is read on the die face ``natural`` instead of the total."""
+        last). A row marked ``natural`` is read on the die face ``natural`` instead of the total.
+
+        Read from an index of the table built on first use (``_index``): the rows marked ``natural``, the
+        others, and the row each total from the first row's ``low`` to the last closed ``high`` reads; a
+        total beyond that range is looked for among the rows as before."""
+        idx = _INDEXES.get(id(self))
+        if idx is None or idx[0] is not self:
+            idx = self._index()
+        naturals, candidates, by_total = idx[1], idx[2], idx[3]
         if natural is not None:
-            for row in self.rows:
-                if row.natural and row.covers(natural):
+            for row in naturals:
+                if row.covers(natural):
                     return row
-        candidates = [r for r in self.rows if not r.natural]
         if total < candidates[0].low:
             return candidates[0]
+        hit = by_total.get(total)
+        if hit is not None:
+            return hit
         for row in candidates:
             if row.covers(total):
                 return row
         return candidates[-1]
+
+    def _index(self) -> tuple[Any, tuple[R, ...], tuple[R, ...], dict[int, R]]:
+        naturals = tuple(r for r in self.rows if r.natural)
+        candidates = tuple(r for r in self.rows if not r.natural)
+        by_total: dict[int, R] = {}
+        top = max((r.high if r.high is not None else r.low) for r in candidates)
+        for total in range(candidates[0].low, top + 1):
+            by_total[total] = next((r for r in candidates if r.covers(total)), candidates[-1])
+        idx = (self, naturals, candidates, by_total)
+        # the tables are loaded once and frozen: an index per table object (held with it, so its id stays)
+        _INDEXES[id(self)] = idx
+        return idx
 
     def row(self, row_id: str) -> R:
         for r in self.rows:
