@@ -352,3 +352,75 @@ def test_die_table_lookup_reads_its_index_as_the_rows() -> None:
         for total in range(-40, 80):
             for natural in (None, *range(-2, 25)):
                 assert table.lookup(total, natural) is plain(table, total, natural)
+
+
+def _plain_view(state, c):  # type: ignore[no-untyped-def]
+    """The combatant's view as it was built before ``_view`` set the slots itself (the constructor)."""
+    import dataclasses
+
+    from fracas.rules.sas.fold import DEFENSE_CONDITIONS, DEFENSE_LABELS, next_value
+    from fracas.rules.sas.model import Fighter
+
+    stats, marks, counters, rnd = c.stats, c.marks, c.counters, state.round
+    if marks.get("shield_dropped") and stats.shield != "none":
+        stats = dataclasses.replace(stats, shield="none")
+    if counters.get("strength_loss", 0):
+        stats = dataclasses.replace(stats, strength=stats.strength - counters["strength_loss"])
+    conds = c.conditions
+    nxt = {k: next_value(c, k, rnd) for k in marks.get("next", ()) if next_value(c, k, rnd)}
+    present = [n for n in DEFENSE_CONDITIONS if n in conds]
+    why = ""
+    if present and sum(conds[n].value for n in present):
+        nxt["defense"] = sum(conds[n].value for n in present)
+        why = ", ".join(DEFENSE_LABELS[n] for n in present)
+    if marks.get("lost_leg"):
+        nxt["move"] = nxt.get("move", 0) - 4
+    used = marks.get("shield_used")
+    return Fighter(
+        c.id,
+        stats,
+        c.side,
+        markers=counters.get("markers", 0),
+        burn_markers=counters.get("burn_markers", 0),
+        conditions={k: None if v.until_round is None else v.until_round - rnd for k, v in conds.items()},
+        hurt=list(marks.get("hurt", ())),
+        broken=list(marks.get("broken", ())),
+        permanent=list(marks.get("permanent", ())),
+        bleeds=counters.get("bleeds", 0),
+        next=nxt,
+        dead=c.status == "dead",
+        dying_rounds=None if marks.get("dying_round") is None else marks["dying_round"] - rnd,
+        weapon=marks.get("weapon"),
+        shield_used=used[2] if used and (used[0], used[1]) == (rnd, state.extra.get("side_index", 0)) else 0,
+        mounted_on=marks.get("mounted_on"),
+        mount_moving=marks.get("moved_round") == rnd,
+        hits_taken=counters.get("hits", 0),
+        defense_why=why,
+    )
+
+
+def test_views_are_the_constructors_fighters() -> None:
+    """``_view`` fills a Fighter's slots itself: after every step of fights of each example (conditions,
+    next-round modifiers, shields, wounds as they come), each combatant's view equals the Fighter the
+    constructor builds from the same state."""
+    from pathlib import Path
+
+    from fracas.dice.source import RandomDice
+    from fracas.engine import encounter
+    from fracas.engine.play import Fight
+    from fracas.rules.sas.fold import _view
+    from fracas.rules.sas.ruleset import RULESET
+
+    root = Path(__file__).resolve().parents[2] / "examples/sas"
+    compared = 0
+    for path in sorted(root.glob("*.yaml")):
+        _, base = encounter.load(path)
+        fight = Fight(RULESET, base.clone(), RandomDice(7), log=None)
+        for _ in range(120):
+            if fight.state.ended:
+                break
+            fight.step()
+            for c in fight.state.combatants.values():
+                assert _view(fight.state, c) == _plain_view(fight.state, c)
+                compared += 1
+    assert compared > 1000

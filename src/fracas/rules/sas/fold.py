@@ -140,8 +140,39 @@ def view(state: FightState, c: Combatant) -> Fighter:
     return _view(state, c)
 
 
+# ``_view`` fills a Fighter's slots one by one (no __init__ argument matching: the rules build a view per
+# combatant and command); these are the fields it sets, checked against the class when this module loads
+_FIGHTER_FIELDS = (
+    "id",
+    "stats",
+    "side",
+    "markers",
+    "burn_markers",
+    "conditions",
+    "hurt",
+    "broken",
+    "permanent",
+    "bleeds",
+    "next",
+    "strength_loss",
+    "appearance_loss",
+    "dead",
+    "dying_rounds",
+    "weapon",
+    "offhand",
+    "shield_used",
+    "mounted_on",
+    "mount_moving",
+    "hits_taken",
+    "defense_why",
+)
+if tuple(f.name for f in dataclasses.fields(Fighter)) != _FIGHTER_FIELDS:  # pragma: no cover
+    raise RuntimeError("fold._view sets the Fighter fields it knows: update _FIGHTER_FIELDS and _view")
+_new_fighter = object.__new__
+
+
 def _view(state: FightState, c: Combatant) -> Fighter:
-    # built in one constructor call from the dicts read once (the rules build thousands of views a fight)
+    # built from the dicts read once, every slot set directly (the rules build thousands of views a fight)
     stats = c.stats
     marks = c.marks
     counters = c.counters
@@ -152,47 +183,57 @@ def _view(state: FightState, c: Combatant) -> Fighter:
     if loss:
         stats = dataclasses.replace(stats, strength=stats.strength - loss)
     conds = c.conditions
-    conditions = {
-        k: (cond.until_round - rnd if cond.until_round is not None else None) for k, cond in conds.items()
-    }
     nxt: dict[str, int] = {}
-    for key in marks.get("next", ()):
-        v = next_value(c, key, rnd)
-        if v:
-            nxt[key] = v
     defense_why = ""
-    present = [n for n in DEFENSE_CONDITIONS if n in conds] if conds else []
-    if present:
-        defense = sum(conds[n].value for n in present)
-        if defense:
-            nxt["defense"] = defense
-            defense_why = ", ".join(DEFENSE_LABELS[n] for n in present)
+    if conds:
+        conditions = {
+            k: (cond.until_round - rnd if cond.until_round is not None else None) for k, cond in conds.items()
+        }
+    else:
+        conditions = {}
+    pending = marks.get("next")
+    if pending:
+        for key, (value, until) in pending.items():  # next_value, read in place
+            if until is None or until >= rnd:
+                v = int(value)
+                if v:
+                    nxt[key] = v
+    if conds:
+        present = [n for n in DEFENSE_CONDITIONS if n in conds]
+        if present:
+            defense = sum(conds[n].value for n in present)
+            if defense:
+                nxt["defense"] = defense
+                defense_why = ", ".join(DEFENSE_LABELS[n] for n in present)
     if marks.get("lost_leg"):
         nxt["move"] = nxt.get("move", 0) - 4
     dying = marks.get("dying_round")
     used = marks.get("shield_used")
-    return Fighter(
-        c.id,
-        stats,
-        c.side,
-        markers=counters.get("markers", 0),
-        burn_markers=counters.get("burn_markers", 0),
-        conditions=conditions,
-        hurt=list(marks.get("hurt", ())),
-        broken=list(marks.get("broken", ())),
-        permanent=list(marks.get("permanent", ())),
-        bleeds=counters.get("bleeds", 0),
-        next=nxt,
-        dead=c.status == "dead",
-        dying_rounds=None if dying is None else dying - rnd,
-        weapon=marks.get("weapon"),
-        # a shield's blocks count per side turn: (round, side index, blocks)
-        shield_used=used[2] if used and (used[0], used[1]) == (rnd, state.extra.get("side_index", 0)) else 0,
-        mounted_on=marks.get("mounted_on"),
-        mount_moving=marks.get("moved_round") == rnd,
-        hits_taken=counters.get("hits", 0),
-        defense_why=defense_why,
-    )
+    f = _new_fighter(Fighter)
+    f.id = c.id
+    f.stats = stats
+    f.side = c.side
+    f.markers = counters.get("markers", 0)
+    f.burn_markers = counters.get("burn_markers", 0)
+    f.conditions = conditions
+    f.hurt = list(marks.get("hurt", ()))
+    f.broken = list(marks.get("broken", ()))
+    f.permanent = list(marks.get("permanent", ()))
+    f.bleeds = counters.get("bleeds", 0)
+    f.next = nxt
+    f.strength_loss = 0
+    f.appearance_loss = 0
+    f.dead = c.status == "dead"
+    f.dying_rounds = None if dying is None else dying - rnd
+    f.weapon = marks.get("weapon")
+    f.offhand = None
+    # a shield's blocks count per side turn: (round, side index, blocks)
+    f.shield_used = used[2] if used and (used[0], used[1]) == (rnd, state.extra.get("side_index", 0)) else 0
+    f.mounted_on = marks.get("mounted_on")
+    f.mount_moving = marks.get("moved_round") == rnd
+    f.hits_taken = counters.get("hits", 0)
+    f.defense_why = defense_why
+    return f
 
 
 class EventBuilder:
