@@ -497,11 +497,11 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
 def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN202
     """:func:`_close_foes` from the occupancy grid: the six hexes round ``t`` instead of every combatant
     (the same answer: the grid holds everyone active or unconscious, and with its id (:func:`_code`) the
-    side of one that counts as a close combat foe); a scan off the grid's edge. Without branches: whether a
-    neighbour is a foe is unpredictable."""
+    side of one that counts as a close combat foe); a scan off the grid's edge, or of three combatants or
+    fewer (fewer reads). Without branches: whether a neighbour is a foe is unpredictable."""
     i = st[t, S_Q] - flags[F_GQ0]
     j = st[t, S_R] - flags[F_GR0]
-    if not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
+    if n <= 3 or not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
         return _close_foes(t, excl, cst, st, n, rear)
     cnt = 0
     others = 0
