@@ -424,3 +424,18 @@ def test_views_are_the_constructors_fighters() -> None:
                 assert _view(fight.state, c) == _plain_view(fight.state, c)
                 compared += 1
     assert compared > 1000
+
+
+def test_combat_numbers_read_once_are_the_sections_own() -> None:
+    """``CombatRules.num`` remembers each number it reads: asked twice, every key of every section of
+    combat.toml gives the section's own value."""
+    from fracas.rules.sas.tables import tables
+
+    combat = tables().combat
+    asked = 0
+    for section in type(combat).model_fields:
+        for key, value in (getattr(combat, section).__pydantic_extra__ or {}).items():
+            assert combat.num(section, key) is value
+            assert combat.num(section, key) is value
+            asked += 1
+    assert asked > 20

@@ -433,6 +433,11 @@ class _Section(BaseModel):
     section: str
 
 
+_NUMS: dict[int, tuple[Any, dict[tuple[str, str], Any]]] = {}
+"""``CombatRules.num``'s numbers read so far, per (frozen) CombatRules object (held in the entry)."""
+_NOT_READ = object()
+
+
 class CombatRules(_Strict):
     surprise: _Section
     initiative: _Section
@@ -450,7 +455,16 @@ class CombatRules(_Strict):
     horde: _Section
 
     def num(self, section: str, key: str) -> Any:
-        return getattr(getattr(self, section), key)
+        """``section.key`` of combat.toml. The sections keep their numbers as pydantic extra fields (read
+        through a slow ``__getattr__``): each is read once per loaded table and remembered."""
+        hit = _NUMS.get(id(self))
+        if hit is None or hit[0] is not self:
+            hit = _NUMS[id(self)] = (self, {})
+        known = hit[1]
+        value = known.get((section, key), _NOT_READ)
+        if value is _NOT_READ:
+            value = known[(section, key)] = getattr(getattr(self, section), key)
+        return value
 
 
 class Size(_Strict):
