@@ -24,6 +24,18 @@ step (medians of 14 alternating 0.3 s slices): 5v5 +15 %, bandits +6 %, Mica +27
 25v25 +16 %, 100v100 +15 %; but one ghoul against one two hexes apart (bench_sim's 1v1 row, which this
 kernel plays) -20 to -25 % (about 530,000 against 660,000), from the foe sides on the grid. Issue 9's target
 for a 5v5 melee is 200,000.
+
+Measured 2026-11-30 17:43 after the usual turn from the grid, hexgrid.route's shortcuts in the kernel's route
+search and the scan of three combatants or fewer (``--group --lines 1,10,25,100 --seconds 2``, load average
+7.4-8.1 on 2 cores, so every figure is low): 5v5 ghouls 70,900, bandits 80,600, Mica 52,600, 1v1 two hexes
+apart 689,000, 10v10 16,900, 25v25 4,480, 100v100 287. Paired against the kernel before (the same stream;
+minimum of 16-26 timings of three fixed chunks of fights each, both orders, load 4-8): 5v5 -4 to +5 % (no
+change that shows above the noise), bandits +1 to +13 %, Mica +6 to +15 %, 1v1 +2 to +8 %, 10v10 +1 to
++11 %, 25v25 +14 to +16 %, 100v100 x2.4 to x2.7. Kept out (no gain that showed): a ring-by-ring survey of
+the nearest enemy on the grid for 40 or more combatants, the five nearest candidates' distances packed once,
+a branch-free read of the six neighbours (1v1 -25 %), and inlining the greedy path walk (1v1 -20 %). A
+decision kept between turns would serve 1-2 % of the 5v5's turns: something the choice reads (a position,
+a status, someone's damage) changes between two turns of the same combatant in all the others.
 """
 
 from __future__ import annotations
