@@ -1469,6 +1469,17 @@ class SasRuleset(Ruleset):
             memo[key] = out
         return out
 
+    def may_close_at(self, state: FightState, c: Combatant, target: Combatant, action: str) -> bool:
+        """The breadth-first look ``no_way_through`` starts with (``_may_close``) at ``action``'s speed, on
+        its own: False means no free hex next to the target within reach. A tactic asks it for a Charge (the
+        longest reach) before a Horde Attack or Close to Attack on the same foe: a goblin stuck at the back
+        is then answered for the shorter reach from the memo, one look instead of two."""
+        pos = target.pos
+        if pos is None or c.pos is None or self._dist(c, target) <= 1:
+            return True
+        speed = 2.0 if action == "charge" else 0.5 if action == "sneak-attack" else 1.0
+        return self._may_close(state, c, pos, self._spaces(state, c, speed, charge=action == "charge"))
+
     def no_way_through(self, state: FightState, c: Combatant, target: Combatant, action: str) -> bool:
         """ATTACKING: a closing attack that moves (Close to Attack, Sneak Attack, Charge, Horde Attack, Dog
         Pile) on a target more than one space away finds no path this turn to a free hex next to him (at the

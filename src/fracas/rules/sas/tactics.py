@@ -174,6 +174,10 @@ class SasTactic:
         def way(f: Combatant, action: str) -> bool:
             return no_way is None or not no_way(state, c, f, action)
 
+        # the look for a Charge's longer reach first: when it finds nothing, the shorter reaches asked before
+        # the Charge (Horde Attack, Dog Pile) are answered from the memo without a look of their own
+        look = getattr(ruleset, "may_close_at", None)
+
         if self.guard:
             yield Command(me, "defensive-stance")
         if self.hold and t.weapons[weapon].pole and c.marks.get("set") != "receive-charge":
@@ -190,6 +194,8 @@ class SasTactic:
         for f in nearest[:3]:
             if not can_close(f):
                 continue
+            if look is not None and (self.dogpile or self.horde):
+                look(state, c, f, "charge")  # fills the memo only: what is proposed does not change
             if (
                 self.dogpile
                 and not f.has("immobilized")
