@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fracas.engine.events import fast_frozen_init
+
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
     from fracas.engine.commands import Command, Decision
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from fracas.engine.tactics import Tactic
 
 
+@fast_frozen_init  # built for every test of every fight: the events' faster __init__
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """One number that changed a test, and why: ``Modifier(-2, "Harried", "ed4/situation/harried p.388")``."""
