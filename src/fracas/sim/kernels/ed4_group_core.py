@@ -52,6 +52,8 @@ DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
 # directions k - 1, k and k + 1 as bits (row 6: all six): the neighbours worth a look after a step in
 # direction k (_route), the front arc of one facing k (_close_foes_at)
 AHEAD = np.array([0b100011, 0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b111111], dtype=np.int64)
+# the direction to a neighbour (q + dq, r + dr) at (dq + 1) * 3 + dr + 1 (DQ, DR), -1 where none is
+NEXT_DIR = np.array([-1, 3, 4, 2, -1, 5, 1, 0, -1], dtype=np.int64)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -85,13 +87,17 @@ def _next(s):  # noqa: ANN001, ANN202
 def _draw(s, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """One outcome of the test in table row ``row``: ``total * 2 + rule_of_one`` (Walker's alias method:
     the top bits of a word pick the cell, the low ``shift[row]`` bits decide between the cell's own value
-    and its alias; branch-free, as the choice is unpredictable)."""
+    and its alias; branch-free, as the choice is unpredictable).
+    ``keep`` holds the cells interleaved (:func:`interleave`), two words each: the threshold, then the own
+    value | the alias << 32, so that a draw reads one cache line; ``own`` and ``alias`` (the same values
+    apart) are not read."""
     u = _next(s)
     sh = shift[row]
-    k = off[row] + np.int64(u >> sh)
+    k = 2 * (off[row] + np.int64(u >> sh))
     keep_own = np.int64((u & ((np.uint64(1) << sh) - np.uint64(1))) < keep[k])
-    a = alias[k]
-    return a + keep_own * (own[k] - a)
+    v = keep[k + 1]
+    a = np.int64(v >> np.uint64(32))
+    return a + keep_own * (np.int64(v & np.uint64(0xFFFFFFFF)) - a)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -691,8 +697,9 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
         if harried_t:
             dn_mod += har_pen
         if oth_t > 0 or harried_t:
-            rel = (_cdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
-            if 2 <= rel <= 4 and (harried_t or front_t):
+            # from t's rear arc (situation.in_rear): not the facing direction nor the two next to it
+            k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+            if not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t):
                 dn_mod += flags[F_BLIND_PEN]
         if att[me, a, A_CLOSE] == 0:
             dn_mod += _intervening(me, t, st, n, wk[W_INTER])
@@ -719,10 +726,11 @@ def _attack(
     max_step = flags[F_MAXSTEP]
     close = att[me, a, A_CLOSE] != 0
     # long range (round._long_range, p.390): -2 to the Attack and Damage tests
-    yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
     long_pen = 0
-    if not close and att[me, a, A_SHORT] >= 0 and yards > att[me, a, A_SHORT]:
-        long_pen = flags[F_LONG_PEN]
+    if not close and att[me, a, A_SHORT] >= 0:
+        yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        if yards > att[me, a, A_SHORT]:
+            long_pen = flags[F_LONG_PEN]
     stray_total = -1
     tests = 0
     changed = False
@@ -791,6 +799,19 @@ def _attack(
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _fdir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
+    """:func:`_cdir` (chapter._direction), from a table when the second hex is next to the first (a close
+    attack's target: the direction of that neighbour, the only one pointing at it)."""
+    dq = q2 - q1 + 1
+    dr = r2 - r1 + 1
+    if 0 <= dq <= 2 and 0 <= dr <= 2:
+        k = NEXT_DIR[dq * 3 + dr]
+        if k >= 0:
+            return k
+    return _cdir(q1, r1, q2, r2)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _face(me, t, st, cst):  # noqa: ANN001, ANN202
     """chapter._face: the attacker faces its target; a defender next to it with no other foe next to it
     turns to face the attacker (Blindsided, p.386-387)."""
@@ -803,13 +824,16 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
 @njit(cache=True, forceinline=True, _nrt=False)
 def _face_known(me, t, st, oth):  # noqa: ANN001, ANN202
     """:func:`_face` with the count of ``t``'s close combat foes other than ``me`` (``oth``) known."""
-    st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
-    if (
-        oth == 0
-        and st[t, S_STATUS] == ACTIVE
-        and _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R]) == 1
-    ):
-        st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+    dq = st[t, S_Q] - st[me, S_Q] + 1
+    dr = st[t, S_R] - st[me, S_R] + 1
+    k = NEXT_DIR[dq * 3 + dr] if (0 <= dq <= 2 and 0 <= dr <= 2) else -1
+    if k < 0:
+        st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        return
+    st[me, S_FACE] = k
+    # a neighbour turns to face the attacker: the opposite direction
+    if oth == 0 and st[t, S_STATUS] == ACTIVE:
+        st[t, S_FACE] = k + 3 if k < 3 else k - 3
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -1184,9 +1208,20 @@ def alias_table(values, probs, bits):  # noqa: ANN001, ANN201
     return keep, own, alias
 
 
+def interleave(keep: np.ndarray, own: np.ndarray, alias: np.ndarray) -> np.ndarray:
+    """The cells of alias tables as :func:`_draw` reads them: per cell its threshold (``keep``), then its
+    own value | its alias << 32 (both non-negative and below 2**31)."""
+    if own.size and (min(own.min(), alias.min()) < 0 or max(own.max(), alias.max()) >= 1 << 31):
+        raise ValueError("an outcome outside 0 .. 2**31 - 1")
+    out = np.empty(2 * keep.size, dtype=np.uint64)
+    out[0::2] = keep
+    out[1::2] = own.astype(np.uint64) | (alias.astype(np.uint64) << np.uint64(32))
+    return out
+
+
 @njit(cache=True)
 def sample_many(n, seed, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN201
-    """``n`` outcomes of table row ``row`` (for tests)."""
+    """``n`` outcomes of table row ``row`` (for tests; ``keep`` interleaved, as :func:`_draw` reads it)."""
     s = seed.copy()
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
