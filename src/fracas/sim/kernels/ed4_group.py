@@ -363,6 +363,7 @@ class Ed4GroupKernel:
             row[core.FACE0] = c.facing
             row[core.CLS] = cls_of[i]
             row[core.NATT] = len(p.attacks)
+            row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
             cst[rank[c.id], core.BYRANK] = i
             for ai, a in enumerate(p.attacks):
                 att[i, ai] = (

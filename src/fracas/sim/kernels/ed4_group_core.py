@@ -16,7 +16,8 @@ from numba import njit
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
-NCOL = 29
+IKEY = 29  # the fixed low bits of the acting-order key (init_key)
+NCOL = 30
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 NATTCOL = 8
@@ -452,10 +453,10 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
     return cnt, others, front
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
-    an unconscious character below his Unconsciousness Rating."""
+    an unconscious character below his Unconsciousness Rating (not inlined: rare)."""
     v = _draw(s, cst[c, RECSTEP], off, shift, keep, own, alias) >> 1
     healed = v - st[c, S_WND]
     if healed < 1:
@@ -514,22 +515,43 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
                     ng += 1
         if value > 4095:
             value = 4095
-        # initiative_order_key: forced last, highest result, player characters, Initiative step, Dexterity, id
-        key = forced
-        key = key * 4096 + (4095 - value)
-        key = key * 2 + (0 if cst[c, PLAYER] else 1)
-        key = key * 256 + (255 - cst[c, INIT])
-        key = key * 256 + (255 - cst[c, DEX])
-        key = key * 1024 + cst[c, RANK]
-        j = m
+        # initiative_order_key: forced last, highest result, then the fixed part (init_key, its low bits the
+        # id's rank)
+        keys[m] = (forced << 39) + ((4095 - value) << 27) + cst[c, IKEY]
+        m += 1
+    _sort_keys(keys, order, m, cst)
+    return m
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _sort_keys(keys, order, m, cst):  # noqa: ANN001, ANN202
+    """The combatants of ``keys[:m]`` (distinct acting-order keys, the id's rank in the low 10 bits) into
+    ``order`` by ascending key: a few by counting for each the keys below it (no branches), more by
+    insertion."""
+    if m <= 32:
+        for x in range(m):
+            kx = keys[x]
+            below = 0
+            for y in range(m):
+                below += keys[y] < kx
+            order[below] = cst[kx & 1023, BYRANK]
+        return
+    for x in range(1, m):
+        key = keys[x]
+        j = x
         while j > 0 and keys[j - 1] > key:
             keys[j] = keys[j - 1]
-            order[j] = order[j - 1]
             j -= 1
         keys[j] = key
-        order[j] = c
-        m += 1
-    return m
+    for x in range(m):
+        order[x] = cst[keys[x] & 1023, BYRANK]
+
+
+def init_key(player: bool, init: int, dex: int, rank: int) -> int:
+    """The low 27 bits of a combatant's acting-order key (round._initiative's initiative_order_key, p.372,
+    after the forced-last flag and the result): player characters first, then the higher Initiative step,
+    Dexterity, then the id's rank (Initiative step 0..255, Dexterity 0..255, rank 0..1023)."""
+    return ((((0 if player else 1) * 256 + (255 - init)) * 256 + (255 - dex)) * 1024) + rank
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -537,15 +559,14 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     """play.Fight._check_end: the side still standing (-1 if none) when at most one side is, else -2."""
     for si in range(nsides):
         standing[si] = 0
-    for c in range(n):
-        if st[c, S_STATUS] == ACTIVE:
-            standing[cst[c, SIDE]] = 1
+    for c in range(n):  # without branches: who still stands is unpredictable
+        standing[cst[c, SIDE]] |= st[c, S_STATUS] == ACTIVE
     k = 0
     last = -1
     for si in range(nsides):
-        if standing[si]:
-            k += 1
-            last = si
+        up = standing[si]
+        k += up
+        last += up * (si - last)
     if k <= 1:
         return last
     return -2
@@ -609,7 +630,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
         return False
     elif st[t, S_DMG] >= cst[t, UNC]:
         st[t, S_STATUS] = UNCONSCIOUS
-        st[t, S_UNC] = rnd
+        st[t, S_UNC] = rnd + 10  # when its Recovery test is due (play)
         st[t, S_DOWN] = 1
         _regrid(t, st, cst, grid, flags)
         return True
@@ -775,27 +796,39 @@ def _attack(
         # fmt: on
     struck = False
     if chapter and not close and stray_total >= 0:
-        inter = wk[W_INTER]
-        ni = _intervening(me, t, st, n, inter)
-        for x in range(ni):
-            v = inter[x]
-            if stray_total >= cst[v, PD]:
-                extra = (stray_total - cst[v, PD]) // 5
-                dstep = att[me, a, A_DAMAGE] + 2 * extra
-                if wp:
-                    dstep -= st[me, S_WND]
-                # fmt: off
-                changed |= _damage(me, v, dstep, att[me, a, A_ARMOR], max_step, rnd, s, st, cst, flags, off,
-                                   shift, keep, own, alias, dealt, taken, grid, -1)
-                # fmt: on
-                struck = True
-                break
-    if chapter and tests > 0:
-        if struck:
-            _face(me, t, st, cst)
-        else:
-            _face_known(me, t, st, oth_t)
+        # fmt: off
+        hit, struck = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
+                             wk, dealt, taken, grid)
+        # fmt: on
+        changed |= hit
+    if chapter and tests > 0 and not struck:
+        _face_known(me, t, st, oth_t)
     return changed
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _stray(
+    me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
+):  # noqa: ANN001, ANN202, PLR0913
+    """chapter._stray (p.392), for :func:`_attack` (not inlined: rare): a missed shot into close combat
+    (its result ``stray_total``) strikes the first character in the way whose Physical Defense it reaches;
+    then chapter._face. Returns (whether a status changed, whether someone was struck)."""
+    inter = wk[W_INTER]
+    ni = _intervening(me, t, st, cst.shape[0], inter)
+    for x in range(ni):
+        v = inter[x]
+        if stray_total >= cst[v, PD]:
+            extra = (stray_total - cst[v, PD]) // 5
+            dstep = att[me, a, A_DAMAGE] + 2 * extra
+            if flags[F_WP]:
+                dstep -= st[me, S_WND]
+            # fmt: off
+            changed = _damage(me, v, dstep, att[me, a, A_ARMOR], flags[F_MAXSTEP], rnd, s, st, cst, flags,
+                              off, shift, keep, own, alias, dealt, taken, grid, -1)
+            # fmt: on
+            _face(me, t, st, cst)
+            return changed, True
+    return False, False
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -1094,7 +1127,7 @@ def play(
             st[i, S_DOWN] = 0
             st[i, S_KARMA] = cst[i, KARMA0]
             st[i, S_REC] = 0
-            st[i, S_UNC] = 0
+            st[i, S_UNC] = 1 << 40
             st[i, S_TRIED] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
@@ -1103,7 +1136,7 @@ def play(
             rnd += 1
             # a Recovery test one minute (10 rounds) after falling unconscious (round._start_round, p.380)
             for c in range(n):
-                if st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED] and rnd - st[c, S_UNC] >= 10:
+                if rnd >= st[c, S_UNC] and st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED]:
                     st[c, S_TRIED] = 1
                     if st[c, S_REC] < cst[c, RECT]:
                         _recover(c, s, st, cst, off, shift, keep, own, alias)
