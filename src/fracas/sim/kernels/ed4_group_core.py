@@ -515,36 +515,17 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
                     ng += 1
         if value > 4095:
             value = 4095
-        # initiative_order_key: forced last, highest result, then the fixed part (init_key, its low bits the
-        # id's rank)
-        keys[m] = (forced << 39) + ((4095 - value) << 27) + cst[c, IKEY]
-        m += 1
-    _sort_keys(keys, order, m, cst)
-    return m
-
-
-@njit(cache=True, forceinline=True, _nrt=False)
-def _sort_keys(keys, order, m, cst):  # noqa: ANN001, ANN202
-    """The combatants of ``keys[:m]`` (distinct acting-order keys, the id's rank in the low 10 bits) into
-    ``order`` by ascending key: a few by counting for each the keys below it (no branches), more by
-    insertion."""
-    if m <= 32:
-        for x in range(m):
-            kx = keys[x]
-            below = 0
-            for y in range(m):
-                below += keys[y] < kx
-            order[below] = cst[kx & 1023, BYRANK]
-        return
-    for x in range(1, m):
-        key = keys[x]
-        j = x
+        # initiative_order_key: forced last, highest result, then the fixed part (init_key)
+        key = (forced << 39) + ((4095 - value) << 27) + cst[c, IKEY]
+        j = m
         while j > 0 and keys[j - 1] > key:
             keys[j] = keys[j - 1]
+            order[j] = order[j - 1]
             j -= 1
         keys[j] = key
-    for x in range(m):
-        order[x] = cst[keys[x] & 1023, BYRANK]
+        order[j] = c
+        m += 1
+    return m
 
 
 def init_key(player: bool, init: int, dex: int, rank: int) -> int:
