@@ -248,7 +248,8 @@ def _tables(
     edition: str, floor: int, min_ones: int, karma_steps: tuple[int, ...], xsd: int
 ) -> tuple[Any, ...]:
     """Alias tables of every step 1..MAX_STEP (rows 1..100; row 0 unused), then for each Karma step the
-    steps 1..``xsd`` with that Karma die added (row base ``KROW``)."""
+    steps 1..``xsd`` with that Karma die added (row base ``KROW``); the cells interleaved as the kernel reads
+    them (ed4_group_core.interleave), and the own values and aliases apart."""
     table = step_table(edition)
     rows: list[tuple[tuple[int, ...], int] | None] = [None]
     rows += [(table[s].dice, table[s].modifier) for s in range(1, MAX_STEP + 1)]
@@ -272,14 +273,10 @@ def _tables(
         owns.append(own)
         aliases.append(alias)
         pos += keep.size
-    return (
-        off,
-        bits,
-        np.concatenate(keeps),
-        np.concatenate(owns),
-        np.concatenate(aliases),
-        kbase,
-    )
+    from .ed4_group_core import interleave
+
+    own, alias = np.concatenate(owns), np.concatenate(aliases)
+    return (off, bits, interleave(np.concatenate(keeps), own, alias), own, alias, kbase)
 
 
 # ----- the kernel -------------------------------------------------------------------------------------------
@@ -327,6 +324,8 @@ class Ed4GroupKernel:
         off, bits, keep, own, alias, kbase = _tables(
             edition.steps, edition.result_floor, edition.rule_of_one_min_dice, tuple(karma_steps), xsd
         )
+        # the kernel reads the cells interleaved (``keep``, ed4_group_core._draw); own and alias stay for the
+        # record
         self._tabs = (off, (64 - bits).astype(np.uint64), keep, own, alias)
         na = max(len(c.stats.attacks) for c in cs)
         cst = np.zeros((n, core.NCOL), dtype=np.int64)
@@ -364,6 +363,7 @@ class Ed4GroupKernel:
             row[core.FACE0] = c.facing
             row[core.CLS] = cls_of[i]
             row[core.NATT] = len(p.attacks)
+            row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
             cst[rank[c.id], core.BYRANK] = i
             for ai, a in enumerate(p.attacks):
                 att[i, ai] = (

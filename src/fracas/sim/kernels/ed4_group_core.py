@@ -16,7 +16,8 @@ from numba import njit
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
-NCOL = 29
+IKEY = 29  # the fixed low bits of the acting-order key (init_key)
+NCOL = 30
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 NATTCOL = 8
@@ -52,6 +53,8 @@ DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
 # directions k - 1, k and k + 1 as bits (row 6: all six): the neighbours worth a look after a step in
 # direction k (_route), the front arc of one facing k (_close_foes_at)
 AHEAD = np.array([0b100011, 0b000111, 0b001110, 0b011100, 0b111000, 0b110001, 0b111111], dtype=np.int64)
+# the direction to a neighbour (q + dq, r + dr) at (dq + 1) * 3 + dr + 1 (DQ, DR), -1 where none is
+NEXT_DIR = np.array([-1, 3, 4, 2, -1, 5, 1, 0, -1], dtype=np.int64)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -85,13 +88,17 @@ def _next(s):  # noqa: ANN001, ANN202
 def _draw(s, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """One outcome of the test in table row ``row``: ``total * 2 + rule_of_one`` (Walker's alias method:
     the top bits of a word pick the cell, the low ``shift[row]`` bits decide between the cell's own value
-    and its alias; branch-free, as the choice is unpredictable)."""
+    and its alias; branch-free, as the choice is unpredictable).
+    ``keep`` holds the cells interleaved (:func:`interleave`), two words each: the threshold, then the own
+    value | the alias << 32, so that a draw reads one cache line; ``own`` and ``alias`` (the same values
+    apart) are not read."""
     u = _next(s)
     sh = shift[row]
-    k = off[row] + np.int64(u >> sh)
+    k = 2 * (off[row] + np.int64(u >> sh))
     keep_own = np.int64((u & ((np.uint64(1) << sh) - np.uint64(1))) < keep[k])
-    a = alias[k]
-    return a + keep_own * (own[k] - a)
+    v = keep[k + 1]
+    a = np.int64(v >> np.uint64(32))
+    return a + keep_own * (np.int64(v & np.uint64(0xFFFFFFFF)) - a)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -521,10 +528,10 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
     return cnt, others, front
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=False, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
     """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
-    an unconscious character below his Unconsciousness Rating."""
+    an unconscious character below his Unconsciousness Rating (not inlined: rare)."""
     v = _draw(s, cst[c, RECSTEP], off, shift, keep, own, alias) >> 1
     healed = v - st[c, S_WND]
     if healed < 1:
@@ -583,13 +590,8 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
                     ng += 1
         if value > 4095:
             value = 4095
-        # initiative_order_key: forced last, highest result, player characters, Initiative step, Dexterity, id
-        key = forced
-        key = key * 4096 + (4095 - value)
-        key = key * 2 + (0 if cst[c, PLAYER] else 1)
-        key = key * 256 + (255 - cst[c, INIT])
-        key = key * 256 + (255 - cst[c, DEX])
-        key = key * 1024 + cst[c, RANK]
+        # initiative_order_key: forced last, highest result, then the fixed part (init_key)
+        key = (forced << 39) + ((4095 - value) << 27) + cst[c, IKEY]
         j = m
         while j > 0 and keys[j - 1] > key:
             keys[j] = keys[j - 1]
@@ -601,20 +603,26 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
     return m
 
 
+def init_key(player: bool, init: int, dex: int, rank: int) -> int:
+    """The low 27 bits of a combatant's acting-order key (round._initiative's initiative_order_key, p.372,
+    after the forced-last flag and the result): player characters first, then the higher Initiative step,
+    Dexterity, then the id's rank (Initiative step 0..255, Dexterity 0..255, rank 0..1023)."""
+    return ((((0 if player else 1) * 256 + (255 - init)) * 256 + (255 - dex)) * 1024) + rank
+
+
 @njit(cache=True, forceinline=True, _nrt=False)
 def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
     """play.Fight._check_end: the side still standing (-1 if none) when at most one side is, else -2."""
     for si in range(nsides):
         standing[si] = 0
-    for c in range(n):
-        if st[c, S_STATUS] == ACTIVE:
-            standing[cst[c, SIDE]] = 1
+    for c in range(n):  # without branches: who still stands is unpredictable
+        standing[cst[c, SIDE]] |= st[c, S_STATUS] == ACTIVE
     k = 0
     last = -1
     for si in range(nsides):
-        if standing[si]:
-            k += 1
-            last = si
+        up = standing[si]
+        k += up
+        last += up * (si - last)
     if k <= 1:
         return last
     return -2
@@ -678,7 +686,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
         return False
     elif st[t, S_DMG] >= cst[t, UNC]:
         st[t, S_STATUS] = UNCONSCIOUS
-        st[t, S_UNC] = rnd
+        st[t, S_UNC] = rnd + 10  # when its Recovery test is due (play)
         st[t, S_DOWN] = 1
         _regrid(t, st, cst, grid, flags)
         return True
@@ -766,8 +774,9 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
         if harried_t:
             dn_mod += har_pen
         if oth_t > 0 or harried_t:
-            rel = (_cdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R]) - st[t, S_FACE]) % 6
-            if 2 <= rel <= 4 and (harried_t or front_t):
+            # from t's rear arc (situation.in_rear): not the facing direction nor the two next to it
+            k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+            if not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t):
                 dn_mod += flags[F_BLIND_PEN]
         if att[me, a, A_CLOSE] == 0:
             dn_mod += _intervening(me, t, st, n, wk[W_INTER])
@@ -794,10 +803,11 @@ def _attack(
     max_step = flags[F_MAXSTEP]
     close = att[me, a, A_CLOSE] != 0
     # long range (round._long_range, p.390): -2 to the Attack and Damage tests
-    yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
     long_pen = 0
-    if not close and att[me, a, A_SHORT] >= 0 and yards > att[me, a, A_SHORT]:
-        long_pen = flags[F_LONG_PEN]
+    if not close and att[me, a, A_SHORT] >= 0:
+        yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        if yards > att[me, a, A_SHORT]:
+            long_pen = flags[F_LONG_PEN]
     stray_total = -1
     tests = 0
     changed = False
@@ -842,27 +852,52 @@ def _attack(
         # fmt: on
     struck = False
     if chapter and not close and stray_total >= 0:
-        inter = wk[W_INTER]
-        ni = _intervening(me, t, st, n, inter)
-        for x in range(ni):
-            v = inter[x]
-            if stray_total >= cst[v, PD]:
-                extra = (stray_total - cst[v, PD]) // 5
-                dstep = att[me, a, A_DAMAGE] + 2 * extra
-                if wp:
-                    dstep -= st[me, S_WND]
-                # fmt: off
-                changed |= _damage(me, v, dstep, att[me, a, A_ARMOR], max_step, rnd, s, st, cst, flags, off,
-                                   shift, keep, own, alias, dealt, taken, grid, -1)
-                # fmt: on
-                struck = True
-                break
-    if chapter and tests > 0:
-        if struck:
-            _face(me, t, st, cst)
-        else:
-            _face_known(me, t, st, oth_t)
+        # fmt: off
+        hit, struck = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
+                             wk, dealt, taken, grid)
+        # fmt: on
+        changed |= hit
+    if chapter and tests > 0 and not struck:
+        _face_known(me, t, st, oth_t)
     return changed
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _stray(
+    me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
+):  # noqa: ANN001, ANN202, PLR0913
+    """chapter._stray (p.392), for :func:`_attack` (not inlined: rare): a missed shot into close combat
+    (its result ``stray_total``) strikes the first character in the way whose Physical Defense it reaches;
+    then chapter._face. Returns (whether a status changed, whether someone was struck)."""
+    inter = wk[W_INTER]
+    ni = _intervening(me, t, st, cst.shape[0], inter)
+    for x in range(ni):
+        v = inter[x]
+        if stray_total >= cst[v, PD]:
+            extra = (stray_total - cst[v, PD]) // 5
+            dstep = att[me, a, A_DAMAGE] + 2 * extra
+            if flags[F_WP]:
+                dstep -= st[me, S_WND]
+            # fmt: off
+            changed = _damage(me, v, dstep, att[me, a, A_ARMOR], flags[F_MAXSTEP], rnd, s, st, cst, flags,
+                              off, shift, keep, own, alias, dealt, taken, grid, -1)
+            # fmt: on
+            _face(me, t, st, cst)
+            return changed, True
+    return False, False
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _fdir(q1, r1, q2, r2):  # noqa: ANN001, ANN202
+    """:func:`_cdir` (chapter._direction), from a table when the second hex is next to the first (a close
+    attack's target: the direction of that neighbour, the only one pointing at it)."""
+    dq = q2 - q1 + 1
+    dr = r2 - r1 + 1
+    if 0 <= dq <= 2 and 0 <= dr <= 2:
+        k = NEXT_DIR[dq * 3 + dr]
+        if k >= 0:
+            return k
+    return _cdir(q1, r1, q2, r2)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -878,13 +913,16 @@ def _face(me, t, st, cst):  # noqa: ANN001, ANN202
 @njit(cache=True, forceinline=True, _nrt=False)
 def _face_known(me, t, st, oth):  # noqa: ANN001, ANN202
     """:func:`_face` with the count of ``t``'s close combat foes other than ``me`` (``oth``) known."""
-    st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
-    if (
-        oth == 0
-        and st[t, S_STATUS] == ACTIVE
-        and _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R]) == 1
-    ):
-        st[t, S_FACE] = _dir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+    dq = st[t, S_Q] - st[me, S_Q] + 1
+    dr = st[t, S_R] - st[me, S_R] + 1
+    k = NEXT_DIR[dq * 3 + dr] if (0 <= dq <= 2 and 0 <= dr <= 2) else -1
+    if k < 0:
+        st[me, S_FACE] = _cdir(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
+        return
+    st[me, S_FACE] = k
+    # a neighbour turns to face the attacker: the opposite direction
+    if oth == 0 and st[t, S_STATUS] == ACTIVE:
+        st[t, S_FACE] = k + 3 if k < 3 else k - 3
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -1174,7 +1212,7 @@ def play(
             st[i, S_DOWN] = 0
             st[i, S_KARMA] = cst[i, KARMA0]
             st[i, S_REC] = 0
-            st[i, S_UNC] = 0
+            st[i, S_UNC] = 1 << 40
             st[i, S_TRIED] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
@@ -1183,7 +1221,7 @@ def play(
             rnd += 1
             # a Recovery test one minute (10 rounds) after falling unconscious (round._start_round, p.380)
             for c in range(n):
-                if st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED] and rnd - st[c, S_UNC] >= 10:
+                if rnd >= st[c, S_UNC] and st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED]:
                     st[c, S_TRIED] = 1
                     if st[c, S_REC] < cst[c, RECT]:
                         _recover(c, s, st, cst, off, shift, keep, own, alias)
@@ -1288,9 +1326,20 @@ def alias_table(values, probs, bits):  # noqa: ANN001, ANN201
     return keep, own, alias
 
 
+def interleave(keep: np.ndarray, own: np.ndarray, alias: np.ndarray) -> np.ndarray:
+    """The cells of alias tables as :func:`_draw` reads them: per cell its threshold (``keep``), then its
+    own value | its alias << 32 (both non-negative and below 2**31)."""
+    if own.size and (min(own.min(), alias.min()) < 0 or max(own.max(), alias.max()) >= 1 << 31):
+        raise ValueError("an outcome outside 0 .. 2**31 - 1")
+    out = np.empty(2 * keep.size, dtype=np.uint64)
+    out[0::2] = keep
+    out[1::2] = own.astype(np.uint64) | (alias.astype(np.uint64) << np.uint64(32))
+    return out
+
+
 @njit(cache=True)
 def sample_many(n, seed, row, off, shift, keep, own, alias):  # noqa: ANN001, ANN201
-    """``n`` outcomes of table row ``row`` (for tests)."""
+    """``n`` outcomes of table row ``row`` (for tests; ``keep`` interleaved, as :func:`_draw` reads it)."""
     s = seed.copy()
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
