@@ -377,20 +377,28 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
     assert (core.ROUTE_MARGIN, core.ROUTE_REACH) == (hexgrid.ROUTE_MARGIN, hexgrid.ROUTE_REACH)
 
 
+def blank_field(hexes: list[tuple[int, int]], gq0: int, gr0: int, size: int):  # noqa: ANN201
+    """The group kernel's per-fight state with combatant i on ``hexes[i]`` and nothing else set, the flags
+    with the occupancy grid's corner (``gq0``, ``gr0``) and an empty ``size`` x ``size`` grid."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    st = np.zeros((len(hexes), core.NST), dtype=np.int64)
+    flags = np.zeros(core.NFLAG, dtype=np.int64)
+    flags[core.F_GQ0], flags[core.F_GR0] = gq0, gr0
+    for i, (q, r) in enumerate(hexes):
+        st[i, core.S_Q], st[i, core.S_R] = q, r
+    return st, flags, np.zeros((size, size), dtype=np.int64)
+
+
 def _crowd(rng, n: int, gq0: int):  # noqa: ANN001, ANN202
     """A random crowd on a 13 x 13 patch: positions, two or three sides, statuses, knocked down, facing,
     some without an attack; on an occupancy grid whose west edge is at ``gq0``."""
     from fracas.sim.kernels import ed4_group_core as core
 
     hexes = rng.sample([(q, r) for q in range(-6, 7) for r in range(-6, 7)], n)
-    st = np.zeros((n, core.NST), dtype=np.int64)
+    st, flags, grid = blank_field(hexes, gq0, -30, 60)
     cst = np.zeros((n, core.NCOL), dtype=np.int64)
-    flags = np.zeros(core.NFLAG, dtype=np.int64)
-    flags[core.F_GQ0] = gq0
-    flags[core.F_GR0] = -30
-    grid = np.zeros((60, 60), dtype=np.int64)
-    for i, (q, r) in enumerate(hexes):
-        st[i, core.S_Q], st[i, core.S_R] = q, r
+    for i in range(n):
         st[i, core.S_FACE] = rng.randrange(6)
         st[i, core.S_STATUS] = rng.choice((core.ACTIVE,) * 5 + (core.UNCONSCIOUS, core.DEAD, core.FLED))
         st[i, core.S_DOWN] = 1 if rng.random() < 0.2 else 0

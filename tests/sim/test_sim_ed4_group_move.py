@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("fracas.rules.ed4.ruleset")
 
-from test_sim_ed4_group import MICA, brawl, lines  # noqa: E402
+from test_sim_ed4_group import MICA, blank_field, brawl, lines  # noqa: E402
 
 from fracas.engine import hexgrid  # noqa: E402
 from fracas.engine.hexgrid import ring  # noqa: E402
@@ -37,16 +37,10 @@ def _field(blocked: list[tuple[int, int]], start: tuple[int, int], gq0: int):  #
     """Combatant 0 on ``start``, one on each blocked hex, on an occupancy grid whose west edge is at
     ``gq0`` (-3: the hexes west of q = -3 are off it, the kernel scans everyone there)."""
     hexes = [start] + [h for h in blocked if h != start]
-    n = len(hexes)
-    st = np.zeros((n, core.NST), dtype=np.int64)
-    flags = np.zeros(core.NFLAG, dtype=np.int64)
-    flags[core.F_GQ0] = gq0
-    flags[core.F_GR0] = -60
-    grid = np.zeros((120, 120), dtype=np.int64)
-    for i, (q, r) in enumerate(hexes):
-        st[i, core.S_Q], st[i, core.S_R] = q, r
+    st, flags, grid = blank_field(hexes, gq0, -60, 120)
+    for i in range(len(hexes)):
         core._grid_set(i, i + 1, st, grid, flags)
-    return st, n, grid, flags
+    return st, len(hexes), grid, flags
 
 
 def _both(start, goal, blocked, gq0: int, limit: int) -> tuple:  # noqa: ANN001
