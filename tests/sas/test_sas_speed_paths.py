@@ -41,7 +41,11 @@ hexes = st.tuples(coord, coord)
     blocked=st.frozensets(hexes, max_size=70),
 )
 def test_reaches_is_the_plain_flood(start: Hex, goal: Hex, want: int, spaces: int, blocked: frozenset[Hex]):
-    blocked = blocked - {start}
+    _check_reaches(start, goal, want, spaces, blocked - {start})
+
+
+def _check_reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: frozenset[Hex]) -> None:
+    """_reaches answers what the plain flood from ``start`` says: some hex within ``want`` of ``goal``."""
     reached = _plain_flood(start, spaces, blocked)
     plain = any(h in reached for w in range(want + 1) for h in ring(goal, w))
     assert _reaches(start, goal, want, spaces, blocked) == plain
@@ -181,10 +185,7 @@ def test_reaches_on_a_wide_field_is_the_plain_flood(
     start: Hex, goal: Hex, want: int, spaces: int, blocked: frozenset[Hex]
 ):
     """The flood from both ends: walled-in goals (the goal's end runs out), long moves, crowded rings."""
-    blocked = blocked - {start}
-    reached = _plain_flood(start, spaces, blocked)
-    plain = any(h in reached for w in range(want + 1) for h in ring(goal, w))
-    assert _reaches(start, goal, want, spaces, blocked) == plain
+    _check_reaches(start, goal, want, spaces, blocked - {start})
 
 
 def test_reaches_says_no_at_once_for_a_walled_in_goal():
