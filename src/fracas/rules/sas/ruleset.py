@@ -1477,8 +1477,12 @@ class SasRuleset(Ruleset):
         pos = target.pos
         if pos is None or c.pos is None or self._dist(c, target) <= 1:
             return True
+        return self._may_close(state, c, pos, self._closing_reach(state, c, action))
+
+    def _closing_reach(self, state: FightState, c: Combatant, action: str) -> int:
+        """The spaces a closing attack moves: a Charge at double speed, a Sneak Attack at half (ATTACKING)."""
         speed = 2.0 if action == "charge" else 0.5 if action == "sneak-attack" else 1.0
-        return self._may_close(state, c, pos, self._spaces(state, c, speed, charge=action == "charge"))
+        return self._spaces(state, c, speed, charge=action == "charge")
 
     def no_way_through(self, state: FightState, c: Combatant, target: Combatant, action: str) -> bool:
         """ATTACKING: a closing attack that moves (Close to Attack, Sneak Attack, Charge, Horde Attack, Dog
@@ -1488,8 +1492,7 @@ class SasRuleset(Ruleset):
         pos = target.pos
         if pos is None or c.pos is None or action not in _PATHED_CLOSING or self._dist(c, target) <= 1:
             return False
-        speed = 2.0 if action == "charge" else 0.5 if action == "sneak-attack" else 1.0
-        reach = self._spaces(state, c, speed, charge=action == "charge")
+        reach = self._closing_reach(state, c, action)
         # each step closes at most one space: too far is refused without a search
         path = self._path_to(state, c, pos, reach, True) if self._may_close(state, c, pos, reach) else []
         return not path or distance(path[-1], pos) > 1
