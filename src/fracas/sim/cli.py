@@ -8,6 +8,7 @@ import contextlib
 import gc
 import html
 import json
+import math
 import random
 import sys
 import time
@@ -88,6 +89,29 @@ def _check_out(path: Path | None, option: str) -> None:
         raise UsageError(f"{option} {path}: that is a folder; give a file name")
 
 
+def _precision(text: str | None) -> float | None:
+    """``--precision``: a share (0.02) or a percentage (2%) of fights, above 0 and below a half."""
+    if text is None:
+        return None
+    raw = text.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 0.5:  # also refuses nan
+        raise UsageError(
+            f"--precision {text}: give the half-width of the win rates' 95% intervals as a share below 0.5 "
+            "(0.02) or a percentage below 50% (2%)"
+        )
+    return value
+
+
+_PRECISION_HELP = (
+    "Stop as soon as every side's win rate is known to within this, either way (95% interval), e.g. 2% or "
+    "0.02; -n is then the most it plays. Same seed, same stopping point, whatever the workers."
+)
+
+
 def _seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
@@ -120,6 +144,7 @@ def _sim(
     max_rounds: int | None = typer.Option(
         None, "--max-rounds", min=1, help="Stop each fight as a draw after N rounds (1 or more)."
     ),
+    precision: str | None = typer.Option(None, "--precision", help=_PRECISION_HELP),
 ) -> None:
     """Play an encounter many times and report how it goes: win rates with 95% intervals, rounds,
     casualties, damage and Wounds per combatant.
@@ -131,9 +156,12 @@ def _sim(
       fracas sim examples/ed4/mica-and-the-ghouls.yaml -n 20000 --seed 1 --json
 
       fracas sim examples/ed4/mica-and-the-ghouls.yaml --report report.html
+
+      fracas sim examples/sas/goblin-horde.yaml --precision 3%   # a slow encounter: stop at ±3 points
     """
+    prec = _precision(precision)
     with _quiet_gc() as settle_gc:
-        _sim_run(file, runs, seed, as_json, workers, report, engine, scheduler, max_rounds, settle_gc)
+        _sim_run(file, runs, seed, as_json, workers, report, engine, scheduler, max_rounds, settle_gc, prec)
 
 
 @contextlib.contextmanager
@@ -184,6 +212,7 @@ def _sim_run(
     scheduler: str | None,
     max_rounds: int | None,
     settle_gc: Callable[[], None],
+    precision: float | None = None,
 ) -> None:
     from fracas.sim import report as rep
     from fracas.sim.runner import choose_engine, load_scenario, simulate
@@ -196,7 +225,7 @@ def _sim_run(
     choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
     settle_gc()
     with _progress(f"{scenario.name}", runs) as cb:
-        result = simulate(scenario, runs, s, engine, backend, cb)
+        result = simulate(scenario, runs, s, engine, backend, cb, precision)
     if result.tally.runs == 0:
         raise FracasError("interrupted before any fight finished")
     data = rep.to_json(result)
@@ -237,6 +266,9 @@ def _sweep(
     engine: str = typer.Option("auto", "--engine", help="auto, reference or kernel (see fracas sim)."),
     plot: Path | None = typer.Option(None, "--plot", help="Write the win-rate plot as a PNG file."),
     report: Path | None = typer.Option(None, "--report", help="Write an HTML page with the table and plot."),
+    precision: str | None = typer.Option(
+        None, "--precision", help=_PRECISION_HELP.replace("every side's", "at each point every side's")
+    ),
 ) -> None:
     """Run an encounter over a grid of variations and report the win rate at each point.
 
@@ -246,8 +278,9 @@ def _sweep(
 
       fracas sweep FILE --vary "ghoul.count=1..4" --vary "mica.stats.karma=0,5,10" --scheduler tcp://host:8786
     """
+    prec = _precision(precision)
     with _quiet_gc() as settle_gc:
-        _sweep_run(file, vary, runs, seed, as_json, workers, scheduler, engine, plot, report, settle_gc)
+        _sweep_run(file, vary, runs, seed, as_json, workers, scheduler, engine, plot, report, settle_gc, prec)
 
 
 def _sweep_run(
@@ -262,6 +295,7 @@ def _sweep_run(
     plot: Path | None,
     report: Path | None,
     settle_gc: Callable[[], None],
+    precision: float | None = None,
 ) -> None:
     from fracas.engine import encounter
     from fracas.errors import EncounterFileError
@@ -288,7 +322,7 @@ def _sweep_run(
     _prepare_kernels(scenarios, engine)
     settle_gc()
     with _progress(f"sweep of {len(points)} points", runs * len(points)) as cb:
-        results = simulate_many(scenarios, runs, s, engine, backend, cb)
+        results = simulate_many(scenarios, runs, s, engine, backend, cb, precision)
     seconds = time.perf_counter() - start
     reports = [rep.to_json(r) for r in results]
     total = sum(r.tally.runs for r in results)
@@ -318,10 +352,14 @@ def _sweep_run(
 def _print_sweep(out: dict[str, Any]) -> None:
     from rich.table import Table
 
-    t = Table(title=f"{out['encounter']}: {out['runs']:,} fights per point, seed {out['seed']}")
+    precise = any(p["precision"] is not None for p in out["points"])
+    per_point = f"up to {out['runs']:,}" if precise else f"{out['runs']:,}"
+    t = Table(title=f"{out['encounter']}: {per_point} fights per point, seed {out['seed']}")
     names = [v["name"] for v in out["vary"]]
     for n in names:
         t.add_column(n, justify="right")
+    if precise:
+        t.add_column("fights", justify="right")
     sides = list(out["points"][0]["sides"]) if out["points"] else []
     for side in sides:
         t.add_column(f"{side} wins (95%)", justify="right")
@@ -329,6 +367,8 @@ def _print_sweep(out: dict[str, Any]) -> None:
     t.add_column("rounds (mean)", justify="right")
     for p in out["points"]:
         row = [str(p["values"][n]) for n in names]
+        if precise:
+            row.append(f"{p['runs']:,}" + ("" if p["precision"]["reached"] else " (not reached)"))
         for side in sides:
             s = p["sides"][side]
             row.append(f"{100 * s['win_rate']:.1f}% ({100 * s['ci_low']:.1f}–{100 * s['ci_high']:.1f})")

@@ -31,6 +31,9 @@ def to_json(result: SimResult) -> dict[str, Any]:
         "runs": result.tally.runs,
         "requested": result.requested,
         "interrupted": result.interrupted,
+        "precision": (
+            None if result.precision is None else {"target": result.precision, "reached": result.precise}
+        ),
         "seed": result.seed,
         "max_rounds": sc.state.max_rounds,
     }
@@ -60,6 +63,12 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     head = f"[bold]{report['encounter']}[/] ({report['ruleset']}) — {report['runs']:,} fights"
     if report["interrupted"]:
         head += f" [yellow](interrupted: {report['runs']:,} of {report['requested']:,})[/]"
+    elif report.get("precision") is not None:
+        prec = f"±{100 * report['precision']['target']:g} points"
+        if report["precision"]["reached"]:
+            head += f" (stopped there: every side's win rate known to {prec})"
+        else:
+            head += f" [yellow](all {report['requested']:,} played: not yet known to {prec})[/]"
     console.print(head, markup=True)
     t = report["timing"]
     fps = f", {t['fights_per_second']:,.0f} fights/s" if t.get("fights_per_second") else ""

@@ -31,7 +31,7 @@ from fracas.engine.events import Damaged, Rolled, Wounded
 from fracas.engine.play import Fight
 from fracas.errors import FracasError, UsageError
 from fracas.sim.kernels import find_kernel
-from fracas.sim.stats import Tally
+from fracas.sim.stats import Tally, wilson
 
 if TYPE_CHECKING:
     from fracas.engine.state import FightState
@@ -358,6 +358,8 @@ class SimResult:
     backend: str = ""
     workers: int = 1
     note: str = ""
+    precision: float | None = None  # --precision: the asked half-width of every side's 95% interval
+    precise: bool = False  # it was reached (the fights stopped there)
 
 
 def choose_engine(scenario: Scenario, engine: str) -> tuple[str, str]:
@@ -382,6 +384,53 @@ def _chunk_size(scenario: Scenario, engine: str) -> int:
     return int(kernel.chunk)
 
 
+# --precision never stops before this many fights: a handful of one-sided results can give a narrow interval
+PRECISION_MIN_RUNS = 400
+
+
+class _Enough(Exception):  # noqa: N818 - a signal to the backend, not an error
+    """Every scenario reached the asked precision: stop the remaining chunks."""
+
+
+def precise_enough(tally: Tally, precision: float) -> bool:
+    """True when ``tally`` has at least :data:`PRECISION_MIN_RUNS` fights and the 95% Wilson interval of
+    every side's win rate is at most ``precision`` from its estimate on either side."""
+    if tally.runs < PRECISION_MIN_RUNS:
+        return False
+    for wins in tally.wins:
+        lo, hi = wilson(wins, tally.runs)
+        p = wins / tally.runs
+        if max(p - lo, hi - p) > precision:
+            return False
+    return True
+
+
+class _Prefixes:
+    """Per scenario, the tally of its first chunks in chunk order (chunks finish in any order): with
+    ``--precision`` a scenario stops at the first such prefix that is precise enough, which is the same
+    whatever the workers, so the report is too."""
+
+    def __init__(self, scenarios: list[Scenario], tasks: list[Task], precision: float) -> None:
+        self.precision = precision
+        self.tasks = tasks
+        self.by_chunk: dict[tuple[int, int], int] = {(si, c): ti for ti, (si, _e, c, _k) in enumerate(tasks)}
+        self.next = [0] * len(scenarios)
+        self.prefix = [Tally(s.ids, tuple(s.state.sides)) for s in scenarios]
+        self.settled = [False] * len(scenarios)
+
+    def add(self, results: dict[int, Tally], ti: int) -> bool:
+        """Chunk task ``ti`` finished (its tally is in ``results``); True once every scenario is settled."""
+        si = self.tasks[ti][0]
+        while not self.settled[si]:
+            nxt = self.by_chunk.get((si, self.next[si]))
+            if nxt is None or nxt not in results:
+                break
+            self.prefix[si].merge(results[nxt])
+            self.next[si] += 1
+            self.settled[si] = precise_enough(self.prefix[si], self.precision)
+        return all(self.settled)
+
+
 def simulate_many(
     scenarios: list[Scenario],
     runs: int,
@@ -389,14 +438,22 @@ def simulate_many(
     engine: str = "auto",
     backend: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    precision: float | None = None,
 ) -> list[SimResult]:
     """``runs`` fights of each scenario with the same master seed (common random numbers across a sweep).
 
     ``progress(done_runs, total_runs)`` is called after each chunk. Ctrl-C (KeyboardInterrupt) stops the
     work; the results then hold the chunks already done and ``interrupted`` is True.
+
+    With ``precision`` (for example 0.02), a scenario stops at the first chunks, in chunk order, after which
+    every side's win rate is known to within that on either side (:func:`precise_enough`); ``runs`` is then
+    the most it plays. Chunks that other workers finished beyond that point are left out, so the result
+    does not depend on the workers.
     """
     if runs < 1:
         raise UsageError(f"-n must be at least 1, not {runs}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise UsageError(f"--precision must be above 0 and below 0.5 (50 points), not {precision}")
     backend = backend or LocalBackend()
     chosen = [choose_engine(s, engine) for s in scenarios]
     tasks: list[Task] = []
@@ -404,6 +461,10 @@ def simulate_many(
         worker_engine = "reference" if name == "reference" else "kernel"
         size = _chunk_size(scenarios[si], worker_engine)
         tasks += [(si, worker_engine, c, k) for c, k in chunk_plan(runs, size)]
+    if precision is not None:
+        # a sweep's points advance together, so each can stop early (the order changes no result)
+        tasks.sort(key=lambda t: (t[2], t[0]))
+    prefixes = _Prefixes(scenarios, tasks, precision) if precision is not None else None
     results: dict[int, Tally] = {}
     total = runs * len(scenarios)
     done_runs = 0
@@ -414,6 +475,8 @@ def simulate_many(
         done_runs += tally.runs
         if progress is not None:
             progress(done_runs, total)
+        if prefixes is not None and prefixes.add(results, ti):
+            raise _Enough
 
     start = time.perf_counter()
     interrupted = False
@@ -421,13 +484,18 @@ def simulate_many(
         backend.execute(scenarios, tasks, seed, on_done)
     except KeyboardInterrupt:
         interrupted = True
+    except _Enough:
+        pass
     seconds = time.perf_counter() - start
     out = []
     for si, scenario in enumerate(scenarios):
-        tally = Tally(scenario.ids, tuple(scenario.state.sides))
-        for ti in sorted(results):
-            if tasks[ti][0] == si:
-                tally.merge(results[ti])
+        if prefixes is not None and prefixes.settled[si]:
+            tally = prefixes.prefix[si]
+        else:
+            tally = Tally(scenario.ids, tuple(scenario.state.sides))
+            for ti in sorted(results):
+                if tasks[ti][0] == si:
+                    tally.merge(results[ti])
         out.append(
             SimResult(
                 scenario,
@@ -440,6 +508,8 @@ def simulate_many(
                 getattr(backend, "name", type(backend).__name__),
                 int(getattr(backend, "workers", 1)),
                 chosen[si][1],
+                precision,
+                prefixes is not None and prefixes.settled[si],
             )
         )
     return out
@@ -452,6 +522,7 @@ def simulate(
     engine: str = "auto",
     backend: Any = None,
     progress: Callable[[int, int], None] | None = None,
+    precision: float | None = None,
 ) -> SimResult:
     """``runs`` fights of one scenario (see :func:`simulate_many`)."""
-    return simulate_many([scenario], runs, seed, engine, backend, progress)[0]
+    return simulate_many([scenario], runs, seed, engine, backend, progress, precision)[0]

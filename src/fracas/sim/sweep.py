@@ -146,6 +146,7 @@ def sweep_json(
                 "values": vals,
                 "engine": r["engine"],
                 "runs": r["runs"],
+                "precision": r.get("precision"),
                 "sides": r["sides"],
                 "draws": r["draws"],
                 "wipeouts": r["wipeouts"],
