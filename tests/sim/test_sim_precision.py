@@ -78,9 +78,10 @@ def test_the_cap_is_minus_n_and_the_report_says_it_was_not_reached() -> None:
     assert res.tally.runs == 5 * ENGINE_CHUNK and not res.precise
     data = report.to_json(res)
     assert data["precision"] == {"target": 0.005, "reached": False}
-    assert report.to_json(simulate(_scenario(), ENGINE_CHUNK, 3, "reference", SerialBackend()))[
-        "precision"
-    ] is None
+    assert (
+        report.to_json(simulate(_scenario(), ENGINE_CHUNK, 3, "reference", SerialBackend()))["precision"]
+        is None
+    )
 
 
 def test_each_point_of_a_sweep_stops_on_its_own() -> None:
