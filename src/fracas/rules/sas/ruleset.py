@@ -2295,12 +2295,15 @@ class SasRuleset(Ruleset):
 
     @staticmethod
     def _with_charge(b: EventBuilder, c: Combatant) -> Combatant:
-        """``c`` (or a copy) as an attack against him reads him: with this batch's Charge Defense -4."""
-        cond = b.conditions(c.id).get("charging")
-        if cond is None or c.conditions.get("charging") == cond:
+        """``c`` (or a copy) as the charge's strikes read him: with this batch's Charge Defense -4 (an attack
+        against him sees it) and the Battle Cry made with the charge (his own attack sees it: CHARGE RULES
+        "This may be combined with a Battle Cry", the cry raised as he charges, before he strikes)."""
+        now = b.conditions(c.id)
+        add = {n: now[n] for n in ("charging", "battle-cry") if n in now and c.conditions.get(n) != now[n]}
+        if not add:
             return c
         out = c.clone()
-        out.conditions["charging"] = cond
+        out.conditions.update(add)
         return out
 
     def _moved_copy(self, b: EventBuilder, c: Combatant) -> Combatant:
@@ -2415,6 +2418,7 @@ class SasRuleset(Ruleset):
             # Markers, a dropped spear...), not as they stood before it
             state, mc = self._struck(state, b.events[k:], mc)
             target = state.combatants[target.id]
+        mc = self._with_charge(b, mc)  # a Battle Cry raised with the charge counts on its attack
         self._attack(b, state, mc, target, self._situation(state, mc, target, "charge"), dice, "charge")
 
     @staticmethod

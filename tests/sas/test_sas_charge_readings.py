@@ -1,0 +1,96 @@
+"""Three readings of the Spells & Swords charge and attack rules, each a fight played with scripted dice.
+
+004 = shared/rules/004_0d1ac50b56c23caf.txt (no page numbers: sections are cited by heading). The readings and
+why are in docs/rulesets/sas.md, "Game master's calls".
+"""
+
+from __future__ import annotations
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+SAS = get_ruleset("sas")
+NEXT_ATTACK = "effect on the next attack (Feint, Weapons Locked, Monster Fumble)"
+
+
+def _fight(left: dict, right: dict, initiative: list[int]) -> Fight:
+    """Two combatants (brawls off); ``initiative`` the two sides' 1D20s."""
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False},
+        "sides": [{"name": "left", "combatants": [left]}, {"name": "right", "combatants": [right]}],
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice(initiative))
+    fight.advance_until_decision()
+    return fight
+
+
+def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
+    """``cmd`` on its actor's turn with exactly ``faces`` (every one used); then on to the next decision."""
+    dice = ScriptedDice(faces)
+    fight.dice = dice
+    events = fight.submit(cmd)
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()
+    return events
+
+
+def _attacks(events: list[ev.Event]) -> list[ev.Rolled]:
+    return [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+
+
+def _mods(attack: ev.Rolled) -> dict[str, int]:
+    return {m[1]: m[0] for m in attack.modifiers}
+
+
+def _goblin(gid: str, at: int, weapon: str | None = None) -> dict:
+    out: dict = {"template": "goblin", "id": gid, "at": [at, 0]}
+    if weapon:
+        out["stats"] = {"weapons": [weapon]}
+    return out
+
+
+# ----- 1. a Battle Cry made with a Charge counts on the charge's attack -----------------------------------
+
+
+def test_a_battle_cry_made_with_a_charge_counts_on_its_attack() -> None:
+    """004 CHARGE RULES: "Characters may charge into HTH Combat. This may be combined with a Battle Cry";
+    COMBAT ROUND ACTIONS LIST: "Battle Cry – Effects last 1D2 +1 Rounds". The cry is raised as he charges,
+    so the charge's own attack has it. The engine added the Battle Cry in the same batch but rolled the
+    charge's attack from the charger as he stood before it: 12 + Charge 1 - Small Shield 1 = 12; with the
+    Battle Cry (+1, setting battle_cry_attack) it is 13."""
+    fight = _fight(_goblin("g", 6), _goblin("s", 0), [20, 1])
+    # 1D2 1 (the cry lasts 2 rounds), g's Attack 12, Damage 1 (+ 2 - 1 = 2: Superficial)
+    events = _turn(fight, Command("g", "charge", "s", {"battle_cry": True}), [1, 12, 1])
+    added = [e.name for e in events if isinstance(e, ev.ConditionAdded) and e.target == "g"]
+    assert added[:2] == ["battle-cry", "charging"]  # the cry first, then the charge
+    (attack,) = _attacks(events)
+    assert _mods(attack) == {"Battle Cry": 1, "Charge": 1, "Defender has Small Shield": -1}
+    assert (attack.total, attack.outcome) == (13, "Hit")
+    assert fight.state.combatants["g"].conditions["battle-cry"].until_round == 2
+
+
+def test_a_battle_cry_made_with_a_charge_outlasts_the_longer_weapons_first_strike() -> None:
+    """The same, when s's longer Spear strikes first (CHARGE RULES): the charger attacks as the strike left
+    him, Battle Cry included. s: 4 + Longer Weapon 1 - Small Shield 1 + Charge Defense 4 = 8, a Miss; g: 12
+    + Charge 1 + Battle Cry 1 - Small Shield 1 = 13, a Hit."""
+    fight = _fight(_goblin("g", 6), _goblin("s", 0, "spear"), [20, 1])
+    events = _turn(fight, Command("g", "charge", "s", {"battle_cry": True}), [1, 4, 12, 1])
+    first, charge = _attacks(events)
+    assert (first.actor, first.total, first.outcome) == ("s", 8, "Miss")
+    assert charge.actor == "g" and _mods(charge)["Battle Cry"] == 1
+    assert (charge.total, charge.outcome) == (13, "Hit")
+
+
+def test_the_battle_cry_lasts_into_the_next_round() -> None:
+    """1D2+1 rounds counting the round it is raised in: with 1D2 1 it is on g's attack in round 2 too."""
+    fight = _fight(_goblin("g", 6), _goblin("s", 0), [20, 1])
+    _turn(fight, Command("g", "charge", "s", {"battle_cry": True}), [1, 5])  # a Miss
+    _turn(fight, Command("s", "attack", "g"), [5])  # a Miss
+    (attack,) = _attacks(_turn(fight, Command("g", "attack", "s"), [5]))
+    assert _mods(attack)["Battle Cry"] == 1
