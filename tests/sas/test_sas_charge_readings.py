@@ -94,3 +94,94 @@ def test_the_battle_cry_lasts_into_the_next_round() -> None:
     _turn(fight, Command("s", "attack", "g"), [5])  # a Miss
     (attack,) = _attacks(_turn(fight, Command("g", "attack", "s"), [5]))
     assert _mods(attack)["Battle Cry"] == 1
+
+
+# ----- 2. Set to Receive Charge and the longer weapon give one first strike, not two -----------------------
+
+
+def _spearman_set_to_receive() -> Fight:
+    """Goblin s (a Spear, longer than g's weapon) Sets to Receive Charge; goblin g then charges him."""
+    fight = _fight(_goblin("g", 6), _goblin("s", 0, "spear"), [1, 20])  # right (s) first
+    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    return fight
+
+
+def test_a_spearman_set_to_receive_the_charge_strikes_first_once() -> None:
+    """004 ACTIONS: "Set to Receive Charge – Requires Spear or Pole-Arm. Attack First after Foe Moves on his
+    Turn"; REACTIONS: "Receive Charge – ... You attack after a Foe moves but before he Attacks"; CHARGE RULES:
+    "If the Defender has a Longer Weapon and sees the Charge coming, he will automatically be able to get an
+    attack in First even if it is out of order." Both give the one thing, an attack before the charger's:
+    a spearman who has both attacks first once. The engine let s receive the charge and then strike first
+    again with his longer spear: two attacks before g's."""
+    fight = _spearman_set_to_receive()
+    # s: Attack 5 (+ Longer Weapon 1 - Small Shield 1 + Charge Defense 4 = 9: Weapons Locked); g: Attack 12,
+    # Damage 1
+    events = _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    assert [e.actor for e in _attacks(events)] == ["s", "g"]
+    assert any(isinstance(e, ev.Note) and "receives the charge" in e.text for e in events)
+    assert not any(isinstance(e, ev.Note) and "strikes first" in e.text for e in events)
+    assert fight.state.combatants["s"].marks.get("set") is None
+
+
+def test_the_receive_charge_is_the_spearmans_first_strike_of_the_round() -> None:
+    """The longer weapon's first strike is once a round, and the Receive Charge is it: a second goblin who
+    charges s in the same round is not struck first."""
+    h = {"template": "goblin", "id": "h", "at": [0, 5]}
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False},
+        "sides": [
+            {"name": "left", "combatants": [_goblin("g", 6), h]},
+            {"name": "right", "combatants": [_goblin("s", 0, "spear")]},
+        ],
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice([1, 20]))  # right (s) first
+    fight.advance_until_decision()
+    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    # s receives g's charge: 4 + 1 - 1 + 4 = 8, a Miss; g: 5 + 1 - 1 = 5, a Miss
+    events = _turn(fight, Command("g", "charge", "s"), [4, 5])
+    assert [e.actor for e in _attacks(events)] == ["s", "g"]
+    events = _turn(fight, Command("h", "charge", "s"), [5])  # h alone attacks: a Miss
+    assert [e.actor for e in _attacks(events)] == ["h"]
+
+
+def test_a_spearman_not_set_still_strikes_first_with_the_longer_weapon() -> None:
+    """Without Set to Receive Charge the longer weapon alone gives the same one first strike."""
+    fight = _fight(_goblin("g", 6), _goblin("s", 0, "spear"), [1, 20])
+    _turn(fight, Command("s", "nothing"), [])
+    events = _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    assert [e.actor for e in _attacks(events)] == ["s", "g"]
+    assert any(isinstance(e, ev.Note) and "strikes first" in e.text for e in events)
+
+
+# ----- 3. Weapons Locked: the -2 is on the foe's next attack ---------------------------------------------
+
+
+def test_weapons_locked_by_the_receive_charge_is_on_the_charges_attack() -> None:
+    """004 ATTACK TABLE: "9 Weapons Locked Attack Fails; Foe gets Attack -2 next round", read as the foe's
+    next attack (his next round of attacking, as the FUMBLE TABLE's "Do nothing on your next Round"): s's
+    Receive Charge locks weapons (9) and g's charge, in the same round, is that next attack. 12 + Charge 1 -
+    Small Shield 1 - 2 = 10."""
+    fight = _spearman_set_to_receive()
+    events = _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    first, charge = _attacks(events)
+    assert first.outcome == "Weapons Locked"
+    assert _mods(charge)[NEXT_ATTACK] == -2
+    assert (charge.total, charge.outcome) == (10, "Hit")
+    assert "attack" not in fight.state.combatants["g"].marks.get("next", {})  # spent
+
+
+def test_weapons_locked_is_on_the_foes_attack_later_in_the_round_and_only_that_one() -> None:
+    """Fighter a (his side first) rolls 8 + 1 = 9, Weapons Locked; b's attack later in the same round is his
+    next one: -2 on it, and none on b's attack of round 2."""
+    fighter_a = {"template": "fighter", "id": "a", "at": [0, 0]}
+    fighter_b = {"template": "fighter", "id": "b", "at": [1, 0]}
+    fight = _fight(fighter_a, fighter_b, [20, 1])
+    (locked,) = _attacks(_turn(fight, Command("a", "attack", "b"), [8]))
+    assert (locked.total, locked.outcome) == (9, "Weapons Locked")
+    (b1,) = _attacks(_turn(fight, Command("b", "attack", "a"), [5]))
+    assert _mods(b1)[NEXT_ATTACK] == -2
+    _turn(fight, Command("a", "attack", "b"), [5])
+    (b2,) = _attacks(_turn(fight, Command("b", "attack", "a"), [5]))
+    assert NEXT_ATTACK not in _mods(b2)

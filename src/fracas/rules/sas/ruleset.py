@@ -1793,6 +1793,10 @@ class SasRuleset(Ruleset):
             d = distance(o.pos, end)
             if mark == "receive-charge" and charging and d <= 1:
                 b.note(f"{o.name} receives the charge!", o.id, rule("reactions", "receive-charge"))
+                # Receive Charge ("Attack First after Foe Moves") and the longer weapon's first strike (CHARGE
+                # RULES: "get an attack in First") grant the same one attack before the charger's: a spearman
+                # who has both strikes once, and this is his first strike of the round
+                b.set_mark(o.id, "first_strike_round", state.round, rule("reactions", "receive-charge"))
                 self._attack(b, state, o, mover, P.Situation(), dice, "attack", immediate=True)
                 b.set_mark(o.id, "set", None)
             elif mark == "overwatch" and d > 1:
