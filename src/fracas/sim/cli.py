@@ -112,6 +112,11 @@ _PRECISION_HELP = (
 )
 
 
+def _until(precision: float | None) -> str:
+    """The progress bar's note that it may end early."""
+    return "" if precision is None else f" (or until ±{100 * precision:g} points)"
+
+
 def _seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
 
@@ -224,7 +229,7 @@ def _sim_run(
     _prepare_kernels([scenario], engine)
     choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
     settle_gc()
-    with _progress(f"{scenario.name}", runs) as cb:
+    with _progress(scenario.name + _until(precision), runs) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb, precision)
     if result.tally.runs == 0:
         raise FracasError("interrupted before any fight finished")
@@ -321,7 +326,7 @@ def _sweep_run(
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
     settle_gc()
-    with _progress(f"sweep of {len(points)} points", runs * len(points)) as cb:
+    with _progress(f"sweep of {len(points)} points" + _until(precision), runs * len(points)) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb, precision)
     seconds = time.perf_counter() - start
     reports = [rep.to_json(r) for r in results]
