@@ -1781,38 +1781,45 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
         charging: bool,
     ) -> bool:
-        """Foes set for it react after the mover moves and before he attacks; True if the mover is stopped."""
+        """Foes set for it react after the mover moves and before he attacks; True if the mover is stopped.
+
+        A reaction's attack is an attack (ATTACKING, ATTACK TABLE MODIFIERS): it is read from where the move
+        left the mover (his new place and facing, the foes now round him, his cover) and from the reactor's
+        own place (height, difficult ground, tight position, light), as any attack is."""
         if not path or not state.options.get("auto-reactions", True):
             return False
         end = path[-1]
-        mover = self._with_charge(b, c) if charging else c  # a charger's Defense -4 is on him (CHARGE RULES)
+        moved = self._moved_copy(b, c)  # where the move left him: the reaction's attack is read from there
+        mover = self._with_charge(b, moved) if charging else moved  # a charger's Defense -4 (CHARGE RULES)
         for o in self._foes(state, c, False):
-            mark = o.marks.get("set")
+            mark = b.mark(o.id, "set")
             if not mark or o.pos is None or b.status(o.id) != "active":
                 continue
             d = distance(o.pos, end)
             if mark == "receive-charge" and charging and d <= 1:
-                b.note(f"{o.name} receives the charge!", o.id, rule("reactions", "receive-charge"))
+                rid = rule("reactions", "receive-charge")
+                b.note(f"{o.name} receives the charge!", o.id, rid)
                 # Receive Charge ("Attack First after Foe Moves") and the longer weapon's first strike (CHARGE
                 # RULES: "get an attack in First") grant the same one attack before the charger's: a spearman
                 # who has both strikes once, and this is his first strike of the round
-                b.set_mark(o.id, "first_strike_round", state.round, rule("reactions", "receive-charge"))
-                self._attack(b, state, o, mover, P.Situation(), dice, "attack", immediate=True)
+                b.set_mark(o.id, "first_strike_round", state.round, rid)
+                sit = self._situation(state, o, mover, "attack", weapon=view(state, o).wielded)
+                self._attack(b, state, o, mover, sit, dice, "attack", immediate=True)
                 b.set_mark(o.id, "set", None)
             elif mark == "overwatch" and d > 1:
-                weapon = tables().weapons[view(state, o).wielded]
+                wid = view(state, o).wielded
+                weapon = tables().weapons[wid]
                 band = P.range_band(d * tables().settings.meters_per_space, self._underwater(state))
                 if (
                     weapon.ranged
                     and band != "beyond"
                     and P.RANGE_BANDS.index(band) <= P.RANGE_BANDS.index(weapon.band or "short")
                 ):
-                    b.note(f"{o.name} fires from Overwatch!", o.id, rule("reactions", "fire-from-overwatch"))
-                    sit = P.Situation(
-                        ranged=True,
-                        distance_m=d * tables().settings.meters_per_space,
-                        defender_moved=True,
-                        underwater=self._underwater(state),
+                    rid = rule("reactions", "fire-from-overwatch")
+                    b.note(f"{o.name} fires from Overwatch!", o.id, rid)
+                    # ATTACK TABLE MODIFIERS "Defender Moved on last Action": he is moving now
+                    sit = dataclasses.replace(
+                        self._situation(state, o, mover, "attack", weapon=wid), defender_moved=True
                     )
                     self._attack(b, state, o, mover, sit, dice, "attack", immediate=True)
                     b.set_mark(o.id, "set", None)
