@@ -143,3 +143,69 @@ def test_fire_from_overwatch_gets_the_movers_cover() -> None:
         "Defender has Small Shield": -1,
     }
     assert (shot.total, shot.outcome) == (8, "Miss")
+
+
+# ----- 2. one reaction per combatant per round: Receive Charge checks it and spends it ---------------------
+
+
+def test_a_receive_charge_spends_the_round_s_reaction() -> None:
+    """docs/rulesets/sas.md: "One reaction per combatant per round" (Game master's calls: REACTIONS lists each
+    reaction as something a Character does "during a Foe's Turn", ATTACKING "a single attack per Round").
+    Goblin s knows the Shield Spell (a reaction: "Before Foe makes attack roll Quickly cast this") and Sets to
+    Receive Charge; he receives g's charge, so he cannot also cast the Shield Spell against g's attack that
+    follows. The engine let him do both (a Spell Check before g's attack roll). Dice: s's Attack 5
+    (Weapons Locked), g's Attack 12 and Damage 1: nothing more is rolled."""
+    s = {"template": "goblin", "id": "s", "at": [0, 0]}
+    s["stats"] = {"weapons": ["spear"], "spells": ["shield"], "power_points": 3}
+    fight = _fight([_goblin("g", (6, 0))], [s], [1, 20])  # s first
+    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    events = _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    assert _noted(events, "receives the charge")
+    assert not any(isinstance(e, ev.Rolled) and e.test.startswith("Spell Check") for e in events)
+    assert [e.actor for e in _attacks(events)] == ["s", "g"]
+    assert "Shield Spell" not in _mods(_attacks(events)[1])
+    assert fight.state.combatants["s"].marks["reacted_round"] == 1
+
+
+def test_a_spearman_who_has_reacted_this_round_does_not_receive_the_charge() -> None:
+    """Goblin s (a Spear, Catch Missile +1) Sets to Receive Charge. In the same round archer a shoots at him
+    and misses, and s catches the arrow: his reaction of the round. Then g (a Spear too: no longer weapon, no
+    first strike) charges him: s stays set but does not receive the charge; only g attacks. The engine let s
+    react twice. Dice: a's Attack 5 (a Miss), s's Catch Missile 20; g's Attack 5 (a Miss)."""
+    s = {"template": "goblin", "id": "s", "at": [0, 0]}
+    s["stats"] = {"weapons": ["spear"], "skills": {"catch-missile": 1}}
+    fight = _fight([_goblin("a", (8, 3), "short-bow"), _goblin("g", (6, 0), "spear")], [s], [1, 20])
+    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    caught = _turn(fight, Command("a", "attack", "s"), [5, 20])
+    assert _noted(caught, "snatches the missile")
+    events = _turn(fight, Command("g", "charge", "s"), [5])
+    assert not _noted(events, "receives the charge")
+    assert [e.actor for e in _attacks(events)] == ["g"]
+
+
+def test_a_shield_spell_and_a_catch_missile_are_not_both_taken_against_one_shot() -> None:
+    """The check reads this command's own events: goblin s knows the Shield Spell and has Catch Missile +1;
+    archer a shoots at him. s casts the Shield Spell before the roll (his reaction), the arrow misses, and he
+    may not also try to catch it. The engine read the mark from before the shot and let him do both. Dice:
+    s's Spell Check 15, a's Attack 8 (8 - Small Shield 1 - Shield Spell 2 = 5, a Miss)."""
+    s = {"template": "goblin", "id": "s", "at": [0, 0]}
+    s["stats"] = {"spells": ["shield"], "power_points": 3, "skills": {"catch-missile": 1}}
+    fight = _fight([_goblin("a", (8, 3), "short-bow")], [s], [20, 1])  # a first
+    events = _turn(fight, Command("a", "attack", "s"), [15, 8])
+    (shot,) = _attacks(events)
+    assert (shot.total, shot.outcome) == (5, "Miss") and _mods(shot)["Shield Spell"] == -2
+    assert not any(isinstance(e, ev.Rolled) and e.test == "Catch Missile" for e in events)
+
+
+def test_fire_from_overwatch_spends_the_round_s_reaction() -> None:
+    """Archer a (Catch Missile +1) in Overwatch shoots g as he walks up (his reaction); g's side-mate h then
+    shoots at a and misses: a may not also catch that arrow. Dice: a's Attack 7 (7 - Moved 1 - Small Shield
+    1 = 5, a Miss); h's Attack 5 (a Miss)."""
+    a = {"template": "goblin", "id": "a", "at": [0, 0]}
+    a["stats"] = {"weapons": ["short-bow"], "skills": {"catch-missile": 1}}
+    fight = _fight([_goblin("g", (12, 0)), _goblin("h", (8, 3), "short-bow")], [a], [1, 20])  # a first
+    _turn(fight, Command("a", "overwatch"), [])
+    fired = _turn(fight, Command("g", "walk", None, {"to": [6, 0]}), [7])
+    assert _noted(fired, "fires from Overwatch")
+    events = _turn(fight, Command("h", "attack", "a"), [5])
+    assert not any(isinstance(e, ev.Rolled) and e.test == "Catch Missile" for e in events)

@@ -1785,7 +1785,11 @@ class SasRuleset(Ruleset):
 
         A reaction's attack is an attack (ATTACKING, ATTACK TABLE MODIFIERS): it is read from where the move
         left the mover (his new place and facing, the foes now round him, his cover) and from the reactor's
-        own place (height, difficult ground, tight position, light), as any attack is."""
+        own place (height, difficult ground, tight position, light), as any attack is.
+
+        One reaction a combatant a round (docs/rulesets/sas.md, "Game master's calls"): a foe who has
+        already reacted this round (a Shield Spell, Catch Missile, Counterspell, an earlier Receive Charge or
+        Fire from Overwatch) stays set but does not react; one who reacts has spent his reaction."""
         if not path or not state.options.get("auto-reactions", True):
             return False
         end = path[-1]
@@ -1795,10 +1799,13 @@ class SasRuleset(Ruleset):
             mark = b.mark(o.id, "set")
             if not mark or o.pos is None or b.status(o.id) != "active":
                 continue
+            if b.mark(o.id, "reacted_round") == state.round:
+                continue  # his one reaction of the round is spent
             d = distance(o.pos, end)
             if mark == "receive-charge" and charging and d <= 1:
                 rid = rule("reactions", "receive-charge")
                 b.note(f"{o.name} receives the charge!", o.id, rid)
+                b.set_mark(o.id, "reacted_round", state.round, rid)
                 # Receive Charge ("Attack First after Foe Moves") and the longer weapon's first strike (CHARGE
                 # RULES: "get an attack in First") grant the same one attack before the charger's: a spearman
                 # who has both strikes once, and this is his first strike of the round
@@ -1817,6 +1824,7 @@ class SasRuleset(Ruleset):
                 ):
                     rid = rule("reactions", "fire-from-overwatch")
                     b.note(f"{o.name} fires from Overwatch!", o.id, rid)
+                    b.set_mark(o.id, "reacted_round", state.round, rid)
                     # ATTACK TABLE MODIFIERS "Defender Moved on last Action": he is moving now
                     sit = dataclasses.replace(
                         self._situation(state, o, mover, "attack", weapon=wid), defender_moved=True
@@ -2098,7 +2106,7 @@ class SasRuleset(Ruleset):
         if target.has("shield-spell") or b.has(target.id, "shield-spell"):
             return dataclasses.replace(sit, shield_spell=True)
         if (
-            target.marks.get("reacted_round") == state.round
+            b.mark(target.id, "reacted_round") == state.round
             or target.count("pp_used") >= target.stats.power_points
         ):
             return sit
@@ -2114,7 +2122,7 @@ class SasRuleset(Ruleset):
         return sit
 
     def _catch_missile(self, b: EventBuilder, state: FightState, target: Combatant, dice: DiceSource) -> None:
-        if target.stats.skill("catch-missile") < 1 or target.marks.get("reacted_round") == state.round:
+        if target.stats.skill("catch-missile") < 1 or b.mark(target.id, "reacted_round") == state.round:
             return
         if not state.options.get("auto-reactions", True) or b.status(target.id) != "active":
             return
@@ -2832,7 +2840,7 @@ class SasRuleset(Ruleset):
             for o in state.on_side(target.side):
                 if o.side == c.side or "counterspell" not in o.stats.spells or o.status != "active":
                     continue
-                if o.marks.get("reacted_round") == state.round or o.count("pp_used") >= o.stats.power_points:
+                if b.mark(o.id, "reacted_round") == state.round or o.count("pp_used") >= o.stats.power_points:
                     continue
                 if self._dist(o, c) > t.settings.spell_range_spaces:
                     continue
