@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
 from fracas.rules.registry import get_ruleset
 
 SAS = get_ruleset("sas")
@@ -209,3 +212,46 @@ def test_fire_from_overwatch_spends_the_round_s_reaction() -> None:
     assert _noted(fired, "fires from Overwatch")
     events = _turn(fight, Command("h", "attack", "a"), [5])
     assert not any(isinstance(e, ev.Rolled) and e.test == "Catch Missile" for e in events)
+
+
+# ----- 3. a Hurling Charge may be combined with a Battle Cry ---------------------------------------------
+
+
+def _hurler() -> Fight:
+    """Goblin g (a Spear, which may be thrown) 14 spaces from goblin s; g's side first."""
+    return _fight([_goblin("g", (14, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+
+
+def test_a_hurling_charge_may_be_combined_with_a_battle_cry() -> None:
+    """004 COMBAT ROUND ACTIONS LIST: "Hurling Charge - Throw Weapon while Charging. It gets Damage +1";
+    CHARGE RULES: "Characters may charge into HTH Combat. This may be combined with a Battle Cry". A Hurling
+    Charge is a charge, so the cry may come with it, raised as he charges: the throw has its Attack +1
+    (setting battle_cry_attack). The engine ignored ``battle_cry`` on a Hurling Charge (no cry, no bonus).
+    Dice: the cry's 1D2 1 (2 rounds), the throw's Attack 12 (+ 1 - Small Shield 1 = 12, a Hit), Damage 10."""
+    fight = _hurler()
+    SAS.validate(fight.state, Command("g", "hurling-charge", "s", {"battle_cry": True}))
+    events = _turn(fight, Command("g", "hurling-charge", "s", {"battle_cry": True}), [1, 12, 10])
+    cry = [e for e in events if isinstance(e, ev.ConditionAdded) and e.name == "battle-cry"]
+    assert [e.target for e in cry] == ["g"]
+    moved = next(i for i, e in enumerate(events) if isinstance(e, ev.Moved))
+    assert events.index(cry[0]) < moved  # the cry before the throw
+    (throw,) = _attacks(events)
+    assert _mods(throw) == {"Battle Cry": 1, "Defender has Small Shield": -1}
+    assert (throw.total, throw.outcome) == (12, "Hit")
+
+
+def test_a_hurling_charge_without_the_cry_has_no_battle_cry() -> None:
+    """The same throw without ``battle_cry``: no cry is rolled, 12 - 1 = 11."""
+    events = _turn(_hurler(), Command("g", "hurling-charge", "s"), [12, 10])
+    assert not any(isinstance(e, ev.ConditionAdded) and e.name == "battle-cry" for e in events)
+    (throw,) = _attacks(events)
+    assert "Battle Cry" not in _mods(throw) and throw.total == 11
+
+
+def test_battle_cry_is_refused_on_actions_that_are_not_charges() -> None:
+    """CHARGE RULES combine the cry with a charge only; on any other action ``battle_cry`` was silently
+    ignored (no cry, no bonus): it is refused instead (the cry alone is the battle-cry action)."""
+    fight = _fight([_goblin("g", (1, 0))], [_goblin("s", (0, 0))], [20, 1])
+    with pytest.raises(IllegalCommand, match="Battle Cry"):
+        SAS.validate(fight.state, Command("g", "attack", "s", {"battle_cry": True}))
+    SAS.validate(fight.state, Command("g", "battle-cry"))

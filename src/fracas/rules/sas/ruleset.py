@@ -10,11 +10,11 @@ once. Reactions are taken automatically when they are possible (docs/rulesets/sa
 Command actions and their args (every action id is a line of the list in data/combat.toml):
     attack (target; args weapon, dual (bool), target2, disarm (bool)), hack-and-slash, mighty-blow,
     defensive-stance-attack, aimed-shot (target), close-to-attack (target), charge (target; args
-    battle_cry), hurling-charge (target), sneak-attack (target), leap-attack (target), walk / run / sneak
-    (args to [q, r] or toward <id>), disengage (args mode withdrawal|flee, target), hide, lookout,
-    change-facing (args facing), stand-up, pick-up, mount (target), dismount, battle-cry, cast-spell (target;
-    args spell), rally, set-to-receive-charge, overwatch, feint (target), defensive-stance, light-fuse,
-    apply-poison, rummage, quaff, stop-bleed (target), intimidate (target), taunt (target),
+    battle_cry), hurling-charge (target; args battle_cry), sneak-attack (target), leap-attack (target),
+    walk / run / sneak (args to [q, r] or toward <id>), disengage (args mode withdrawal|flee, target), hide,
+    lookout, change-facing (args facing), stand-up, pick-up, mount (target), dismount, battle-cry, cast-spell
+    (target; args spell), rally, set-to-receive-charge, overwatch, feint (target), defensive-stance,
+    light-fuse, apply-poison, rummage, quaff, stop-bleed (target), intimidate (target), taunt (target),
     horde (target), dog-pile (target), break-free, trample (target), nothing.
 """
 
@@ -1203,6 +1203,12 @@ class SasRuleset(Ruleset):
         if zoc and P.zone_of_control_blocks(f, [view(state, o) for o in adj]):
             raise IllegalCommand(
                 f"{c.name} is engaged in HTH: only Disengage moves it", rule("zone-of-control")
+            )
+        if cmd.args.get("battle_cry") and a not in ("charge", "hurling-charge"):
+            # CHARGE RULES: a charge "may be combined with a Battle Cry"; any other action is not (the cry is
+            # then its own action, battle-cry)
+            raise IllegalCommand(
+                "battle_cry combines a Battle Cry with a Charge or Hurling Charge only", rule("charge")
             )
         if a in ATTACK_ACTIONS:
             self._validate_attack(state, c, f, target, cmd)
@@ -2464,8 +2470,14 @@ class SasRuleset(Ruleset):
         cmd: Command,
         dice: DiceSource,
     ) -> None:
+        """COMBAT ROUND ACTIONS LIST: "Hurling Charge - Throw Weapon while Charging. It gets Damage +1": a
+        charge at double speed that stops where the throw is possible. It is a charge, so it "may be combined
+        with a Battle Cry" (CHARGE RULES): with ``battle_cry`` the cry is raised as he charges and counts on
+        the throw."""
         assert target is not None
         t = tables()
+        if cmd.args.get("battle_cry"):
+            self._do_battle_cry(b, state, c, None, cmd, dice)
         reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
         spaces = self._spaces(state, c, 2.0, True)
         assert target.pos is not None and c.pos is not None
@@ -2476,7 +2488,7 @@ class SasRuleset(Ruleset):
                 path = path[: i + 1]
                 break
         self._move(b, state, c, path, "hurling-charge", rule("actions", "hurling-charge"), face_to=target.pos)
-        mc = self._moved_copy(b, c)
+        mc = self._with_charge(b, self._moved_copy(b, c))  # with the Battle Cry raised as he charged
         if self._dist(mc, target) <= 1:
             self._attack(b, state, mc, target, self._situation(state, mc, target, "attack"), dice, "attack")
             return
