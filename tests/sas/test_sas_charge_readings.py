@@ -65,14 +65,14 @@ def test_a_battle_cry_made_with_a_charge_counts_on_its_attack() -> None:
     charge's attack from the charger as he stood before it: 12 + Charge 1 - Small Shield 1 = 12; with the
     Battle Cry (+1, setting battle_cry_attack) it is 13."""
     fight = _fight(_goblin("g", 6), _goblin("s", 0), [20, 1])
-    # 1D2 1 (the cry lasts 2 rounds), g's Attack 12, Damage 1 (+ 2 - 1 = 2: Superficial)
+    # 1D2 1 (the cry lasts 2 rounds after this one), g's Attack 12, Damage 1 (+ 2 - 1 = 2: Superficial)
     events = _turn(fight, Command("g", "charge", "s", {"battle_cry": True}), [1, 12, 1])
     added = [e.name for e in events if isinstance(e, ev.ConditionAdded) and e.target == "g"]
     assert added[:2] == ["battle-cry", "charging"]  # the cry first, then the charge
     (attack,) = _attacks(events)
     assert _mods(attack) == {"Battle Cry": 1, "Charge": 1, "Defender has Small Shield": -1}
     assert (attack.total, attack.outcome) == (13, "Hit")
-    assert fight.state.combatants["g"].conditions["battle-cry"].until_round == 2
+    assert fight.state.combatants["g"].conditions["battle-cry"].until_round == 3  # 1 + 2 (test_sas_reactions)
 
 
 def test_a_battle_cry_made_with_a_charge_outlasts_the_longer_weapons_first_strike() -> None:
@@ -88,7 +88,7 @@ def test_a_battle_cry_made_with_a_charge_outlasts_the_longer_weapons_first_strik
 
 
 def test_the_battle_cry_lasts_into_the_next_round() -> None:
-    """1D2+1 rounds counting the round it is raised in: with 1D2 1 it is on g's attack in round 2 too."""
+    """With 1D2 1 (2 rounds) it is on g's attack in round 2 too (its last round is 3: test_sas_reactions)."""
     fight = _fight(_goblin("g", 6), _goblin("s", 0), [20, 1])
     _turn(fight, Command("g", "charge", "s", {"battle_cry": True}), [1, 5])  # a Miss
     _turn(fight, Command("s", "attack", "g"), [5])  # a Miss

@@ -255,3 +255,44 @@ def test_battle_cry_is_refused_on_actions_that_are_not_charges() -> None:
     with pytest.raises(IllegalCommand, match="Battle Cry"):
         SAS.validate(fight.state, Command("g", "attack", "s", {"battle_cry": True}))
     SAS.validate(fight.state, Command("g", "battle-cry"))
+
+
+# ----- 4. Battle Cry "Effects last 1D2 +1 Rounds", counted as every "N Rounds" ---------------------------
+
+
+def _crier(cry: Command, faces: list[int], at: int = 1) -> tuple[Fight, list[ev.Rolled]]:
+    """Goblin g (his side first, ``at`` spaces from goblin s) raises a Battle Cry in round 1 (``cry``, with
+    ``faces``), then attacks s in rounds 2, 3 and 4 (each a 5: a Miss); s does nothing. g's attack rolls of
+    rounds 2-4."""
+    fight = _fight([_goblin("g", (at, 0))], [_goblin("s", (0, 0))], [20, 1])
+    _turn(fight, cry, faces)
+    _turn(fight, Command("s", "nothing"), [])
+    out = []
+    for _ in (2, 3, 4):
+        out += _attacks(_turn(fight, Command("g", "attack", "s"), [5]))
+        _turn(fight, Command("s", "nothing"), [])
+    return fight, out
+
+
+def test_a_battle_cry_of_n_rounds_lasts_to_the_end_of_round_r_plus_n() -> None:
+    """004 COMBAT ROUND ACTIONS LIST: "Battle Cry - Effects last 1D2 +1 Rounds", the text's phrase for every
+    duration ("Stun: Get -2 to all Rolls for 1D6 Rounds", "Get -3 to all Rolls on Next 1D2 Rounds"), which
+    the engine counts from the round after the one the effect begins in (docs/rulesets/sas.md, Durations:
+    "for N rounds" starting in round r lasts to the end of round r+N). The engine counted the Battle Cry's
+    round as its first (to r+N-1), so a cry raised as an action, the crier's whole turn, helped one attack
+    of the 2 rounds it was rolled to last. Raised in round 1 with 1D2 1 (N = 2): on g's attacks of rounds 2
+    and 3 (its last), not on round 4's (the first without)."""
+    fight, (r2, r3, r4) = _crier(Command("g", "battle-cry"), [1])
+    assert _mods(r2)["Battle Cry"] == 1
+    assert _mods(r3)["Battle Cry"] == 1
+    assert "Battle Cry" not in _mods(r4)
+    assert "battle-cry" not in fight.state.combatants["g"].conditions
+
+
+def test_a_battle_cry_of_three_rounds_made_with_a_charge() -> None:
+    """With a Charge (CHARGE RULES "may be combined with a Battle Cry") the cry also covers the round it is
+    raised in, as every duration does: 1D2 2 (N = 3) in round 1 lasts to the end of round 4. Dice: 1D2 2,
+    g's charge Attack 5 (a Miss); then g attacks in rounds 2-4, each with the cry."""
+    fight, attacks = _crier(Command("g", "charge", "s", {"battle_cry": True}), [2, 5], at=6)
+    assert [_mods(a).get("Battle Cry") for a in attacks] == [1, 1, 1]
+    assert "battle-cry" not in fight.state.combatants["g"].conditions  # ended with round 4

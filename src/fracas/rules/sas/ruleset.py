@@ -2821,12 +2821,16 @@ class SasRuleset(Ruleset):
         cmd: Command,
         dice: DiceSource,
     ) -> None:
+        """COMBAT ROUND ACTIONS LIST: "Battle Cry - Effects last 1D2 +1 Rounds". Counted as every "N Rounds"
+        of the text is (docs/rulesets/sas.md, Durations): raised in round r, it lasts to the end of round r+N
+        (N whole rounds after the one it is raised in, which it also covers: a cry raised with a Charge counts
+        on the charge's own attack)."""
         a = tables().combat.actions["battle-cry"]
         n = P.roll_expr(a.duration or "1d2+1", dice, "battle cry")
         b.add_condition(
             c.id,
             "battle-cry",
-            state.round + n - 1,
+            state.round + n,
             0,
             f"Battle Cry ({n} rounds)",
             rule("actions", "battle-cry"),
