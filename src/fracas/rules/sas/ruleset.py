@@ -2473,7 +2473,9 @@ class SasRuleset(Ruleset):
         """COMBAT ROUND ACTIONS LIST: "Hurling Charge - Throw Weapon while Charging. It gets Damage +1": a
         charge at double speed that stops where the throw is possible. It is a charge, so it "may be combined
         with a Battle Cry" (CHARGE RULES): with ``battle_cry`` the cry is raised as he charges and counts on
-        the throw."""
+        the throw. Like every move before an attack it draws the reactions to a move (REACTIONS: Fire from
+        Overwatch "after he moves but before he Attacks"; Receive Charge if he charges home next to a spearman
+        set for it), and the throw reads what they did."""
         assert target is not None
         t = tables()
         if cmd.args.get("battle_cry"):
@@ -2488,7 +2490,13 @@ class SasRuleset(Ruleset):
                 path = path[: i + 1]
                 break
         self._move(b, state, c, path, "hurling-charge", rule("actions", "hurling-charge"), face_to=target.pos)
+        k = len(b.events)
+        if self._reactions_to_move(b, state, c, path, dice, charging=True):
+            return
         mc = self._with_charge(b, self._moved_copy(b, c))  # with the Battle Cry raised as he charged
+        if len(b.events) > k:  # a reaction struck (Fire from Overwatch): the throw reads what it did
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
         if self._dist(mc, target) <= 1:
             self._attack(b, state, mc, target, self._situation(state, mc, target, "attack"), dice, "attack")
             return
