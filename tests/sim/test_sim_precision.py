@@ -117,3 +117,26 @@ def test_cli_sim_with_a_percentage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv[:-1]) == 0
     out = capsys.readouterr().out
     assert f"{data['runs']:,} fights (stopped there" in out and "±3 points" in out
+
+
+def test_a_long_run_suggests_precision_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from fracas.sim import cli as sim_cli
+
+    out = io.StringIO()
+    monkeypatch.setattr(sim_cli, "err_console", Console(file=out, force_terminal=True, width=200))
+    monkeypatch.setattr(sim_cli, "LONG_RUN", 0.0)
+    with sim_cli._progress("x", 300, tip="tip: try --precision") as update:
+        assert update is not None
+        for done in (100, 200, 300):
+            update(done, 300)
+    assert out.getvalue().count("tip: try --precision") == 1
+    out.truncate(0)
+    monkeypatch.setattr(sim_cli, "LONG_RUN", 1e9)  # a quick run: no tip
+    with sim_cli._progress("x", 300, tip="tip: try --precision") as update:
+        assert update is not None
+        update(300, 300)
+    assert "tip" not in out.getvalue()

@@ -40,10 +40,13 @@ def _backend(workers: int | None, scheduler: str | None) -> Any:
 
 
 @contextlib.contextmanager
-def _progress(label: str, total: int, quiet: bool = False) -> Iterator[Callable[[int, int], None] | None]:
+def _progress(
+    label: str, total: int, quiet: bool = False, tip: str = ""
+) -> Iterator[Callable[[int, int], None] | None]:
     """A Rich progress bar on stderr (only on a terminal) for ``total`` fights; yields the callback for the
     runner. The total shows from the start: with the reference engine on a big encounter the first chunk
-    can take a minute, and "0/40000" says more than "0/?"."""
+    can take a minute, and "0/40000" says more than "0/?". ``tip`` is printed once above the bar when the
+    run looks like taking more than :data:`LONG_RUN` seconds."""
     if quiet or not err_console.is_terminal:
         yield None
         return
@@ -58,9 +61,15 @@ def _progress(label: str, total: int, quiet: bool = False) -> Iterator[Callable[
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=total)
+        start = time.perf_counter()
+        tipped = not tip
 
         def update(done: int, total: int) -> None:
+            nonlocal tipped
             bar.update(task, completed=done, total=total)
+            if not tipped and done > 0 and (time.perf_counter() - start) * total / done > LONG_RUN:
+                tipped = True
+                bar.console.print(tip, style="dim", markup=False, highlight=False)
 
         yield update
 
@@ -109,6 +118,14 @@ def _precision(text: str | None) -> float | None:
 _PRECISION_HELP = (
     "Stop as soon as every side's win rate is known to within this, either way (95% interval), e.g. 2% or "
     "0.02; -n is then the most it plays. Same seed, same stopping point, whatever the workers."
+)
+
+
+LONG_RUN = 60.0  # seconds: a run projected to take longer gets the --precision tip
+
+_PRECISION_TIP = (
+    "tip: this will take a while; --precision 2% stops as soon as every side's win rate is known to ±2 "
+    "points, often after a few thousand fights (Ctrl-C now reports what is done so far)."
 )
 
 
@@ -229,7 +246,8 @@ def _sim_run(
     _prepare_kernels([scenario], engine)
     choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
     settle_gc()
-    with _progress(scenario.name + _until(precision), runs) as cb:
+    tip = _PRECISION_TIP if precision is None else ""
+    with _progress(scenario.name + _until(precision), runs, tip=tip) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb, precision)
     if result.tally.runs == 0:
         raise FracasError("interrupted before any fight finished")
@@ -326,7 +344,8 @@ def _sweep_run(
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
     settle_gc()
-    with _progress(f"sweep of {len(points)} points" + _until(precision), runs * len(points)) as cb:
+    tip = _PRECISION_TIP.replace("every side's", "at each point every side's") if precision is None else ""
+    with _progress(f"sweep of {len(points)} points" + _until(precision), runs * len(points), tip=tip) as cb:
         results = simulate_many(scenarios, runs, s, engine, backend, cb, precision)
     seconds = time.perf_counter() - start
     reports = [rep.to_json(r) for r in results]
