@@ -179,7 +179,9 @@ def _sim(
 
       fracas sim examples/ed4/mica-and-the-ghouls.yaml --report report.html
 
-      fracas sim examples/sas/goblin-horde.yaml --precision 3%   # a slow encounter: stop at ±3 points
+    A slow encounter (no batch kernel): stop once every side's win rate is known to ±3 points:
+
+      fracas sim examples/sas/goblin-horde.yaml --precision 3%
     """
     prec = _precision(precision)
     with _quiet_gc() as settle_gc:
