@@ -53,6 +53,14 @@ def test_dask_gives_the_same_json_as_local_processes(client) -> None:
     assert report.without_timing(dask) == report.without_timing(local)
 
 
+def test_dask_stops_at_the_same_precision_point_as_local_processes(client) -> None:
+    sc = _scenario()
+    local = simulate(sc, 60 * ENGINE_CHUNK, 9, "reference", LocalBackend(2), precision=0.03)
+    dask = simulate(sc, 60 * ENGINE_CHUNK, 9, "reference", DaskBackend(client=client), precision=0.03)
+    assert local.precise and local.tally.runs < 60 * ENGINE_CHUNK
+    assert report.without_timing(report.to_json(dask)) == report.without_timing(report.to_json(local))
+
+
 def test_dask_runs_a_sweep_and_kernels(client) -> None:
     scs = [_scenario(), _scenario(ToyStats(hit_on=4, sides=6, damage=3, hp=6))]
     local = simulate_many(scs, 30_000, 4, "auto", LocalBackend(2))
