@@ -7,6 +7,7 @@ import pytest
 from ed1_helpers import ED1, build, cmd, decl, declare, fight, of, rolled, until
 
 from fracas.engine import events as ev
+from fracas.engine.state import Condition
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.combat import TestContext as Ctx
 
@@ -238,6 +239,50 @@ def test_charging_attacker_only_attacked_with_a_reserved_action_ch12_reserved_ac
     f.submit(cmd("thom", "reserve", initiative=1))
     assert state.order == ["raider", "backstabber", "rider", "thom", "friend"]
     until(f, "thom")
+    ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
+
+
+def _rider_declares_a_charge(faces: list[int]):
+    state = thom_and_orks(rider=True)
+    f = fight(state, faces)
+    plan = {
+        "thom": decl("thom", "attack", "rider"),
+        "friend": decl("friend", "other"),
+        "rider": decl("rider", "attack", "friend", options=["charge"]),
+    }
+    declare(f, plan)
+    return state, f
+
+
+def test_a_declared_charger_who_did_not_charge_is_attacked_as_anyone_ch12_reserved_actions() -> None:
+    """ch.12§Reserved-Actions: the reserved action is the only way to attack "opponents using charging
+    attacks". The rider declared a charge but took his turn without making it: he uses no charging attack,
+    so Thom (acting after him) attacks him without reserving and without the +2."""
+    state, f = _rider_declares_a_charge([1, 1, 1, 5, 5, 3])  # rider Initiative 5, everyone else 1
+    until(f, "rider")
+    f.submit(cmd("rider", "end"))
+    until(f, "thom")
+    [attack] = rolled(f.submit(cmd("thom", "attack", "rider", attack="Broadsword")), "Attack")
+    assert attack.dn == state.combatants["rider"].stats.physical_defense
+
+
+def test_a_charger_who_charged_stays_out_of_reach_but_for_a_reserved_action_ch12_reserved_actions() -> None:
+    state, f = _rider_declares_a_charge([1, 1, 1, 5, 1, 1])  # the rider's charge misses (Rule of One)
+    until(f, "rider")
+    state.combatants["rider"].pos = (-3, 1)  # room for a run in a straight line at the friend (0, 1)
+    f.submit(cmd("rider", "attack", "friend", attack="Spear", charge=True, path=[[-2, 1], [-1, 1]]))
+    until(f, "thom")
+    with pytest.raises(IllegalCommand, match="only a reserved action"):
+        ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
+
+
+def test_a_declared_charger_knocked_down_before_his_turn_can_be_attacked_ch12_reserved_actions() -> None:
+    """Standing up takes the knocked-down rider's action: he cannot make his charge this round."""
+    state, f = _rider_declares_a_charge([3, 1, 1, 1])  # Thom first (3), the rider last (1)
+    until(f, "thom")
+    with pytest.raises(IllegalCommand, match="only a reserved action"):
+        ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
+    state.combatants["rider"].conditions["knocked-down"] = Condition("knocked-down")
     ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
 
 

@@ -205,7 +205,8 @@ RULES: list[Rule] = [
         "reserved.charge",
         "Charging and swooping attackers can be attacked only with a reserved action",
         "implemented",
-        "a combatant who declares or makes a charge (or swoop) this round",
+        "a combatant who makes a charge (or swoop) this round, or declared one and can still make it; a "
+        "declared charger who took his turn without charging, or fell before it, is attacked as anyone",
     ),
     _r(
         "actions.delayed",

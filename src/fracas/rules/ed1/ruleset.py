@@ -550,10 +550,17 @@ class Ed1Ruleset(EarthdawnRuleset):
             raise IllegalCommand(f"{me.name} does not fly: no swooping attack", self.ref("swoop"))
 
     def is_charging(self, state: FightState, c: Combatant) -> bool:
-        """Declared or made a charging or swooping attack this round (ch.12§Reserved-Actions)."""
+        """Using a charging or swooping attack this round (ch.12§Reserved-Actions): made one this round, or
+        declared one and can still make it (his turn not taken yet, active, not knocked down: standing up
+        takes the action). A declared charger who took his turn without charging, or who fell before it, is
+        no longer charging and may be attacked as anyone else."""
+        if c.marks.get("ed1_charging") == state.round:
+            return True
+        if c.id in state.acted or c.status != "active" or "knocked-down" in c.conditions:
+            return False
         d = state.declarations.get(c.id) or {}
         opts = d.get("options", ()) or ()
-        return "charge" in opts or "swoop" in opts or c.marks.get("ed1_charging") == state.round
+        return "charge" in opts or "swoop" in opts
 
     def attack_once(
         self,
