@@ -636,6 +636,13 @@ def attack_roll_parts(
     base = weapon_skill(a, attack)
     bulk = data.weapons()[attack.weapon].ranged.bulk if attack.ranged else 0  # type: ignore[union-attr]
     mods, cap = core.attack_modifiers(maneuver, ranged=attack.ranged, bulk=bulk)
+    mount = mount_of(state, a)
+    if mount is not None and not attack.natural:
+        # the lower of the weapon skill and Riding is the skill every modifier then adds to (002 p.B397:
+        # "uses melee weapons at the lower of his Melee Weapon skill or Riding skill"; ranged the same): the
+        # maneuver's +4, shock and the rest change the lower skill, not a sum capped at Riding
+        _, m = mounted.mounted_skill(base, riding_skill(state, a))
+        mods = [*m, *mods]
     if attack.skill_modifier:
         mods.append(mod(attack.skill_modifier, attack.name, "gurps4/core/damage", "B271"))
     if st.st < attack.min_st:
@@ -662,11 +669,7 @@ def attack_roll_parts(
                 "B287",
             )
         )
-    mount = mount_of(state, a)
     if mount is not None and not attack.natural:
-        riding = riding_skill(state, a)
-        _, m = mounted.mounted_skill(base + sum(x.value for x in mods), riding)
-        mods += m
         p = mounted.rider_after_mount_attack(bool(mount.marks.get("attacked_last_turn")))
         if p:
             mods.append(p)
