@@ -8,7 +8,7 @@ from ed1_helpers import ED1, build, cmd, decl, declare, fight, of, rolled, until
 
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
-from fracas.errors import IllegalCommand
+from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
 from fracas.rules.earthdawn.combat import TestContext as Ctx
 
 FRIEND = {
@@ -457,3 +457,19 @@ def test_one_test_for_five_orks_a_separate_one_for_the_veteran_ch12_initiative()
     assert rolls == ["thom", "ork-1", "veteran"]
     assert {init[f"ork-{i}"].value for i in range(1, 6)} == {6}
     assert init["veteran"].step == 8 and init["veteran"].value == 7  # d6:3 + d6:4 (ED1 step 8 = 2d6)
+
+
+def test_stun_damage_is_not_in_the_ed1_text_and_is_refused() -> None:
+    """The ED1 chapter held has no Stun damage (its Combat Options are not in it): an attack to stun is
+    refused by name instead of taking the ED4 rule (Harried, no Wound) silently."""
+    state, f = at_thoms_turn([*INIT, 5, 3, 6, 6])
+    with pytest.raises(RuleNotImplemented, match="ed1/damage/stun"):
+        f.submit(cmd("thom", "attack", "raider", attack="Broadsword", stun=True))
+    block = dict(FRIEND, attacks=[{"name": "Sap", "step": 8, "damage": 6, "stun": True}])
+    with pytest.raises(EncounterFileError, match=r"attacks\.0\.stun: Stun damage \(ed1/damage/stun\)"):
+        build(
+            [
+                {"name": "A", "combatants": [{"id": "a", "stats": block}]},
+                {"name": "B", "combatants": [{"template": "ork-raider", "id": "o"}]},
+            ]
+        )

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from fracas.errors import EncounterFileError
+from fracas.errors import EncounterFileError, RuleNotImplemented
 from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile, StatBlock, profile_from_stats
 
 
@@ -161,7 +161,12 @@ def profile_from_ed1_block(data: dict[str, Any], name: str, where: str) -> Ed1Pr
     else:
         unc = block.unconsciousness or (tou.unconsciousness if tou else 20)
     attacks = []
-    for a in block.attacks:
+    for i, a in enumerate(block.attacks):
+        if a.stun:
+            raise RuleNotImplemented(
+                f"{where}.stats.attacks.{i}.stun: Stun damage (ed1/damage/stun) is not in the ED1 combat "
+                "text held (the Combat Options are not in it); fracas does not carry the ED4 rule over"
+            )
         short = long_ = None
         minimum = 0
         if a.range is not None:

@@ -240,6 +240,13 @@ RULES: list[Rule] = [
         "implemented",
         "the shared Earthdawn rule; the ED1 section is not in the text held [verify]",
     ),
+    _r(
+        "damage.stun",
+        "Stun damage (an attack to stun)",
+        "gm-call",
+        "not in the text held (the Combat Options are not in it): an attack with stun is refused "
+        "(RuleNotImplemented); the ED4 Stun rule (Harried, no Wounds) is not carried over",
+    ),
     _r("damage.unconscious", "Unconscious at the Unconsciousness Rating"),
     _r("damage.death", "Dead at the Death Rating"),
     _r(

@@ -27,7 +27,7 @@ from fracas.dice.exact import ed1_level, ed1_success_levels
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
-from fracas.errors import IllegalCommand
+from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.earthdawn.combat import (
     Edition,
@@ -515,6 +515,11 @@ class Ed1Ruleset(EarthdawnRuleset):
     # ----- the attack ---------------------------------------------------------------------------------
     def _v_attack_ed1(self, state: FightState, command: Command) -> None:
         self._v_attack(state, command)
+        if command.args.get("stun"):
+            raise RuleNotImplemented(
+                f"Stun damage ({self.ref('damage.stun')}): the ED1 combat text held has no rule for an "
+                "attack to stun (the Combat Options are not in it); fracas does not carry the ED4 rule over"
+            )
         self._all_at_once(state, command)
         me = state.combatants[command.actor]
         swoop = bool(command.args.get("swoop"))  # a swoop flies in, strikes and flies on (Aerial Combat)
