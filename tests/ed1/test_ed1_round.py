@@ -473,3 +473,12 @@ def test_stun_damage_is_not_in_the_ed1_text_and_is_refused() -> None:
                 {"name": "B", "combatants": [{"template": "ork-raider", "id": "o"}]},
             ]
         )
+
+
+def test_an_unconscious_target_is_easier_to_hit_cited_as_the_ed1_choice() -> None:
+    state, f = at_thoms_turn([*INIT, 5, 3, 2, 2])
+    state.combatants["raider"].status = "unconscious"
+    [attack] = rolled(f.submit(cmd("thom", "attack", "raider", attack="Broadsword")), "Attack")
+    assert attack.dn == 7 - 2
+    [(value, _why, rule)] = attack.modifiers
+    assert value == -2 and rule.startswith("ed1/situation/unconscious-target")

@@ -74,6 +74,7 @@ REFS: dict[str, str] = {
     "situation.knocked-down": "ed1/situation/knocked-down ch.12§Situation-Modifiers(not-held)",
     "situation.harried": "ed1/situation/harried ch.12§Situation-Modifiers(not-held)",
     "situation.range": "ed1/situation/range ch.12§Situation-Modifiers(not-held)",
+    "situation.unconscious": "ed1/situation/unconscious-target ch.12§Situation-Modifiers(not-held)",
     "combat.close": "ed1/combat/close (hex map, DESIGN.md)",
     "combat.ranged": "ed1/combat/ranged (reference 4.1)",
     "charge": "ed1/mounted/charging-attack (Mounted Combat, not in the text held)",
@@ -265,6 +266,12 @@ RULES: list[Rule] = [
         "the shared Earthdawn rule; an ED1-era summary (arkanabar.tripod.com/combat.html) agrees [verify]",
     ),
     _r("situation.range", "Long range: -2 steps (the shared Earthdawn rule)", "implemented", "[verify]"),
+    _r(
+        "situation.unconscious",
+        "An unconscious target: -2 to its Physical and Spell Defense (Blindsided, the shared Earthdawn rule)",
+        "implemented",
+        "[choice] the ED1 Situation Modifiers are not held; a helpless target keeps no full Defense",
+    ),
     _r("combat.close", "Close combat reaches the adjacent hex (2 yards)"),
     _r("combat.ranged", "Ranged attacks up to the weapon's long range"),
     _r(
@@ -299,7 +306,7 @@ RULES: list[Rule] = [
         "Situation Modifiers (blindside, darkness, harried, cover...)",
         "ch.12§Situation-Modifiers",
         NOT_HELD,
-        "referenced but not in the ED1 text; only knocked down and range are applied, "
+        "referenced but not in the ED1 text; only knocked down, range and an unconscious target are applied, "
         "the rest is the game master's call",
     ),
     Rule(

@@ -693,6 +693,14 @@ class Ed1Ruleset(EarthdawnRuleset):
             round_no=state.round,
         )
 
+    def _unconscious_defense(self, ctx: TestContext) -> Iterable[Modifier]:
+        """An unconscious target's Defense -2 (the shared Earthdawn rule, ED4 Blindsided), cited as the
+        ED1 choice it is: the ED1 Situation Modifiers are not in the text held."""
+        t = ctx.target
+        if t is not None and t.status == "unconscious":
+            return (Modifier(-2, f"{t.name} unconscious", self.ref("situation.unconscious")),)
+        return ()
+
     # ----- Wounds -------------------------------------------------------------------------------------
     def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
         """ED1 Wound penalty: Wounds - 1 steps (the first Wound is free), not on Recovery tests
