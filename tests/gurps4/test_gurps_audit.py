@@ -75,3 +75,42 @@ def test_shock_comes_off_the_lower_of_weapon_skill_and_riding() -> None:
         Command("knight", "attack", "foot", {"weapon": "broadsword:swing", "maneuver": "attack"})
     )
     assert attack_rolls(events, "knight")[0].dn == 9
+
+
+def foot_turn(f: Fight) -> None:
+    """Everyone before the spearman does nothing; his turn is next."""
+    while (d := f.advance_until_decision()) is not None and d.actor != "foot":
+        f.submit(Command(d.actor, "do_nothing"))
+
+
+# ------------------------------------------------------------------ tricks (002 p.B397)
+
+
+def test_a_miss_by_1_at_a_hanging_riders_skull_hits_the_mount_not_his_torso() -> None:
+    # 002 p.B397: hanging on the far side, "your foe's only targets are your foot, face, eyes, skull, and one
+    # hand. But if he attacks and misses by 4 or less, he hits your mount!" The engine sent a miss by 1 at
+    # the skull to the rider's torso first (the hit-location miss-by-1 rule), a target the trick hides.
+    f = rider_next_to_foot()
+    foot_turn(f)
+    f.state.combatants["knight"].marks["trick"] = "hang_on_far_side"
+    f.dice = ScriptedDice([1, 2, 3, *[3] * 40])  # Spear 12 - 7 (skull) = 5: rolled 6, a miss by 1
+    events = f.submit(Command("foot", "attack", "knight", {"weapon": "spear:thrust", "location": "skull"}))
+    assert not any(isinstance(e, ev.Note) and "hits the torso" in e.text for e in events)
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "horse"  # the mount may Dodge (GM's call)
+
+
+def test_after_a_miss_by_1_goes_to_the_mount_the_second_attack_of_a_double_is_at_the_rider() -> None:
+    # 002 p.B397: a miss by 1 at a rider hits the mount unless it defends. All-Out Attack (Double) then
+    # makes its second attack at the target chosen (the rider); after the mount's defense the engine turned
+    # it on the mount instead.
+    f = rider_next_to_foot()
+    foot_turn(f)
+    f.dice = ScriptedDice([4, 4, 5, *[3] * 60])  # Spear 12: rolled 13, a miss by 1
+    args = {"weapon": "spear:thrust", "maneuver": "all_out_attack_double"}
+    f.submit(Command("foot", "attack", "knight", args))
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "horse"
+    events = f.submit(Command("horse", "defend", None, {"defense": "none"}))
+    second = [e for e in attack_rolls(events, "foot") if e.test.startswith("spear")]
+    assert second and second[0].target == "knight"

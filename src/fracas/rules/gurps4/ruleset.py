@@ -1186,7 +1186,23 @@ class GurpsRuleset(Ruleset):
                 )
             other = None
             loc_row = data.hit_locations(S(t).body).get(loc)
-            if r.margin == -1 and loc_row is not None and loc_row.miss_by_one_torso:
+            hanging = t.marks.get("trick") == "hang_on_far_side" and mount_of(w.state, t) is not None
+            if hanging:
+                # the far side hides the rider's torso: a miss by 4 or less hits the mount (002 p.B397),
+                # which may Dodge as after any miss by 1 at a rider (docs: Game master's calls)
+                m = mount_of(w.state, t)
+                if m is not None and m.active and mounted.miss_hits_mount_of_hanging_rider(r.margin):
+                    w.note(
+                        f"missed the hanging rider by {-r.margin}: hits {m.name}",
+                        a.id,
+                        "gurps4/mounted/tricks B397",
+                    )
+                    if self._offer_defense(
+                        w, a, m, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
+                    ):
+                        return
+                    apply_hit(w, a, m, atk, "torso", maneuver, False)
+            elif r.margin == -1 and loc_row is not None and loc_row.miss_by_one_torso:
                 w.note(
                     f"missed the {loc.replace('_', ' ')} by 1: hits the torso",
                     a.id,
@@ -1197,28 +1213,19 @@ class GurpsRuleset(Ruleset):
                 apply_hit(w, a, t, atk, "torso", maneuver, False)
                 self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
                 return
-            if r.margin == -1:
+            elif r.margin == -1:
                 other = mount_of(w.state, t) or rider_of(w.state, t)
-            if other is not None and other.active and t.marks.get("trick") != "hang_on_far_side":
+            if other is not None and other.active:
                 w.note(
                     f"missed {t.name} by 1: the blow goes to {other.name}",
                     a.id,
                     "gurps4/mounted/results B397",
                 )
-                if self._offer_defense(w, a, other, atk, maneuver, "torso", args, attacks_left):
+                if self._offer_defense(
+                    w, a, other, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
+                ):
                     return
                 apply_hit(w, a, other, atk, "torso", maneuver, False)
-            elif t.marks.get("trick") == "hang_on_far_side" and mounted.miss_hits_mount_of_hanging_rider(
-                r.margin
-            ):
-                m = mount_of(w.state, t)
-                if m is not None:
-                    w.note(
-                        f"missed the hanging rider by {-r.margin}: hits {m.name}",
-                        a.id,
-                        "gurps4/mounted/tricks B397",
-                    )
-                    apply_hit(w, a, m, atk, "torso", maneuver, False)
         elif r.critical_success:
             w.note(f"critical hit on {t.name}: no defense", a.id, "gurps4/core/critical B556")
             apply_hit(w, a, t, atk, loc, maneuver, True)
