@@ -1,0 +1,271 @@
+"""ED1 rules the session-6 audit found untested (001_694a1556573a8dc9.txt, ch.12, and the shared rules ED1
+keeps): Initiative ties and a step below 1, group Initiative off, reserving into a tie, Karma at the turn,
+spell attacks against Spell Defense, the charging attack, knocked down and long range, the Wound penalty
+options, declarations without a target, movement all at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ed1_helpers import ED1, build, cmd, decl, declare, fight, of, rolled, until
+
+from fracas.engine import events as ev
+from fracas.engine.state import Condition
+from fracas.errors import IllegalCommand
+from fracas.rules.earthdawn.combat import TestContext as Ctx
+
+HERO: dict[str, Any] = {
+    "kind": "character",
+    "dex_step": 5,
+    "str_step": 5,
+    "toughness": 12,
+    "physical_defense": 7,
+    "mystic_defense": 8,
+    "physical_armor": 3,
+    "mystic_armor": 1,
+    "movement": 12,
+    "karma": 3,
+    "karma_step": 4,
+    "attacks": [
+        {"name": "Sword", "step": 8, "damage": 9, "karma": True},
+        {"name": "Bow", "kind": "missile", "step": 8, "damage": 7, "range": [20, 40]},
+        {
+            "name": "Flame Flash",
+            "kind": "spell",
+            "step": 9,
+            "damage": 8,
+            "against": "mystic",
+            "armor": "mystic",
+        },
+    ],
+}
+FOE: dict[str, Any] = dict(HERO, kind="creature", initiative=5, karma=0)
+
+
+def duel(
+    foe_first: bool = False, options: dict | None = None, foe: dict | None = None, at: tuple = (1, 0)
+) -> Any:
+    heroes = {
+        "name": "Heroes",
+        "combatants": [{"id": "hero", "name": "Hero", "player": True, "tactic": "hold", "stats": HERO}],
+    }
+    heroes["combatants"][0]["at"] = [0, 0]
+    foes = {
+        "name": "Foes",
+        "combatants": [{"id": "foe", "name": "Foe", "tactic": "hold", "stats": foe or FOE, "at": list(at)}],
+    }
+    return build([foes, heroes] if foe_first else [heroes, foes], options)
+
+
+def initiative(state: Any, faces: list[int], plan: dict | None = None) -> Any:
+    f = fight(state, faces)
+    declare(f, plan or {})
+    f.advance_until_decision()
+    return f
+
+
+# ----- Initiative (ch.12§Initiative, §Combat-Round.2) -------------------------------------------------------
+
+
+def test_a_player_character_acts_before_a_tied_creature_listed_first_ch12_initiative() -> None:
+    """ "If a player character ties his Initiative with a creature or gamemaster character, the player
+    character always takes his action first": the creature comes first in the file and still goes second."""
+    state = duel(foe_first=True)
+    f = initiative(state, [4, 4])  # the foe (listed first) and the hero both roll 4 on step 5 (d8)
+    assert state.initiative == {"foe": 4, "hero": 4}
+    assert state.order == ["hero", "foe"]
+    [note] = [e for e in of(f.log, ev.Note) if e.rule.startswith("ed1/initiative/ties")]
+    assert "same time" in note.text
+
+
+def test_reserving_into_a_tie_the_player_character_still_goes_first_ch12_reserved_actions() -> None:
+    state = duel()
+    f = initiative(state, [2, 6])  # hero 2, foe 6: the foe acts first
+    assert state.order == ["foe", "hero"]
+    f.submit(cmd("foe", "reserve", initiative=2))
+    assert state.initiative["foe"] == 2 and state.order == ["hero", "foe"]
+
+
+def test_an_initiative_step_below_1_is_rolled_at_step_1() -> None:
+    """The text does not say (docs: choices): a step pushed below 1 (Wounds here: 5 - (7 - 1)) rolls at 1."""
+    state = duel()
+    state.combatants["hero"].counters["wounds"] = 7
+    f = initiative(state, [3, 3])
+    [init] = [e for e in of(f.log, ev.InitiativeRolled) if e.actor == "hero"]
+    assert init.step == 1 and init.value == 1  # d4-2: 3 - 2
+    assert init.modifiers[-1][2].startswith("ed1/initiative/step-below-one")
+    assert sum(m[0] for m in init.modifiers) == 1 - 5
+
+
+def test_group_initiative_can_be_switched_off_ch12_initiative() -> None:
+    orks = [{"template": "ork-raider", "id": "ork", "count": 2, "at": [[5, 0], [5, 1]], "tactic": "hold"}]
+    sides = [
+        {"name": "A", "combatants": [{"template": "thom-hammerblade", "id": "thom", "player": True}]},
+        {"name": "B", "combatants": orks},
+    ]
+    for group, rolls in ((True, 1), (False, 2)):
+        state = build(sides, {"group-initiative": group})
+        f = initiative(state, [2, 3, 4], {"thom": decl("thom", "other")})
+        ork = [e for e in of(f.log, ev.InitiativeRolled) if e.actor.startswith("ork")]
+        assert sum(e.roll is not None for e in ork) == rolls
+
+
+# ----- Wound penalty (reference 2.2 [verify]) --------------------------------------------------------------
+
+
+def test_the_wound_penalty_option_off_and_the_new_wound_of_a_knockdown_test() -> None:
+    state = duel()
+    hero = state.combatants["hero"]
+    hero.counters["wounds"] = 3
+    # the Knockdown test a Wound causes does not count that Wound: 3 - 1 new = 2 Wounds, the first free
+    [m] = ED1._wound_penalty(Ctx(state, None, "knockdown", hero, extra={"new_wounds": 1}))
+    assert m.value == -1 and m.rule.startswith("ed1/wounds/penalty")
+    state.options["wound-penalties"] = False
+    assert not list(ED1._wound_penalty(Ctx(state, None, "attack", hero)))
+
+
+# ----- the attack (ch.12§Resolving-Actions, §Difficulty-Number) --------------------------------------------
+
+
+def at_heros_turn(faces: list[int], plan: dict | None = None, **kw: Any) -> tuple[Any, Any]:
+    state = duel(**kw)
+    f = fight(state, [6, 2, *faces])  # hero Initiative 6, foe 2
+    declare(f, plan or {"hero": decl("hero", "attack", "foe")})
+    until(f, "hero")
+    return state, f
+
+
+def test_karma_is_announced_with_the_test_and_rolled_with_it_ch12_resolving_actions() -> None:
+    state, f = at_heros_turn([3, 2, 4, 1, 1])  # 2d6 (step 8): 3 + 2, Karma d6 (step 4): 4; damage 1 + 1
+    events = f.submit(cmd("hero", "attack", "foe", attack="Sword", karma=True))
+    [attack] = rolled(events, "Attack")
+    assert [d[0] for d in attack.roll["dice"]] == [6, 6, 6] and attack.total == 9
+    [spent] = [e for e in of(events, ev.CounterChanged) if e.counter == "karma"]
+    assert spent.delta == -1 and spent.rule.startswith("ed1/round/karma-at-the-turn")
+    assert state.combatants["hero"].counters["karma"] == 2
+    with pytest.raises(IllegalCommand, match="Karma cannot be spent"):
+        ED1.validate(state, cmd("hero", "attack", "foe", attack="Bow", karma=True))
+
+
+def test_a_spell_attack_tests_against_spell_defense_and_meets_mystic_armor_ch12_difficulty_number() -> None:
+    """ "Tests made for combat talents use either the target's Physical Defense Rating or Spell Defense
+    Rating as the Difficulty Number": the spell against Spell Defense 8, its damage against Mystic Armor 1
+    (an Excellent result defeats Physical Armor only: docs, choices)."""
+    state, f = at_heros_turn([8, 1, 6, 2, 3, 3], plan={"hero": decl("hero", "spell", "foe")})
+    events = f.submit(cmd("hero", "attack", "foe", attack="Flame Flash"))
+    [attack] = rolled(events, "Attack")
+    assert attack.dn == 8 and attack.against == "Spell Defense" and attack.modifiers == ()
+    assert attack.outcome == "Excellent success"  # d8:8+1 d6:6+2 = 17 vs DN 8 (step 9, bonus dice)
+    [hit] = of(events, ev.Damaged)
+    assert hit.armor == 1 and hit.damage_type == "mystic"
+    assert not [e for e in of(events, ev.Note) if "armor-defeating" in e.text]
+
+
+def test_declaring_a_spell_then_striking_with_a_weapon_is_a_change_ch12_changing_declared_action() -> None:
+    state, f = at_heros_turn([3, 2, 1, 1], plan={"hero": decl("hero", "spell", "foe")})
+    [attack] = rolled(f.submit(cmd("hero", "attack", "foe", attack="Sword")), "Attack")
+    assert attack.dn == 9 and attack.modifiers[0][2].startswith("ed1/actions/changing-declared-action")
+
+
+def test_a_declaration_without_a_target_accepts_any_target() -> None:
+    state, f = at_heros_turn([3, 2, 1, 1], plan={"hero": decl("hero", "attack")})
+    [attack] = rolled(f.submit(cmd("hero", "attack", "foe", attack="Sword")), "Attack")
+    assert attack.dn == 7 and attack.modifiers == ()
+
+
+def test_knocked_down_attacker_and_target_minus_3() -> None:
+    state, f = at_heros_turn([3, 2, 1, 1])
+    state.combatants["hero"].conditions["knocked-down"] = Condition("knocked-down")
+    state.combatants["foe"].conditions["knocked-down"] = Condition("knocked-down")
+    [attack] = rolled(f.submit(cmd("hero", "attack", "foe", attack="Sword")), "Attack")
+    assert attack.dn == 7 - 3 and attack.step == 8 - 3
+    assert [m[0] for m in attack.modifiers] == [-3, -3]
+    assert all(m[2].startswith("ed1/situation/knocked-down") for m in attack.modifiers)
+
+
+def test_long_range_minus_2_steps_to_attack_and_damage() -> None:
+    state, f = at_heros_turn([8, 5], at=(11, 0))  # 22 yards: beyond the bow's short range 20
+    events = f.submit(cmd("hero", "attack", "foe", attack="Bow"))
+    [attack] = rolled(events, "Attack")
+    [damage] = rolled(events, "Damage")
+    assert attack.modifiers[0][0] == -2 and attack.modifiers[0][2].startswith("ed1/situation/range")
+    assert damage.modifiers[0][0] == -2
+    assert [d[0] for d in attack.roll["dice"]] == [10]  # step 8 - 2 = 6: d10 (ED1 Step table)
+
+
+def test_armor_counts_when_the_dn_is_above_the_success_level_rows_held() -> None:
+    """The Success Level Table is held for DN 2-13: above it the level is unknown, so no armor-defeating
+    hit, and the log says so (docs: Success levels above DN 13)."""
+    state, f = at_heros_turn([6, 5, 4, 3, 3], foe=dict(FOE, physical_defense=14))
+    events = f.submit(cmd("hero", "attack", "foe", attack="Sword"))
+    [attack] = rolled(events, "Attack")
+    assert attack.dn == 14 and attack.outcome.startswith("success (success level unknown")
+    [hit] = of(events, ev.Damaged)
+    assert hit.armor == 3
+    assert [e for e in of(events, ev.Note) if e.rule.startswith("ed1/test/success-levels")]
+
+
+# ----- the charging attack (Mounted Combat, not held: docs, choices) ----------------------------------------
+
+
+def rider_at_its_turn(options: dict | None = None) -> tuple[Any, Any]:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {
+                        "template": "thom-hammerblade",
+                        "id": "thom",
+                        "player": True,
+                        "at": [0, 0],
+                        "tactic": "hold",
+                    }
+                ],
+            },
+            {
+                "name": "B",
+                "combatants": [{"template": "ork-rider", "id": "rider", "at": [4, 0], "player": True}],
+            },
+        ],
+        options,
+    )
+    f = fight(state, [1, 5, 9, 5, 5, 5, 1, 1, 1, 1])  # Thom 1, rider 5; Attack 9+5, Damage: the rest
+    declare(f, {"rider": decl("rider", "attack", "thom", options=["charge"]), "thom": decl("thom", "other")})
+    until(f, "rider")
+    return state, f
+
+
+def test_a_charge_runs_straight_and_adds_the_mounts_strength_step() -> None:
+    state, f = rider_at_its_turn()
+    crooked = [[3, 0], [3, 1], [2, 1], [1, 1], [1, 0]]
+    with pytest.raises(IllegalCommand, match="straight line") as exc:
+        ED1.validate(state, cmd("rider", "attack", "thom", attack="Spear", charge=True, path=crooked))
+    assert exc.value.rule.startswith("ed1/mounted/charging-attack")
+    events = f.submit(
+        cmd("rider", "attack", "thom", attack="Spear", charge=True, path=[[3, 0], [2, 0], [1, 0]])
+    )
+    [damage] = rolled(events, "Damage")
+    [(value, why, rule)] = damage.modifiers
+    assert value == 8 and "War horse" in why and rule.startswith("ed1/mounted/charging-attack")
+
+
+def test_the_charge_damage_option_off() -> None:
+    state, f = rider_at_its_turn({"charge-damage": False})
+    events = f.submit(
+        cmd("rider", "attack", "thom", attack="Spear", charge=True, path=[[3, 0], [2, 0], [1, 0]])
+    )
+    [damage] = rolled(events, "Damage")
+    assert damage.modifiers == ()
+
+
+# ----- Movement (ch.12§Movement) --------------------------------------------------------------------------
+
+
+def test_moving_as_part_of_the_attack_then_again_after_it_is_refused_ch12_movement() -> None:
+    state, f = at_heros_turn([3, 2, 1, 1], at=(2, 0))
+    f.submit(cmd("hero", "attack", "foe", attack="Sword", path=[[1, 0]], end=False))
+    with pytest.raises(IllegalCommand, match="all at once") as exc:
+        f.submit(cmd("hero", "move", path=[[1, 1]]))
+    assert exc.value.rule.startswith("ed1/movement/all-at-once")
