@@ -422,6 +422,71 @@ def test_unconscious_character_tests_recovery_after_one_minute_p380() -> None:
     assert seen == [10]  # ten rounds of six seconds after falling; only once (then an hour)
 
 
+def test_a_failed_revival_means_another_hour_no_second_revival_nor_minute_test_p380() -> None:
+    """p.380: "Another character can use a Standard action to try and revive him, allowing the unconscious
+    character to make the test immediately. If the unconscious character does not recover enough Damage
+    points to regain consciousness, he must wait another hour before he can make another Recovery test."
+    The engine let a friend revive him again each round (one Recovery test each) and still gave him the
+    one-minute test after a failed revival."""
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "mica", "player": True, "at": [0, 0]},
+                    {"template": "tomas", "player": True, "at": [1, 0], "tactic": "hold"},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [9, 0], "tactic": "hold"}]},
+        ],
+        max_rounds=12,
+    )
+    tomas = state.combatants["tomas"]
+    tomas.counters["damage"] = 40  # Unconsciousness Rating 22
+    tomas.status = "unconscious"
+    tomas.marks["unconscious_since"] = 0
+    f = fight(state, [9, 1, 1])
+    auto(f, "mica")
+    f.dice = ScriptedDice([1, 1])  # Recovery step 5 (d8): 1 -> 1 point healed, still unconscious
+    f.submit(cmd("mica", "revive", "tomas"))
+    assert tomas.status == "unconscious" and tomas.counters["recovery_used"] == 1
+    f.dice = RandomDice(3)
+    auto(f, "mica")
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("mica", "revive", "tomas"))
+    assert err.value.rule == "ed4/recovery/unconscious p.380"
+    assert f.auto_command(f.pending()).action != "revive"
+    f.run()
+    assert len(rolled(f.log, "Recovery")) == 1  # no one-minute test in round 10 either
+    assert tomas.counters["recovery_used"] == 1
+
+
+def test_a_failed_one_minute_recovery_test_means_no_revival_in_the_fight_p380() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "mica", "player": True, "at": [0, 0], "tactic": "hold"},
+                    {"template": "tomas", "player": True, "at": [1, 0], "tactic": "hold"},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [9, 0], "tactic": "hold"}]},
+        ],
+        max_rounds=12,
+    )
+    tomas = state.combatants["tomas"]
+    tomas.counters["damage"] = 40
+    tomas.status = "unconscious"
+    tomas.marks["unconscious_since"] = -9  # the minute is up at the start of round 1
+    f = fight(state, [1, 1, 9, 1])  # Tomas' Recovery test: 1, then Initiative
+    auto(f, "mica")
+    assert rolled(f.log, "Recovery")[0].total == 1 and tomas.status == "unconscious"
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("mica", "revive", "tomas"))
+    assert "another hour" in str(err.value)
+
+
 def test_reserved_action_on_any_action_interrupts_the_enemys_move_p375() -> None:
     state = build(
         [

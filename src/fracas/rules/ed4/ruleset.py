@@ -9,15 +9,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fracas.engine import events as ev
+from fracas.errors import IllegalCommand
 from fracas.rules.base import OptionalRule, Rule
-from fracas.rules.earthdawn.combat import Edition
+from fracas.rules.earthdawn.combat import Edition, Scratch, recovery_events
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
 from fracas.rules.earthdawn.round import EarthdawnRuleset
 from fracas.rules.ed4.chapter import ChapterMixin
 from fracas.rules.ed4.rules import REFS, RULES
 
 if TYPE_CHECKING:
-    pass
+    from fracas.dice.source import DiceSource
+    from fracas.engine.commands import Command
+    from fracas.engine.state import FightState
+
+RECOVERY_FAILED = "recovery_failed"
+"""Mark of an unconscious character whose Recovery test (one minute after falling, or when revived) did not
+wake him: "he must wait another hour before he can make another Recovery test" (p.380)."""
 
 ED4 = Edition(
     id="ed4", steps="ed4", refs=REFS, extra_success_damage=2, rule_of_one_min_dice=2, result_floor=1
@@ -62,6 +70,46 @@ class Ed4CoreRuleset(EarthdawnRuleset):
             if install is not None:  # a plug-in still being written may not have it yet
                 install(self)
                 self.tactics_legal = False  # a plug-in may refuse what the core tactics build
+
+    # ----- p.380: one Recovery test while unconscious, then an hour ----------------------------------------
+    def _v_revive(self, state: FightState, command: Command) -> None:
+        super()._v_revive(state, command)
+        t = state.combatants[command.target or ""]
+        if t.marks.get(RECOVERY_FAILED):
+            raise IllegalCommand(
+                f"{t.name}'s Recovery test did not wake him: he must wait another hour before he can make "
+                "another Recovery test",
+                self.ref("recovery.unconscious"),
+            )
+
+    def _r_revive(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        """A revival is the unconscious character's Recovery test made at once (p.380); if it does not wake
+        him, no other Recovery test in the fight, by revival or one minute after falling (p.380)."""
+        t = sc.get(command.target or "")
+        recovery_events(sc, self.edition, dice, t.id, f"revived by {state.combatants[command.actor].name}")
+        if t.status == "unconscious":
+            rule = self.ref("recovery.unconscious")
+            sc.emit(
+                ev.Marked(t.id, "recovery_tried", True, rule), ev.Marked(t.id, RECOVERY_FAILED, True, rule)
+            )
+        self._end_or_mark(state, command, sc, True)
+
+    def _start_round(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        """The core's round start; an unconscious character whose Recovery test one minute after falling did
+        not wake him must wait an hour for the next (p.380): nobody can revive him in the fight either."""
+        out = super()._start_round(state, dice)
+        tried = [e.target for e in out if isinstance(e, ev.Marked) and e.key == "recovery_tried"]
+        if not tried:
+            return out
+        woke = {e.target for e in out if isinstance(e, ev.StatusChanged) and e.status == "active"}
+        rule = self.ref("recovery.unconscious")
+        extra = [ev.Marked(cid, RECOVERY_FAILED, True, rule) for cid in tried if cid not in woke]
+        if not extra:
+            return out
+        # after the Recovery tests, before the roster or the Initiative tests
+        later = (ev.ExtraSet, ev.InitiativeRolled, ev.OrderSet, ev.TurnStarted)
+        i = next((i for i, e in enumerate(out) if isinstance(e, later)), len(out))
+        return out[:i] + extra + out[i:]
 
     def rules(self) -> list[Rule]:
         known = {r.id for r in RULES}

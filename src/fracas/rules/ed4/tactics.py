@@ -550,7 +550,10 @@ class Ed4Tactic:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         if sv.fallen and not sv.adjacent_foe and can_rouse(me):  # only a Namegiver revives (p.380)
             for c in sv.fallen:
-                if c.counters.get("recovery_used", 0) < c.stats.recovery_tests:
+                # one Recovery test while unconscious; if it fails, another hour (p.380)
+                if c.counters.get("recovery_used", 0) < c.stats.recovery_tests and not c.marks.get(
+                    "recovery_failed"
+                ):
                     return Command(me.id, "revive", c.id)
         shared: list[Any] = [None]  # the blocked hexes, once for the whole decision
         cmd = self._plan(state, me, target, ruleset, max(0, left), shared)
