@@ -269,3 +269,26 @@ def test_moving_as_part_of_the_attack_then_again_after_it_is_refused_ch12_moveme
     with pytest.raises(IllegalCommand, match="all at once") as exc:
         f.submit(cmd("hero", "move", path=[[1, 1]]))
     assert exc.value.rule.startswith("ed1/movement/all-at-once")
+
+
+def test_after_a_reserve_the_next_turn_skips_a_combatant_put_out_earlier_ch12_reserved_actions() -> None:
+    """Reserving hands the turn to the next combatant who can still act: a companion killed earlier in the
+    round keeps his place in the order but is not started ("acts") again."""
+    state = build(
+        [
+            {
+                "name": "H",
+                "combatants": [
+                    {"id": "hero", "player": True, "tactic": "hold", "stats": HERO, "at": [0, 0]},
+                    {"id": "pal", "player": True, "tactic": "hold", "stats": HERO, "at": [0, 1]},
+                ],
+            },
+            {"name": "F", "combatants": [{"id": "foe", "tactic": "hold", "stats": FOE, "at": [1, 0]}]},
+        ]
+    )
+    f = initiative(state, [6, 4, 2])  # hero 6, pal 4, foe 2
+    assert state.order == ["hero", "pal", "foe"]
+    state.combatants["pal"].status = "dead"
+    events = f.submit(cmd("hero", "reserve", initiative=1))
+    assert state.order == ["pal", "foe", "hero"]
+    assert [e.actor for e in of(events, ev.TurnStarted)] == ["foe"]

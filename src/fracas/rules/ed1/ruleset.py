@@ -343,6 +343,9 @@ class Ed1Ruleset(EarthdawnRuleset):
         values = dict(state.initiative)
         values[me] = n
         rest.sort(key=lambda cid: self.order_key(state, cid, values.get(cid, 0)))
+        # the next turn is the next combatant still able to act (the reserver at the latest): one put out
+        # earlier this round keeps his place in the order but takes no turn
+        nxt = next(c for c in rest if c == me or state.combatants[c].status == "active")
         sc.emit(
             ev.InitiativeRolled(me, n, None, None, ((n - old, "reserved: a lower Initiative", rule),), rule),
             ev.Marked(me, "ed1_reserved", state.round, rule),
@@ -353,7 +356,7 @@ class Ed1Ruleset(EarthdawnRuleset):
                 rule,
             ),
             ev.OrderSet(tuple(done + rest), rule),
-            ev.TurnStarted(rest[0], values.get(rest[0])),
+            ev.TurnStarted(nxt, values.get(nxt)),
         )
 
     def _reserved_dn(self, ctx: TestContext) -> Iterable[Modifier]:
