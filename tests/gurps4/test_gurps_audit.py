@@ -77,6 +77,23 @@ def test_shock_comes_off_the_lower_of_weapon_skill_and_riding() -> None:
     assert attack_rolls(events, "knight")[0].dn == 9
 
 
+def barded_horse() -> Fight:
+    """As :func:`rider_next_to_foot`, the warhorse in full plate barding (DR 5 on the torso)."""
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "horse", "at": [0, 0],
+                 "equipment": {"barding": ["full_plate_barding"]}},
+                {"template": "knight", "id": "knight", "options": {"mount": "horse"},
+                 "stats": {"skills": {"Riding": 12}}, "equipment": {"weapons": ["broadsword", "lance"]}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    f.advance_until_decision()
+    return f
+
+
 def foot_turn(f: Fight) -> None:
     """Everyone before the spearman does nothing; his turn is next."""
     while (d := f.advance_until_decision()) is not None and d.actor != "foot":
@@ -114,3 +131,20 @@ def test_after_a_miss_by_1_goes_to_the_mount_the_second_attack_of_a_double_is_at
     events = f.submit(Command("horse", "defend", None, {"defense": "none"}))
     second = [e for e in attack_rolls(events, "foot") if e.test.startswith("spear")]
     assert second and second[0].target == "knight"
+
+
+# ------------------------------------------------------------------ mounted combat results (002 p.B397)
+
+
+def test_a_hit_on_the_mount_that_its_barding_stops_still_calls_for_the_riders_roll() -> None:
+    # 002 p.B397 "If the mount is hit, the rider must roll vs. Riding, minus the shock penalty suffered by the
+    # mount, to keep it from spooking." A hit that DR stops is a hit with no shock: the roll is at Riding
+    # (+1 stirrups). The engine rolled only when the hit did injury.
+    f = barded_horse()
+    foot_turn(f)
+    f.dice = ScriptedDice([3, 3, 3, 1, 4, 4, 4, *[3] * 40])  # hit on 9; damage 1d+1 rolls 1: 2 vs DR 5
+    f.submit(Command("foot", "attack", "horse", {"weapon": "spear:thrust", "maneuver": "attack"}))
+    events = f.submit(Command("horse", "defend", None, {"defense": "none"}))
+    assert not any(isinstance(e, ev.Damaged) for e in events)
+    spook = [e for e in attack_rolls(events, "knight") if "spooking" in e.test]
+    assert len(spook) == 1 and spook[0].dn == 12 + 1 and spook[0].success

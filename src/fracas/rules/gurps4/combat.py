@@ -893,6 +893,7 @@ def after_injury(
     now = hp_now(t)
     rider = rider_of(w.state, t)
     # shock (B419), doubled on critical hit 8 (max -8)
+    shock = 0
     if inj.injury:
         shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
         cap = -4
@@ -903,13 +904,14 @@ def after_injury(
             w.emit(
                 ev.ConditionAdded(t.id, "shock", None, max(cap, old + shock), a.id, "gurps4/core/shock B419")
             )
-        if rider is not None and rider.active:  # hit mount: Riding minus its shock or it spooks (B397)
-            r = mounted.mount_hit_spook_roll(
-                riding_base(w.state, rider)[0], shock, riding_base(w.state, rider)[1], w.dice
-            )
-            w.rolled(rider.id, r, rule="gurps4/mounted/results B397")
-            if not r.success:
-                spook(w, t, "hit")
+    if rider is not None and rider.active:
+        # "If the mount is hit": any hit, also one its DR stops (no shock then), calls for the rider's Riding
+        # minus the mount's shock, or it spooks (002 p.B397)
+        base, rmods = riding_base(w.state, rider)
+        r = mounted.mount_hit_spook_roll(base, shock, rmods, w.dice)
+        w.rolled(rider.id, r, rule="gurps4/mounted/results B397")
+        if not r.success:
+            spook(w, t, "hit")
     if inj.crippled:
         w.mark(
             t, "crippled", tuple(t.marks.get("crippled", ())) + (inj.location,), "gurps4/core/crippling B420"
