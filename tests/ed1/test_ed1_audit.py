@@ -292,3 +292,21 @@ def test_after_a_reserve_the_next_turn_skips_a_combatant_put_out_earlier_ch12_re
     events = f.submit(cmd("hero", "reserve", initiative=1))
     assert state.order == ["pal", "foe", "hero"]
     assert [e.actor for e in of(events, ev.TurnStarted)] == ["foe"]
+
+
+def test_a_retreat_escapes_beyond_the_enemies_full_movement_ch12_movement() -> None:
+    """A retreating character is out of the fight when no enemy could reach him at its Full Movement next
+    round (docs: choices). The foe's Full Movement is 6 yards here (3 hexes), its Combat Movement 12: the
+    ED4 reach (twice the Combat Movement) would still hold the hero."""
+    foe = dict(FOE, full_movement=6)
+    state, f = at_heros_turn([], foe=foe, plan={"hero": decl("hero", "run", options=["retreat"])})
+    path = [[-i, 0] for i in range(1, 5)]  # to (-4, 0): 5 hexes from the foe, beyond 3 + 1
+    events = f.submit(cmd("hero", "run", path=path, flee=True))
+    [fled] = [e for e in of(events, ev.StatusChanged) if e.status == "fled"]
+    assert fled.rule.startswith("ed1/actions/special-retreat")
+
+
+def test_a_retreat_within_an_enemys_full_movement_does_not_escape() -> None:
+    state, f = at_heros_turn([], plan={"hero": decl("hero", "run", options=["retreat"])})
+    events = f.submit(cmd("hero", "run", path=[[-i, 0] for i in range(1, 5)], flee=True))
+    assert not [e for e in of(events, ev.StatusChanged) if e.status == "fled"]  # the foe runs 12 hexes

@@ -189,6 +189,26 @@ class Ed1Ruleset(EarthdawnRuleset):
         left = self.full_hexes(me) - self.moved_this_round(state, me)
         self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement.full"))
 
+    def _flee_check(self, state: FightState, command: Command, sc: Scratch) -> None:
+        """A retreating character (special action retreat, ch.12§Special-Actions; a run with flee: true)
+        escapes when no active enemy could reach him next round at that enemy's Full Movement (ch.12§Movement;
+        the shared rule reads the ED4 doubled Movement Rate instead) [choice: the text does not say when a
+        retreat takes a character out of the fight]."""
+        if not command.args.get("flee"):
+            return
+        me = sc.get(command.actor)
+        if me.pos is None:
+            return
+        for c in state.combatants.values():
+            if (
+                c.side != me.side
+                and c.status == "active"
+                and c.pos is not None
+                and distance(c.pos, me.pos) <= self.full_hexes(c) + 1
+            ):
+                return
+        sc.emit(ev.StatusChanged(me.id, "fled", self.ref("special.retreat")))
+
     def _all_at_once(self, state: FightState, command: Command) -> None:
         """Movement after the action is refused when the character moved before it (ch.12§Movement),
         unless the optional rule Splitting Movement is on."""
