@@ -148,3 +148,27 @@ def test_a_hit_on_the_mount_that_its_barding_stops_still_calls_for_the_riders_ro
     assert not any(isinstance(e, ev.Damaged) for e in events)
     spook = [e for e in attack_rolls(events, "knight") if "spooking" in e.test]
     assert len(spook) == 1 and spook[0].dn == 12 + 1 and spook[0].success
+
+
+# ------------------------------------------------------------------ multiple riders (002 p.B397)
+
+
+def test_a_passenger_stays_on_by_the_controlling_riders_default_riding_when_he_has_no_skill() -> None:
+    # 002 p.B397 "The passenger uses the lower of the controlling rider's skill or his own ST on any roll to
+    # avoid falling off, but do so at -3." A controller without Riding rides at its default DX-5 (B217): DX
+    # 11 -> 6. The engine took the passenger's own DX-5 (DX 14 -> 9) instead.
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "horse", "at": [0, 0]},
+                {"template": "spearman", "id": "driver", "options": {"mount": "horse"}},
+                {"template": "knight", "id": "pillion", "options": {"mount": "horse"}, "stats": {"dx": 14}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [3, 0]}]},
+        ]
+    )  # fmt: skip
+    from fracas.rules.gurps4.combat import riding_base
+
+    assert f.state.combatants["horse"].marks["passenger"] == "pillion"
+    base, mods = riding_base(f.state, f.state.combatants["pillion"])
+    assert base == 11 - 5 and [m.value for m in mods] == [-3]

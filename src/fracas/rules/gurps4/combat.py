@@ -526,8 +526,10 @@ def riding_base(state: FightState, rider: Combatant, control: bool = True) -> tu
     mount = mount_of(state, rider)
     if mount is not None and mount.marks.get("passenger") == rider.id:
         ctrl = rider_of(state, mount)
-        ctrl_riding = S(ctrl).riding if ctrl is not None else None
-        base = min(ctrl_riding if ctrl_riding is not None else st.dx - 5, st.st)
+        ctrl_st = S(ctrl) if ctrl is not None else st
+        # the controlling rider's skill, or its default DX-5 (B217) if it has none
+        ctrl_riding = ctrl_st.riding if ctrl_st.riding is not None else ctrl_st.dx - 5
+        base = min(ctrl_riding, st.st)
         return base, [mod(mounted.PASSENGER_STAY_ON, "passenger", "gurps4/mounted/multiple-riders", "B397")]
     riding = st.riding if st.riding is not None else st.dx - 5
     mods: list[Modifier] = []
