@@ -170,6 +170,19 @@ def test_strain_is_damage_without_armor_or_wounds() -> None:
     assert sc.get("a").counters["wounds"] == 0 and sc.get("a").status == "unconscious"
 
 
+def test_strain_that_knocks_out_leaves_him_knocked_down_and_starts_the_minute_p380() -> None:
+    """p.380: unconscious characters "are considered both Blindsided and Knocked Down" and "may make a
+    Recovery test one minute after" falling. Strain (Aggressive Attack, Jump Up, Splitting Movement) that
+    knocked a character out left him standing (-2 Blindsided only, not -3 more) and with no time of falling
+    (so no Recovery test a minute later)."""
+    state, sc = _scratch(damage=23)
+    state.round = 4
+    strain_events(sc, ED4, "a", 2, "Aggressive Attack", "ed4/option/aggressive-attack p.382")
+    a = sc.get("a")
+    assert a.status == "unconscious" and "knocked-down" in a.conditions
+    assert a.marks["unconscious_since"] == 4
+
+
 def test_attacks_against_mystic_and_social_defense_and_mystic_armor_p377_379() -> None:
     caster = {
         **BLOCK,

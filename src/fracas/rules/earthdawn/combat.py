@@ -463,7 +463,8 @@ def damage_events(
 
 
 def strain_events(sc: Scratch, edition: Edition, target_id: str, amount: int, why: str, rule: str) -> None:
-    """Strain: damage that ignores armor and causes no Wound, but counts toward the ratings (reference 2.1).
+    """Strain: damage that ignores armor and causes no Wound, but counts toward the ratings (reference 2.1);
+    Strain that knocks a character out leaves him unconscious as damage does (knocked down, p.380).
 
     It is recorded as ``Damaged(..., damage_type="strain")`` so that damage totals always equal the sum of
     Damaged events.
@@ -477,7 +478,15 @@ def strain_events(sc: Scratch, edition: Edition, target_id: str, amount: int, wh
     if t.counters.get("damage", 0) >= p.death:
         sc.emit(ev.StatusChanged(target_id, "dead", edition.ref("damage.death")))
     elif p.unconsciousness is not None and total >= p.unconsciousness and t.status == "active":
-        sc.emit(ev.StatusChanged(target_id, "unconscious", edition.ref("damage.unconscious")))
+        # as damage_events: unconscious characters are Blindsided and Knocked Down, and may make a Recovery
+        # test one minute after falling (p.380)
+        rule = edition.ref("damage.unconscious")
+        sc.emit(
+            ev.StatusChanged(target_id, "unconscious", rule),
+            ev.Marked(target_id, "unconscious_since", sc.state.round, rule),
+        )
+        if "knocked-down" not in t.conditions:
+            sc.emit(ev.ConditionAdded(target_id, "knocked-down", None, 3, "unconscious", rule))
 
 
 def recovery_events(
