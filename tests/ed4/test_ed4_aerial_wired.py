@@ -130,3 +130,18 @@ def test_an_unconscious_faller_makes_a_recovery_test_after_one_round_p398() -> N
     sc = Scratch(state)
     RULESET._long_falls(state, RandomDice(4), sc, 3)  # once only: it is no longer "after one round"
     assert not [e for e in of(sc.events, ev.Rolled) if e.test == "Recovery"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_swoop_attacking_to_stun_deals_stun_damage_p383_p398(seed: int) -> None:
+    """p.383: Attacking to Stun makes the close combat attacks' damage Stun damage; a swoop's strikes are
+    close combat attacks (p.398). The swoop dealt normal damage."""
+    f = start(griffin_over_thrak(), [3, 3, 3, 3])
+    declare(f, "thrak")
+    declare(f, "griffin", "split-movement", "attack-to-stun")
+    act(f, "griffin", [])
+    f.dice = RandomDice(seed)
+    events = f.submit(cmd("griffin", "swoop", "thrak", attack="Claws", after=[[2, 0], [3, 0]], altitude=10))
+    hits = [e for e in of(events, ev.Damaged) if e.target == "thrak"]
+    assert len(hits) == len([e for e in of(events, ev.Rolled) if e.test == "Claws Attack" and e.success])
+    assert all(e.counter == "stun" for e in hits)

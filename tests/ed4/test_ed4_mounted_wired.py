@@ -233,3 +233,40 @@ def test_riders_charging_each_other_add_both_mounts_strength_p396() -> None:
     dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test][0]
     charge = [int(v) for v, _, r in dmg.modifiers if r == "ed4/mounted/charging-attack p.396"]
     assert charge == [8, 8]  # both war horses' Strength Steps
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_charging_rider_attacking_to_stun_deals_stun_damage_p383_p396(seed: int) -> None:
+    """p.383: with Attacking to Stun "any damage inflicted to his opponent is recorded as Stun damage"; a
+    charge's strike is a close combat attack like any other (p.396). The charge dealt normal damage."""
+    state = davon()
+    f = start(state, [3, 3, 3, 3, 3])
+    declare(f, "davon", "attack-to-stun")
+    act(f, "davon", [])
+    f.dice = RandomDice(seed)
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    hits = [e for e in of(events, ev.Damaged) if e.target == "far"]
+    attack = [e for e in of(events, ev.Rolled) if e.test == "Battle-axe Attack"][0]
+    assert len(hits) == (1 if attack.success else 0)
+    assert all(e.counter == "stun" for e in hits)
+    assert f.state.combatants["far"].counters.get("wounds", 0) == 0  # Stun damage causes no Wound
+
+
+def test_a_charging_rider_attacking_to_knockdown_only_knocks_p383_p396() -> None:
+    """p.383: Attacking to Knockdown: the Damage test, less armor, is the DN of the target's Knockdown test
+    and "the character's opponent takes no damage" - on a charge too (the mount's Strength in the Damage
+    test). The charge dealt the damage and the knockdown option was ignored."""
+    state = davon()
+    f = start(state, [3, 3, 3, 3, 3])
+    declare(f, "davon", "attack-to-knockdown")
+    # Battle-axe Attack 11 (d20: hits PD 7); Damage d20+d10+d8 (step 22 with the mount's 8): 5+5+5 = 15;
+    # Far's Knockdown (Strength step 5, d8): 2 against 15 - 0 armor; Davon's Strength (after the charge): 6
+    act(f, "davon", [11, 5, 5, 5, 2, 6])
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    assert not [e for e in of(events, ev.Damaged) if e.target == "far"]
+    dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test][0]
+    assert (8, "ed4/mounted/charging-attack p.396") in [(int(v), r) for v, _, r in dmg.modifiers]
+    kd = [e for e in of(events, ev.Rolled) if e.test == "Knockdown"][0]
+    assert (kd.actor, kd.dn, kd.rule) == ("far", 15, "ed4/option/attack-to-knockdown p.383")
+    assert "knocked-down" in f.state.combatants["far"].conditions
+    assert [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (after")]

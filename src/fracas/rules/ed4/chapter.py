@@ -1238,20 +1238,12 @@ class ChapterMixin:
         self, state: FightState, command: Command, dice: DiceSource, sc: Scratch, core: Action
     ) -> None:
         me = state.combatants[command.actor]
-        mine = in_force(state, me)
         p: CombatProfile = me.stats
         a = p.attack(command.args.get("attack"))
         assert a is not None
         if me.hidden and not me.marks.get("revealed"):
             sc.emit(ev.Marked(me.id, "revealed", True, SURPRISE_RULE))
-        single = bool(
-            command.args.get("grapple")
-            or (a.close and opt.SHATTER in mine)
-            or (opt.CALLED_SHOT in mine and command.args.get("called") == "weapon")
-        )
-        special = single or (a.close and opt.KNOCKDOWN in mine) or self._entangling(me, a)
-        if opt.STUN in mine and a.close and not command.args.get("stun"):
-            command = dataclasses.replace(command, args={**command.args, "stun": True})
+        special, single, command = self.option_strike(state, me, a, command)
         if not special:
             before = len(sc.events)
             core.resolve(state, command, dice, sc)
@@ -1273,6 +1265,28 @@ class ChapterMixin:
         if after and sc.get(me.id).status == "active":
             self._emit_move(state, command, sc, after, "move", self.ref("movement"))  # type: ignore[attr-defined]
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+
+    def option_strike(
+        self, state: FightState, me: Combatant, a: AttackProfile, command: Command
+    ) -> tuple[bool, bool, Command]:
+        """What the options in force make of one strike, whatever command makes it (an attack, a charge, a
+        swoop, a reserved strike at a charging rider or a swooper): (special, single, command).
+
+        ``special``: the strike goes through :meth:`special_attack` (grappling, an entangling weapon,
+        Attacking to Knockdown, Shattering a Shield, a Called Shot at a weapon); ``single``: one Attack test
+        only, whatever the creature's Actions. ``command`` carries ``stun`` when Attacking to Stun is in
+        force for a close attack (p.383): every close combat Attack test of the round deals Stun damage.
+        """
+        mine = in_force(state, me)
+        single = bool(
+            command.args.get("grapple")
+            or (a.close and opt.SHATTER in mine)
+            or (opt.CALLED_SHOT in mine and command.args.get("called") == "weapon")
+        )
+        special = single or (a.close and opt.KNOCKDOWN in mine) or self._entangling(me, a)
+        if opt.STUN in mine and a.close and not command.args.get("stun"):
+            command = dataclasses.replace(command, args={**command.args, "stun": True})
+        return special, single, command
 
     def _entangling(self, me: Combatant, a: AttackProfile) -> bool:
         src = getattr(me.stats, "source", None)
@@ -1373,9 +1387,10 @@ class ChapterMixin:
         a: AttackProfile,
         command: Command,
         reserved: bool,
-    ) -> None:
+    ) -> Any:
         """Attacks whose outcome is not plain damage: grappling (p.392), entangling (p.391), Attacking to
-        Knockdown (p.383), Shattering a Shield (p.385), a Called Shot at a held item (p.384)."""
+        Knockdown (p.383), Shattering a Shield (p.385), a Called Shot at a held item (p.384). Returns the
+        Attack test's result (None when a rider leaping off to grapple is knocked out by the fall)."""
         mine = in_force(state, me)
         leap = bool(command.args.get("grapple")) and mount_of(state, state.combatants[me.id]) is not None
         if leap:
@@ -1386,7 +1401,7 @@ class ChapterMixin:
                 return
         res, ctx = self.attack_test(state, sc, dice, me, t, a, command, reserved)
         if not res.success:
-            return
+            return res
         r = self.ref  # type: ignore[attr-defined]
         if command.args.get("grapple"):
             if leap and close.grapples(res.success, res.extra):
@@ -1405,7 +1420,7 @@ class ChapterMixin:
                         close.GRAPPLING_RULE,
                     )
                 )
-            return
+            return res
         extra = res.extra if a.against == "physical" else 0
         if a.close and opt.SHATTER in mine:
             dres = self.damage_test(
@@ -1442,7 +1457,7 @@ class ChapterMixin:
                         opt.rule(opt.SHATTER),
                     )
                 )
-            return
+            return res
         mods = []
         entangling = self._entangling(me, a)
         key = self._weapon_key(me, a) if entangling else None
@@ -1455,7 +1470,7 @@ class ChapterMixin:
             )
             extra = close.entangled_damage_extra(extra)
         if entangling and close.entangles_only(key):
-            return  # a net only entangles: no Damage test [choice, data/entangling.toml]
+            return res  # a net only entangles: no Damage test [choice, data/entangling.toml]
         if extra:
             mods.append(
                 Modifier(
@@ -1492,13 +1507,13 @@ class ChapterMixin:
                     ev.Marked(t.id, "lost_weapons", lost, opt.rule(opt.CALLED_SHOT)),
                     ev.Note(f"{t.name} loses the {weapon}", t.id, opt.rule(opt.CALLED_SHOT)),
                 )
-            return
+            return res
         dres = self.damage_test(sc, dice, ctx, a.damage, mods, f"{a.name} Damage", r("damage"))
         armor = self.armor_of(t, a)
         if a.close and opt.KNOCKDOWN in mine:
             dn = opt.knockdown_attack_dn(dres.total, armor)
             if "knocked-down" in t.conditions or t.status != "active":
-                return
+                return res
             kmods = self.step_mods(TestContext(state, sc, "knockdown", t))  # type: ignore[attr-defined]
             kres = run_test(
                 dice,
@@ -1514,8 +1529,9 @@ class ChapterMixin:
             sc.emit(rolled_event(t.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), me.id, "Knockdown DN"))
             if not kres.success:
                 sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
-            return
+            return res
         self.deal(state, sc, dice, me, t, a, dres.total, armor, command)
+        return res
 
     def _held_weapon(self, t: Combatant) -> tuple[str | None, bool]:
         """The weapon a Called Shot at a held item strikes (p.384): the target's first melee weapon still in
@@ -2253,8 +2269,14 @@ class ChapterMixin:
         rider = sc.get(me.id)
         if rider.status == "active" and rider.marks.get("mount") and "knocked-down" not in rider.conditions:
             cmd = dataclasses.replace(command, args={**command.args, "charging": charging})
-            res, ctx = self.attack_test(state, sc, dice, rider, sc.get(t.id), a, cmd, False)
-            if res.success:
+            # the rider's options work on the charge's strike as on any attack (Attacking to Stun or to
+            # Knockdown, Shattering a Shield, a Called Shot at a weapon, an entangling weapon; p.382-385)
+            special, _, cmd = self.option_strike(state, rider, a, cmd)
+            if special:
+                res = self.special_attack(state, sc, dice, rider, sc.get(t.id), a, cmd, False)
+            else:
+                res, ctx = self.attack_test(state, sc, dice, rider, sc.get(t.id), a, cmd, False)
+            if res is not None and res.success and not special:
                 mods = (
                     [
                         Modifier(
@@ -2275,39 +2297,38 @@ class ChapterMixin:
                 )
                 tt = sc.get(t.id)
                 self.deal(state, sc, dice, rider, tt, a, dres.total, self.armor_of(tt, a), cmd)
-                if charging:
-                    sres = run_test(
-                        dice,
-                        self.edition,
-                        rider.stats.str_step,
-                        self.step_mods(TestContext(state, sc, "strength", rider)),
-                        t.stats.tou_step,
-                        None,
-                        rider.name,
+            rider = sc.get(me.id)
+            if res is not None and res.success and charging:
+                sres = run_test(
+                    dice,
+                    self.edition,
+                    rider.stats.str_step,
+                    self.step_mods(TestContext(state, sc, "strength", rider)),
+                    t.stats.tou_step,
+                    None,
+                    rider.name,
+                    "Strength (after the charge)",
+                    "Toughness Step",
+                )  # type: ignore[attr-defined]
+                sc.emit(
+                    rolled_event(
+                        me.id,
                         "Strength (after the charge)",
+                        sres,
+                        mounted.CHARGE_AFTER,
+                        t.id,
                         "Toughness Step",
-                    )  # type: ignore[attr-defined]
+                    )
+                )
+                after = mounted.charge_aftermath(bool(sres.success), a.name if a.kind == "melee" else None)
+                if after.thrown_off:
+                    self._unseat(state, sc, dice, me.id, 0)
+                elif after.weapon_lost:
+                    lost = [*(rider.marks.get("lost_weapons") or ()), a.name]
                     sc.emit(
-                        rolled_event(
-                            me.id,
-                            "Strength (after the charge)",
-                            sres,
-                            mounted.CHARGE_AFTER,
-                            t.id,
-                            "Toughness Step",
-                        )
+                        ev.Marked(me.id, "lost_weapons", lost, mounted.CHARGE_AFTER),
+                        ev.Note(f"{me.name} loses the {a.name}", me.id, mounted.CHARGE_AFTER),
                     )
-                    after = mounted.charge_aftermath(
-                        bool(sres.success), a.name if a.kind == "melee" else None
-                    )
-                    if after.thrown_off:
-                        self._unseat(state, sc, dice, me.id, 0)
-                    elif after.weapon_lost:
-                        lost = [*(rider.marks.get("lost_weapons") or ()), a.name]
-                        sc.emit(
-                            ev.Marked(me.id, "lost_weapons", lost, mounted.CHARGE_AFTER),
-                            ev.Note(f"{me.name} loses the {a.name}", me.id, mounted.CHARGE_AFTER),
-                        )
         rider = sc.get(me.id)
         after = [(int(h[0]), int(h[1])) for h in command.args.get("after") or ()]
         if after and rider.status == "active" and rider.marks.get("mount"):
@@ -2397,7 +2418,9 @@ class ChapterMixin:
                     )
                     self._unseat(state, sc, dice, rider.id, 0)
             return
-        self.deal(state, sc, dice, sc.get(t.id), r, a, dres.total, armor, None)
+        # Attacking to Stun declared: the blow deals Stun damage (p.383)
+        _, _, strike = self.option_strike(state, t, a, Command(t.id, "attack", rider.id, {"attack": a.name}))
+        self.deal(state, sc, dice, sc.get(t.id), r, a, dres.total, armor, strike)
         r = sc.get(rider.id)
         if setting and res.extra and r.status == "active" and r.marks.get("mount"):
             kmods = self.step_mods(TestContext(state, sc, "knockdown", r))  # type: ignore[attr-defined]
@@ -2499,6 +2522,11 @@ class ChapterMixin:
                 ev.ExtraSet("reserved", reserved or None),
                 ev.Note(f"{d.name} intercepts the swoop", rid, aerial.SWOOP),
             )
+            strike = Command(d.id, "attack", me.id, {"attack": da.name})
+            special, _, strike = self.option_strike(state, d, da, strike)
+            if special:
+                self.special_attack(state, sc, dice, d, sc.get(me.id), da, strike, True)
+                continue
             res, ctx = self.attack_test(
                 state, sc, dice, d, sc.get(me.id), da, None, True, "Attack (intercepting)"
             )
@@ -2513,9 +2541,8 @@ class ChapterMixin:
                     else []
                 )  # type: ignore[attr-defined]
                 dres = self.damage_test(sc, dice, ctx, da.damage, mods, f"{da.name} Damage", aerial.SWOOP)
-                self.deal(
-                    state, sc, dice, d, sc.get(me.id), da, dres.total, self.armor_of(sc.get(me.id), da), None
-                )
+                flier = sc.get(me.id)
+                self.deal(state, sc, dice, d, flier, da, dres.total, self.armor_of(flier, da), strike)
         me = sc.get(me.id)
         if me.status == "active" and "knocked-down" not in me.conditions:
             n = me.stats.actions
@@ -2523,7 +2550,14 @@ class ChapterMixin:
                 tt = sc.get(t.id)
                 if tt.status == "dead" or (i and tt.status != "active"):
                     break
-                res, ctx = self.attack_test(state, sc, dice, me, tt, a, command, False)
+                # the flier's options work on the swoop's strikes as on any attack (p.382-385)
+                special, single, cmd = self.option_strike(state, me, a, command)
+                if special:
+                    self.special_attack(state, sc, dice, me, tt, a, cmd, False)
+                    if single:
+                        break
+                    continue
+                res, ctx = self.attack_test(state, sc, dice, me, tt, a, cmd, False)
                 if res.success:
                     mods = (
                         [
@@ -2539,7 +2573,7 @@ class ChapterMixin:
                     dres = self.damage_test(
                         sc, dice, ctx, a.damage, mods, f"{a.name} Damage", self.ref("damage")
                     )  # type: ignore[attr-defined]
-                    self.deal(state, sc, dice, me, tt, a, dres.total, self.armor_of(tt, a), command)
+                    self.deal(state, sc, dice, me, tt, a, dres.total, self.armor_of(tt, a), cmd)
             out = tuple((int(h[0]), int(h[1])) for h in command.args.get("after") or ())
             if sc.get(me.id).status == "active" and "knocked-down" not in sc.get(me.id).conditions:
                 sc.emit(ev.Moved(me.id, out, "swoop", heading(sc.get(me.id).pos, out), up, aerial.SWOOP))
