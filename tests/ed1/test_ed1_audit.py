@@ -310,3 +310,31 @@ def test_a_retreat_within_an_enemys_full_movement_does_not_escape() -> None:
     state, f = at_heros_turn([], plan={"hero": decl("hero", "run", options=["retreat"])})
     events = f.submit(cmd("hero", "run", path=[[-i, 0] for i in range(1, 5)], flee=True))
     assert not [e for e in of(events, ev.StatusChanged) if e.status == "fled"]  # the foe runs 12 hexes
+
+
+@pytest.mark.parametrize(
+    ("declared", "swoop", "plus"), [([], True, 2), (["swoop"], False, 2), (["swoop"], True, 0)]
+)
+def test_a_swoop_not_declared_or_not_made_is_a_change_ch12_changing_declared_action(
+    declared: list[str], swoop: bool, plus: int
+) -> None:
+    """As a charge: the swooping attack is declared with the action (ch.12§Special-Actions); making one not
+    declared, or not making the one declared, changes the declared action (+2)."""
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [{"template": "thom-hammerblade", "id": "thom", "at": [0, 0], "player": True}],
+            },
+            {"name": "B", "combatants": [{"template": "espagra", "id": "esp", "at": [1, 0], "player": True}]},
+        ]
+    )
+    f = fight(state, [1, 3, 1, *[1] * 12])  # Thom 1, the espagra 3 + 1; its attacks miss (Rule of One)
+    declare(
+        f,
+        {"thom": decl("thom", "other"), "esp": decl("esp", "attack", "thom", options=declared)},
+    )
+    until(f, "esp")
+    args = {"swoop": True, "after": [[2, 0]]} if swoop else {}
+    attacks = rolled(f.submit(cmd("esp", "attack", "thom", attack="Claws", **args)), "Attack")
+    assert attacks and {a.dn for a in attacks} == {state.combatants["thom"].stats.physical_defense + plus}

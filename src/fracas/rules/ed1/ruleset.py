@@ -404,8 +404,9 @@ class Ed1Ruleset(EarthdawnRuleset):
                 tn = state.combatants[t].name if t in state.combatants else t
                 now = state.combatants[command.target].name if command.target in state.combatants else "?"
                 return f"declared an attack on {tn}, now on {now}"
-            if bool(command.args.get("charge")) != ("charge" in opts):
-                return "declared a charge, now none" if "charge" in opts else "a charge not declared"
+            for opt in ("charge", "swoop"):
+                if bool(command.args.get(opt)) != (opt in opts):
+                    return f"declared a {opt}, now none" if opt in opts else f"a {opt} not declared"
             return None
         if name == "run":
             return None if act in ("run", "move") else f"declared {act}, now running"
