@@ -77,3 +77,13 @@ def test_bad_stat_blocks_name_the_field() -> None:
     with pytest.raises(EncounterFileError, match=r"where\.stats\.strength: cannot override"):
         override_ed1(p, {"strength": 3}, "where")
     assert override_ed1(p, {"spell_defense": 12, "full_movement": 70}, "where").mystic_defense == 12
+
+
+@pytest.mark.parametrize(
+    ("total", "level"), [(1, "Average"), (4, "Average"), (5, "Good"), (7, "Excellent"), (9, "Extraordinary")]
+)
+def test_dn_1_is_graded_on_the_lowest_row_held(total: int, level: str) -> None:
+    """A Defense lowered to DN 1 (Knocked Down, an unconscious target) has no row in the table held (DN 2-13):
+    it is graded on the DN 2 row, a success never below Average [choice, docs]; it used to be reported as a
+    level "unknown above DN 13", and no Excellent hit could defeat armor there."""
+    assert level_outcome(total, 1, True, False) == (f"{level} success", level)

@@ -72,14 +72,21 @@ def level_outcome(total: int, dn: int, success: bool, rule_of_one: bool) -> tupl
     ('Excellent success', 'Excellent')
     >>> level_outcome(20, 15, True, False)[1] is None
     True
+    >>> level_outcome(1, 1, True, False)
+    ('Average success', 'Average')
     """
     if rule_of_one:
         return "Rule of One: failure", None
-    level = ed1_level(total, dn)
+    rows = ed1_success_levels()
+    # [choice] a DN below the lowest row held (DN 1, after modifiers such as Knocked Down) is graded on that
+    # row; a result that reaches the DN is at least Average (a success is never a Poor result)
+    level = ed1_level(total, max(dn, min(rows)))
     if level is None:
-        top = max(ed1_success_levels())
+        top = max(rows)
         what = "success" if success else "failure"
         return f"{what} (success level unknown above DN {top})", None
+    if success and level in ("Pathetic", "Poor"):
+        level = "Average"
     return f"{level} {'success' if success else 'failure'}", level
 
 
