@@ -10,6 +10,7 @@ from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
 from fracas.rules.registry import get_ruleset
 
 RS = get_ruleset("gurps4")
@@ -172,3 +173,32 @@ def test_a_passenger_stays_on_by_the_controlling_riders_default_riding_when_he_h
     assert f.state.combatants["horse"].marks["passenger"] == "pillion"
     base, mods = riding_base(f.state, f.state.combatants["pillion"])
     assert base == 11 - 5 and [m.value for m in mods] == [-3]
+
+
+# ------------------------------------------------------------------ mount attacks (002 p.B396)
+
+
+def horse_turn(f: Fight) -> None:
+    while (d := f.advance_until_decision()) is not None and d.actor != "horse":
+        f.submit(Command(d.actor, "do_nothing"))
+
+
+def test_a_horse_tramples_a_man_only_when_he_is_down_and_he_may_only_dodge() -> None:
+    # 002 p.B396 "A horse can bite, kick with hooves, or trample ... see Chapter 16 for details"; the details
+    # (reference 1.9, B404): trampling needs a foe 2+ SM smaller, or 1+ if he is lying down, and the victim
+    # may only Dodge. The engine let a horse (SM +1) trample a standing man (SM 0), who could parry or block.
+    f = rider_next_to_foot()
+    horse_turn(f)
+    trample = Command("horse", "attack", "foot", {"weapon": "trample", "maneuver": "attack"})
+    try:
+        RS.validate(f.state, trample)
+        raise AssertionError("a standing man was trampled")
+    except IllegalCommand as e:
+        assert "trample" in e.rule
+    RS.validate(f.state, Command("horse", "attack", "foot", {"weapon": "kick", "maneuver": "attack"}))
+    f.state.combatants["foot"].marks["posture"] = "lying"
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])  # Brawling 12: a hit on 10
+    f.submit(trample)
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "foot"
+    assert {c.args["defense"] for c, _ in RS.defense_options(f.state)} == {"none", "dodge"}

@@ -52,6 +52,30 @@ def mount_can_attack(war_trained: bool) -> None:
         raise IllegalCommand("only a war-trained mount can attack", f"{R}/mount-attacks {P_MOUNTED}")
 
 
+TRAMPLE_SM_LEAD = 2  # reference 1.9 (B404): 2+ SM bigger than the foe, or 1+ against a lying foe
+TRAMPLE_SM_LEAD_LYING = 1
+
+
+def trample_allowed(attacker_sm: int, target_sm: int, target_lying: bool) -> None:
+    """A mount tramples (B396: "A horse can ... trample"; details B404, reference 1.9) only a foe at least
+    2 SM smaller, or 1 SM smaller if he is lying down: a horse (SM +1) tramples a man (SM 0) only when he is
+    down. The victim may only Dodge (see :func:`trample_defense_allowed`)."""
+    lead = attacker_sm - target_sm
+    need = TRAMPLE_SM_LEAD_LYING if target_lying else TRAMPLE_SM_LEAD
+    if lead < need:
+        raise IllegalCommand(
+            f"trampling needs a foe {need}+ SM smaller{'' if target_lying else ' (1+ if he is lying down)'}: "
+            f"SM {attacker_sm:+d} against SM {target_sm:+d}",
+            f"{R}/trample B404",
+        )
+
+
+def trample_defense_allowed(kind: DefenseKind) -> None:
+    """Against a trample the victim may only Dodge (B404, reference 1.9)."""
+    if kind != "dodge":
+        raise IllegalCommand("against a trample the only defense is Dodge", f"{R}/trample B404")
+
+
 def horseshoe_bonus(attack: str, iron_horseshoes: bool) -> Modifier | None:
     """Iron horseshoes: +1 to kicking or trampling damage (B396)."""
     if iron_horseshoes and attack in ("kick", "trample"):

@@ -102,6 +102,11 @@ RULES: list[Rule] = [
     ),
     # ---- mounted combat (text 002)
     Rule("gurps4/mounted/mount-attacks", "War-trained mounts attack (bite, kick, trample)", "B396"),
+    Rule(
+        "gurps4/mounted/trample",
+        "Trample a foe 2+ SM smaller (1+ if lying); the victim may only Dodge (reference 1.9)",
+        "B404",
+    ),
     Rule("gurps4/mounted/iron-horseshoes", "Iron horseshoes +1 to kick and trample damage", "B396"),
     Rule(
         "gurps4/mounted/mount-attacked",

@@ -530,6 +530,8 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(
                     "a mount attacks with its natural attacks", "gurps4/mounted/mount-attacks B396"
                 )
+            if atk.name == "trample":
+                mounted.trample_allowed(st.sm, S(t).sm, t.marks.get("posture") == "lying")
         self._check_ready(a, atk)
         if posture in ("lying", "crawling", "sitting") and maneuver != "attack":
             raise IllegalCommand(f"{a.name} is {posture}", "gurps4/core/posture B551")
@@ -604,6 +606,10 @@ class GurpsRuleset(Ruleset):
         kind = command.args.get("defense", "none")
         if S(d).mount and kind != "dodge":
             mounted.mount_defense_allowed(kind)
+        att = state.extra.get(ATTACK_KEY) or {}
+        a = state.combatants.get(att.get("attacker", ""))
+        if a is not None and S(a).mount and att.get("attack") == "trample" and kind != "dodge":
+            mounted.trample_defense_allowed(kind)
         raise IllegalCommand(
             f"{d.name} cannot {kind}{' and retreat' if command.args.get('retreat') else ''} now "
             f"(allowed: {', '.join(c.describe() for c, _ in self.defense_options(state))})",
@@ -752,6 +758,7 @@ class GurpsRuleset(Ruleset):
                 val, mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
                 kinds.append(("block", None, val, mods))
         tried = set(att.get("tried", ()))
+        trample = att["attack"] == "trample" and S(a).mount
         ctx = self.defense_context(state, d, a, att)
         for kind, weapon, value, base_mods in kinds:
             if kind in tried:
@@ -763,6 +770,8 @@ class GurpsRuleset(Ruleset):
                 try:
                     if ds.mount:
                         mounted.mount_defense_allowed(kind)  # type: ignore[arg-type]
+                    if trample:
+                        mounted.trample_defense_allowed(kind)  # type: ignore[arg-type]
                     eff, _ = self.defense_value(
                         state, d, a, att, kind, retreat, weapon, value, base_mods, ctx
                     )
@@ -1101,6 +1110,8 @@ class GurpsRuleset(Ruleset):
                     continue
                 try:
                     self._check_ready(waiter, atk)
+                    if S(waiter).mount and atk.name == "trample":
+                        mounted.trample_allowed(S(waiter).sm, S(t).sm, t.marks.get("posture") == "lying")
                 except IllegalCommand as e:
                     w.mark(waiter, "waiting", None, WAIT_RULE)
                     w.note(f"{waiter.name}'s Wait lapses: {e}", waiter.id, WAIT_RULE)
