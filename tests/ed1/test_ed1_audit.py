@@ -338,3 +338,12 @@ def test_a_swoop_not_declared_or_not_made_is_a_change_ch12_changing_declared_act
     args = {"swoop": True, "after": [[2, 0]]} if swoop else {}
     attacks = rolled(f.submit(cmd("esp", "attack", "thom", attack="Claws", **args)), "Attack")
     assert attacks and {a.dn for a in attacks} == {state.combatants["thom"].stats.physical_defense + plus}
+
+
+def test_moving_on_after_the_action_is_one_movement_ch12_movement() -> None:
+    """Movement after the action ("move and then attack, or vice versa") may go on in a second command: the
+    character moved only after his attack, so it is still all at once; it was refused as "moved before"."""
+    state, f = at_heros_turn([3, 2, 1, 1])
+    f.submit(cmd("hero", "attack", "foe", attack="Sword", after=[[-1, 0]], end=False))
+    f.submit(cmd("hero", "move", path=[[-2, 0]]))
+    assert state.combatants["hero"].pos == (-2, 0)

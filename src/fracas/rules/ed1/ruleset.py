@@ -232,13 +232,14 @@ class Ed1Ruleset(EarthdawnRuleset):
 
     def _end_or_mark(self, state: FightState, command: Command, sc: Scratch, standard: bool) -> None:
         if standard and not command.args.get("end", True):
-            me = sc.get(command.actor)
+            # the hexes moved before the action: earlier moves and an attack's own path, not the movement
+            # after it (an attack's ``after``, a stand-up's path), which may go on at once
+            before = self.moved_this_round(state, state.combatants[command.actor])
+            if command.action == "attack":
+                before += len(command.args.get("path") or ())
             sc.emit(
                 ev.Marked(
-                    me.id,
-                    "ed1_action",
-                    [state.round, self.moved_this_round(state, me)],
-                    self.ref("movement.all-at-once"),
+                    command.actor, "ed1_action", [state.round, before], self.ref("movement.all-at-once")
                 )
             )
         super()._end_or_mark(state, command, sc, standard)
