@@ -112,7 +112,7 @@ RULES: list[Rule] = [
         "round.declare",
         "Declare the general action (attack, spell, move...) and special actions before Initiative",
         "implemented",
-        "command declare: action attack|spell|move|run|stand-up|recover|other, optional target, options",
+        "command declare: action attack|spell|move|run|stand-up|revive|other, optional target, options",
     ),
     _r("initiative", "Initiative test every round; the gamemaster rolls for his characters and creatures"),
     _r("initiative.dexterity", "Player and gamemaster characters roll their Dexterity dice"),
@@ -184,7 +184,12 @@ RULES: list[Rule] = [
         "surrender and retreat; Combat Options are in a chapter not held (see below)",
     ),
     _r("special.surrender", "Special action: surrender to the opponent (out of the fight)"),
-    _r("special.retreat", "Special action: retreat (Full Movement away from the enemy)"),
+    _r(
+        "special.retreat",
+        "Special action: retreat (Full Movement away from the enemy)",
+        "implemented",
+        "[choice] the retreating character escapes when no enemy could reach him at its Full Movement",
+    ),
     _r("changed", "Changing the declared action: +2 to the Difficulty Number of the new action (Thom)"),
     _r("resolve.one-at-a-time", "Each character's action resolved fully before the next acts"),
     _r("karma", "Karma dice announced with the test, rolled with it"),
@@ -199,7 +204,8 @@ RULES: list[Rule] = [
         "dn.success-level",
         "Some talents need a given success level",
         "implemented",
-        "every test against a DN reports its success level (DN 2-13; success or failure above)",
+        "every test against a DN reports its success level (DN 1-13, DN 1 on the DN 2 row; success or "
+        "failure above)",
     ),
     _r("actions.reserved", "Reserved action: choose a lower Initiative number; +2 to the Difficulty Number"),
     _r(
@@ -207,7 +213,8 @@ RULES: list[Rule] = [
         "Charging and swooping attackers can be attacked only with a reserved action",
         "implemented",
         "a combatant who makes a charge (or swoop) this round, or declared one and can still make it; a "
-        "declared charger who took his turn without charging, or fell before it, is attacked as anyone",
+        "declared charger who took his turn without charging, or fell before it, is attacked as anyone; "
+        "[choice] a reserved action at any lower Initiative may strike him (the text names none)",
     ),
     _r(
         "actions.delayed",
@@ -219,7 +226,8 @@ RULES: list[Rule] = [
         "levels",
         "Success levels Pathetic, Poor, Average, Good, Excellent, Extraordinary from the Success Level Table",
         "implemented",
-        "rows for DN 2-13 only [verify]; above DN 13 only success or failure is reported",
+        "rows for DN 2-13 only [verify]; DN 1 is graded on the DN 2 row [choice]; above DN 13 only success "
+        "or failure is reported",
     ),
     _r("rule-of-one", "Rule of One: every die (at least two) showing 1 fails the test"),
     _r("attributes", "Attribute Table: steps, Defenses, ratings, Combat and Full Movement (values 1-30)"),
@@ -228,7 +236,7 @@ RULES: list[Rule] = [
         "attack.armor-defeating",
         "An Excellent or Extraordinary Attack test defeats the target's armor",
         "optional",
-        "option armor-defeating-hits, on by default [single source, verify]; needs the level, so DN 2-13; "
+        "option armor-defeating-hits, on by default [single source, verify]; needs the level, so DN 1-13; "
         "a Good result changes nothing in an attack (only talents that ask for a level)",
     ),
     _r("attack.extra-successes", "No extra successes: ED1 grades success by level, damage is not raised"),
@@ -257,8 +265,18 @@ RULES: list[Rule] = [
         "option wound-penalties, on by default [verify]",
     ),
     _r("recovery", "Recovery test on the Toughness step; Recovery tests per day from the Attribute Table"),
-    _r("recovery.wounds", "Wounds subtract from the Recovery result, at least 1 point recovered"),
-    _r("recovery.unconscious", "Unconscious: a Recovery test when revived by a friend, or after a minute"),
+    _r(
+        "recovery.wounds",
+        "Wounds subtract from the Recovery result, at least 1 point recovered",
+        "implemented",
+        "the shared Earthdawn rule (ED4 p.380); the ED1 section is not in the text held [verify]",
+    ),
+    _r(
+        "recovery.unconscious",
+        "Unconscious: a Recovery test when revived by a friend, or after a minute",
+        "implemented",
+        "the shared Earthdawn rule (ED4 p.380); the ED1 section is not in the text held [verify]",
+    ),
     _r(
         "situation.knocked-down",
         "Knocked Down: -3 to tests and Defenses; standing up takes the action",
@@ -290,7 +308,8 @@ RULES: list[Rule] = [
         "swoop",
         "Swooping attack of a flyer",
         "implemented",
-        "attack arg swoop: only the reserved-action rule; the swoop's damage bonus is not held",
+        "attack arg swoop: only the reserved-action rule, and the flyer moves before and after the attack "
+        "(within its Combat Movement) [choice]; the swoop's damage bonus is not held",
     ),
     # ----- referenced, not held ----------------------------------------------------------------------------
     Rule(
