@@ -136,7 +136,8 @@ def _draws_per_fight(kernel: object, fights: int) -> float:
     k._play(
         fights, seed, k._cst, k._att, k._pref, k._kuse, k._flee, off, shift, keep, own, alias, k._flags,
         z(ns + 2, dtype=np.int64), z((nc, 4), dtype=np.int64), z(nc, dtype=np.int64), z(nc, dtype=np.int64),
-        z(nc, dtype=np.int64), z(k.max_rounds + 1, dtype=np.int64), z((nc, core.NST), dtype=np.int64),
+        z(nc, dtype=np.int64), z(k.max_rounds + 1, dtype=np.int64), z((ns, 2, nc + 1), dtype=np.int64),
+        z((nc, core.NST), dtype=np.int64),
         z((core.NWK, k._width), dtype=np.int64), z(k._grid_shape, dtype=np.int64),
     )  # fmt: skip
     count = 0

@@ -159,6 +159,7 @@ class ToyKernel:
             tally.taken[i] = int(dmg[i].sum())
             tally.dealt[1 - i] = int(dmg[i].sum())
             tally.wounds[i] = int(wounds[i].sum())
+        tally.losses_of_one_each(list(self.side_of))
         return tally
 
 

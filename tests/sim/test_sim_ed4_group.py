@@ -123,6 +123,11 @@ def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
             out[f"{cid} {s}"] = st.get(s, 0)
     for r in range(1, rounds + 1):
         out[f"rounds {r}"] = t.rounds.get(r, 0)
+    # the casualties: fights by how many of a side ended dead, out of the fight
+    for side, dead, gone in zip(t.sides, t.side_dead, t.side_out, strict=True):
+        for k in range(len(t.ids) + 1):
+            out[f"{side}: {k} dead"] = dead.get(k, 0)
+            out[f"{side}: {k} out"] = gone.get(k, 0)
     return out
 
 
@@ -159,6 +164,7 @@ def test_kernel_agrees_with_engine(case: str) -> None:
     assert sum(kt.wins) + kt.draws + kt.wipeouts == kt.runs
     assert sum(kt.rounds.values()) == kt.runs
     assert all(sum(s.values()) == kt.runs for s in kt.status)
+    assert all(sum(h.values()) == kt.runs for h in kt.side_dead + kt.side_out)
     assert sum(kt.dealt) == sum(kt.taken)
 
 

@@ -100,6 +100,8 @@ def test_json_has_the_documented_shape() -> None:
     c = data["combatants"]["left-1"]
     assert set(c) >= {"unconscious", "dead", "damage_dealt", "damage_taken", "wounds"}
     assert set(data["timing"]) == {"seconds", "fights_per_second", "backend", "workers"}
+    assert set(data["casualties"]) == {"left", "right"}
+    assert set(data["casualties"]["left"]) >= {"anyone_dead", "all_dead", "anyone_out", "all_out"}
     assert data["draws"]["rate"] + sum(s["win_rate"] for s in data["sides"].values()) == pytest.approx(
         1, abs=1e-5
     )
@@ -209,3 +211,20 @@ def test_a_failing_fight_names_the_seed_that_replays_it() -> None:
 
         with pytest.raises(IllegalCommand, match="round 3"):
             Fight(sc.ruleset, sc.state.clone(), RandomDice(info.value.seed)).run()
+
+
+def test_engine_counts_casualties_per_side() -> None:
+    # two against one: side "left" has two combatants, so its histograms go to 2
+    frail = ToyStats(hit_on=2, sides=6, damage=3, hp=6, death=9)
+    sc = Scenario(TOY, make_state({"left": [A, frail], "right": [B]}, 8), "toy two v one")
+    data = report.to_json(simulate(sc, 600, seed=8, engine="reference", backend=SerialBackend()))
+    t = simulate(sc, 600, seed=8, engine="reference", backend=SerialBackend()).tally
+    assert all(sum(h.values()) == 600 for h in t.side_dead + t.side_out)
+    assert max(t.side_out[0]) == 2
+    left = data["casualties"]["left"]
+    shares = [c for c in data["combatants"].values() if c["side"] == "left"]
+    assert left["combatants"] == 2
+    assert left["mean_out"] == pytest.approx(sum(c["out"] for c in shares), abs=1e-5)
+    assert left["mean_dead"] == pytest.approx(sum(c["dead"] for c in shares), abs=1e-5)
+    # the side is all out exactly when the other side won (a toy fight has no fleeing, no draws here)
+    assert left["all_out"]["count"] == data["sides"]["right"]["wins"]

@@ -56,6 +56,8 @@ def _tally(seed: int) -> Tally:
     t.rounds = {r.randrange(1, 6): r.randrange(1, 9) for _ in range(3)}
     t.status = [{"active": r.randrange(9)}, {"dead": r.randrange(9), "unconscious": r.randrange(3)}]
     t.dealt = [r.randrange(99), r.randrange(99)]
+    t.side_dead = [{k: r.randrange(5) for k in range(r.randrange(3))}, {1: r.randrange(5)}]
+    t.side_out = [{0: r.randrange(5)}, {k: r.randrange(5) for k in range(r.randrange(3))}]
     return t
 
 
@@ -104,3 +106,46 @@ def test_summary_numbers() -> None:
         5.0,
     )
     assert s["combatants"]["a"]["name"] == "Alf"
+
+
+def test_casualties_per_side() -> None:
+    # side x: two combatants (a, c), side y: one (b); four fights, their final statuses
+    t = Tally(("a", "b", "c"), ("x", "y"))
+    fights = [
+        ("dead", "active", "dead"),
+        ("unconscious", "active", "active"),
+        ("active", "dead", "fled"),
+        ("active", "unconscious", "active"),
+    ]
+    for statuses in fights:
+        t.runs += 1
+        for i, status in enumerate(statuses):
+            t.status[i][status] = t.status[i].get(status, 0) + 1
+        t.count_losses([0, 1, 0], list(statuses))
+    assert t.side_dead == [{2: 1, 0: 3}, {0: 3, 1: 1}]
+    assert t.side_out == [{2: 1, 1: 2, 0: 1}, {0: 2, 1: 2}]
+    c = summarize(t, sides_of={"a": "x", "b": "y", "c": "x"})["casualties"]
+    x, y = c["x"], c["y"]
+    assert x["combatants"] == 2 and y["combatants"] == 1
+    assert (x["anyone_dead"]["rate"], x["all_dead"]["rate"], x["anyone_out"]["rate"]) == (0.25, 0.25, 0.75)
+    assert (x["all_out"]["rate"], x["mean_dead"], x["mean_out"]) == (0.25, 0.5, 1.0)
+    assert x["dead"] == {"0": 0.75, "2": 0.25}
+    assert (y["anyone_dead"]["rate"], y["all_out"]["rate"], y["mean_out"]) == (0.25, 0.5, 0.5)
+    # a mean is the sum of the side's combatants' shares
+    s = summarize(t, sides_of={"a": "x", "b": "y", "c": "x"})["combatants"]
+    assert x["mean_dead"] == s["a"]["dead"] + s["c"]["dead"]
+    assert x["mean_out"] == s["a"]["out"] + s["c"]["out"]
+    # merging adds the histograms; a duel kernel's tally gets them from the statuses
+    both = Tally.from_json(t.to_json()).merge(t)
+    assert both.side_dead[0] == {0: 6, 2: 2}
+    duel = Tally(("a", "b"), ("x", "y"), runs=4, status=[{"active": 1, "dead": 3}, {"active": 2, "fled": 2}])
+    duel.losses_of_one_each([1, 0])
+    assert duel.side_dead == [{0: 4}, {0: 1, 1: 3}]
+    assert duel.side_out == [{0: 2, 1: 2}, {0: 1, 1: 3}]
+    with pytest.raises(ValueError, match="one combatant per side"):
+        t.losses_of_one_each([0, 1, 0])
+
+
+def test_casualties_are_left_out_where_not_counted() -> None:
+    t = Tally(("a", "b"), ("x", "y"), runs=3, wins=[3, 0])
+    assert summarize(t)["casualties"] == {}

@@ -93,6 +93,14 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             "nobody standing", _pct(w["rate"]), f"{_pct(w['ci_low'])} – {_pct(w['ci_high'])}", style="dim"
         )
     console.print(sides)
+    losses = casualty_rows(report)
+    if losses:
+        ct = Table(title="Casualties (share of fights in which any / all of a side ended dead, out)")
+        for col in CASUALTY_HEADS:
+            ct.add_column(col, justify="left" if col == CASUALTY_HEADS[0] else "right")
+        for row in losses:
+            ct.add_row(*row)
+        console.print(ct)
     r = report["rounds"]
     console.print(
         f"Rounds: mean {r['mean']:.2f}, median {r['p50']}, 90th percentile {r['p90']}, "
@@ -128,6 +136,28 @@ img { max-width: 100%; }
 """
 
 
+CASUALTY_HEADS = ("side (size)", "any dead", "all dead", "any out", "all out", "mean dead", "mean out")
+
+
+def casualty_rows(report: dict[str, Any]) -> list[list[str]]:
+    """Per side: the share of fights in which someone of it died, all of it died, someone / all of it
+    ended out of the fight, and the mean numbers dead and out (empty where the engine did not count)."""
+    rows = []
+    for side, c in report.get("casualties", {}).items():
+        rows.append(
+            [
+                f"{side} ({c['combatants']})",
+                _pct(c["anyone_dead"]["rate"]),
+                _pct(c["all_dead"]["rate"]),
+                _pct(c["anyone_out"]["rate"]),
+                _pct(c["all_out"]["rate"]),
+                f"{c['mean_dead']:.2f}",
+                f"{c['mean_out']:.2f}",
+            ]
+        )
+    return rows
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
@@ -159,6 +189,10 @@ def html_page(report: dict[str, Any], images: dict[str, str]) -> str:
     w = report["wipeouts"]
     rows.append(["nobody standing", _pct(w["rate"]), f"{_pct(w['ci_low'])} – {_pct(w['ci_high'])}"])
     parts.append(_table(["side", "wins", "95% Wilson interval"], rows))
+    losses = casualty_rows(report)
+    if losses:
+        parts.append("<h2>Casualties</h2>")
+        parts.append(_table(list(CASUALTY_HEADS), losses))
     r = report["rounds"]
     parts.append(
         f"<h2>Rounds</h2><p>mean {r['mean']}, median {r['p50']}, 90th percentile {r['p90']}, "

@@ -205,6 +205,7 @@ def engine_runs(
     tally = Tally(ids, sides)
     index = {cid: i for i, cid in enumerate(ids)}
     side_index = {s: i for i, s in enumerate(sides)}
+    side_of = [side_index[c.side] for c in initial.combatants.values()]
     if controllers is None:
         controllers = ruleset.tactics()
     dealt = tally.dealt
@@ -244,9 +245,12 @@ def engine_runs(
         else:
             tally.wipeouts += 1
         tally.rounds[state.round] = tally.rounds.get(state.round, 0) + 1
+        statuses = []
         for i, c in enumerate(state.combatants.values()):
             st = tally.status[i]
             st[c.status] = st.get(c.status, 0) + 1
+            statuses.append(c.status)
+        tally.count_losses(side_of, statuses)
     return tally
 
 

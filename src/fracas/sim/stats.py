@@ -63,7 +63,10 @@ class Tally:
     ``ids``/``sides`` fix the order of the per-combatant and per-side lists. ``draws`` counts fights
     stopped at the round limit with someone still standing; ``wipeouts`` fights where nobody was left.
     ``status`` counts each combatant's final status; ``dealt``/``taken`` sum the damage of ``Damaged``
-    events (every counter) by source and by target; ``wounds`` sums ``Wounded`` events.
+    events (every counter) by source and by target; ``wounds`` sums ``Wounded`` events. ``side_dead`` and
+    ``side_out`` count, per side, the fights by how many of its combatants ended dead / out of the fight
+    (any status but active): ``side_dead[s][k]`` fights ended with ``k`` of side ``s`` dead. A kernel that
+    does not fill them leaves them empty, and the report then has no casualties for that side.
     """
 
     ids: tuple[str, ...]
@@ -77,10 +80,16 @@ class Tally:
     dealt: list[int] = field(default_factory=list)
     taken: list[int] = field(default_factory=list)
     wounds: list[int] = field(default_factory=list)
+    side_dead: list[dict[int, int]] = field(default_factory=list)
+    side_out: list[dict[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * len(self.sides)
+        if not self.side_dead:
+            self.side_dead = [{} for _ in self.sides]
+        if not self.side_out:
+            self.side_out = [{} for _ in self.sides]
         k = len(self.ids)
         if not self.status:
             self.status = [{} for _ in range(k)]
@@ -112,7 +121,35 @@ class Tally:
             self.dealt[i] += other.dealt[i]
             self.taken[i] += other.taken[i]
             self.wounds[i] += other.wounds[i]
+        for mine_all, theirs_all in ((self.side_dead, other.side_dead), (self.side_out, other.side_out)):
+            for mine, theirs in zip(mine_all, theirs_all, strict=True):
+                for k, c in theirs.items():
+                    mine[k] = mine.get(k, 0) + c
         return self
+
+    def count_losses(self, side_of: list[int], statuses: list[str]) -> None:
+        """Adds one fight's ``side_dead`` / ``side_out`` from each combatant's final status (``side_of[i]``:
+        the index of combatant ``i``'s side)."""
+        dead = [0] * len(self.sides)
+        out = [0] * len(self.sides)
+        for s, status in zip(side_of, statuses, strict=True):
+            dead[s] += status == "dead"
+            out[s] += status != "active"
+        for s in range(len(self.sides)):
+            self.side_dead[s][dead[s]] = self.side_dead[s].get(dead[s], 0) + 1
+            self.side_out[s][out[s]] = self.side_out[s].get(out[s], 0) + 1
+
+    def losses_of_one_each(self, side_of: list[int]) -> None:
+        """``side_dead`` / ``side_out`` from ``status`` when every side has exactly one combatant (a duel
+        kernel's tally): then the fights with that side's one combatant dead are its fights with one dead."""
+        if sorted(side_of) != list(range(len(self.sides))):
+            raise ValueError("losses_of_one_each needs exactly one combatant per side")
+        for i, s in enumerate(side_of):
+            st = self.status[i]
+            dead = st.get("dead", 0)
+            out = self.runs - st.get("active", 0)
+            self.side_dead[s] = {k: c for k, c in ((0, self.runs - dead), (1, dead)) if c}
+            self.side_out[s] = {k: c for k, c in ((0, self.runs - out), (1, out)) if c}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,6 +164,8 @@ class Tally:
             "dealt": list(self.dealt),
             "taken": list(self.taken),
             "wounds": list(self.wounds),
+            "side_dead": [{str(k): v for k, v in sorted(d.items())} for d in self.side_dead],
+            "side_out": [{str(k): v for k, v in sorted(d.items())} for d in self.side_out],
         }
 
     @classmethod
@@ -143,6 +182,8 @@ class Tally:
             [int(x) for x in data["dealt"]],
             [int(x) for x in data["taken"]],
             [int(x) for x in data["wounds"]],
+            [{int(k): int(v) for k, v in d.items()} for d in data.get("side_dead", [])],
+            [{int(k): int(v) for k, v in d.items()} for d in data.get("side_out", [])],
         )
 
 
@@ -192,10 +233,32 @@ def summarize(
             "damage_taken": _r(tally.taken[i] / n) if n else 0.0,
             "wounds": _r(tally.wounds[i] / n) if n else 0.0,
         }
+    size = [0] * len(tally.sides)
+    side_index = {side: s for s, side in enumerate(tally.sides)}
+    for cid in tally.ids:
+        if sides_of.get(cid) in side_index:
+            size[side_index[sides_of[cid]]] += 1
+    casualties: dict[str, Any] = {}
+    for s, side in enumerate(tally.sides):
+        dead, out = tally.side_dead[s], tally.side_out[s]
+        if not n or sum(dead.values()) != n or sum(out.values()) != n:
+            continue  # not counted by this engine
+        casualties[side] = {
+            "combatants": size[s],
+            "anyone_dead": _rate(n - dead.get(0, 0), n),
+            "all_dead": _rate(dead.get(size[s], 0), n),
+            "anyone_out": _rate(n - out.get(0, 0), n),
+            "all_out": _rate(out.get(size[s], 0), n),
+            "mean_dead": _r(sum(k * c for k, c in dead.items()) / n),
+            "mean_out": _r(sum(k * c for k, c in out.items()) / n),
+            "dead": {str(k): _r(c / n) for k, c in sorted(dead.items())},
+            "out": {str(k): _r(c / n) for k, c in sorted(out.items())},
+        }
     return {
         "sides": sides,
         "draws": _rate(tally.draws, n),
         "wipeouts": _rate(tally.wipeouts, n),
         "rounds": rounds,
         "combatants": combatants,
+        "casualties": casualties,
     }

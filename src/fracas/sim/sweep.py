@@ -152,6 +152,7 @@ def sweep_json(
                 "wipeouts": r["wipeouts"],
                 "rounds": {k: v for k, v in r["rounds"].items() if k != "histogram"},
                 "combatants": r["combatants"],
+                "casualties": r["casualties"],
             }
             for vals, r in zip(values, reports, strict=True)
         ],

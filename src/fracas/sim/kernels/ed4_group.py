@@ -477,6 +477,7 @@ class Ed4GroupKernel:
         taken = np.zeros(nc, dtype=np.int64)
         wounds = np.zeros(nc, dtype=np.int64)
         hist = np.zeros(self.max_rounds + 1, dtype=np.int64)
+        losses = np.zeros((ns, 2, nc + 1), dtype=np.int64)
         off, shift, keep, own, alias = self._tabs
         core = self._core
         if n > 0:
@@ -500,6 +501,7 @@ class Ed4GroupKernel:
                 taken,
                 wounds,
                 hist,
+                losses,
                 np.zeros((nc, core.NST), dtype=np.int64),
                 np.zeros((core.NWK, self._width), dtype=np.int64),
                 np.zeros(self._grid_shape, dtype=np.int64),
@@ -515,6 +517,8 @@ class Ed4GroupKernel:
         tally.dealt = [int(x) for x in dealt]
         tally.taken = [int(x) for x in taken]
         tally.wounds = [int(x) for x in wounds]
+        tally.side_dead = [{k: int(c) for k, c in enumerate(losses[s, 0]) if c} for s in range(ns)]
+        tally.side_out = [{k: int(c) for k, c in enumerate(losses[s, 1]) if c} for s in range(ns)]
         return tally
 
 

@@ -1191,12 +1191,14 @@ def play(
     taken,
     wounds_sum,
     rounds_hist,
+    losses,
     st,
     wk,
     grid,
 ):  # noqa: ANN001, ANN201, PLR0913
     """Plays ``nfights`` fights and adds their outcomes to the tallies (``wins``: per side, then draws, then
-    fights nobody survived); ``seed`` (the stream's 4 words) is advanced."""
+    fights nobody survived; ``losses[side, 0, k]`` / ``losses[side, 1, k]``: fights that side ended with
+    ``k`` dead / ``k`` out of the fight); ``seed`` (the stream's 4 words) is advanced."""
     n = cst.shape[0]
     s = seed
     max_rounds = flags[F_MAXR]
@@ -1267,6 +1269,15 @@ def play(
         for c in range(n):
             status_counts[c, st[c, S_STATUS]] += 1
             wounds_sum[c] += st[c, S_WND]
+        for si in range(nsides):
+            dead = 0
+            out = 0
+            for c in range(n):
+                if cst[c, SIDE] == si:
+                    dead += st[c, S_STATUS] == DEAD
+                    out += st[c, S_STATUS] != ACTIVE
+            losses[si, 0, dead] += 1
+            losses[si, 1, out] += 1
 
 
 @njit(cache=True)

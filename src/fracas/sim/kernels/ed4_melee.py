@@ -599,6 +599,7 @@ class Ed4DuelKernel:
         tally.dealt = [dmg_sum[1], dmg_sum[0]]
         tally.taken = [dmg_sum[0], dmg_sum[1]]
         tally.wounds = [wnd_sum[0], wnd_sum[1]]
+        tally.losses_of_one_each([k.side for k in self.k])
         return tally
 
     def _run_compiled(self, loop: Any, n: int, rng: np.random.Generator) -> Tally:
@@ -629,6 +630,7 @@ class Ed4DuelKernel:
         tally.dealt = [int(dsum[1]), int(dsum[0])]
         tally.taken = [int(dsum[0]), int(dsum[1])]
         tally.wounds = [int(wsum[0]), int(wsum[1])]
+        tally.losses_of_one_each([k.side for k in self.k])
         return tally
 
     def _play(

@@ -349,6 +349,7 @@ class SasDuelKernel:
         mw = max(nws) + 1
         S = np.zeros((2, K.NS), np.int64)
         W = np.zeros((2, mw, 4), np.int64)
+        self._side_of = [self.sides.index(c.side) for c in cs]
         for i, c in enumerate(cs):
             st = c.stats
             S[i] = 0
@@ -482,6 +483,7 @@ class SasDuelKernel:
             tally.dealt[i] = int(tally_arr[10 + i])
             tally.taken[i] = int(tally_arr[12 + i])
             tally.wounds[i] = int(tally_arr[14 + i])
+        tally.losses_of_one_each(self._side_of)
         if nf:
             tally.merge(self.replay([int(seeds[k]) for k in fallback[:nf]]))
         return tally
