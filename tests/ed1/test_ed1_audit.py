@@ -347,3 +347,34 @@ def test_moving_on_after_the_action_is_one_movement_ch12_movement() -> None:
     f.submit(cmd("hero", "attack", "foe", attack="Sword", after=[[-1, 0]], end=False))
     f.submit(cmd("hero", "move", path=[[-2, 0]]))
     assert state.combatants["hero"].pos == (-2, 0)
+
+
+def test_armor_heavier_than_the_dexterity_step_still_shows_and_talents_count_once_ch12_combat_round_2() -> (
+    None
+):
+    """Dexterity step 6 (Thom) less 7 steps of armor and shield penalties is -1: the catalog floors its
+    derived step at 1, which was taken for an encounter override (the armor not shown, the talent added to
+    1). Now: 6 - 7 + 2 (talent) = 1, each piece shown."""
+    import dataclasses
+
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {
+                        "template": "thom-hammerblade",
+                        "id": "thom",
+                        "player": True,
+                        "stats": {"initiative_talents": {"Air Dance": 2}},
+                    }
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "bog-gob", "id": "g", "at": [5, 0], "tactic": "hold"}]},
+        ]
+    )
+    thom = state.combatants["thom"]
+    thom.stats = dataclasses.replace(thom.stats, armor_penalty=6, shield_penalty=1, initiative_step=1)
+    base, mods = ED1.initiative_step(state, thom, None)
+    assert base == 6
+    assert [m.value for m in mods] == [-6, -1, 2]

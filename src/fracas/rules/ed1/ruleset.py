@@ -254,7 +254,8 @@ class Ed1Ruleset(EarthdawnRuleset):
         mods: list[Modifier] = []
         if isinstance(p, Ed1Profile) and p.character:
             derived = p.dex_step - p.armor_penalty - p.shield_penalty
-            if p.initiative_step != derived:  # an encounter file overrode the Initiative step
+            # the catalog floors the Initiative step it derives at 1: a floored step is not an override
+            if p.initiative_step != max(1, derived):  # an encounter file overrode the Initiative step
                 base = p.initiative_step
             else:
                 base = p.dex_step
