@@ -202,3 +202,109 @@ def test_a_horse_tramples_a_man_only_when_he_is_down_and_he_may_only_dodge() -> 
     d = f.pending()
     assert d is not None and d.kind == "react" and d.actor == "foot"
     assert {c.args["defense"] for c, _ in RS.defense_options(f.state)} == {"none", "dodge"}
+
+
+def test_iron_horseshoes_add_one_to_a_kick_in_play() -> None:
+    # 002 p.B396 "iron horseshoes give +1 to kicking or trampling damage"
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "horse", "at": [0, 0],
+                 "equipment": {"iron_horseshoes": True}},
+                {"template": "knight", "id": "knight", "options": {"mount": "horse"}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    horse_turn(f)
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
+    f.submit(Command("horse", "attack", "foot", {"weapon": "kick", "maneuver": "attack"}))
+    events = f.submit(Command("foot", "defend", None, {"defense": "none"}))
+    dmg = [e for e in events if isinstance(e, ev.Rolled) and e.test.startswith("damage")][0]
+    assert [m[0] for m in dmg.modifiers] == [1] and "horseshoes" in dmg.modifiers[0][1]
+
+
+def test_the_riders_attack_is_at_minus_2_after_his_mount_attacked_on_its_last_turn_in_play() -> None:
+    # 002 p.B396 "The rider's attack is at an extra -2 if the mount attacked on its last turn."
+    f = rider_next_to_foot(riding=14)
+    f.state.combatants["horse"].marks["attacked_last_turn"] = True
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
+    events = f.submit(
+        Command("knight", "attack", "foot", {"weapon": "broadsword:swing", "maneuver": "attack"})
+    )
+    roll = attack_rolls(events, "knight")[0]
+    assert roll.dn == 14 - 2 and [m[0] for m in roll.modifiers] == [-2]
+
+
+def archer_on_horse(weapon: str = "composite_bow", skill: dict[str, int] | None = None) -> Fight:
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "cavalry_horse", "id": "h", "at": [0, 0]},
+                {"template": "horse_archer", "id": "r", "options": {"mount": "h"},
+                 "equipment": {"weapons": [weapon]}, "stats": {"skills": skill or {}}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [10, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "r"
+    return f
+
+
+def test_aiming_from_a_mount_that_moved_more_than_a_step_gives_no_extra_aim_turns_in_play() -> None:
+    # 002 p.B397: if the mount moves more than a step, no benefit from extra turns of Aim (Acc still counts)
+    f = archer_on_horse()
+    f.state.combatants["r"].marks["aim"] = ("s", "composite_bow", 3)
+    f.state.combatants["h"].marks["moved_last_turn"] = 1  # a step (Move 8: 1 yd)
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
+    still = attack_rolls(f.submit(Command("r", "attack", "s", {"weapon": "composite_bow"})), "r")[0]
+    assert [m[0] for m in still.modifiers if "Aim" in m[1]] == [3, 2]  # Acc 3, +2 after 3 turns
+    f = archer_on_horse()
+    f.state.combatants["r"].marks["aim"] = ("s", "composite_bow", 3)
+    f.state.combatants["h"].marks["moved_last_turn"] = 5
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
+    moving = attack_rolls(f.submit(Command("r", "attack", "s", {"weapon": "composite_bow"})), "r")[0]
+    assert [m[0] for m in moving.modifiers if "Aim" in m[1]] == [3]
+
+
+def test_turning_in_the_saddle_is_minus_4_to_the_shot_and_minus_1_to_that_turns_riding_roll() -> None:
+    # 002 p.B397 "To turn in the saddle and fire at the foe behind you: -4 to weapon skill, and -1 to any
+    # Riding roll made that turn." A noisy weapon calls for the Riding roll after the shot.
+    f = archer_on_horse("matchlock_musket", {"Guns (Musket)": 13})
+    f.dice = ScriptedDice([3, 3, 4, 3, 3, 3, *[3] * 40])
+    events = f.submit(Command("r", "attack", "s", {"weapon": "matchlock_musket", "trick": "turn_in_saddle"}))
+    shot, riding = attack_rolls(events, "r")[:2]
+    assert -4 in [m[0] for m in shot.modifiers]
+    assert riding.test.startswith("Riding") and riding.dn == 13 + 1 - 1  # Riding 13, stirrups +1, trick -1
+
+
+# ------------------------------------------------------------------ aerial movement (002 p.B398)
+
+
+def flyers() -> Fight:
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "winged_warrior", "id": "ilia", "at": [0, 0], "altitude": 10},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [30, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "ilia"
+    return f
+
+
+def moved_yards(events: list[ev.Event], who: str) -> int:
+    return sum(len(e.path) for e in events if isinstance(e, ev.Moved) and e.actor == who)
+
+
+def test_a_flyer_below_a_third_of_its_hp_flies_at_half_its_air_move() -> None:
+    # reference 1.6 (B419): below 1/3 HP, halve Move (rounding up); a flyer's Move is its air Move (002 p.B398
+    # uses "basic air Move" for its movement). The engine halved ground Move only: a reeling flyer flew 11.
+    f = flyers()
+    assert moved_yards(f.submit(Command("ilia", "move", None, {"to": [30, 0], "altitude": 10})), "ilia") == 11
+    f = flyers()
+    f.state.combatants["ilia"].counters["injury"] = 8  # 3 of 11 HP left
+    assert moved_yards(f.submit(Command("ilia", "move", None, {"to": [30, 0], "altitude": 10})), "ilia") == 6

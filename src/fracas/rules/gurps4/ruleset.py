@@ -983,9 +983,12 @@ class GurpsRuleset(Ruleset):
         alt = args.get("altitude")
         budget = self.movement_allowance(w.state, a, "move")
         if st.flies and (a.altitude > 0 or (alt or 0) > 0):
-            budget = core.maneuver_move("move", st.air_move)
+            air = st.air_move
+            if core.reeling(hp_now(a), st.hp):  # below 1/3 HP: Move halved, rounding up (B419)
+                air = -(-air // 2)
+            budget = core.maneuver_move("move", air)
             if args.get("dive"):
-                budget, _ = aerial.dive(st.air_move, st.air_move, "move")
+                budget, _ = aerial.dive(air, air, "move")
         vertical = 0
         new_alt = None
         if alt is not None and st.flies and alt != a.altitude:
