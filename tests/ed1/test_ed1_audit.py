@@ -378,3 +378,29 @@ def test_armor_heavier_than_the_dexterity_step_still_shows_and_talents_count_onc
     base, mods = ED1.initiative_step(state, thom, None)
     assert base == 6
     assert [m.value for m in mods] == [-6, -1, 2]
+
+
+def test_dice_asked_of_a_person_name_the_test_and_the_odds_name_the_attack() -> None:
+    """Rolling one's own dice (AskedDice) the ED1 prompts say whose test it is; the odds say "Sword Attack
+    ... vs PD 7: ... hit". The ED1 attack and Initiative rolled without names (a blank prompt)."""
+    from fracas.dice.source import AskedDice
+    from fracas.engine.play import Fight
+
+    asked: list[str] = []
+    faces = iter([6, 2, 3, 4, 2, 2])
+
+    def ask(sides: int, why: str) -> int:
+        asked.append(why)
+        return next(faces)
+
+    state = duel()
+    f = Fight(ED1, state, AskedDice(ask))
+    declare(f, {"hero": decl("hero", "attack", "foe")})
+    until(f, "hero")
+    assert ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword")).startswith(
+        "Sword Attack step 8 vs PD 7: 58% hit"
+    )
+    f.submit(cmd("hero", "attack", "foe", attack="Sword"))
+    assert asked[:2] == ["Hero: Initiative test, step 5", "Foe: Initiative test, step 5"]
+    assert asked[2:4] == ["Hero: Sword Attack test, step 8"] * 2
+    assert asked[4] == "Hero: Sword Damage test, step 9"

@@ -304,7 +304,7 @@ class Ed1Ruleset(EarthdawnRuleset):
                     ev.InitiativeRolled(c.id, value, step, None, _mt(mods), self.ref("initiative.group"))
                 )
             else:
-                res = run_test(dice, self.edition, step)
+                res = run_test(dice, self.edition, step, who=c.name, test="Initiative")
                 value = res.total
                 if gkey is not None:
                     groups[gkey] = value
@@ -645,11 +645,21 @@ class Ed1Ruleset(EarthdawnRuleset):
         dmods = self.defense_mods(ctx)
         dn = max(1, defense + sum(m.value for m in dmods))
         use_karma = karma and me.counters.get("karma", 0) > 0
-        res = run_test(dice, self.edition, a.step, smods, dn, p.karma_step if use_karma else None)
-        outcome, level = level_outcome(res.total, dn, bool(res.success), res.rule_of_one)
         label = {"physical": "Physical Defense", "mystic": "Spell Defense", "social": "Social Defense"}[
             a.against
         ]
+        res = run_test(
+            dice,
+            self.edition,
+            a.step,
+            smods,
+            dn,
+            p.karma_step if use_karma else None,
+            me.name,
+            f"{a.name} Attack",
+            label,
+        )
+        outcome, level = level_outcome(res.total, dn, bool(res.success), res.rule_of_one)
         if use_karma:
             sc.emit(
                 ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Attack test", self.ref("karma"))
@@ -679,7 +689,16 @@ class Ed1Ruleset(EarthdawnRuleset):
             sc.emit(
                 ev.CounterChanged(me.id, "karma", -1, f"Karma on the {a.name} Damage test", self.ref("karma"))
             )
-        dres = run_test(dice, self.edition, a.damage, dsm, None, p.karma_step if use_kd else None)
+        dres = run_test(
+            dice,
+            self.edition,
+            a.damage,
+            dsm,
+            None,
+            p.karma_step if use_kd else None,
+            me.name,
+            f"{a.name} Damage",
+        )
         sc.emit(
             rolled_event(
                 me.id, f"{a.name} Damage", dres, self.ref("damage"), target.id, karma_rule=self.ref("karma")
