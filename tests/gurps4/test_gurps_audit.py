@@ -308,3 +308,83 @@ def test_a_flyer_below_a_third_of_its_hp_flies_at_half_its_air_move() -> None:
     f = flyers()
     f.state.combatants["ilia"].counters["injury"] = 8  # 3 of 11 HP left
     assert moved_yards(f.submit(Command("ilia", "move", None, {"to": [30, 0], "altitude": 10})), "ilia") == 6
+
+
+def mace_on_rider(saddle: str) -> list[ev.Event]:
+    """The spearman hits the knight with a mace for 10 crushing (1d+4 rolls 6): 1 yd of knockback."""
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "text_warhorse", "id": "horse", "at": [0, 0]},
+                {"template": "knight", "id": "knight", "options": {"mount": "horse"},
+                 "equipment": {"saddle": saddle}},
+            ]},
+            {"name": "B", "combatants": [
+                {"template": "spearman", "id": "foot", "at": [1, 0],
+                 "equipment": {"weapons": ["mace"]}, "stats": {"skills": {"Axe/Mace": 14}}},
+            ]},
+        ]
+    )  # fmt: skip
+    f.advance_until_decision()
+    foot_turn(f)
+    f.dice = ScriptedDice([3, 3, 3, 6, *[3] * 40])
+    f.submit(Command("foot", "attack", "knight", {"weapon": "mace", "maneuver": "attack"}))
+    return f.submit(Command("knight", "defend", None, {"defense": "none"}))
+
+
+def test_knockback_unhorses_a_rider_without_stirrups_and_costs_riding_4_a_yard_with_them() -> None:
+    # 002 p.B397 "A rider who suffers any knockback is automatically knocked off unless he has a saddle and
+    # stirrups, in which case he gets a Riding roll at -4 per yard of knockback to stay on."
+    events = mace_on_rider("war_saddle")
+    stay = [e for e in attack_rolls(events, "knight") if "knockback" in e.test]
+    # Riding 13, -4 for 1 yd, +1 war saddle (B289: +1 to stay seated)
+    assert len(stay) == 1 and stay[0].dn == 13 - 4 + 1 and stay[0].success
+    events = mace_on_rider("saddle")
+    assert not [e for e in attack_rolls(events, "knight") if "knockback" in e.test]
+    assert any(
+        isinstance(e, ev.Marked) and e.target == "knight" and e.key == "mount" and e.value is None
+        for e in events
+    )
+
+
+def test_climbing_costs_as_moving_across_and_a_diagonal_yard_1_5_in_play() -> None:
+    # 002 p.B398 "Vertical movement costs the same as horizontal movement. Moving a yard vertically and a yard
+    # horizontally simultaneously (diagonal movement at 45 degrees) costs the same as 1.5 horizontal yards."
+    # Air Move 11, 4 yd up: 4 diagonal yards (6) + 5 across = 11.
+    f = flyers()
+    events = f.submit(Command("ilia", "move", None, {"to": [30, 0], "altitude": 14}))
+    assert moved_yards(events, "ilia") == 9 and f.state.combatants["ilia"].altitude == 14
+
+
+def test_a_dive_adds_10_to_air_move_in_play() -> None:
+    # 002 p.B398 "A diving flyer ... add +10 to basic air Move ... on any turn spent diving and doing nothing
+    # else (a Move maneuver)": air Move 11 + 10 = 21; 10 yd down: 10 diagonal yards (15) + 6 across = 21.
+    f = flyers()
+    events = f.submit(Command("ilia", "move", None, {"to": [30, 0], "altitude": 0, "dive": True}))
+    assert moved_yards(events, "ilia") == 16 and f.state.combatants["ilia"].altitude == 0
+
+
+def test_a_hovering_flyer_retreats_for_one_more_and_goes_up_a_yard_in_play() -> None:
+    # 002 p.B398 "If a flyer can hover, and has enough space to move one step up or down, he gets +1 over and
+    # above the usual retreating bonus when he retreats"; "he can specify that he is doing so vertically".
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "winged_warrior", "id": "ilia", "at": [0, 0], "altitude": 10},
+            ]},
+            {"name": "B", "combatants": [
+                {"template": "winged_warrior", "id": "ash", "at": [1, 0], "altitude": 10,
+                 "stats": {"dx": 11}},
+            ]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "ilia"
+    f.submit(Command("ilia", "do_nothing"))
+    f.advance_until_decision()
+    f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
+    f.submit(Command("ash", "attack", "ilia", {"weapon": "spear:thrust", "maneuver": "attack"}))
+    values = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    assert values[("dodge", True)] == values[("dodge", False)] + 3 + 1
+    f.submit(Command("ilia", "defend", None, {"defense": "dodge", "retreat": True}))
+    assert f.state.combatants["ilia"].altitude == 11
