@@ -200,6 +200,13 @@ RULES: list[Rule] = [
         "the talents are in the Talents chapter, not held",
     ),
     _r("dn", "Combat talents use the target's Physical Defense or Spell Defense as Difficulty Number"),
+    Rule(
+        "ed1/test/gamemaster-difficulty-number",
+        "The gamemaster sets the Difficulty Number of tests that involve no talent (jumping, climbing...)",
+        "ch.12§Difficulty-Number",
+        "gm-call",
+        "fracas rolls no such test (its guidelines are in Gamemastering Earthdawn, not held)",
+    ),
     _r(
         "dn.success-level",
         "Some talents need a given success level",
