@@ -270,3 +270,23 @@ def test_a_charging_rider_attacking_to_knockdown_only_knocks_p383_p396() -> None
     assert (kd.actor, kd.dn, kd.rule) == ("far", 15, "ed4/option/attack-to-knockdown p.383")
     assert "knocked-down" in f.state.combatants["far"].conditions
     assert [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (after")]
+
+
+def test_trick_riding_to_charge_an_unfamiliar_mount_is_the_riders_action_test_p395_p396() -> None:
+    """p.396: "A charging attack requires a combat-trained mount or a successful Trick Riding test against
+    the mount's Social Defense"; the rider's Wounds penalise all his tests (p.381). The test was rolled with
+    no modifier at all; failed, the charge adds no mount Strength."""
+    state = davon()
+    state.combatants["davon"].marks["familiar"] = False
+    state.combatants["davon"].counters["wounds"] = 1
+    f = start(state, [3, 3, 3, 3, 3])
+    declare(f, "davon")
+    act(f, "davon", [])
+    f.dice = RandomDice(5)
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    trick = [e for e in of(events, ev.Rolled) if e.test == "Trick Riding (charge)"][0]
+    assert trick.dn == state.combatants["horse"].stats.social_defense
+    assert (-1, "1 Wound", "ed4/wounds/penalties p.381") in trick.modifiers
+    dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test]
+    if not trick.success:
+        assert all("ed4/mounted/charging-attack p.396" not in [r for _, _, r in d.modifiers] for d in dmg)

@@ -4,7 +4,7 @@ with the rule that forbids them, their modifiers and Strain in the events."""
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import act, build, cmd, declare, mods, of, start
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, start
 from ed4_helpers import BLOCK
 
 from fracas.engine import events as ev
@@ -174,6 +174,20 @@ def test_called_shot_at_the_weapon_p384() -> None:
     assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [1]
 
 
+def test_the_called_shot_hold_test_is_the_holders_own_strength_test_with_his_wounds_p381_p384() -> None:
+    """p.384: "the target must make a successful Strength test against the Damage Step of the attack to hold
+    on to the item"; his Wounds penalise all his tests (p.381). The hold test was rolled with no modifier."""
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    state.combatants["b"].counters["wounds"] = 1
+    f = start(state, [5, 3])
+    declare(f, "a", o.CALLED_SHOT)
+    # Attack step 10 - 3 = 7 (d12): 12+1 = 13 against PD 7; b's Strength step 5 - 1 Wound = 4 (d6): 2
+    act(f, "a", [12, 1, 2])
+    events = f.submit(cmd("a", "attack", "b", attack="Sword", called="weapon"))
+    hold = [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (hold")][0]
+    assert hold.step == 4 and (-1, "ed4/wounds/penalties p.381") in mods(hold)
+
+
 def test_a_person_is_offered_only_legal_declarations() -> None:
     from ed4_chapter_helpers import RULESET, auto
 
@@ -224,3 +238,42 @@ def test_aggressive_attack_strain_is_owed_by_who_never_gets_a_turn_p382() -> Non
     assert [(s.amount, s.rule) for s in strain] == [(1, "ed4/option/aggressive-attack p.382")]
     assert events.index(strain[0]) < events.index(of(events, ev.RoundEnded)[0])
     assert not [e for e in of(events, ev.TurnEnded) if e.actor == "a"]
+
+
+def test_jump_up_is_an_action_test_harried_counts_knocked_down_does_not_p384_p388() -> None:
+    """p.384: the Jump Up Dexterity (6) test "is modified by the Initiative Penalty of any armor ... but
+    does not suffer the -3 penalty for being knocked down"; a Harried character suffers -2 to his Action
+    tests (p.388). The test was rolled without the Harried penalty."""
+    from fracas.engine.state import Condition
+
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    a = state.combatants["a"]
+    a.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    a.conditions["harried"] = Condition("harried", 1, 2, "b")  # a Stun hit's Harried, to the end of round 1
+    f = start(state, [3, 3])
+    declare(f, "a", o.JUMP_UP)
+    act(f, "a", [3])  # Dexterity step 5 - 2 Harried = step 3 (d4): 3 against 6
+    events = f.submit(cmd("a", "jump-up", end=False))
+    r = [e for e in of(events, ev.Rolled) if e.test.startswith("Jump Up")][0]
+    rules = [m[1] for m in mods(r)]
+    assert r.step == 3 and "ed4/situation/harried p.388" in rules
+    assert "ed4/situation/knocked-down p.389" not in rules
+    assert "knocked-down" in f.state.combatants["a"].conditions
+
+
+def test_breaking_free_is_an_action_test_knocked_down_counts_entangled_does_not_p388_p391() -> None:
+    """p.391: the entangled character "is considered harried for any actions other than breaking free" -
+    the other Action test penalties still apply to breaking free: Knocked Down -3 (p.389), Harried from
+    another source -2 (p.388). The break-free test was rolled with none of them."""
+    from fracas.engine.state import Condition
+    from fracas.rules.earthdawn.combat import TestContext
+
+    state = duel({"stats": BLOCK}, {"stats": BLOCK})
+    a = state.combatants["a"]
+    a.conditions["entangled"] = Condition("entangled", None, 7, "b")
+    a.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    got = [(m.value, m.rule) for m in RULESET.step_mods(TestContext(state, None, "break-free", a))]
+    assert got == [(-3, "ed4/situation/knocked-down p.389")]  # not Harried by the net itself
+    a.conditions["harried"] = Condition("harried", 1, 2, "b")
+    got = [(m.value, m.rule) for m in RULESET.step_mods(TestContext(state, None, "break-free", a))]
+    assert sorted(got) == [(-3, "ed4/situation/knocked-down p.389"), (-2, "ed4/situation/harried p.388")]

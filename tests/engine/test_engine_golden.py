@@ -96,7 +96,7 @@ GOLDEN: dict[str, str] = {
     "examples/ed4/silar-and-the-griffin.yaml#5": "9627cd2decef3a14a41f82a9",
     "examples/ed4/slavers-nets.yaml#1": "49c0863ecfa4084ac16b18da",
     "examples/ed4/slavers-nets.yaml#2": "abc301419c7f9f3c0011ed19",
-    "examples/ed4/slavers-nets.yaml#3": "44e91ff36909747947b382f5",
+    "examples/ed4/slavers-nets.yaml#3": "dabaccd2a286d681b37063c5",
     "examples/ed4/slavers-nets.yaml#4": "437ee748e3d20fb73f83dde9",
     "examples/ed4/slavers-nets.yaml#5": "098e7cdb5d99562bbc78bd52",
     "bench:duel#1": "7fa1b034610e2ba6caf73d16",

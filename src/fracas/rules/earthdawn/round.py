@@ -60,7 +60,9 @@ if TYPE_CHECKING:
 ArmorProvider = Callable[["Combatant", "AttackProfile"], Iterable[Modifier]]
 """Modifiers to the armor a target sets against an attack (``EarthdawnRuleset.armor_providers``)."""
 
-ACTION_TESTS = frozenset({"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity"})
+ACTION_TESTS = frozenset(
+    {"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity", "break-free"}
+)
 """Tests that the Situation Modifiers' "Action test" penalties apply to (not Damage, Initiative, Recovery)."""
 
 STANDARD = "standard"

@@ -45,7 +45,13 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.earthdawn.profile import CombatProfile
 
-ACTION_TESTS = frozenset({"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity"})
+ACTION_TESTS = frozenset(
+    {"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity", "jump-up", "break-free"}
+)
+"""Tests Harried counts on (p.388: "Action tests"): Jump Up is a Dexterity test and breaking free a Strength
+or Dexterity test (p.384, p.391; the entangled are Harried for any action but breaking free, and other
+sources still count then). The core's list (round.py) has no "jump-up": Jump Up "does not suffer the -3
+penalty for being knocked down" (p.384)."""
 RACE_SENSES = {"dwarf": ("heat-sight",), "troll": ("heat-sight",), "elf": ("low-light-vision",),
                "ork": ("low-light-vision",)}  # fmt: skip
 """Racial senses (ED4 Player's Guide race abilities, named by the text p.387 as Heat Sight p.45 and
@@ -1482,6 +1488,8 @@ class ChapterMixin:
         if opt.CALLED_SHOT in mine and command.args.get("called") == "weapon":
             weapon, two_handed = self._held_weapon(t)
             dn, hold = opt.called_shot_hold(a.damage, two_handed)
+            # a Strength test of the holder's: his Wounds, Harried, Knocked Down... count (p.381, p.388)
+            hold = self.step_mods(TestContext(state, sc, "strength", sc.get(t.id))) + hold  # type: ignore[attr-defined]
             tr = run_test(
                 dice,
                 self.edition,
@@ -2111,7 +2119,7 @@ class ChapterMixin:
                 dice,
                 self.edition,
                 me.stats.dex_step + rank(me, "Trick Riding"),
-                (),
+                self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
                 m.stats.social_defense,
                 None,
                 me.name,
@@ -2256,7 +2264,7 @@ class ChapterMixin:
                 dice,
                 self.edition,
                 me.stats.dex_step + rank(me, "Trick Riding"),
-                (),
+                self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
                 m.stats.social_defense,
                 None,
                 me.name,

@@ -36,7 +36,9 @@ TAIL = "tail-attack"
 DECLARE_RULE = "ed4/option/declare-before-initiative p.382"
 KNOCKED_DOWN_RULE = "ed4/option/not-while-knocked-down p.382"
 
-ACTION_TESTS = frozenset({"attack", "spellcasting", "strength", "dexterity", "attribute", "perception"})
+ACTION_TESTS = frozenset(
+    {"attack", "spellcasting", "strength", "dexterity", "attribute", "perception", "break-free"}
+)
 
 
 class OptionData(BaseModel):
