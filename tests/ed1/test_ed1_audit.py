@@ -404,3 +404,24 @@ def test_dice_asked_of_a_person_name_the_test_and_the_odds_name_the_attack() -> 
     assert asked[:2] == ["Hero: Initiative test, step 5", "Foe: Initiative test, step 5"]
     assert asked[2:4] == ["Hero: Sword Attack test, step 8"] * 2
     assert asked[4] == "Hero: Sword Damage test, step 9"
+
+
+def test_crawling_then_standing_up_and_moving_on_is_split_movement_ch12_movement() -> None:
+    """A knocked-down character who crawls (moves before his action) and then stands up (the action) may not
+    move on after it: movement all at once (ch.12§Movement); with Splitting Movement he may, within what is
+    left of his Combat Movement."""
+    for split in (False, True):
+        state, f = at_heros_turn([], options={"split-movement": split}, at=(5, 0))
+        hero = state.combatants["hero"]
+        hero.conditions["knocked-down"] = Condition("knocked-down")
+        f.submit(cmd("hero", "move", path=[[-1, 0]]))  # a crawl: 1 hex
+        stand = cmd("hero", "stand-up", path=[[-2, 0]])
+        if not split:
+            with pytest.raises(IllegalCommand, match="all at once") as exc:
+                ED1.validate(state, stand)
+            assert exc.value.rule.startswith("ed1/movement/all-at-once")
+            continue
+        with pytest.raises(IllegalCommand, match="can move 5 hexes"):
+            ED1.validate(state, cmd("hero", "stand-up", path=[[-i, 0] for i in range(2, 8)]))
+        f.submit(stand)
+        assert hero.pos == (-2, 0)

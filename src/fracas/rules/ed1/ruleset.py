@@ -196,6 +196,24 @@ class Ed1Ruleset(EarthdawnRuleset):
         left = self.full_hexes(me) - self.moved_this_round(state, me)
         self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement.full"))
 
+    def _v_stand_up(self, state: FightState, command: Command) -> None:
+        """Standing up is the round's action (the shared Knocked Down rule); a path with it is the movement
+        after that action: within what is left of the Combat Movement, and not after crawling before it
+        (ch.12§Movement: all at once, unless Splitting Movement)."""
+        super()._v_stand_up(state, command)
+        path = command.args.get("path")
+        if not path:
+            return
+        me = state.combatants[command.actor]
+        moved = self.moved_this_round(state, me)
+        if moved and not state.options.get("split-movement", False):
+            raise IllegalCommand(
+                f"{me.name} moved before standing up: movement takes place all at once, before or after the "
+                "action (Splitting Movement is an optional rule, off)",
+                self.ref("movement.all-at-once"),
+            )
+        self._check_path(state, me, path, max(me.stats.movement // 2 - moved, 0), self.ref("movement"))
+
     def _flee_check(self, state: FightState, command: Command, sc: Scratch) -> None:
         """A retreating character (special action retreat, ch.12§Special-Actions; a run with flee: true)
         escapes when no active enemy could reach him next round at that enemy's Full Movement (ch.12§Movement;
