@@ -425,3 +425,11 @@ def test_crawling_then_standing_up_and_moving_on_is_split_movement_ch12_movement
             ED1.validate(state, cmd("hero", "stand-up", path=[[-i, 0] for i in range(2, 8)]))
         f.submit(stand)
         assert hero.pos == (-2, 0)
+
+
+def test_a_character_who_retreated_out_of_the_fight_cannot_be_attacked() -> None:
+    state, f = at_heros_turn([], at=(3, 0))
+    state.combatants["foe"].status = "fled"
+    with pytest.raises(IllegalCommand, match="left the fight") as exc:
+        ED1.validate(state, cmd("hero", "attack", "foe", attack="Bow"))
+    assert exc.value.rule.startswith("ed1/actions/special-retreat")

@@ -566,6 +566,11 @@ class Ed1Ruleset(EarthdawnRuleset):
     # ----- the attack ---------------------------------------------------------------------------------
     def _v_attack_ed1(self, state: FightState, command: Command) -> None:
         self._v_attack(state, command)
+        if state.combatants[command.target or ""].status == "fled":
+            raise IllegalCommand(
+                f"{state.combatants[command.target or ''].name} has left the fight (retreated)",
+                self.ref("special.retreat"),
+            )
         if command.args.get("stun"):
             raise RuleNotImplemented(
                 f"Stun damage ({self.ref('damage.stun')}): the ED1 combat text held has no rule for an "
