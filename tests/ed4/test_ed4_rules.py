@@ -183,6 +183,28 @@ def test_strain_that_knocks_out_leaves_him_knocked_down_and_starts_the_minute_p3
     assert a.marks["unconscious_since"] == 4
 
 
+def test_stun_recovery_adds_willpower_to_the_first_test_after_stun_damage_p383() -> None:
+    """p.383: "The character adds his Willpower Step as a bonus to the first Recovery test he makes after
+    taking Stun damage. This bonus applies only to that test and the result can only be used to recover
+    Stun damage." New Stun damage after that makes the next test the first after Stun damage again (the
+    bonus was spent once for the whole fight)."""
+    from fracas.rules.earthdawn.combat import recovery_events
+
+    state, sc = _scratch(damage=5)
+    p = state.combatants["a"].stats
+    damage_events(sc, ED4, ScriptedDice([1, 1]), "a", 6, 0, "b", stun=True, round_no=1)  # below WT 8
+    first = recovery_events(sc, ED4, RandomDice(1), "a", "test")
+    assert first is not None and first.step == p.recovery_step + p.wil_step
+    assert (p.wil_step, "Willpower step (Stun damage)", "ed4/damage/stun p.383") in [
+        (m.value, m.why, m.rule) for m in first.modifiers
+    ]
+    a = sc.get("a")
+    assert a.counters["stun"] == 0 and a.counters["damage"] == 5  # the result heals Stun damage only
+    damage_events(sc, ED4, ScriptedDice([1, 1]), "a", 3, 0, "b", stun=True, round_no=2)
+    again = recovery_events(sc, ED4, RandomDice(2), "a", "test")
+    assert again is not None and again.step == p.recovery_step + p.wil_step
+
+
 def test_attacks_against_mystic_and_social_defense_and_mystic_armor_p377_379() -> None:
     caster = {
         **BLOCK,
@@ -258,6 +280,7 @@ def test_attack_then_move_away_p373() -> None:
 def test_declarations_hold_combat_options_and_refuse_unknown_ones_p371() -> None:
     # A combatant whose controller is not an ED4 tactic (a person) is asked to declare.
     built = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
+    before = RULESET.tactics().get("person")  # the chapter tests' own person, if loaded: put it back
     RULESET.tactics()["person"] = _Person()
     try:
         built.combatants["a"].tactic = "person"
@@ -269,7 +292,10 @@ def test_declarations_hold_combat_options_and_refuse_unknown_ones_p371() -> None
         f.submit(Command("a", "declare", args={"action": "attack", "options": []}))
         assert built.declarations["a"]["action"] == "attack"
     finally:
-        del RULESET.tactics()["person"]
+        if before is None:
+            del RULESET.tactics()["person"]
+        else:
+            RULESET.tactics()["person"] = before
 
 
 class _Person:

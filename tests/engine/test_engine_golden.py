@@ -98,7 +98,7 @@ GOLDEN: dict[str, str] = {
     "examples/ed4/slavers-nets.yaml#2": "abc301419c7f9f3c0011ed19",
     "examples/ed4/slavers-nets.yaml#3": "dabaccd2a286d681b37063c5",
     "examples/ed4/slavers-nets.yaml#4": "437ee748e3d20fb73f83dde9",
-    "examples/ed4/slavers-nets.yaml#5": "098e7cdb5d99562bbc78bd52",
+    "examples/ed4/slavers-nets.yaml#5": "a07241007b2cfa6cdf7393ca",
     "bench:duel#1": "7fa1b034610e2ba6caf73d16",
     "bench:duel#2": "c065fbb94dfc1c738d452021",
     "bench:duel#3": "c25531dbab7a1540903c4477",

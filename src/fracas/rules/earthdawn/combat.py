@@ -424,6 +424,9 @@ def damage_events(
     )
     if amount == 0:
         return 0
+    if stun and t.marks.get("stun_bonus_used"):
+        # new Stun damage: the next Recovery test is again "the first ... after taking Stun damage" (p.383)
+        emit(ev.Marked(target_id, "stun_bonus_used", None, refs["damage.stun"]))
     wt = p.wound_threshold
     new_wounds = 0
     if amount >= wt:
