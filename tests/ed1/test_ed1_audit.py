@@ -397,8 +397,8 @@ def test_dice_asked_of_a_person_name_the_test_and_the_odds_name_the_attack() -> 
     f = Fight(ED1, state, AskedDice(ask))
     declare(f, {"hero": decl("hero", "attack", "foe")})
     until(f, "hero")
-    assert ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword")).startswith(
-        "Sword Attack step 8 vs PD 7: 58% hit"
+    assert ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword")) == (
+        "Sword Attack step 8 vs PD 7: 58% hit, 10% Excellent or better (armor-defeating); Rule of One 2.8%"
     )
     f.submit(cmd("hero", "attack", "foe", attack="Sword"))
     assert asked[:2] == ["Hero: Initiative test, step 5", "Foe: Initiative test, step 5"]
@@ -433,3 +433,29 @@ def test_a_character_who_retreated_out_of_the_fight_cannot_be_attacked() -> None
     with pytest.raises(IllegalCommand, match="left the fight") as exc:
         ED1.validate(state, cmd("hero", "attack", "foe", attack="Bow"))
     assert exc.value.rule.startswith("ed1/actions/special-retreat")
+
+
+def test_the_odds_of_an_armor_defeating_hit_match_the_success_level_table() -> None:
+    """Step 8 (2d6, bonus dice) against DN 7: Excellent from 15 (reference 1.5 row DN 7). 2d6 reaches 15 only
+    through a 6 rolled again: the exact chance is summed here over the first two faces."""
+    from fractions import Fraction
+
+    from fracas.dice.exact import step_distribution
+
+    d6 = step_distribution(4, "ed1")  # one exploding d6 (ED1 step 4)
+    p = Fraction(0)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            first = Fraction(1, 36)
+            if a < 6 and b < 6:
+                continue  # at most 10
+            # an exploding die that shows 6 is 6 + another exploding d6
+            if a == 6 and b == 6:
+                p += first * Fraction(sum(1 for x in range(1, 7) for y in range(1, 7) if x + y >= 3), 36)
+            else:
+                other = b if a == 6 else a
+                need = 15 - 6 - other
+                p += first * Fraction(round(d6.at_least(need) * 10**12), 10**12)
+    state, f = at_heros_turn([])
+    text = ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword"))
+    assert f", {round(100 * float(p))}% Excellent or better" in text

@@ -776,6 +776,25 @@ class Ed1Ruleset(EarthdawnRuleset):
             return (Modifier(-2, f"{t.name} unconscious", self.ref("situation.unconscious")),)
         return ()
 
+    def describe_odds(self, t: Any) -> str:
+        """The shared odds plus, for an Attack test, the chance of an Excellent or better result (an
+        armor-defeating hit, reference 1.5) graded as the fight grades it (DN 1 on the DN 2 row); above the
+        rows held, that the level is unknown."""
+        text = super().describe_odds(t)
+        if not t.step or t.dn is None or "Attack" not in t.test:
+            return text
+        rows = ed1_success_levels()
+        if t.dn > max(rows):
+            return f"{text}; success level unknown above DN {max(rows)}"
+        from fracas.dice.exact import ed1_test
+
+        expr = f"step {t.step}" + (f"+step {t.karma_step}" if t.karma_step is not None else "")
+        o = ed1_test(expr, max(t.dn, min(rows)), self.edition.steps, self.edition.rule_of_one_min_dice)
+        levels = o.levels or {}
+        p = levels.get("Excellent", 0.0) + levels.get("Extraordinary", 0.0)
+        head, sep, tail = text.partition("; Rule of One")
+        return f"{head}, {100 * p:.0f}% Excellent or better (armor-defeating){sep}{tail}"
+
     # ----- Wounds -------------------------------------------------------------------------------------
     def _wound_penalty(self, ctx: TestContext) -> Iterable[Modifier]:
         """ED1 Wound penalty: Wounds - 1 steps (the first Wound is free), not on Recovery tests
