@@ -388,3 +388,31 @@ def test_a_hovering_flyer_retreats_for_one_more_and_goes_up_a_yard_in_play() -> 
     assert values[("dodge", True)] == values[("dodge", False)] + 3 + 1
     f.submit(Command("ilia", "defend", None, {"defense": "dodge", "retreat": True}))
     assert f.state.combatants["ilia"].altitude == 11
+
+
+# ------------------------------------------------------------------ the core the text builds on
+
+
+def test_a_failed_knockdown_roll_drops_what_the_victim_holds() -> None:
+    # reference 1.6 (B420): failing the knockdown roll, the victim "is stunned, falls prone and drops anything
+    # held". The engine stunned him and laid him down, but he kept his spear in hand.
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [{"template": "swordsman", "id": "sword", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "sword"
+    # a hit on 9; 1d+4 cut rolls 3: 7 - DR 2 = 5 x1.5 = 7 injury, a major wound (HP 11); HT 11 rolls 13
+    f.dice = ScriptedDice([3, 3, 3, 3, 6, 6, 1, *[3] * 40])
+    f.submit(Command("sword", "attack", "foot", {"weapon": "broadsword:swing", "maneuver": "attack"}))
+    f.submit(Command("foot", "defend", None, {"defense": "none"}))
+    foot = f.state.combatants["foot"]
+    assert foot.has("stunned") and foot.marks["posture"] == "lying"
+    assert foot.marks.get("unready") == 1
+    try:
+        RS.validate(f.state, Command("foot", "attack", "sword", {"weapon": "spear:thrust"}))
+        raise AssertionError("attacked with a dropped spear")
+    except IllegalCommand:
+        pass

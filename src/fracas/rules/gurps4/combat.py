@@ -929,6 +929,14 @@ def after_injury(
             w.emit(ev.ConditionAdded(t.id, "stunned", None, 0, a.id, "gurps4/core/knockdown B420"))
             if mount_of(w.state, t) is None and not flying(t):  # a rider who stays on, a flyer: not prone
                 w.mark(t, "posture", "lying", "gurps4/core/knockdown B420")
+            if not ts.mount and t.marks.get("wielding") and not t.marks.get("unready"):
+                # ... and drops anything held (B420, reference 1.6): one Ready to take it up again
+                w.note(
+                    f"{t.name} drops {t.marks['wielding']} (failed knockdown roll)",
+                    t.id,
+                    "gurps4/core/knockdown B420",
+                )
+                w.mark(t, "unready", 1, "gurps4/core/knockdown B420")
             if ts.mount:
                 mount_loses_control(w, t, mounted.crippled_mount_falls(), "knocked down")
             elif mount_of(w.state, t) is not None:
