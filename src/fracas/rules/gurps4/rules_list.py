@@ -160,6 +160,7 @@ RULES: list[Rule] = [
         "Turn in the saddle (-4/-1); hang on the far side (-6/-3, limited targets, a "
         "miss by 4 or less hits the mount)",
         "B397",
+        note="the mount may Dodge a blow that a miss sends to it (GM's call, as for a miss by 1)",
     ),
     Rule("gurps4/mounted/mount-defense", "A mount defends only by Dodge; barding and natural DR", "B397"),
     Rule("gurps4/mounted/rider-defense", "Rider's active defenses reduced by 12 - Riding", "B397"),
@@ -202,11 +203,14 @@ RULES: list[Rule] = [
         "the text does not give it (Falling, B431): the log says so",
     ),
     # ---- aerial combat (text 002)
+    Rule("gurps4/aerial/movement", "Flyers move over other fighters (a different altitude)", "B398"),
     Rule(
-        "gurps4/aerial/movement",
-        "Flyers move over other fighters; humans fly as two-hex figures",
+        "gurps4/aerial/two-hex-flyers",
+        "Humans fly horizontally: two-hex figures on the tactical map",
         "B398",
-        note="the engine keeps one hex per figure; flyers pass over others at a different altitude",
+        GM,
+        "not modelled: the engine keeps one hex per figure (facing, which the second hex needs, is not "
+        "modelled either)",
     ),
     Rule("gurps4/aerial/height", "Vertical movement at the horizontal cost; 45 degrees costs 1.5", "B398"),
     Rule("gurps4/aerial/step", "Steps and retreats with basic air Move; vertical retreat", "B398"),
