@@ -214,7 +214,12 @@ RULES: list[Rule] = [
     ),
     Rule("gurps4/aerial/height", "Vertical movement at the horizontal cost; 45 degrees costs 1.5", "B398"),
     Rule("gurps4/aerial/step", "Steps and retreats with basic air Move; vertical retreat", "B398"),
-    Rule("gurps4/aerial/dive", "Diving: +10 air Move and double top airspeed (Move, nothing else)", "B398"),
+    Rule(
+        "gurps4/aerial/dive",
+        "Diving: +10 air Move and double top airspeed (Move, nothing else)",
+        "B398",
+        note="the doubled top airspeed changes nothing here: High-Speed Movement (B394) is not modelled",
+    ),
     Rule("gurps4/aerial/high-speed", "High-Speed Movement", "B394", GM, "not modelled: air Move per turn"),
     Rule(
         "gurps4/aerial/stall",
