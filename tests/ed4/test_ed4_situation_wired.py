@@ -206,3 +206,61 @@ def test_facing_follows_movement_so_no_blindside_from_the_front_p387() -> None:
     assert (-2, "ed4/situation/blindsided p.386") not in _defense_mods(f.state, "b", "a")
     f.state.combatants["a"].facing = direction_to((0, 0), (-1, 0))  # had it not turned: b is behind it
     assert (-2, "ed4/situation/blindsided p.386") in _defense_mods(f.state, "b", "a")
+
+
+def _knocked_down_duel(**extra):
+    from fracas.engine.state import Condition
+
+    block = {**ATTRIBUTES_12, "attacks": [{"name": "Sword", "step": 10, "damage": 10}]}
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "stats": block, "tactic": "person"}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [9, 0], "stats": block, "tactic": "hold"}]},
+        ],
+        **extra,
+    )
+    state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    return state
+
+
+def test_standing_up_then_walking_is_limited_by_impaired_movement_p389() -> None:
+    """p.389: heavy impairment reduces the Movement Rate by 10 (never below 1); standing up takes the
+    Standard action, and what is walked after it is the Movement Rate on foot. The walk after standing up
+    was the unimpaired Movement Rate (6 hexes instead of 1)."""
+    from ed4_chapter_helpers import act, cmd, declare
+
+    from fracas.errors import IllegalCommand
+
+    state = _knocked_down_duel(map={"extra": {"impaired": "heavy"}})
+    f = start(state, [3, 3])
+    declare(f, "a")
+    act(f, "a", [])
+    try:
+        f.submit(cmd("a", "stand-up", path=[[1, 0], [2, 0]]))
+        raise AssertionError("two hexes after standing up in heavy impairment were allowed")
+    except IllegalCommand as err:
+        assert err.rule == "ed4/situation/knocked-down p.389"
+    f.submit(cmd("a", "stand-up", path=[[1, 0]]))
+    assert state.combatants["a"].pos == (1, 0) and "knocked-down" not in state.combatants["a"].conditions
+
+
+def test_crawl_stand_up_and_walk_is_split_movement_p386_p389() -> None:
+    """p.389: the knocked down may crawl; standing up takes the Standard action; p.386: moving before and
+    after the action needs Splitting Movement, which the knocked down cannot declare (p.382). Crawling one
+    hex, standing up and walking on was allowed, with the whole Movement Rate again."""
+    from ed4_chapter_helpers import act, cmd, declare
+
+    from fracas.errors import IllegalCommand
+
+    state = _knocked_down_duel()
+    f = start(state, [3, 3])
+    declare(f, "a")
+    act(f, "a", [])
+    f.submit(cmd("a", "move", path=[[1, 0]], end=False))
+    try:
+        f.submit(cmd("a", "stand-up", path=[[2, 0]]))
+        raise AssertionError("crawl, stand up and walk was allowed without Splitting Movement")
+    except IllegalCommand as err:
+        assert err.rule == "ed4/option/split-movement p.386"
+    f.submit(cmd("a", "stand-up"))
+    assert state.combatants["a"].pos == (1, 0) and "knocked-down" not in state.combatants["a"].conditions

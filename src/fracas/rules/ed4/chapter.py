@@ -431,6 +431,14 @@ class ChapterMixin:
             rate = situation.impaired_movement(rate, _impaired(state, c))
         return max(rate // 2, 0 if rate < 2 else 1)
 
+    def standing_hexes(self, state: FightState, c: Combatant) -> int:
+        """Hexes a knocked-down character may move once he has stood up with his Standard action (p.389):
+        his Movement Rate on foot (impaired by the terrain, p.389), less what he crawled this round (p.373:
+        one Movement Rate a round)."""
+        p: CombatProfile = c.stats
+        rate = situation.impaired_movement(p.movement, _impaired(state, c))
+        return max(max(rate // 2, 0 if rate < 2 else 1) - self.moved_this_round(state, c), 0)  # type: ignore[attr-defined]
+
     # ----- the round: surprise, mounts on their riders' Initiative, skipped turns, falls -------------------
     def pending(self, state: FightState) -> Decision | None:
         self._state_hint = state
@@ -749,6 +757,22 @@ class ChapterMixin:
                 "moving both before and after the action needs the Splitting Movement option",
                 opt.rule(opt.SPLIT),
             )
+        if command.action == "stand-up" and command.args.get("path"):
+            # crawl, stand up (the Standard action), walk on: a move/action/move combination (p.386), which
+            # the knocked down cannot declare (p.382); the walk is what is left of his Movement Rate
+            if self.moved_this_round(state, me) and opt.SPLIT not in mine:  # type: ignore[attr-defined]
+                raise IllegalCommand(
+                    f"{me.name} crawled this round: moving again after standing up is moving both before and "
+                    "after the Standard action, which needs the Splitting Movement option",
+                    opt.rule(opt.SPLIT),
+                )
+            left = self.standing_hexes(state, me)
+            if len(command.args["path"]) > left:
+                raise IllegalCommand(
+                    f"{me.name} can move {left} hex{'es' if left != 1 else ''} after standing up, "
+                    f"not {len(command.args['path'])}",
+                    situation.rule("knocked-down"),
+                )
         if command.action == "move" and command.args.get("path") and me.marks.get("std") == state.round:
             moved = self.moved_this_round(state, me)  # type: ignore[attr-defined]
             if moved and opt.SPLIT not in mine:

@@ -537,7 +537,10 @@ class Ed4Tactic:
                 and target.pos is not None
                 and distance(me.pos, target.pos) > 1
             ):
-                path = path_towards(me.pos, target.pos, me.stats.movement // 2, blocked_for(state, me))
+                walk = me.stats.movement // 2
+                if hasattr(ruleset, "standing_hexes"):  # the chapter: impaired terrain, what was crawled
+                    walk = ruleset.standing_hexes(state, me)
+                path = path_towards(me.pos, target.pos, walk, blocked_for(state, me)) if walk > 0 else None
                 if path:
                     args["path"] = [list(h) for h in path]
             return Command(me.id, "stand-up", args=args)
