@@ -416,3 +416,25 @@ def test_a_failed_knockdown_roll_drops_what_the_victim_holds() -> None:
         raise AssertionError("attacked with a dropped spear")
     except IllegalCommand:
         pass
+
+
+def test_a_retreat_keeps_its_bonus_against_the_same_attackers_second_blow() -> None:
+    # reference 1.4 (B377): a retreat is once per turn, and "the bonus lasts against the same attacker until
+    # the defender's next turn". Against the second thrust of an All-Out Attack (Double) with a two-handed
+    # spear (reach 1, 2: still in reach after the retreat) the engine offered no retreat, so the +3 was lost.
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [{"template": "swordsman", "id": "sword", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    foot_turn(f)
+    f.dice = ScriptedDice([3, 3, 3, 6, 6, 4, 3, 3, 3, *[3] * 40])  # hit; Dodge fails on 16; hit again
+    args = {"weapon": "spear:thrust_two_handed", "maneuver": "all_out_attack_double"}
+    f.submit(Command("foot", "attack", "sword", args))
+    first = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    f.submit(Command("sword", "defend", None, {"defense": "dodge", "retreat": True}))
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "sword"
+    second = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    assert second.get(("dodge", True)) == first[("dodge", True)]

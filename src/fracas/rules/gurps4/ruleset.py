@@ -99,7 +99,7 @@ class DefenseContext:
     (:meth:`GurpsRuleset.defense_context`)."""
 
     maneuver: str
-    retreated: bool
+    retreated: str | None  # whom the defender retreated from this turn (reference 1.4, B377)
     mounted: bool
     feint: int
     rider_penalty: Modifier | None
@@ -797,7 +797,7 @@ class GurpsRuleset(Ruleset):
         f = d.marks.get("feinted")
         return DefenseContext(
             maneuver=d.marks.get("maneuver") or "do_nothing",
-            retreated=bool(d.marks.get("retreated")),
+            retreated=d.marks.get("retreated") or None,
             mounted=mounted_now,
             feint=int(f[1]) if f and f[0] == a.id else 0,
             rider_penalty=mounted.rider_defense_penalty(riding_skill(state, d)) if mounted_now else None,
@@ -829,7 +829,8 @@ class GurpsRuleset(Ruleset):
         ds = S(d)
         maneuver = ctx.maneuver
         if retreat:
-            if ctx.retreated:
+            if ctx.retreated and ctx.retreated != a.id:
+                # one retreat per turn; its bonus lasts against the same attacker (reference 1.4, B377)
                 raise IllegalCommand("one retreat per turn", "gurps4/core/active-defense/retreat B377")
             if ctx.mounted:
                 raise IllegalCommand(
@@ -1358,8 +1359,10 @@ class GurpsRuleset(Ruleset):
                 w.mark(d, "blocked", True)
             if d.marks.get("feinted") and d.marks["feinted"][0] == a.id:
                 w.mark(d, "feinted", None)
-            if retreat:
-                w.mark(d, "retreated", True)
+            if retreat and d.marks.get("retreated") == a.id:
+                pass  # the same retreat, still good against this attacker: no second step (B377)
+            elif retreat:
+                w.mark(d, "retreated", a.id)
                 if flying(d):
                     w.emit(ev.Moved(d.id, (), "retreat", None, d.altitude + 1, "gurps4/aerial/retreat B398"))
                 elif a.pos is not None:
