@@ -438,3 +438,13 @@ def test_a_retreat_keeps_its_bonus_against_the_same_attackers_second_blow() -> N
     assert d is not None and d.kind == "react" and d.actor == "sword"
     second = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
     assert second.get(("dodge", True)) == first[("dodge", True)]
+
+
+def test_a_mounted_feint_is_at_the_lower_of_skill_and_riding_and_shock_counts() -> None:
+    # 002 p.B397: a rider uses melee weapons at the lower of weapon skill and Riding; shock (B419, reference
+    # 1.6) is off DX-based skills on the next turn. The engine rolled a feint at the bare weapon skill (14).
+    f = rider_next_to_foot(riding=12)
+    f.state.combatants["knight"].marks["shock_now"] = -2
+    f.dice = ScriptedDice([3, 3, 3, *[3] * 40])
+    events = f.submit(Command("knight", "feint", "foot", {"weapon": "broadsword:swing"}))
+    assert attack_rolls(events, "knight")[0].dn == 12 - 2

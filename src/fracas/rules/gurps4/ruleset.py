@@ -516,6 +516,13 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand("a feint is made with a melee weapon", "gurps4/core/maneuver/feint B365")
             if not in_reach(a, t, atk):
                 raise IllegalCommand(f"{t.name} is out of reach", "gurps4/core/maneuver/feint B365")
+            base, mods = self._feint_parts(state, a, atk)
+            eff, _ = core.effective_value(base, mods)
+            if eff < 3:
+                raise IllegalCommand(
+                    f"{a.name}'s feint at effective {eff}: below 3 only defense rolls may be attempted",
+                    "gurps4/core/success-roll B344",
+                )
             return
         # attack
         maneuver = args.get("maneuver", "attack")
@@ -1008,10 +1015,24 @@ class GurpsRuleset(Ruleset):
             "gurps4/core/maneuver/move B364" if not st.flies else "gurps4/aerial/height B398",
         )
 
+    @staticmethod
+    def _feint_parts(state: FightState, a: Combatant, atk: Attack) -> tuple[int, list[Modifier]]:
+        """The feinter's melee skill (B365) and what changes it: on a mount the lower of it and Riding
+        (002 p.B397), and this turn's shock (B419)."""
+        base = S(a).skill(atk.skill_name)
+        mods: list[Modifier] = []
+        if mount_of(state, a) is not None:
+            mods += mounted.mounted_skill(base, riding_skill(state, a))[1]
+        shock = a.marks.get("shock_now", 0)
+        if shock:
+            mods.append(mod(shock, "shock", "gurps4/core/shock", "B419"))
+        return base, mods
+
     def _feint(self, w: Work, a: Combatant, t: Combatant, args: dict[str, Any]) -> None:
         atk = S(a).attack(args["weapon"])
         assert atk is not None
-        mine = core.success_roll(f"{atk.skill_name} (feint)", S(a).skill(atk.skill_name), [], w.dice, "melee")
+        base, mods = self._feint_parts(w.state, a, atk)
+        mine = core.success_roll(f"{atk.skill_name} (feint)", base, mods, w.dice, "melee")
         best = max(
             [S(t).dx]
             + [S(t).skill(x.skill_name) for x in S(t).attacks() if not x.ranged and not x.natural]
