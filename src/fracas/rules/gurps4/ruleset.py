@@ -564,6 +564,13 @@ class GurpsRuleset(Ruleset):
             )
         if t.marks.get("trick") == "hang_on_far_side":
             mounted.hanging_rider_target_allowed(loc)
+        if maneuver == "all_out_attack_feint" and not atk.ranged:
+            fb, fm = self._feint_parts(state, a, atk)
+            if core.effective_value(fb, fm)[0] < 3:
+                raise IllegalCommand(
+                    f"{a.name}'s feint below effective 3: only defense rolls may be attempted",
+                    "gurps4/core/success-roll B344",
+                )
         if atk.ranged or in_reach(a, t, atk):
             base, mods, cap = attack_roll_parts(state, a, t, atk, maneuver, args)
             eff, _ = core.effective_value(base, mods, cap)
