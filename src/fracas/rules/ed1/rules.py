@@ -144,7 +144,8 @@ RULES: list[Rule] = [
         "Ties act at the same time in the gamemaster's order; a player character goes before a tied "
         "creature or gamemaster character",
         "implemented",
-        "the gamemaster's order is the order of the encounter file",
+        "the gamemaster's order is the order of the encounter file; resolved one after the other, so a "
+        "tied combatant put out first does not act (letting him strike back is the game master's call)",
     ),
     # ----- Actions -------------------------------------------------------------------------------------
     _r("actions", "In a round: move, a simple action, and one talent that requires an action"),
