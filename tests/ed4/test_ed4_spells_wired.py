@@ -81,3 +81,27 @@ def test_earth_darts_armor_reduction_counts_for_the_next_blows_p377() -> None:
     events = f.submit(cmd("thrak", "attack", "thundra", attack="Battle-axe"))
     hit = [e for e in of(events, ev.Damaged) if e.target == "thundra"][0]
     assert (hit.raw, hit.armor, hit.amount) == (10, 9 - 2, 3)
+
+
+def test_a_spell_cast_as_a_reserved_action_has_its_dn_raised_by_2_p375() -> None:
+    """p.375: "Characters taking a reserved action add +2 to the Difficulty Number of all actions performed
+    on their turn" - a Spellcasting test too. Only the attack command's tests had it."""
+    from ed4_chapter_helpers import auto
+
+    state = maloren_and_the_thundra()
+    state.combatants["thundra"].tactic = "person"
+    state.combatants["maloren"].marks["woven"] = {"Earth Darts": 1}
+    f = start(state, [7, 1, 1])  # Initiative: Maloren d8 7, the thundra 2d6 1+1
+    declare(f, "maloren")
+    declare(f, "thundra")
+    act(f, "maloren", [])
+    f.submit(cmd("maloren", "reserve", trigger={"on": "action"}))
+    auto(f, "thundra", "act")
+    f.submit(cmd("thundra", "move", path=[[4, 0]]))
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind) == ("maloren", "react")
+    f.dice = ScriptedDice([12, 1, 8, 3, 3])
+    events = f.submit(cmd("maloren", "cast", "thundra", spell="Earth Darts"))
+    cast = [e for e in of(events, ev.Rolled) if e.test == "Earth Darts Spellcasting"][0]
+    assert cast.dn == 7 + 2
+    assert (2, "DN: reserved action", "ed4/actions/reserved p.375") in cast.modifiers

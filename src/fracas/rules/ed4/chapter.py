@@ -1936,21 +1936,22 @@ class ChapterMixin:
         at = (int(command.args["at"][0]), int(command.args["at"][1]))
         ctx = TestContext(state, sc, "attack", me, None, a, command)
         mods = self.step_mods(ctx)  # type: ignore[attr-defined]
+        dn_mods = list(self._reserved_dn(ctx))  # type: ignore[attr-defined]
         res = run_test(
             dice,
             self.edition,
             a.step,
             mods,
-            ranged.area_dn(),
+            ranged.area_dn() + sum(m.value for m in dn_mods),
             None,
             me.name,
             f"{a.name} thrown at an area",
             "DN",
         )  # type: ignore[attr-defined]
-        sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE))
+        sc.emit(rolled_event(me.id, f"{a.name} thrown at an area", res, ranged.AREA_RULE, dn_mods=dn_mods))
         where = at
         if not res.success:
-            s = ranged.scatter(ranged.area_dn(), res.total, dice, self.edition)  # type: ignore[attr-defined]
+            s = ranged.scatter(res.dn or ranged.area_dn(), res.total, dice, self.edition)  # type: ignore[attr-defined]
             where = ranged.scatter_hex(at, s.direction, s.feet)
             sc.emit(
                 rolled_event(me.id, f"Scatter distance (Step {s.step})", s.test, ranged.SCATTER_RULE),

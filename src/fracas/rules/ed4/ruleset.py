@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
-from fracas.rules.base import OptionalRule, Rule
-from fracas.rules.earthdawn.combat import Edition, Scratch, recovery_events
+from fracas.rules.base import Modifier, OptionalRule, Rule
+from fracas.rules.earthdawn.combat import Edition, Scratch, TestContext, recovery_events
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
 from fracas.rules.earthdawn.round import EarthdawnRuleset
 from fracas.rules.ed4.chapter import ChapterMixin
 from fracas.rules.ed4.rules import REFS, RULES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from fracas.dice.source import DiceSource
     from fracas.engine.commands import Command
     from fracas.engine.state import FightState
@@ -70,6 +72,19 @@ class Ed4CoreRuleset(EarthdawnRuleset):
             if install is not None:  # a plug-in still being written may not have it yet
                 install(self)
                 self.tactics_legal = False  # a plug-in may refuse what the core tactics build
+
+    # ----- p.375: a reserved action's +2 to every Difficulty Number of the turn ----------------------------
+    def reacting(self, state: FightState, view: Scratch | None, cid: str) -> bool:
+        """``cid`` is taking his reserved action now (the command interrupting another, p.375)."""
+        intr = state.extra.get("interrupt")
+        return bool(view is not None and view.flags.get("reserved") and intr and intr.get("by") == cid)
+
+    def _reserved_dn(self, ctx: TestContext) -> Iterable[Modifier]:
+        """+2 to the DN of the reserver's tests on his reserved turn (p.375: "all actions performed on their
+        turn"): attacks, and also a charge's, a swoop's or a spell's test made as the reserved action."""
+        if ctx.extra.get("reserved") or self.reacting(ctx.state, ctx.view, ctx.actor.id):
+            return (Modifier(2, "DN: reserved action", self.ref("actions.reserved")),)
+        return ()
 
     # ----- p.380: one Recovery test while unconscious, then an hour ----------------------------------------
     def _v_revive(self, state: FightState, command: Command) -> None:
