@@ -76,3 +76,21 @@ def test_improvised_weapon_minus_2_p392() -> None:
     events = f.submit(cmd("silar", "attack", "bandit", attack="Dagger", improvised=True))
     a = [e for e in of(events, ev.Rolled) if e.test == "Dagger Attack"][0]
     assert (-2, "ed4/combat/improvised p.392") in [(int(v), r) for v, _, r in a.modifiers]
+
+
+def test_no_tail_attack_once_knocked_down_p382_p389() -> None:
+    """p.382: "A character who is knocked down cannot use a combat option until he is standing" (p.389:
+    Jump Up excepted). Silar declared Tail Attack, was knocked down, and still lashed out with his tail."""
+    from fracas.engine.state import Condition
+
+    state = silar_and_the_bandit()
+    f = start(state, [1, 9])  # Initiative: Silar d12 1, the bandit d10 9
+    declare(f, "silar", "tail-attack")
+    declare(f, "bandit")
+    act(f, "bandit", [])
+    f.submit(cmd("bandit", "end"))
+    act(f, "silar", [])
+    f.state.combatants["silar"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    with pytest.raises(IllegalCommand) as err:
+        f.submit(cmd("silar", "tail-attack", "bandit", end=False))
+    assert err.value.rule == "ed4/option/not-while-knocked-down p.382"

@@ -1763,6 +1763,11 @@ class ChapterMixin:
         me = self._v_active(state, command)  # type: ignore[attr-defined]
         if opt.TAIL not in declared(state, me.id):
             raise IllegalCommand("Tail Attack must be declared before Initiative", opt.DECLARE_RULE)
+        if opt.TAIL not in in_force(state, me):
+            raise IllegalCommand(
+                f"{me.name} is knocked down: no combat option until he is standing (p.389)",
+                opt.KNOCKED_DOWN_RULE,
+            )
         if me.marks.get("tail") == state.round:
             raise IllegalCommand("one tail attack a round", opt.rule(opt.TAIL))
         t = self._target(state, command)  # type: ignore[attr-defined]
