@@ -48,6 +48,17 @@ def test_mica_harried_by_five_ghouls_pd_10_to_8_and_6_from_behind_p388() -> None
     assert (-2, "ed4/situation/blindsided p.386") in behind
 
 
+def test_enemies_overhead_out_of_close_reach_neither_harry_nor_engage_p391_p398() -> None:
+    """p.391: close combat reaches 2 yards; p.398: fliers move up and down freely. Two of the five ghouls
+    10 yards up cannot attack Mica in close combat, so he faces three attackers, not Harried (p.388). They
+    were counted as close combat attackers (Harried, and engaging him for Blindsided)."""
+    state = mica_among_ghouls()
+    for gid in ("ghoul-2", "ghoul-3"):
+        state.combatants[gid].altitude = 10
+    rules = [r for _, r in _defense_mods(state, "ghoul-1", "mica")]
+    assert "ed4/situation/harried p.388" not in rules
+
+
 def test_harried_lifts_with_fewer_than_four_attackers_p388() -> None:
     state = mica_among_ghouls()
     for gid in ("ghoul-3", "ghoul-4"):

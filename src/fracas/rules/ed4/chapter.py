@@ -161,6 +161,8 @@ def _adjacent_enemies(state: FightState, view: Any, c: Combatant) -> list[Combat
         conds = o.conditions
         if "knocked-down" in conds or "surprised" in conds:
             continue
+        if o.altitude != c.altitude and not aerial.in_close_reach(o.altitude, c.altitude):
+            continue  # a flier overhead is out of close reach (p.391, p.398): he neither harries nor engages
         if not any(a.close for a in o.stats.attacks):
             continue
         if o.marks.get("rider") and rider_of(state, o) is not None:
