@@ -459,3 +459,13 @@ def test_the_odds_of_an_armor_defeating_hit_match_the_success_level_table() -> N
     state, f = at_heros_turn([])
     text = ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword"))
     assert f", {round(100 * float(p))}% Excellent or better" in text
+
+
+@pytest.mark.parametrize("action", ["delay", "sustain", "act-now", "wait"])
+def test_the_ed4_delayed_and_sustained_actions_are_refused_naming_the_reserved_action(action: str) -> None:
+    """ED1 has no delayed or sustained action: a character reserves by choosing a lower Initiative
+    (ch.12§Reserved-Actions)."""
+    state, f = at_heros_turn([])
+    with pytest.raises(IllegalCommand, match="reserve") as exc:
+        f.submit(cmd("hero", action))
+    assert exc.value.rule.startswith("ed1/actions/reserved")
