@@ -1059,7 +1059,7 @@ class SasRuleset(Ruleset):
             b.events.append(_rolled(c.id, "Confusion Table", r))
             self._confused(b, state, c, r.row, dice)
         elif kind == "rout":
-            self._flee(b, state, c, speed=2.0, rid=rule("disengage", "rout"))
+            self._flee(b, state, c, speed=2.0, rid=rule("disengage", "rout"), dice=dice)
         elif kind == "mount":
             b.note(f"{c.name} carries its rider.", c.id, rule("mounted"))
         return b.finish() + [ev.TurnEnded(c.id)]
@@ -1075,6 +1075,8 @@ class SasRuleset(Ruleset):
             path = self._walk_dir(state, c, d, spaces)
             if path:
                 b.events.append(ev.Moved(c.id, tuple(path), "wander", rule=rid))
+                # a move on his turn, if not of his choosing: it draws the reactions to a move (REACTIONS)
+                self._reactions_to_move(b, state, c, path, dice, charging=False)
         elif row == "drop-items":
             b.effects([P.Effect("drop-weapon", c.id, why="Confusion", rule=rid)])
         elif row == "attack-random":
@@ -1800,7 +1802,9 @@ class SasRuleset(Ruleset):
             return False
         end = path[-1]
         moved = self._moved_copy(b, c)  # where the move left him: the reaction's attack is read from there
-        mover = self._with_charge(b, moved) if charging else moved  # a charger's Defense -4 (CHARGE RULES)
+        # what he moves with: a charger's Defense -4 (CHARGE RULES), a Fighting Withdrawal's Defense +1, a
+        # fleer's back to the foe (DISENGAGE)
+        mover = self._with_batch(b, moved, ("charging", "battle-cry", "withdrawal", "fleeing"))
         for o in self._foes(state, c, False):
             mark = b.mark(o.id, "set")
             if not mark or o.pos is None or b.status(o.id) != "active":
@@ -2323,8 +2327,13 @@ class SasRuleset(Ruleset):
         """``c`` (or a copy) as the charge's strikes read him: with this batch's Charge Defense -4 (an attack
         against him sees it) and the Battle Cry made with the charge (his own attack sees it: CHARGE RULES
         "This may be combined with a Battle Cry", the cry raised as he charges, before he strikes)."""
+        return SasRuleset._with_batch(b, c, ("charging", "battle-cry"))
+
+    @staticmethod
+    def _with_batch(b: EventBuilder, c: Combatant, names: tuple[str, ...]) -> Combatant:
+        """``c`` (or a copy) with the conditions ``names`` this batch gave him."""
         now = b.conditions(c.id)
-        add = {n: now[n] for n in ("charging", "battle-cry") if n in now and c.conditions.get(n) != now[n]}
+        add = {n: now[n] for n in names if n in now and c.conditions.get(n) != now[n]}
         if not add:
             return c
         out = c.clone()
@@ -2514,11 +2523,18 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         assert target is not None and target.pos is not None
+        path: list[Hex] = []
         if self._dist(c, target) > 1:
             path = self._path_to(state, c, target.pos, self._dist(c, target), stop_adjacent=True)
             self._move(b, state, c, path, "leap", rule("actions", "leap-attack"), face_to=target.pos)
         b.events.append(ev.Moved(c.id, (), "leap", None, target.altitude, rule("actions", "leap-attack")))
+        k = len(b.events)
+        if self._reactions_to_move(b, state, c, path or ([c.pos] if c.pos else []), dice, charging=False):
+            return
         mc = self._moved_copy(b, c)
+        if len(b.events) > k:  # a reaction struck (Fire from Overwatch): the leap reads what it did
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
         self._attack(
             b, state, mc, target, self._situation(state, mc, target, "leap-attack"), dice, "leap-attack"
         )
@@ -2538,6 +2554,7 @@ class SasRuleset(Ruleset):
         assert target is not None and target.pos is not None
         taken = set(state.occupied())
         members: list[Combatant] = []
+        reacted: list[ev.Event] = []
         walls = self._blocked(state)
         candidates = sorted(self._helpers(state, c, target), key=lambda m: (self._dist(m, target), m.id))
         for m in [c, *candidates]:
@@ -2552,17 +2569,35 @@ class SasRuleset(Ruleset):
                     break  # the free hexes next to the target are out of reach: stop searching
                 taken.add(path[-1])
                 b.events.append(ev.Moved(m.id, tuple(path), "close", direction_to(path[-1], target.pos)))
+                # each member's move draws the reactions to a move as he makes it (REACTIONS: "after he
+                # moves but before he Attacks"): a leader they stop makes no attack and nobody follows him;
+                # a member they stop joins none (his move has spent his turn); the attack reads what they did
+                j = len(b.events)
+                stopped = self._reactions_to_move(b, state, m, path, dice, charging=False)
+                reacted += b.events[j:]
+                if stopped:
+                    if m.id == c.id or not any(
+                        o.side != c.side and b.status(o.id) == "active" for o in state.combatants.values()
+                    ):
+                        return
+                    b.events.append(ev.TurnEnded(m.id))
+                    continue
                 m = m.clone()
                 m.pos = path[-1]
             members.append(m)
         if not members or members[0].id != c.id:
             b.note(f"{c.name} cannot reach {target.name}.", c.id, rule("horde-attack"))
             return
+        mc = self._moved_copy(b, c)
+        if reacted:
+            before = state
+            state, mc = self._struck(before, reacted, mc)
+            members = [self._struck(before, reacted, m)[1] for m in members]
+            target = state.combatants[target.id]
         helpers = members[1:]
         n = len(members)
         if n == 1:
             b.note(f"Nobody joins {c.name}: an ordinary attack.", c.id, rule("horde-attack"))
-            mc = self._moved_copy(b, c)
             self._attack(b, state, mc, target, self._situation(state, mc, target, "attack"), dice, "attack")
             return
         rid = rule("dog-pile" if pile else "horde-attack")
@@ -2636,12 +2671,22 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         """LARGE CREATURE ATTACKS: movement and attack in one; the target Saves vs Crush (Swift and Dodge)
-        and steps aside, or takes the creature's damage roll."""
+        and steps aside, or takes the creature's damage roll. Its movement is a move like any other: it draws
+        the reactions to a move (REACTIONS: Fire from Overwatch "after he moves but before he Attacks"; the
+        trample is not a charge, so no Receive Charge), and the trample reads what they did."""
         assert target is not None and target.pos is not None
+        path: list[Hex] = []
         if self._dist(c, target) > 1:
             path = self._path_to(state, c, target.pos, self._spaces(state, c, 1.0), stop_adjacent=True)
             self._move(b, state, c, path, "trample", rule("large-creature-attacks"), face_to=target.pos)
+        k = len(b.events)
+        if self._reactions_to_move(b, state, c, path, dice, charging=False):
+            return
         mc = self._moved_copy(b, c)
+        if len(b.events) > k:  # a reaction struck: the trample reads what it did
+            state, mc = self._struck(state, b.events[k:], mc)
+            target = state.combatants[target.id]
+            assert target.pos is not None
         chk = P.save_vs_crush(view(state, target), dice)
         b.events.append(_rolled(target.id, "Save vs Crush", chk))
         b.set_mark(c.id, "last_attack_round", state.round)
@@ -2677,9 +2722,14 @@ class SasRuleset(Ruleset):
         mode = cmd.args.get("mode", "withdrawal")
         if mode == "flee":
             self._flee(
-                b, state, c, speed=t.combat.num("disengage", "flee_speed"), rid=rule("disengage", "flee")
+                b,
+                state,
+                c,
+                speed=t.combat.num("disengage", "flee_speed"),
+                rid=rule("disengage", "flee"),
+                dice=dice,
+                fleeing=True,
             )
-            b.add_condition(c.id, "fleeing", None, 0, "Flee: back to the foe", rule("disengage", "flee"))
             return
         rid = rule("disengage", "fighting-withdrawal")
         if target is not None and self._dist(c, target) <= 1 and target.side != c.side:
@@ -2704,11 +2754,29 @@ class SasRuleset(Ruleset):
             "Fighting Withdrawal",
             rid,
         )
+        # his Defense +1 is on him as he moves ("Get Defense +1 while Doing this"): a reaction sees it
+        self._reactions_to_move(b, state, c, path, dice, charging=False)
 
-    def _flee(self, b: EventBuilder, state: FightState, c: Combatant, speed: float, rid: str) -> None:
+    def _flee(
+        self,
+        b: EventBuilder,
+        state: FightState,
+        c: Combatant,
+        speed: float,
+        rid: str,
+        dice: DiceSource,
+        fleeing: bool = False,
+    ) -> None:
+        """DISENGAGE: Flee ("Move away from Foe at full speed with your back to foe": ``fleeing``) or Rout
+        ("Run away from Danger at Swift +2"). Either is a move on his turn, so it draws the reactions to a
+        move (REACTIONS: Fire from Overwatch; "Go into Overwatch - ... Attack First after Foe Moves on his
+        Turn"), which see his back turned."""
         spaces = self._spaces(state, c, speed)
         path = self._path_away(state, c, spaces)
         self._move(b, state, c, path, "flee", rid)
+        if fleeing:
+            b.add_condition(c.id, "fleeing", None, 0, "Flee: back to the foe", rule("disengage", "flee"))
+        self._reactions_to_move(b, state, c, path, dice, charging=False)
 
     def _do_hide(
         self,
