@@ -94,3 +94,39 @@ def test_no_tail_attack_once_knocked_down_p382_p389() -> None:
     with pytest.raises(IllegalCommand) as err:
         f.submit(cmd("silar", "tail-attack", "bandit", end=False))
     assert err.value.rule == "ed4/option/not-while-knocked-down p.382"
+
+
+def _grappled_silar():
+    state = silar_and_the_bandit()
+    f = start(state, [1, 9])  # Initiative: Silar d12 1, the bandit d10 9: the bandit acts first
+    declare(f, "silar")
+    declare(f, "bandit")
+    act(f, "bandit", [8, 1, 7])  # 16 against Silar's PD 10: one extra success, a hold
+    f.submit(cmd("bandit", "attack", "silar", attack="Unarmed", grapple=True))
+    act(f, "silar", [])
+    f.submit(cmd("silar", "end"))
+    f.dice = ScriptedDice([1, 9])  # round 2: the bandit first again
+    declare(f, "silar")
+    declare(f, "bandit")
+    act(f, "bandit", [])
+    assert "grappled" in f.state.combatants["silar"].conditions
+    return f
+
+
+def test_a_hold_lasts_only_while_its_standard_action_keeps_it_p392() -> None:
+    """p.392: "he can maintain the hold by declaring that he is doing so as his standard action during
+    consecutive rounds". The bandit punched Silar with his Standard action in round 2 and Silar stayed
+    grappled (unable to move) to the end of the round."""
+    f = _grappled_silar()
+    f.dice = ScriptedDice([1, 1])  # a Rule of One: the punch misses
+    events = f.submit(cmd("bandit", "attack", "silar", attack="Unarmed"))
+    assert "grappled" not in f.state.combatants["silar"].conditions
+    assert "holding" not in f.state.combatants["bandit"].marks
+    assert any(isinstance(e, ev.ConditionRemoved) and e.name == "grappled" for e in events)
+
+
+def test_keeping_the_hold_keeps_him_grappled_p392() -> None:
+    f = _grappled_silar()
+    f.submit(cmd("bandit", "hold"))
+    assert "grappled" in f.state.combatants["silar"].conditions
+    assert f.state.combatants["bandit"].marks["holding"] == "silar"

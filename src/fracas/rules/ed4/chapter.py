@@ -603,7 +603,54 @@ class ChapterMixin:
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
         self._state_hint = state
         events = super().resolve(state, command, dice)  # type: ignore[misc]
-        return self._aftermath(state, events, dice)
+        events = self._aftermath(state, events, dice)
+        if any("grappled" in c.conditions for c in state.combatants.values()) or any(
+            isinstance(e, ev.ConditionAdded) and e.name == "grappled" for e in events
+        ):
+            events = self._holds_kept(state, command, events)
+        return events
+
+    def _holds_kept(self, state: FightState, command: Command, events: list[ev.Event]) -> list[ev.Event]:
+        """A grapple lasts while the attacker keeps it: "he can maintain the hold by declaring that he is
+        doing so as his standard action during consecutive rounds" (p.392). It ends when he spends his
+        Standard action on anything else (a new grapple excepted), when he is no longer next to the
+        grappled character, or when he falls unconscious, dies or flees."""
+        sc = Scratch(state)
+        for e in events:
+            sc.emit(e)
+        start = len(sc.events)
+        action = self.actions.get(command.action)  # type: ignore[attr-defined]
+        other_standard = (
+            action is not None
+            and action.kind == STANDARD
+            and command.action not in ("hold", "break-free")
+            and not any(
+                isinstance(e, ev.Marked) and e.key == "holding" and e.target == command.actor for e in events
+            )
+        )
+        for cid in list(state.combatants):
+            g = sc.get(cid)
+            cond = g.conditions.get("grappled")
+            if cond is None or cond.source not in state.combatants:
+                continue
+            holder = sc.get(cond.source)
+            lost = (
+                holder.status != "active"
+                or holder.marks.get("holding") != cid
+                or holder.pos is None
+                or g.pos is None
+                or distance(holder.pos, g.pos) != 1
+                or (holder.id == command.actor and other_standard)
+            )
+            if lost:
+                sc.emit(
+                    ev.ConditionRemoved(
+                        cid, "grappled", f"{holder.name} no longer holds", close.GRAPPLING_RULE
+                    )
+                )
+                if holder.marks.get("holding") == cid:
+                    sc.emit(ev.Marked(holder.id, "holding", None, close.GRAPPLING_RULE))
+        return events + sc.events[start:]
 
     def _aftermath(self, state: FightState, events: list[ev.Event], dice: DiceSource) -> list[ev.Event]:
         downs = [e.target for e in events if isinstance(e, ev.ConditionAdded) and e.name == "knocked-down"]
