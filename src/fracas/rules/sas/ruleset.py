@@ -2117,7 +2117,8 @@ class SasRuleset(Ruleset):
             return dataclasses.replace(sit, shield_spell=True)
         if (
             b.mark(target.id, "reacted_round") == state.round
-            or target.count("pp_used") >= target.stats.power_points
+            # the Power Points left now: what this command has spent counts (reference 5.1: 1 PP a spell)
+            or b.counter(target.id, "pp_used") >= target.stats.power_points
         ):
             return sit
         if b.status(target.id) != "active":
@@ -2930,9 +2931,12 @@ class SasRuleset(Ruleset):
         # Counterspell reaction by a caster of the target's side
         if state.options.get("auto-reactions", True):
             for o in state.on_side(target.side):
-                if o.side == c.side or "counterspell" not in o.stats.spells or o.status != "active":
+                if o.side == c.side or "counterspell" not in o.stats.spells or b.status(o.id) != "active":
                     continue
-                if b.mark(o.id, "reacted_round") == state.round or o.count("pp_used") >= o.stats.power_points:
+                if (
+                    b.mark(o.id, "reacted_round") == state.round
+                    or b.counter(o.id, "pp_used") >= o.stats.power_points  # what this command spent counts
+                ):
                     continue
                 if self._dist(o, c) > t.settings.spell_range_spaces:
                     continue
