@@ -30,7 +30,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.encounter import CombatantSpec, EncounterSpec, assign_ids
 from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance, neighbours, ring
-from fracas.engine.state import Combatant, FightState
+from fracas.engine.state import Combatant, Condition, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
 from fracas.rules.sas import procedures as P
@@ -98,6 +98,8 @@ _MOVING = frozenset((*MOVE_ACTIONS, "charge", "hurling-charge", "sneak-attack", 
 _PRONE_MOVES = frozenset(
     (*MOVE_ACTIONS, "charge", "hurling-charge", "close-to-attack", "sneak-attack", "leap-attack")
 )
+_PREVIEW_MOVES = frozenset(("charge", "hurling-charge", "close-to-attack", "sneak-attack", "leap-attack"))
+_CRY_ACTIONS = ("charge", "hurling-charge")  # CHARGE RULES: a charge "may be combined with a Battle Cry"
 _RIDER_MOVES = frozenset((*MOVE_ACTIONS, "charge", "close-to-attack", "hurling-charge"))
 _PATHED_CLOSING = frozenset(("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile"))
 
@@ -1206,7 +1208,7 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(
                 f"{c.name} is engaged in HTH: only Disengage moves it", rule("zone-of-control")
             )
-        if cmd.args.get("battle_cry") and a not in ("charge", "hurling-charge"):
+        if cmd.args.get("battle_cry") and a not in _CRY_ACTIONS:
             # CHARGE RULES: a charge "may be combined with a Battle Cry"; any other action is not (the cry is
             # then its own action, battle-cry)
             raise IllegalCommand(
@@ -2487,18 +2489,9 @@ class SasRuleset(Ruleset):
         Overwatch "after he moves but before he Attacks"; Receive Charge if he charges home next to a spearman
         set for it), and the throw reads what they did."""
         assert target is not None
-        t = tables()
         if cmd.args.get("battle_cry"):
             self._do_battle_cry(b, state, c, None, cmd, dice)
-        reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
-        spaces = self._spaces(state, c, 2.0, True)
-        assert target.pos is not None and c.pos is not None
-        path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
-        # stop where the throw is possible (2+ spaces away, within Short range)
-        for i, h in enumerate(path):
-            if 2 <= distance(h, target.pos) <= reach:
-                path = path[: i + 1]
-                break
+        path = self._hurl_path(state, c, target)
         self._move(b, state, c, path, "hurling-charge", rule("actions", "hurling-charge"), face_to=target.pos)
         k = len(b.events)
         if self._reactions_to_move(b, state, c, path, dice, charging=True):
@@ -2513,6 +2506,19 @@ class SasRuleset(Ruleset):
         sit = self._situation(state, mc, target, "hurling-charge")
         self._attack(b, state, mc, target, sit, dice, "hurling-charge")
         self._thrown(b, c, sit.weapon or "unarmed")
+
+    def _hurl_path(self, state: FightState, c: Combatant, target: Combatant) -> list[Hex]:
+        """A Hurling Charge's move: a charge toward the target that stops at the first hex where the throw
+        is possible (2+ spaces away, within Short range)."""
+        t = tables()
+        reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
+        spaces = self._spaces(state, c, 2.0, True)
+        assert target.pos is not None and c.pos is not None
+        path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
+        for i, h in enumerate(path):
+            if 2 <= distance(h, target.pos) <= reach:
+                return path[: i + 1]
+        return path
 
     def _do_leap_attack(
         self,
@@ -3241,8 +3247,22 @@ class SasRuleset(Ruleset):
         target = state.combatants.get(command.target)
         if c is None or target is None:
             return None
+        if command.args.get("battle_cry") and command.action in _CRY_ACTIONS and not c.has("battle-cry"):
+            # CHARGE RULES "may be combined with a Battle Cry": the cry is raised as he charges and counts on
+            # the charge's own attack (``_with_charge``); the preview has it too (its length does not matter)
+            c = c.clone()
+            c.conditions["battle-cry"] = Condition("battle-cry", state.round + 1, 0, "Battle Cry")
         with encounter_settings(state):
             kw: dict[str, Any] = {"weapon": command.args.get("weapon")}
+            if command.action in _PREVIEW_MOVES and self._dist(c, target) > 1 and target.pos is not None:
+                # the attack is rolled where the move ends (next to the target; a Hurling Charge where the
+                # throw becomes possible): read it from there, as the roll does (``_moved_copy``)
+                end = self._preview_end(state, c, target, command.action)
+                if end is None:
+                    return None  # he cannot get there this turn: no attack roll
+                c = c.clone()
+                c.pos, c.facing = end, direction_to(end, target.pos)
+                c.marks["moved_round"] = state.round
             if command.action in ("horde", "dog-pile"):
                 n = 1 + len(self._helpers(state, c, target))
                 kw["horde" if command.action == "horde" else "dog_pile"] = n
@@ -3257,6 +3277,22 @@ class SasRuleset(Ruleset):
                 return P.attack_modifiers(view(state, c), view(state, target), sit), sit
             except IllegalCommand:
                 return None
+
+    def _preview_end(self, state: FightState, c: Combatant, target: Combatant, action: str) -> Hex | None:
+        """Where ``action``'s move would leave ``c`` before its attack roll (the path the action itself
+        takes), or None when that is not next to the target (a Hurling Charge throws from wherever it
+        stops)."""
+        assert target.pos is not None
+        if action == "hurling-charge":  # he throws where the charge stops (where he stands if it cannot go)
+            path = self._hurl_path(state, c, target)
+            return path[-1] if path else c.pos
+        spaces = (
+            self._dist(c, target)  # Leap Attack: a pounce from above, as far as its height allows
+            if action == "leap-attack"
+            else self._closing_reach(state, c, action)
+        )
+        path = self._path_to(state, c, target.pos, spaces, stop_adjacent=True)
+        return path[-1] if path and distance(path[-1], target.pos) <= 1 else None
 
     def odds(self, state: FightState, command: Command) -> str | None:
         """Exact odds of an attack roll on the ATTACK TABLE (1D20, every face equally likely), with the
