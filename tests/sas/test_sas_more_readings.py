@@ -12,6 +12,7 @@ from test_sas_reactions import SAS, _attacks, _fight, _goblin, _mods, _turn
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
+from fracas.errors import IllegalCommand
 
 # ----- 1. Power Points: what the command has already spent counts ------------------------------------------
 
@@ -106,3 +107,35 @@ def test_no_odds_for_a_charge_that_cannot_reach() -> None:
     refuses it too)."""
     fight = _fight([_goblin("g", (30, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
     assert SAS.attack_modifiers_now(fight.state, Command("g", "close-to-attack", "s")) is None
+
+
+# ----- 3. a combatant who cannot speak raises no Battle Cry ------------------------------------------------
+
+
+def test_a_broken_jaw_leaves_its_victim_mute() -> None:
+    """Reference 1.2, Random Brawl Attacks 9: "Break Jaw - foe has a Broken Head and cannot speak". Goblin g's
+    attack on s becomes a brawl (Brawl Rule 5, 1D60 9) and hits (12 - Small Shield 1 = 11; Damage 1; the
+    Skull Crack's 1D2 1): s is marked mute when g's side's held effects land."""
+    fight = _fight([_goblin("g", (1, 0))], [_goblin("s", (0, 0))], [20, 1])
+    fight.state.options["brawl-rule"] = True
+    _turn(fight, Command("g", "attack", "s"), [5, 9, 12, 1, 1])
+    assert fight.state.combatants["s"].marks.get("mute") is True
+
+
+@pytest.mark.parametrize(
+    ("action", "target", "args"),
+    [
+        ("battle-cry", None, {}),
+        ("charge", "s", {"battle_cry": True}),
+        ("hurling-charge", "s", {"battle_cry": True}),
+    ],
+)
+def test_a_mute_combatant_cannot_raise_a_battle_cry(action: str, target: str | None, args: dict) -> None:
+    """A Battle Cry is a cry: one who "cannot speak" (Break Jaw) cannot raise it, alone or with a charge
+    (docs/rulesets/sas.md, Game master's calls). The engine let him. He may still charge without it."""
+    fight = _fight([_goblin("g", (8, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight.state.combatants["g"].marks["mute"] = True
+    with pytest.raises(IllegalCommand, match="cannot speak") as refused:
+        SAS.validate(fight.state, Command("g", action, target, args))
+    assert refused.value.rule == "sas/random-brawl/break-jaw (reference/spells-and-swords.md 1.2)"
+    SAS.validate(fight.state, Command("g", "charge", "s"))

@@ -1214,6 +1214,12 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(
                 "battle_cry combines a Battle Cry with a Charge or Hurling Charge only", rule("charge")
             )
+        if (a == "battle-cry" or cmd.args.get("battle_cry")) and c.marks.get("mute"):
+            # reference 1.2, Random Brawl Attacks 9 "Break Jaw": the foe "cannot speak"; a Battle Cry is a cry
+            # (docs/rulesets/sas.md, Game master's calls)
+            raise IllegalCommand(
+                f"{c.name} cannot speak (Break Jaw): no Battle Cry", rule("random-brawl", "break-jaw")
+            )
         if a in ATTACK_ACTIONS:
             self._validate_attack(state, c, f, target, cmd)
         elif a in MOVE_ACTIONS:
