@@ -131,6 +131,23 @@ def test_herekar_shatters_the_body_shield_23_vs_21_p385() -> None:
     assert f.state.combatants["foe"].marks.get("shield_shattered") is True
     assert f.state.combatants["foe"].counters.get("damage", 0) == 0
     assert [e.amount for e in of(events, ev.Damaged) if e.damage_type == "strain"] == [1]
+    # "it is now useless, and confers no further protective benefits" (p.385): its Defense bonuses are gone;
+    # "Herekar's opponent drops the fragments": its Initiative penalty too [choice]. They stayed.
+    from fracas.rules.earthdawn.combat import TestContext
+
+    foe = f.state.combatants["foe"]
+    shield = foe.stats.source.shield
+    assert shield.physical_defense > 0
+    h = f.state.combatants["herekar"]
+    ctx = TestContext(f.state, None, "attack", h, foe, h.stats.attack("Broadsword"))
+    got = [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
+    assert (-shield.physical_defense, "ed4/option/shatter-shield p.385") in got
+    ctx = TestContext(f.state, None, "attack", h, foe, h.stats.attack("Broadsword"), against="mystic")
+    got = [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
+    assert (-shield.mystic_defense, "ed4/option/shatter-shield p.385") in got or not shield.mystic_defense
+    init = [(m.value, m.rule) for m in RULESET.step_mods(TestContext(f.state, None, "initiative", foe))]
+    if shield.initiative_penalty:
+        assert any(r == "ed4/option/shatter-shield p.385" and v > 0 for v, r in init)
 
 
 def test_jump_up_stands_and_forbids_moving_p384() -> None:

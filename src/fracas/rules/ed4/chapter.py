@@ -1076,6 +1076,11 @@ class ChapterMixin:
 
     # ----- providers: combat options ----------------------------------------------------------------------
     def _p_options_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test == "initiative" and ctx.actor.marks.get("shield_shattered"):
+            return list(self._shield_dropped_initiative(ctx)) + list(self._options_tests(ctx))
+        return self._options_tests(ctx)
+
+    def _options_tests(self, ctx: TestContext) -> Iterable[Modifier]:
         mine = in_force(ctx.state, ctx.actor)
         if not mine:
             return ()
@@ -1086,11 +1091,40 @@ class ChapterMixin:
         t = ctx.target
         if t is None:
             return ()
+        out: list[Modifier] = []
+        if t.marks.get("shield_shattered"):
+            out += self._shattered_shield_defense(t, ctx.against)
         theirs = in_force(ctx.state, t)
         if not theirs:
-            return ()
+            return out
         aware = not ctx.extra.get("blindsided") and "surprised" not in t.conditions
-        return opt.defense_mods(theirs, aware=aware, name=t.name)
+        return out + opt.defense_mods(theirs, aware=aware, name=t.name)
+
+    @staticmethod
+    def _shattered_shield_defense(t: Combatant, against: str) -> list[Modifier]:
+        """A shattered shield "is now useless, and confers no further protective benefits" (p.385): its
+        bonus to Physical or Mystic Defense is taken off (a stat block without its shield's numbers keeps
+        its Defenses [choice])."""
+        shield = getattr(getattr(t.stats, "source", None), "shield", None)
+        if shield is None:
+            return []
+        bonus = {"physical": shield.physical_defense, "mystic": shield.mystic_defense}.get(against, 0)
+        return [Modifier(-bonus, f"{t.name}'s shield shattered", opt.rule(opt.SHATTER))] if bonus else []
+
+    @staticmethod
+    def _shield_dropped_initiative(ctx: TestContext) -> list[Modifier]:
+        """The shattered shield's fragments are dropped (Herekar's opponent, p.385): its Initiative penalty
+        goes with it [choice]."""
+        from fracas.rules.earthdawn.characteristics import initiative_step
+
+        src = getattr(ctx.actor.stats, "source", None)
+        shield = getattr(src, "shield", None)
+        if shield is None or not shield.initiative_penalty:
+            return []
+        armor = getattr(src, "armor", None)
+        without = initiative_step(ctx.actor.stats.dex_step, armor.initiative_penalty if armor else 0, 0)
+        gain = without - ctx.actor.stats.initiative_step
+        return [Modifier(gain, "shield shattered and dropped", opt.rule(opt.SHATTER))] if gain > 0 else []
 
     # ----- providers: Harried -----------------------------------------------------------------------------
     def harried_sources(
