@@ -139,3 +139,43 @@ def test_a_mute_combatant_cannot_raise_a_battle_cry(action: str, target: str | N
         SAS.validate(fight.state, Command("g", action, target, args))
     assert refused.value.rule == "sas/random-brawl/break-jaw (reference/spells-and-swords.md 1.2)"
     SAS.validate(fight.state, Command("g", "charge", "s"))
+
+
+# ----- 4. the Hurling Charge: the line's Damage +1 for the throw, the Charge's Defense -4 on the charger ----
+
+
+def test_a_hurling_charge_throw_has_its_damage_bonus_and_not_the_charge_s() -> None:
+    """004 COMBAT ROUND ACTIONS LIST: "Hurling Charge - Throw Weapon while Charging. It gets Damage +1";
+    CHARGE RULES: those who "charge into HTH Combat ... get Attack +1, Swift +2, Damage +2, and Defense -4
+    for 1 Round" (docs/rulesets/sas.md, Game master's calls): the throw has the line's Damage +1, not the
+    Charge's Attack +1 and Damage +2. Goblin g (a Spear) starts 6 spaces from s, already within Short range:
+    he still charges, one space, and throws (12 - Small Shield 1 = 11, a Hit; Damage 1 + 1 - Armor 1)."""
+    fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0), "short-bow")], [20, 1])
+    events = _turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
+    (moved,) = [e for e in events if isinstance(e, ev.Moved)]
+    assert moved.path == ((5, 0),)
+    (throw,) = _attacks(events)
+    assert _mods(throw) == {"Defender has Small Shield": -1}
+    damage = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Damage")
+    assert _mods(damage) == {"Hurling Charge": 1, "target's Armor (very-light)": -1}
+
+
+def test_a_hurling_charger_has_the_charge_s_defense_minus_four() -> None:
+    """He is "Charging": the Charge's Defense -4 "for 1 Round" is on him until his side acts again, so s's
+    arrow in reply has +4 (5 - Small Shield 1 + 4 = 8). The engine gave the Hurling Charge the Charge's
+    Swift +2 but not its Defense -4."""
+    fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0), "short-bow")], [20, 1])
+    _turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
+    (shot,) = _attacks(_turn(fight, Command("s", "attack", "g"), [5]))
+    assert _mods(shot)["target's Defense this round (Charge)"] == 4
+    assert shot.total == 8
+
+
+def test_a_hurling_charge_that_would_end_next_to_the_target_is_refused() -> None:
+    """Two spaces off, the charge toward s passes no hex 2+ spaces from him to throw from: it would end next
+    to him, a Charge and not a throw. The engine let it run home and strike as a plain attack (neither the
+    throw's Damage +1 nor the Charge's bonuses); it is refused, naming the Charge."""
+    fight = _fight([_goblin("g", (2, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    with pytest.raises(IllegalCommand, match="too close to throw while charging"):
+        SAS.validate(fight.state, Command("g", "hurling-charge", "s"))
+    SAS.validate(fight.state, Command("g", "charge", "s"))

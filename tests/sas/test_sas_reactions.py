@@ -302,13 +302,15 @@ def test_a_hurling_charge_draws_fire_from_overwatch() -> None:
     """004 REACTIONS: "Fire from Overwatch - Shoot Foe with Ranged weapon after he moves but before he
     Attacks". A Hurling Charge ("Throw Weapon while Charging") is a move, then an attack: archer a, in
     Overwatch, shoots goblin g where his charge stops (10 spaces off, 20 m: Short range), before the throw.
-    The engine let a Hurling Charge past every reaction. a rolls 11 (- Moved 1 - Small Shield 1 = 9, Weapons
-    Locked): the throw, g's next attack, has the -2 (14 - Small Shield 1 - 2 = 11, a Hit; Damage 10)."""
+    The engine let a Hurling Charge past every reaction. a rolls 7 (- Moved 1 - Small Shield 1 + the
+    charger's Defense -4 = 9, Weapons Locked: docs/rulesets/sas.md, Game master's calls, Hurling Charge):
+    the throw, g's next attack, has the -2 (14 - Small Shield 1 - 2 = 11, a Hit; Damage 10)."""
     fight = _fight([_goblin("g", (20, 0), "spear")], [_goblin("a", (0, 0), "short-bow")], [1, 20])  # a first
     _turn(fight, Command("a", "overwatch"), [])
-    events = _turn(fight, Command("g", "hurling-charge", "a"), [11, 14, 10])
+    events = _turn(fight, Command("g", "hurling-charge", "a"), [7, 14, 10])
     assert _noted(events, "fires from Overwatch")
     shot, throw = _attacks(events)
+    assert _mods(shot)["target's Defense this round (Charge)"] == 4
     assert (shot.actor, shot.total, shot.outcome) == ("a", 9, "Weapons Locked")
     assert throw.actor == "g" and throw.rule.startswith("sas/attack-table/hit")
     assert _mods(throw)["effect on the next attack (Feint, Weapons Locked, Monster Fumble)"] == -2

@@ -1418,7 +1418,20 @@ class SasRuleset(Ruleset):
             if a == "hurling-charge":
                 if not weapon.thrown and weapon.band is None:
                     raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
-                if d - cmove > int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space):
+                reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
+                if d - cmove > reach:
+                    raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
+                path = self._hurl_path(state, c, target)
+                end = path[-1] if path else c.pos
+                assert end is not None and target.pos is not None
+                if distance(end, target.pos) <= 1:
+                    # the charge toward him passes no hex 2+ spaces away to throw from (docs: Game master's
+                    # calls): it would be a Charge, not a throw
+                    raise IllegalCommand(
+                        f"{target.name} is too close to throw while charging: Charge instead",
+                        rule("actions", a),
+                    )
+                if distance(end, target.pos) > reach:
                     raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
             elif weapon.ranged or d - 1 > cmove:
                 raise IllegalCommand(
@@ -2499,6 +2512,7 @@ class SasRuleset(Ruleset):
             self._do_battle_cry(b, state, c, None, cmd, dice)
         path = self._hurl_path(state, c, target)
         self._move(b, state, c, path, "hurling-charge", rule("actions", "hurling-charge"), face_to=target.pos)
+        self._charging(b, c)  # he is "Charging": the Charge's Defense -4 is on him (Game master's calls)
         k = len(b.events)
         if self._reactions_to_move(b, state, c, path, dice, charging=True):
             return
