@@ -31,9 +31,9 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "0fb423fd5c9759ac22099c87",
-    "examples/sas/ambush.yaml#2": "6a5650e531f780adad42e5f4",
-    "examples/sas/ambush.yaml#3": "287654fea9ac9dc95623bfa3",
+    "examples/sas/ambush.yaml#1": "ae76ac8aece4e382d49c20e3",
+    "examples/sas/ambush.yaml#2": "2fe4d3d1186661465e8bdc6c",
+    "examples/sas/ambush.yaml#3": "5c884f38603fa0a1b1c2c97a",
     "examples/sas/cavalry-charge.yaml#1": "5570e7d3aa74c67c0979c0da",
     "examples/sas/cavalry-charge.yaml#2": "09e43ffae2e5238cb0f5517a",
     "examples/sas/cavalry-charge.yaml#3": "ae715594edff974628233304",
@@ -43,7 +43,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/goblin-horde.yaml#1": "e764974cdf1e74f2c0bf275d",
     "examples/sas/goblin-horde.yaml#2": "d3160cf0e627bbf56a45fe86",
     "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
-    "examples/sas/underwater.yaml#1": "d9ff34c921208fd492615f87",
+    "examples/sas/underwater.yaml#1": "a4a5251b7c068058c0076574",
     "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
     "examples/sas/underwater.yaml#3": "734f99216000f85ac8e3eafb",
 }

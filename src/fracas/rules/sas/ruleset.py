@@ -2145,7 +2145,7 @@ class SasRuleset(Ruleset):
         if b.status(target.id) != "active":
             return sit
         ok = self._spell_check(b, state, target, dice, "Shield Spell")
-        b.set_mark(target.id, "reacted_round", state.round)
+        b.set_mark(target.id, "reacted_round", state.round, rule("reactions", "shield-spell"))
         if ok:
             b.add_condition(
                 target.id, "shield-spell", state.round, 0, "Shield Spell", rule("reactions", "shield-spell")
@@ -2160,7 +2160,7 @@ class SasRuleset(Ruleset):
             return
         chk = P.action_check(view(state, target), "catch-missile", dice)
         b.events.append(_rolled(target.id, "Catch Missile", chk))
-        b.set_mark(target.id, "reacted_round", state.round)
+        b.set_mark(target.id, "reacted_round", state.round, rule("reactions", "catch-missile"))
         if chk.success:
             b.note(
                 f"{target.name} snatches the missile out of thin air!",
@@ -2966,7 +2966,7 @@ class SasRuleset(Ruleset):
                     continue
                 if self._dist(o, c) > t.settings.spell_range_spaces:
                     continue
-                b.set_mark(o.id, "reacted_round", state.round)
+                b.set_mark(o.id, "reacted_round", state.round, rule("reactions", "counterspell"))
                 cast_total = _last_check_total(b, c.id)
                 if self._spell_check(b, state, o, dice, "Counterspell"):
                     if t.settings.counterspell_opposed and _last_check_total(b, o.id) < cast_total:
