@@ -1821,12 +1821,15 @@ class SasRuleset(Ruleset):
         Fire from Overwatch) stays set but does not react; one who reacts has spent his reaction."""
         if not path or not state.options.get("auto-reactions", True):
             return False
+        foes = [o for o in self._foes(state, c, False) if b.mark(o.id, "set")]
+        if not foes:
+            return False  # nobody is set for it (most moves): no copy of the mover is made
         end = path[-1]
         moved = self._moved_copy(b, c)  # where the move left him: the reaction's attack is read from there
         # what he moves with: a charger's Defense -4 (CHARGE RULES), a Fighting Withdrawal's Defense +1, a
         # fleer's back to the foe (DISENGAGE)
         mover = self._with_batch(b, moved, ("charging", "battle-cry", "withdrawal", "fleeing"))
-        for o in self._foes(state, c, False):
+        for o in foes:
             mark = b.mark(o.id, "set")
             if not mark or o.pos is None or b.status(o.id) != "active":
                 continue
