@@ -3262,8 +3262,10 @@ class SasRuleset(Ruleset):
         self, state: FightState, command: Command
     ) -> tuple[list[Modifier], P.Situation] | None:
         """The modifiers of the attack roll ``command`` would make now, and its situation (ATTACK TABLE
-        MODIFIERS; before any movement the action makes); None for a command that makes no attack roll
-        this can weigh (not an attack, a Trample, no such combatant, a ranged weapon out of its reach)."""
+        MODIFIERS): a closing attack is read from where its move would end, a charge with ``battle_cry``
+        with the cry, as the roll is (what reactions to the move would do is not foreseen); None for a
+        command that makes no attack roll this can weigh (not an attack, a Trample, no such combatant, a
+        closing move that cannot end next to the target, a ranged weapon out of its reach)."""
         if command.action not in ATTACK_ACTIONS or command.action == "trample" or not command.target:
             return None
         c = state.combatants.get(command.actor)
@@ -3319,7 +3321,7 @@ class SasRuleset(Ruleset):
 
     def odds(self, state: FightState, command: Command) -> str | None:
         """Exact odds of an attack roll on the ATTACK TABLE (1D20, every face equally likely), with the
-        modifiers as they stand now (before any movement the action makes)."""
+        modifiers ``attack_modifiers_now`` finds (a closing attack's from where its move would end)."""
         found = self.attack_modifiers_now(state, command)
         if found is None:
             return None
