@@ -294,3 +294,39 @@ def test_breaking_free_is_an_action_test_knocked_down_counts_entangled_does_not_
     a.conditions["harried"] = Condition("harried", 1, 2, "b")
     got = [(m.value, m.rule) for m in RULESET.step_mods(TestContext(state, None, "break-free", a))]
     assert sorted(got) == [(-3, "ed4/situation/knocked-down p.389"), (-2, "ed4/situation/harried p.388")]
+
+
+def test_jump_up_takes_the_armors_initiative_penalty_not_the_shields_p384() -> None:
+    """p.384: the Jump Up test "is modified by the Initiative Penalty of any armor he is wearing". The
+    penalty was read as everything the Initiative step lacks of the Dexterity step, the shield's included."""
+    from fracas.engine.state import Condition
+
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {
+                        "template": "bandit",
+                        "id": "a",
+                        "at": [0, 0],
+                        "tactic": "person",
+                        "equipment": {"shield": "body-shield"},
+                    }
+                ],
+            },
+            {"name": "B", "combatants": [{"stats": BLOCK, "id": "b", "at": [3, 0], "tactic": "hold"}]},
+        ]
+    )
+    a = state.combatants["a"]
+    src = a.stats.source
+    assert src.shield.initiative_penalty == 2
+    armor = src.armor.initiative_penalty if src.armor else 0
+    a.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    f = start(state, [1, 1, 1, 1])
+    declare(f, "a", o.JUMP_UP)
+    act(f, "a", [1, 1, 1, 1])
+    events = f.submit(cmd("a", "jump-up", end=False))
+    r = [e for e in of(events, ev.Rolled) if e.test.startswith("Jump Up")][0]
+    assert r.step == a.stats.dex_step - armor
+    assert all(v != -(armor + 2) for v, _ in mods(r))

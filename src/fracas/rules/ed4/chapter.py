@@ -1827,7 +1827,13 @@ class ChapterMixin:
         if sc.get(me.id).status != "active":
             return
         p: CombatProfile = me.stats
-        penalty = max(0, p.dex_step - p.initiative_step)
+        # "the Initiative Penalty of any armor he is wearing" (p.384): the armor's, not the shield's; a stat
+        # block without its armor's numbers: what its Initiative step lacks of its Dexterity step [choice]
+        src = getattr(p, "source", None)
+        if src is not None and hasattr(src, "armor"):
+            penalty = src.armor.initiative_penalty if src.armor is not None else 0
+        else:
+            penalty = max(0, p.dex_step - p.initiative_step)
         mods = self.step_mods(TestContext(state, sc, "jump-up", me)) + opt.jump_up_mods(penalty)  # type: ignore[attr-defined]
         mods += situation.impaired_mods(_impaired(state, me), True)
         res = run_test(
