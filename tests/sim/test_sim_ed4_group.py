@@ -256,7 +256,47 @@ def _kernel_state(k: Ed4GroupKernel, state) -> np.ndarray:  # noqa: ANN001
         st[i, core.S_DOWN] = 1 if "knocked-down" in c.conditions else 0
         st[i, core.S_KARMA] = c.counters.get("karma", 0)
         st[i, core.S_REC] = c.counters.get("recovery_used", 0)
+        st[i, core.S_TRIED] = 1 if c.marks.get("recovery_tried") else 0
+        st[i, core.S_FAILED] = 1 if c.marks.get("recovery_failed") else 0
     return st
+
+
+def test_no_revival_after_a_failed_recovery_test() -> None:
+    """p.380: a Recovery test that leaves him unconscious (a revival, or one minute after falling) means an
+    hour's wait: the tactic does not revive him again, nor does the kernel (it did while tests were left)."""
+    from fracas.sim.kernels import ed4_group_core as core
+
+    data = brawl()
+    sc = scenario_from_data(data)
+    k = Ed4GroupKernel(sc.ruleset, sc.state)
+    state = sc.state.clone()
+    heroes = [c for c in state.combatants.values() if c.player]
+    me, fallen = heroes[0], heroes[1]
+    for c in state.combatants.values():  # the enemies far away, the fallen friend next to me
+        if not c.player:
+            c.pos = (c.pos[0] + 20, c.pos[1])
+    fallen.pos = (me.pos[0] + 1, me.pos[1])
+    fallen.status = "unconscious"
+    fallen.conditions["knocked-down"] = True
+    fallen.counters["damage"] = fallen.stats.unconsciousness
+    controllers = sc.ruleset.tactics()
+    wk = np.zeros((core.NWK, k._width), dtype=np.int64)
+    index = {cid: i for i, cid in enumerate(k.ids)}
+    for failed in (False, True):
+        fallen.marks.pop("recovery_failed", None)
+        if failed:
+            fallen.marks["recovery_failed"] = True
+        cmd = controllers[me.tactic].act(state, me, sc.ruleset)
+        st = _kernel_state(k, state)
+        grid = np.zeros(k._grid_shape, dtype=np.int64)
+        for i in range(len(k.ids)):
+            if st[i, core.S_STATUS] <= core.UNCONSCIOUS:
+                core._grid_set(i, core._code(i, st, k._cst), st, grid, k._flags)
+        act, t = core._decide(index[me.id], st, k._cst, k._att, k._pref, k._kuse, k._flee, k._flags, wk, grid)
+        assert (cmd.action == "revive") == (not failed)
+        assert (act == core.ACT_REVIVE) == (not failed)
+        if not failed:
+            assert t == index[fallen.id]
 
 
 @pytest.mark.parametrize("case", ["mica", "brawl"])

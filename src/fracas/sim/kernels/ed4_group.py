@@ -12,7 +12,8 @@ alone) and the ``default`` tactic (``fracas.rules.ed4.tactics.Ed4Tactic``):
 - on its turn: a knocked-down combatant stands up and moves toward the nearest enemy (p.389); a character
   the next average hit of an enemy within 2 hexes could kill runs away and escapes if no enemy could reach
   him with a doubled move; a Namegiver with no enemy next to it revives an unconscious friend next to it
-  (Recovery test, p.380); otherwise it moves (up to its Movement) next to the nearest enemy (or one of the
+  (Recovery test, p.380; not one whose Recovery test, revived or after the minute, left him unconscious:
+  he waits an hour); otherwise it moves (up to its Movement) next to the nearest enemy (or one of the
   five nearest others it can reach) and makes its Standard-action attack(s) with the attack and Karma the
   tactic picks, or runs toward the nearest enemy;
 - an attack: Attack test against the Defense (knocked down -3; with the chapter Harried -2 by four or more

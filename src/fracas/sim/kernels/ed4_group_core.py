@@ -28,8 +28,8 @@ NFLAG = 18
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
-S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED = range(11)
-NST = 11
+S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED, S_FAILED = range(12)
+NST = 12
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -1039,6 +1039,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
                 and st[c, S_STATUS] == UNCONSCIOUS
                 and _hexd(mq, mr, st[c, S_Q], st[c, S_R]) == 1
                 and st[c, S_REC] < cst[c, RECT]
+                and st[c, S_FAILED] == 0
             ):
                 return ACT_REVIVE, c
     # the attack plan on the nearest enemy, else on up to five nearest others, else run toward it
@@ -1125,6 +1126,11 @@ def _turn(
         return -2
     if act == ACT_REVIVE:
         _recover(t, s, st, cst, off, shift, keep, own, alias)
+        if st[t, S_STATUS] == UNCONSCIOUS:
+            # Ed4CoreRuleset._r_revive (p.380): a Recovery test that does not wake him, then an hour: no
+            # other revival, and no test one minute after falling
+            st[t, S_TRIED] = 1
+            st[t, S_FAILED] = 1
         return -2
     if act == ACT_FLEE:
         _move(me, st, cst, path, grid, flags)
@@ -1216,6 +1222,7 @@ def play(
             st[i, S_REC] = 0
             st[i, S_UNC] = 1 << 40
             st[i, S_TRIED] = 0
+            st[i, S_FAILED] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
@@ -1227,6 +1234,8 @@ def play(
                     st[c, S_TRIED] = 1
                     if st[c, S_REC] < cst[c, RECT]:
                         _recover(c, s, st, cst, off, shift, keep, own, alias)
+                    # Ed4CoreRuleset._start_round (p.380): still unconscious, another hour: no revival
+                    st[c, S_FAILED] = st[c, S_STATUS] == UNCONSCIOUS
             m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
             for oi in range(m):
                 me = wk[W_ORDER, oi]
