@@ -570,3 +570,26 @@ def test_chapter_rule_list_rows_p386_p392_p395_p398() -> None:
     assert "cut from the text" not in rows["ed4/aerial/long-falls"].note
     assert "Recovery test" in rows["ed4/aerial/long-falls"].note
     assert "issue" not in rows["ed4/damage/stun"].note
+
+
+def test_one_who_fled_has_left_the_fight_and_is_nobodys_target_p373() -> None:
+    """A character who ran away and escaped (a doubled move, p.373; status fled) has left the battlefield:
+    the engine refused only the dead as targets, so a fled ghoul could still be attacked."""
+    state = build(
+        [
+            {"name": "A", "combatants": [{"template": "mica", "player": True, "at": [0, 0]}]},
+            {
+                "name": "B",
+                "combatants": [
+                    {"template": "ghoul", "id": "ghoul", "at": [1, 0]},
+                    {"template": "ghoul", "id": "other", "at": [9, 0], "tactic": "hold"},
+                ],
+            },
+        ]
+    )
+    state.combatants["ghoul"].status = "fled"
+    f = fight(state, [9, 1])
+    auto(f, "mica")
+    with pytest.raises(IllegalCommand, match="left the fight") as err:
+        f.submit(cmd("mica", "attack", "ghoul", attack="Broadsword"))
+    assert err.value.rule == "ed4/actions/movement-double p.373"

@@ -874,10 +874,17 @@ class EarthdawnRuleset(Ruleset):
             raise IllegalCommand(f"{me.name} is {me.status} and cannot act", self.ref("damage.unconscious"))
         return me
 
+    # the rule by which a combatant leaves the fight (status fled): ED4's run away, a doubled move (p.373)
+    FLED_RULE = "movement.double"
+
     def _target(self, state: FightState, command: Command) -> Combatant:
+        """The command's target; one who fled has left the fight and is nobody's target (attack, spell,
+        charge, swoop, revival, mount)."""
         t = state.combatants.get(command.target or "")
         if t is None:
             raise IllegalCommand(f"no target {command.target!r}")
+        if t.status == "fled":
+            raise IllegalCommand(f"{t.name} has left the fight", self.ref(self.FLED_RULE))
         return t
 
     def _v_attack(self, state: FightState, command: Command) -> None:
@@ -946,7 +953,9 @@ class EarthdawnRuleset(Ruleset):
         if "knocked-down" not in me.conditions:
             raise IllegalCommand(f"{me.name} is not knocked down", self.ref("situation.knocked-down"))
         p: CombatProfile = me.stats
-        self._check_path(state, me, command.args.get("path"), p.movement // 2, self.ref("movement"))
+        # the walk after standing up is what is left of the round's Movement Rate (p.373: one a round)
+        left = max(p.movement // 2 - self.moved_this_round(state, me), 0)
+        self._check_path(state, me, command.args.get("path"), left, self.ref("movement"))
 
     def _v_revive(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)

@@ -96,6 +96,7 @@ class Ed1Ruleset(EarthdawnRuleset):
     source = "001_694a1556573a8dc9.txt"
     hex_yards = 2.0
     edition = ED1
+    FLED_RULE = "special.retreat"  # one who retreated has left the fight (ch.12§Special-Actions)
 
     def __init__(self) -> None:
         super().__init__()
@@ -199,20 +200,22 @@ class Ed1Ruleset(EarthdawnRuleset):
     def _v_stand_up(self, state: FightState, command: Command) -> None:
         """Standing up is the round's action (the shared Knocked Down rule); a path with it is the movement
         after that action: within what is left of the Combat Movement, and not after crawling before it
-        (ch.12§Movement: all at once, unless Splitting Movement)."""
-        super()._v_stand_up(state, command)
-        path = command.args.get("path")
-        if not path:
-            return
-        me = state.combatants[command.actor]
-        moved = self.moved_this_round(state, me)
-        if moved and not state.options.get("split-movement", False):
+        (ch.12§Movement: all at once, unless Splitting Movement). The shared check limits the path to what
+        is left of the round's movement."""
+        me = state.combatants.get(command.actor)
+        if (
+            me is not None
+            and "knocked-down" in me.conditions
+            and command.args.get("path")
+            and self.moved_this_round(state, me)
+            and not state.options.get("split-movement", False)
+        ):
             raise IllegalCommand(
                 f"{me.name} moved before standing up: movement takes place all at once, before or after the "
                 "action (Splitting Movement is an optional rule, off)",
                 self.ref("movement.all-at-once"),
             )
-        self._check_path(state, me, path, max(me.stats.movement // 2 - moved, 0), self.ref("movement"))
+        super()._v_stand_up(state, command)
 
     def _flee_check(self, state: FightState, command: Command, sc: Scratch) -> None:
         """A retreating character (special action retreat, ch.12§Special-Actions; a run with flee: true)
@@ -565,12 +568,7 @@ class Ed1Ruleset(EarthdawnRuleset):
 
     # ----- the attack ---------------------------------------------------------------------------------
     def _v_attack_ed1(self, state: FightState, command: Command) -> None:
-        self._v_attack(state, command)
-        if state.combatants[command.target or ""].status == "fled":
-            raise IllegalCommand(
-                f"{state.combatants[command.target or ''].name} has left the fight (retreated)",
-                self.ref("special.retreat"),
-            )
+        self._v_attack(state, command)  # a fled target is refused there (_target, FLED_RULE)
         if command.args.get("stun"):
             raise RuleNotImplemented(
                 f"Stun damage ({self.ref('damage.stun')}): the ED1 combat text held has no rule for an "
