@@ -1227,24 +1227,16 @@ class GurpsRuleset(Ruleset):
                     a.id,
                     "gurps4/core/critical B556",
                 )
-            other = None
+            # a miss that strikes someone else: (who, the note, its rule)
+            other: tuple[Combatant, str, str] | None = None
             loc_row = data.hit_locations(S(t).body).get(loc)
             hanging = t.marks.get("trick") == "hang_on_far_side" and mount_of(w.state, t) is not None
             if hanging:
                 # the far side hides the rider's torso: a miss by 4 or less hits the mount (002 p.B397),
                 # which may Dodge as after any miss by 1 at a rider (docs: Game master's calls)
                 m = mount_of(w.state, t)
-                if m is not None and m.active and mounted.miss_hits_mount_of_hanging_rider(r.margin):
-                    w.note(
-                        f"missed the hanging rider by {-r.margin}: hits {m.name}",
-                        a.id,
-                        "gurps4/mounted/tricks B397",
-                    )
-                    if self._offer_defense(
-                        w, a, m, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
-                    ):
-                        return
-                    apply_hit(w, a, m, atk, "torso", maneuver, False)
+                if m is not None and mounted.miss_hits_mount_of_hanging_rider(r.margin):
+                    other = (m, f"missed the hanging rider by {-r.margin}: hits {m.name}", "tricks")
             elif r.margin == -1 and loc_row is not None and loc_row.miss_by_one_torso:
                 w.note(
                     f"missed the {loc.replace('_', ' ')} by 1: hits the torso",
@@ -1257,18 +1249,17 @@ class GurpsRuleset(Ruleset):
                 self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
                 return
             elif r.margin == -1:
-                other = mount_of(w.state, t) or rider_of(w.state, t)
-            if other is not None and other.active:
-                w.note(
-                    f"missed {t.name} by 1: the blow goes to {other.name}",
-                    a.id,
-                    "gurps4/mounted/results B397",
-                )
+                o = mount_of(w.state, t) or rider_of(w.state, t)
+                if o is not None:
+                    other = (o, f"missed {t.name} by 1: the blow goes to {o.name}", "results")
+            if other is not None and other[0].active:
+                struck, why, section = other
+                w.note(why, a.id, f"gurps4/mounted/{section} B397")
                 if self._offer_defense(
-                    w, a, other, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
+                    w, a, struck, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
                 ):
                     return
-                apply_hit(w, a, other, atk, "torso", maneuver, False)
+                apply_hit(w, a, struck, atk, "torso", maneuver, False)
         elif r.critical_success:
             w.note(f"critical hit on {t.name}: no defense", a.id, "gurps4/core/critical B556")
             apply_hit(w, a, t, atk, loc, maneuver, True)
