@@ -46,7 +46,7 @@ from fracas.rules.sas.fold import (
 )
 from fracas.rules.sas.model import Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
-from fracas.rules.sas.tables import Settings, settings_in_force, tables
+from fracas.rules.sas.tables import Settings, Tables, settings_in_force, tables
 
 MOVE_ACTIONS = ("walk", "run", "sneak")
 ATTACK_ACTIONS = (
@@ -488,6 +488,15 @@ NOUN_CONDITIONS = frozenset(
     | {"Partial Immobilization"}
 )
 GAINED_CONDITIONS = frozenset({"Shield Spell", "Battle Cry"})
+
+
+def _dual_weapons(c: Combatant, t: Tables) -> list[str]:
+    """DUAL WIELD: the one-handed melee weapons a combatant has in hand to wield, one in each hand (not one
+    broken by a fumble, nor one he has dropped and not picked up: FUMBLE TABLE, DISARMED)."""
+    gone = (*c.marks.get("broken_weapons", ()), c.marks.get("dropped"))
+    return [
+        w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged and w not in gone
+    ]
 
 
 class SasRuleset(Ruleset):
@@ -1348,6 +1357,11 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(f"{c.name} has no {wid}", rule("attacking"))
         if wid in c.marks.get("broken_weapons", ()):
             raise IllegalCommand(f"{c.name}'s {wid} is broken", rule("fumble-hth"))
+        if wid != "unarmed" and wid == c.marks.get("dropped"):
+            # FUMBLE TABLE 1 "Drop Weapon", DISARMED "1 Round to retrieve": the Pick up Dropped Item action
+            raise IllegalCommand(
+                f"{c.name} dropped the {wid}: Pick up Dropped Item first", rule("actions", "pick-up")
+            )
         weapon = t.weapons[wid]
         d = self._dist(c, target)
         move = self._spaces(state, c, 1.0)
@@ -1392,7 +1406,7 @@ class SasRuleset(Ruleset):
                     rule("actions", "close-to-attack"),
                 )
             if cmd.args.get("dual"):
-                hands = [w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged]
+                hands = _dual_weapons(c, t)
                 if len(hands) < 2:
                     raise IllegalCommand(
                         "Dual Wield needs a one-handed weapon in each hand", rule("dual-wield")
@@ -2250,7 +2264,7 @@ class SasRuleset(Ruleset):
             b.set_mark(c.id, "weapon", cmd.args["weapon"])
         if cmd.args.get("dual"):
             t = tables()
-            hands = [w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged]
+            hands = _dual_weapons(c, t)
             sit = self._situation(state, c, target, cmd.action, weapon=hands[0], dual_wield=True)
             self._attack(b, state, c, target, sit, dice, cmd.action)
             second = state.combatants.get(cmd.args.get("target2") or target.id, target)
