@@ -912,30 +912,11 @@ class ChapterMixin:
             e for e in new if isinstance(e, ev.Rolled) and e.actor == me_id and e.test.endswith("Attack")
         ]
         count = me.marks.get("attack_tests")
-        n_before = count[1] if count and count[0] == state.round else 0
         close_before = count[2] if count and count[0] == state.round and len(count) > 2 else 0
         close_tests = 0
         if tests:
             close_tests = sum(1 for e in tests if e.target and self._close_test(state, me_id, e))
-            sc.emit(
-                ev.Marked(
-                    me_id,
-                    "attack_tests",
-                    [state.round, n_before + len(tests), close_before + close_tests],
-                    opt.DECLARE_RULE,
-                )
-            )
-            for amount, why, rule in opt.attack_strain(mine, close=True):
-                n = close_tests if why != "Called Shot" else len(tests)
-                if n and sc.get(me_id).status != "dead":
-                    strain_events(
-                        sc,
-                        self.edition,
-                        me_id,
-                        amount * n,
-                        f"{why} ({n} attack test{'s' if n > 1 else ''})",
-                        rule,
-                    )  # type: ignore[attr-defined]
+            self._attack_tests_strain(state, sc, me_id, len(tests), close_tests)
             for e in tests:
                 self._face(state, sc, me_id, e.target)
             self._mark_thrown(me, tests, sc)
@@ -957,6 +938,60 @@ class ChapterMixin:
                     sc.emit(ev.Moved(m.id, e.path, "ridden", e.facing, e.altitude, mounted.MOVEMENT))
             if command.action == "run":
                 sc.emit(ev.Marked(m.id, "std", state.round, mounted.SPLIT))
+
+    def _attack_tests_strain(
+        self, state: FightState, sc: Scratch, me_id: str, tests: int, close_tests: int
+    ) -> None:
+        """Count ``tests`` Attack tests (``close_tests`` of them close combat) of ``me_id`` this round
+        (``marks["attack_tests"]``: [round, tests, close tests]) and pay the Strain the declared options cost
+        per test: Aggressive Attack 1 per close combat Attack test (p.382), Called Shot 1 per Attack test
+        (p.384: "1 Strain per Attack test"), Shattering a Shield 1 (p.385). Every Attack test pays, whatever
+        command makes it: his own attack, or his reserved strike at a charging rider (p.375, p.385) or at a
+        swooper (p.398) made during their command."""
+        me = sc.get(me_id)
+        mine = declared(state, me_id)
+        count = me.marks.get("attack_tests")
+        n_before = count[1] if count and count[0] == state.round else 0
+        close_before = count[2] if count and count[0] == state.round and len(count) > 2 else 0
+        sc.emit(
+            ev.Marked(
+                me_id,
+                "attack_tests",
+                [state.round, n_before + tests, close_before + close_tests],
+                opt.DECLARE_RULE,
+            )
+        )
+        for amount, why, rule in opt.attack_strain(mine, close=True):
+            n = close_tests if why != "Called Shot" else tests
+            if n and sc.get(me_id).status != "dead":
+                strain_events(
+                    sc,
+                    self.edition,
+                    me_id,
+                    amount * n,
+                    f"{why} ({n} attack test{'s' if n > 1 else ''})",
+                    rule,
+                )  # type: ignore[attr-defined]
+
+    def _strike_strain(self, state: FightState, sc: Scratch, striker_id: str, before: int) -> None:
+        """The per-test Strain of a strike ``striker_id`` made during someone else's command (his reserved
+        action at a charging rider, p.375/p.385, or at a swooper, p.398): his Attack tests among the events
+        since ``before`` pay as any other (:meth:`_attack_tests_strain`)."""
+        p: CombatProfile = state.combatants[striker_id].stats
+        tests = [
+            e
+            for e in sc.events[before:]
+            if isinstance(e, ev.Rolled)
+            and e.actor == striker_id
+            and (e.test.endswith(" Attack") or " Attack (" in e.test)
+        ]
+        if not tests:
+            return
+        close_tests = 0
+        for e in tests:
+            a = p.attack(e.test.split(" Attack")[0])
+            close_tests += a is None or a.close
+        self._attack_tests_strain(state, sc, striker_id, len(tests), close_tests)
 
     def _mark_thrown(self, me: Combatant, tests: list[ev.Rolled], sc: Scratch) -> None:
         """A thrown weapon leaves the thrower's hand (ranged combat, p.392): after the throw it is gone, its
@@ -2392,7 +2427,9 @@ class ChapterMixin:
             )  # type: ignore[attr-defined]
             sc.emit(rolled_event(me.id, "Trick Riding (charge)", res, mounted.CHARGE, m.id, "Social Defense"))
             charging = bool(res.success)
+        before = len(sc.events)
         self._set_against(state, sc, dice, me, m, t)
+        self._strike_strain(state, sc, t.id, before)
         rider = sc.get(me.id)
         if rider.status == "active" and rider.marks.get("mount") and "knocked-down" not in rider.conditions:
             cmd = dataclasses.replace(command, args={**command.args, "charging": charging})
@@ -2651,8 +2688,10 @@ class ChapterMixin:
             )
             strike = Command(d.id, "attack", me.id, {"attack": da.name})
             special, _, strike = self.option_strike(state, d, da, strike)
+            before = len(sc.events)
             if special:
                 self.special_attack(state, sc, dice, d, sc.get(me.id), da, strike, True)
+                self._strike_strain(state, sc, d.id, before)
                 continue
             res, ctx = self.attack_test(
                 state, sc, dice, d, sc.get(me.id), da, None, True, "Attack (intercepting)"
@@ -2670,6 +2709,7 @@ class ChapterMixin:
                 dres = self.damage_test(sc, dice, ctx, da.damage, mods, f"{da.name} Damage", aerial.SWOOP)
                 flier = sc.get(me.id)
                 self.deal(state, sc, dice, d, flier, da, dres.total, self.armor_of(flier, da), strike)
+            self._strike_strain(state, sc, d.id, before)
         me = sc.get(me.id)
         if me.status == "active" and "knocked-down" not in me.conditions:
             n = me.stats.actions
