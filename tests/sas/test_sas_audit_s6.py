@@ -84,3 +84,52 @@ def test_an_archer_who_dropped_his_bow_does_not_shoot_it() -> None:
     _submit(fight, Command("b", "nothing"), [])
     with pytest.raises(IllegalCommand, match="Pick up Dropped Item"):
         SAS.validate(fight.state, Command("g", "attack", "b", {"weapon": "short-bow"}))
+
+
+def _moved_mod(events: list) -> int | None:
+    from fracas.engine import events as ev
+
+    (shot,) = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+    found = [m[0] for m in shot.modifiers if m[1] == "Defender Moved on last Action"]
+    return found[0] if found else None
+
+
+def _turn_events(fight: Fight, cmd: Command, faces: list[int]) -> list:
+    fight.dice = ScriptedDice(faces)
+    events = fight.submit(cmd)
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()
+    return events
+
+
+def test_defender_moved_on_last_action_reads_the_defenders_last_turn() -> None:
+    """004 ATTACK TABLE MODIFIERS "Defender Moved on last Action -1 Ranged Attack by Attacker. Foe Running
+    Away". Goblin g's side acts first; archer a's second. In round 1 g walks, then a shoots him: g's last
+    action was that move (-1). In round 2 g stands (nothing), then a shoots: his last action was no move (no
+    -1). The engine read "moved in the previous round" whatever the order of the sides: no -1 in round 1, a
+    -1 in round 2."""
+    fight = _duel(
+        {"template": "goblin", "id": "g", "at": [12, 0], "tactic": "hold"},
+        {"template": "goblin-archer", "id": "a", "at": [0, 0], "tactic": "hold"},
+    )
+    _turn_events(fight, Command("g", "walk", None, {"to": [10, 0]}), [])
+    events = _turn_events(fight, Command("a", "attack", "g", {"weapon": "short-bow"}), [5])  # a Miss
+    assert _moved_mod(events) == -1
+    _turn_events(fight, Command("g", "nothing"), [20, 1] if fight.state.round == 1 else [])
+    assert fight.state.round == 2
+    events = _turn_events(fight, Command("a", "attack", "g", {"weapon": "short-bow"}), [5])
+    assert _moved_mod(events) is None
+
+
+def test_defender_moved_when_his_side_acts_after_the_shooter() -> None:
+    """004 ATTACK TABLE MODIFIERS "Defender Moved on last Action": archer a's side first, goblin g's second.
+    g walks in round 1; in round 2 a shoots before g has acted again: g's last action was the move (-1)."""
+    fight = _duel(
+        {"template": "goblin-archer", "id": "a", "at": [0, 0], "tactic": "hold"},
+        {"template": "goblin", "id": "g", "at": [12, 0], "tactic": "hold"},
+    )
+    _turn_events(fight, Command("a", "nothing"), [])
+    _turn_events(fight, Command("g", "walk", None, {"to": [10, 0]}), [])
+    assert fight.state.round == 2
+    events = _turn_events(fight, Command("a", "attack", "g", {"weapon": "short-bow"}), [5])
+    assert _moved_mod(events) == -1

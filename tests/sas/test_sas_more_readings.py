@@ -163,12 +163,14 @@ def test_a_hurling_charge_throw_has_its_damage_bonus_and_not_the_charge_s() -> N
 def test_a_hurling_charger_has_the_charge_s_defense_minus_four() -> None:
     """He is "Charging": the Charge's Defense -4 "for 1 Round" is on him until his side acts again, so s's
     arrow in reply has +4 (5 - Small Shield 1 + 4 = 8). The engine gave the Hurling Charge the Charge's
-    Swift +2 but not its Defense -4."""
+    Swift +2 but not its Defense -4. (g's charge was his last action: Defender Moved on last Action -1 too,
+    ATTACK TABLE MODIFIERS: 5 - 1 + 4 - 1 = 7.)"""
     fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0), "short-bow")], [20, 1])
     _turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
     (shot,) = _attacks(_turn(fight, Command("s", "attack", "g"), [5]))
     assert _mods(shot)["target's Defense this round (Charge)"] == 4
-    assert shot.total == 8
+    assert _mods(shot)["Defender Moved on last Action"] == -1
+    assert shot.total == 7
 
 
 def test_a_hurling_charge_that_would_end_next_to_the_target_is_refused() -> None:

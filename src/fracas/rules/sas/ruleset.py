@@ -1952,7 +1952,7 @@ class SasRuleset(Ruleset):
             flank=flank,
             adjacent_foes=adjacent,
             reduced_visibility=light != "bright",
-            defender_moved=ranged and target.marks.get("moved_round") == state.round - 1,
+            defender_moved=ranged and target.marks.get("moved_round") == self._last_turn_round(state, target),
             action=action if action in t.combat.actions else None,
             underwater=self._underwater(state),
             pursuing_rout=target.has("routed") and not ranged,
@@ -1960,6 +1960,13 @@ class SasRuleset(Ruleset):
             weapon=wid,
             **kw,
         )
+
+    @staticmethod
+    def _last_turn_round(state: FightState, target: Combatant) -> int:
+        """The round of the target's last turn (ATTACK TABLE MODIFIERS, Defender Moved on last Action): this
+        round when he has ended a turn in it (``acted``: his side acted before, or he before a side-mate
+        shooting him by Friendly Fire), else the round before."""
+        return state.round if target.id in state.acted else state.round - 1
 
     def _attack(
         self,
