@@ -133,3 +133,21 @@ def test_defender_moved_when_his_side_acts_after_the_shooter() -> None:
     assert fight.state.round == 2
     events = _turn_events(fight, Command("a", "attack", "g", {"weapon": "short-bow"}), [5])
     assert _moved_mod(events) == -1
+
+
+def test_mounted_bonuses_count_for_a_shot_from_the_saddle() -> None:
+    """004 MOUNTED COMBAT: "Versus Unmounted Foes you get Attack and Damage +1. If your Mount is Moving get
+    Damage +1 from Momentum." The text names no kind of attack; the engine gave them to melee attacks only,
+    so a horse archer with Ride +2 shooting a man on foot had neither."""
+    from fracas.rules.sas import procedures as P
+    from fracas.rules.sas.model import fighter
+
+    rider = fighter("r", "fighter", skills={"ride": 2}, weapons=["short-bow"])
+    rider.mounted_on, rider.mount_moving = "horse", True
+    foe = fighter("f", "fighter")
+    shot = P.Situation(ranged=True, distance_m=20.0, weapon="short-bow")
+    assert sum(m.value for m in P.attack_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
+    assert sum(m.value for m in P.damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 2
+    foe.mounted_on = "pony"  # against a mounted foe: the momentum only
+    assert not [m for m in P.attack_modifiers(rider, foe, shot) if "mounted" in m.rule]
+    assert sum(m.value for m in P.damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1

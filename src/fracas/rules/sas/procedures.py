@@ -500,7 +500,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
                 rule("dual-wield"),
             )
         )
-    if mounted_ok(att) and not dfn.mounted_on and not sit.ranged:
+    if mounted_ok(att) and not dfn.mounted_on:  # MOUNTED COMBAT names no kind of attack: shots too
         mods.append(
             Modifier(t.combat.num("mounted", "vs_unmounted_attack"), "Mounted vs unmounted", rule("mounted"))
         )
@@ -772,7 +772,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
                 rule("dual-wield"),
             )
         )
-    if mounted_ok(att) and not sit.ranged:
+    if mounted_ok(att):  # MOUNTED COMBAT names no kind of attack: a shot or throw from the saddle too
         if not dfn.mounted_on:
             mods.append(
                 Modifier(
