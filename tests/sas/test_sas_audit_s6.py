@@ -151,3 +151,28 @@ def test_mounted_bonuses_count_for_a_shot_from_the_saddle() -> None:
     foe.mounted_on = "pony"  # against a mounted foe: the momentum only
     assert not [m for m in P.attack_modifiers(rider, foe, shot) if "mounted" in m.rule]
     assert sum(m.value for m in P.damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
+
+
+def test_dizzy_from_the_bleed_table_lasts_one_round() -> None:
+    """004 BLEEDING: "At the beginning of every Round you start with one or more Bleeds, Roll once on the
+    Bleed Table"; BLEED TABLE 4 "Dizzy: Get -2 to all Rolls next Round". Rolled at the beginning of round 1,
+    the Dizzy -2 is on the bleeder's rolls of round 1 and gone in round 2 (where the next Bleed roll decides
+    anew). The engine kept it to the end of round 2: two rounds of -2 from one roll."""
+    fight = _duel(
+        {"template": "fighter", "id": "bran", "at": [0, 0]},
+        {"template": "goblin", "id": "g", "at": [9, 0]},
+    )
+    # _duel has played round 1's start already: set the Bleed up and look at round 2's start instead
+    bran = fight.state.combatants["bran"]
+    bran.counters["bleeds"] = 1
+    bran.marks["bleed_death_round"] = 99
+    _submit(fight, Command("bran", "nothing"), [])
+    fight.dice = ScriptedDice([4])  # round 2 begins: Bleed Table 4, Dizzy
+    fight.submit(Command("g", "nothing"))
+    fight.advance_until_decision()
+    assert fight.state.round == 2 and bran.conditions["dizzy"].until_round == 2
+    _submit(fight, Command("bran", "nothing"), [])
+    fight.dice = ScriptedDice([5])  # round 3 begins: Bleed Table 5, Weakened (no Dizzy)
+    fight.submit(Command("g", "nothing"))
+    fight.advance_until_decision()
+    assert fight.state.round == 3 and "dizzy" not in bran.conditions

@@ -32,9 +32,9 @@ def stream_hash(name: str, seed: int) -> str:
 
 GOLDEN: dict[str, str] = {
     "examples/sas/ambush.yaml#1": "ae76ac8aece4e382d49c20e3",
-    "examples/sas/ambush.yaml#2": "2fe4d3d1186661465e8bdc6c",
-    "examples/sas/ambush.yaml#3": "5c884f38603fa0a1b1c2c97a",
-    "examples/sas/cavalry-charge.yaml#1": "5570e7d3aa74c67c0979c0da",
+    "examples/sas/ambush.yaml#2": "67f03d0a31aaca2f577f28dd",
+    "examples/sas/ambush.yaml#3": "c92e865ae45fd423c308ea7d",
+    "examples/sas/cavalry-charge.yaml#1": "105f25342aefad110975feee",
     "examples/sas/cavalry-charge.yaml#2": "09e43ffae2e5238cb0f5517a",
     "examples/sas/cavalry-charge.yaml#3": "ae715594edff974628233304",
     "examples/sas/dog-pile.yaml#1": "42f8fc898ca9575657e19cd4",
@@ -43,7 +43,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/goblin-horde.yaml#1": "e764974cdf1e74f2c0bf275d",
     "examples/sas/goblin-horde.yaml#2": "d3160cf0e627bbf56a45fe86",
     "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
-    "examples/sas/underwater.yaml#1": "a4a5251b7c068058c0076574",
+    "examples/sas/underwater.yaml#1": "7b532bb7d607560b4e9ac603",
     "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
     "examples/sas/underwater.yaml#3": "734f99216000f85ac8e3eafb",
 }

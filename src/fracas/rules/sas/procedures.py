@@ -1135,7 +1135,9 @@ def bleed_roll(f: Fighter, dice: DiceSource) -> TableResult:
         out.append(Effect("fumble", me, name=fr.roll.row, why=fr.roll.label, rule=fr.roll.rule))
         out += fr.effects
     elif row.id == "dizzy":
-        out.append(Effect("condition", me, name="dizzy", rounds=1, why=row.label, rule=rid))
+        # "Get -2 to all Rolls next Round", rolled "At the beginning of every Round": the round beginning is
+        # the bleeder's next (0 more rounds: to the end of this one), not this one and the one after
+        out.append(Effect("condition", me, name="dizzy", rounds=0, why=row.label, rule=rid))
     elif row.id == "weakened":
         out.append(Effect("stat", me, row.strength, "strength", why=row.label, rule=rid))
     return TableResult(_table_roll("bleed", table.die, face, row, rid), tuple(out))
