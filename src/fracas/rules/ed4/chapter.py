@@ -1408,7 +1408,14 @@ class ChapterMixin:
             t = sc.get(command.target or "")
             if t.status == "dead" or (i and t.status != "active") or sc.get(me.id).status != "active":
                 break
+            before = len(sc.events)
             self.special_attack(state, sc, dice, sc.get(me.id), t, a, command, bool(sc.flags.get("reserved")))
+            if not a.close and a.kind != "spell":
+                # a missed throw of a net or bola is a missed shot like any other: it may strike someone in
+                # the way (p.392) and, thrown, it scatters (p.393)
+                victim = self._stray(state, sc, dice, me, command, a, before)
+                if a.kind == "thrown":
+                    self._scatter_throw(state, sc, dice, me, command, a, before, victim)
         after = [tuple(h) for h in command.args.get("after") or ()]
         if after and sc.get(me.id).status == "active":
             self._emit_move(state, command, sc, after, "move", self.ref("movement"))  # type: ignore[attr-defined]
@@ -1607,18 +1614,11 @@ class ChapterMixin:
                 )
             return res
         mods = []
-        entangling = self._entangling(me, a)
-        key = self._weapon_key(me, a) if entangling else None
-        if entangling and close.entangles(extra, True) and "entangled" not in t.conditions:
-            dn = close.entangle_dn(key, a.damage)
-            sc.emit(
-                ev.ConditionAdded(t.id, "entangled", None, dn, me.id, close.ENTANGLING_RULE),
-                ev.Marked(t.id, "entangled_by", [me.id, a.name], close.ENTANGLING_RULE),
-                ev.Note(f"{t.name} is entangled (DN {dn} to break free)", me.id, close.ENTANGLING_RULE),
-            )
-            extra = close.entangled_damage_extra(extra)
-        if entangling and close.entangles_only(key):
-            return res  # a net only entangles: no Damage test [choice, data/entangling.toml]
+        if self._entangling(me, a):
+            left = self._entangle(sc, me, t, a, extra)
+            if left is None:
+                return res  # a net only entangles: no Damage test [choice, data/entangling.toml]
+            extra = left
         if extra:
             mods.append(
                 Modifier(
@@ -1682,6 +1682,22 @@ class ChapterMixin:
             return res
         self.deal(state, sc, dice, me, t, a, dres.total, armor, command)
         return res
+
+    def _entangle(self, sc: Scratch, me: Combatant, t: Combatant, a: AttackProfile, extra: int) -> int | None:
+        """An entangling weapon strikes ``t`` with ``extra`` extra successes (p.391): one entangles him (not
+        again if he is entangled already), and the extra successes spent on it add no damage. Returns the
+        extra successes left for the Damage test, or None when the weapon makes no Damage test (a net
+        [choice, data/entangling.toml])."""
+        key = self._weapon_key(me, a)
+        if close.entangles(extra, True) and "entangled" not in t.conditions:
+            dn = close.entangle_dn(key, a.damage)
+            sc.emit(
+                ev.ConditionAdded(t.id, "entangled", None, dn, me.id, close.ENTANGLING_RULE),
+                ev.Marked(t.id, "entangled_by", [me.id, a.name], close.ENTANGLING_RULE),
+                ev.Note(f"{t.name} is entangled (DN {dn} to break free)", me.id, close.ENTANGLING_RULE),
+            )
+            extra = close.entangled_damage_extra(extra)
+        return None if close.entangles_only(key) else extra
 
     def _held_weapon(self, t: Combatant) -> tuple[str | None, bool]:
         """The weapon a Called Shot at a held item strikes (p.384): the target's first melee weapon still in
@@ -1827,6 +1843,12 @@ class ChapterMixin:
                     ev.Note(f"the missed shot strikes {victim.name} instead", me.id, ranged.INTO_CLOSE_RULE)
                 )
                 extra = extra_successes(e.total, victim.stats.physical_defense)
+                if self._entangling(me, a):
+                    # a thrown net or bola strikes him as it would its target (p.391-392)
+                    left = self._entangle(sc, sc.get(me.id), victim, a, extra)
+                    if left is None:
+                        return victim.id
+                    extra = left
                 ctx = TestContext(
                     state, sc, "damage", sc.get(me.id), victim, a, command, a.against, {"yards": 0}
                 )

@@ -167,7 +167,9 @@ CHAPTER_RULES: list[Rule] = [
         "p.391",
         note="bundled: whip, bola, net (weapons.toml); the DN to break free is in the weapon's description "
         "(not in the text): data/entangling.toml [choice], a creature's entangling attack its Damage Step "
-        "[choice]; a net makes no Damage test [choice]; a blade is a sword, dagger, knife or axe [choice]",
+        "[choice]; a net makes no Damage test [choice]; a blade is a sword, dagger, knife or axe [choice]; "
+        "a missed net or bola that strikes a character in the way (p.392) entangles him with an extra "
+        "success over his Physical Defense [choice]",
     ),
     _r(
         "ed4/combat/improvised",
@@ -192,7 +194,8 @@ CHAPTER_RULES: list[Rule] = [
         "A thrown weapon leaves the thrower's hand: its thrown and close attacks are gone until it is "
         "picked up",
         "p.392",
-        note="it lies on the target's hex (hit or miss), or where a throw at an area landed [choice]",
+        note="it lies on the target's hex when it hits, at the feet of one a miss strikes in the way, "
+        "where a miss scatters to (p.393), or where a throw at an area landed [choice]",
     ),
     _r(
         "ed4/combat/pick-up-thrown-weapon",
