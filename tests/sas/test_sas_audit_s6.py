@@ -176,3 +176,26 @@ def test_dizzy_from_the_bleed_table_lasts_one_round() -> None:
     fight.submit(Command("g", "nothing"))
     fight.advance_until_decision()
     assert fight.state.round == 3 and "dizzy" not in bran.conditions
+
+
+def test_underwater_weapon_penalty_is_not_on_a_brawl_or_grapple() -> None:
+    """004 UNDERWATER COMBAT: "Blunt, Swinging, Cutting, Slashing, and Slicing Weapons are ineffective
+    underwater. They get penalties of Attack and Damage -3." A Random Brawl Attack uses no weapon (THE BRAWL
+    RULE: "instead of using a Weapon in hand"), nor does a Dog Pile (a single Grapple Attack). A brawl on a
+    table row had no -3, but one whose 1D60 face has no row (an unmodified brawl attack) and a Dog Pile took
+    the Long Sword's -3 from the weapon in hand."""
+    from fracas.rules.sas import procedures as P
+    from fracas.rules.sas.model import fighter
+
+    a, d = fighter("a", "fighter"), fighter("d", "fighter")
+    assert a.wielded == "long-sword"
+
+    def underwater(mods: list) -> list:
+        return [m for m in mods if "underwater" in m.rule]
+
+    sword = P.Situation(underwater=True)
+    assert [m.value for m in underwater(P.attack_modifiers(a, d, sword))] == [-3]
+    assert [m.value for m in underwater(P.damage_modifiers(a, d, sword))] == [-3]
+    for sit in (P.Situation(underwater=True, brawl_plain=True), P.Situation(underwater=True, dog_pile=4)):
+        assert underwater(P.attack_modifiers(a, d, sit)) == []
+        assert underwater(P.damage_modifiers(a, d, sit)) == []

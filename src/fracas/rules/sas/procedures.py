@@ -346,6 +346,14 @@ def _weapon(f: Fighter, sit: Situation) -> str:
     return sit.weapon or f.wielded
 
 
+def _weapon_used(sit: Situation) -> bool:
+    """Whether the attack is made with the weapon in hand: not a Random Brawl Attack (a row, or a face with no
+    row: "Unarmed Strikes, Grappling", DAMAGE TABLE MODIFIER LIST) nor a Dog Pile's Grapple Attack. What
+    UNDERWATER COMBAT says of weapons ("Blunt, Swinging, Cutting ... Weapons are ineffective") is the
+    weapon's: a brawl or grapple does not take its penalty."""
+    return sit.brawl is None and not sit.brawl_plain and not sit.dog_pile
+
+
 def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifier]:
     """Every modifier of one attack roll, in the order of the text: the attacker's bonuses, its state, the
     ATTACK TABLE MODIFIERS lines that apply, the special-combat rules, then the defender's Defense."""
@@ -504,7 +512,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         mods.append(
             Modifier(t.combat.num("mounted", "vs_unmounted_attack"), "Mounted vs unmounted", rule("mounted"))
         )
-    if sit.underwater and not weapon.thrust and sit.brawl is None:
+    if sit.underwater and not weapon.thrust and _weapon_used(sit):
         mods.append(
             Modifier(
                 t.combat.num("underwater", "ineffective_attack"),
@@ -783,7 +791,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
             mods.append(
                 Modifier(t.combat.num("mounted", "moving_damage"), "Mount moving (momentum)", rule("mounted"))
             )
-    if sit.underwater and not weapon.thrust and sit.brawl is None:
+    if sit.underwater and not weapon.thrust and _weapon_used(sit):
         mods.append(
             Modifier(
                 t.combat.num("underwater", "ineffective_damage"),
