@@ -5,6 +5,8 @@ per close combat Attack test (p.382) there too."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from ed4_chapter_helpers import act, build, cmd, declare, of, person_registered, start
 from ed4_helpers import ATTRIBUTES_12
 
@@ -18,9 +20,12 @@ SPEAR = {
 }
 CALLED = "ed4/option/called-shot p.384"
 AGGRESSIVE = "ed4/option/aggressive-attack p.382"
+SHATTER = "ed4/option/shatter-shield p.385"
 
 
-def _davon_and_far():
+def _davon_and_far(shield_shatter: int | None = None):
+    davon = {"template": "ork-scorcher", "name": "Davon", "id": "davon", "tactic": "person",
+             "options": {"rides": "horse", "familiar": True}}  # fmt: skip
     state = build(
         [
             {
@@ -28,8 +33,7 @@ def _davon_and_far():
                 "combatants": [
                     {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "mount",
                      "stats": {"movement": 15}},
-                    {"template": "ork-scorcher", "name": "Davon", "id": "davon", "tactic": "person",
-                     "options": {"rides": "horse", "familiar": True}},
+                    davon,
                 ],
             },
             {"name": "Foes", "combatants": [{"name": "Far", "id": "far", "at": [0, 11], "tactic": "person",
@@ -37,6 +41,9 @@ def _davon_and_far():
         ]
     )  # fmt: skip
     state.combatants["far"].stats = profile_from_block(SPEAR, "Far", "test")
+    if shield_shatter is not None:  # Davon carries a shield
+        d = state.combatants["davon"]
+        d.stats = dataclasses.replace(d.stats, shield_shatter=shield_shatter)
     return state
 
 
@@ -55,7 +62,7 @@ def _charge_into_far(*options: str) -> tuple[list[ev.Event], list[ev.Event]]:
     declare(f, "far", *options)
     act(f, "far", [])
     f.submit(cmd("far", "reserve", trigger={"on": "attack", "target": "far"}))
-    # Far's Spear Attack test (step 10, d10+d8) misses: 1 + 1 (the rest: Davon's blow and its aftermath)
+    # Far's Spear Attack test (step 10, 2d8) misses: 1 + 2 (the rest: Davon's blow and its aftermath)
     act(f, "davon", [1, 2] + [1] * 20)
     events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
     strike = [e for e in of(events, ev.Rolled) if e.actor == "far"][0]
@@ -115,3 +122,25 @@ def test_a_called_shot_intercepting_a_swoop_costs_its_strain_p384_p398() -> None
     assert strike.test.endswith("Attack (intercepting)")
     assert (-3, CALLED) in [(int(v), r) for v, _, r in strike.modifiers]
     assert _strain(events, "thrak", CALLED) == [1]
+
+
+def test_shattering_the_charging_riders_shield_with_a_reserved_strike_p385() -> None:
+    """p.385: Shattering a Shield: a Damage test plus the weapon's Size against the Shatter Threshold, no
+    damage, 1 Strain. A reserved strike at a charging rider with the option declared dealt plain damage."""
+    person_registered()
+    state = _davon_and_far(shield_shatter=15)
+    f = start(state, [3, 3, 3, 8, 1, 3])
+    declare(f, "davon")
+    declare(f, "far", "shatter-shield")
+    act(f, "far", [])
+    f.submit(cmd("far", "reserve", trigger={"on": "attack", "target": "far"}))
+    # Far's Spear Attack (step 10, 2d8) hits: 7 + 7; then the Damage test against the threshold, the rest
+    act(f, "davon", [7, 7] + [1] * 30)
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    strike = [e for e in of(events, ev.Rolled) if e.actor == "far"]
+    assert strike[0].test == "Spear Attack" and strike[0].success
+    assert (2, "ed4/actions/reserved p.375") in [(int(v), r) for v, _, r in strike[0].modifiers]
+    assert strike[1].test == "Spear Damage vs Shatter Threshold"
+    assert [e for e in of(events, ev.Note) if e.rule == SHATTER and "shield" in e.text]
+    assert not [e for e in of(events, ev.Damaged) if e.target == "davon" and e.damage_type != "strain"]
+    assert _strain(events, "far", SHATTER) == [1]

@@ -2563,6 +2563,15 @@ class ChapterMixin:
                 rule,
             ),
         )
+        # Attacking to Stun declared: the blow deals Stun damage (p.383); Shattering a Shield or an entangling
+        # weapon: the strike is one of theirs (p.385, p.391), with the mount's Strength in no Damage test
+        # (shattering deals no damage; an entangling weapon is no long weapon to set against a charge)
+        special, _, strike = self.option_strike(
+            state, t, a, Command(t.id, "attack", rider.id, {"attack": a.name})
+        )
+        if special and opt.KNOCKDOWN not in declared(state, t.id):
+            self.special_attack(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, strike, True)
+            return
         label = "Attack (set against the charge)" if setting else "Attack (reserved)"
         res, ctx = self.attack_test(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, None, True, label)
         if not res.success:
@@ -2604,8 +2613,6 @@ class ChapterMixin:
                     )
                     self._unseat(state, sc, dice, rider.id, 0)
             return
-        # Attacking to Stun declared: the blow deals Stun damage (p.383)
-        _, _, strike = self.option_strike(state, t, a, Command(t.id, "attack", rider.id, {"attack": a.name}))
         self.deal(state, sc, dice, sc.get(t.id), r, a, dres.total, armor, strike)
         r = sc.get(rider.id)
         if setting and res.extra and r.status == "active" and r.marks.get("mount"):
