@@ -199,3 +199,19 @@ def test_underwater_weapon_penalty_is_not_on_a_brawl_or_grapple() -> None:
     for sit in (P.Situation(underwater=True, brawl_plain=True), P.Situation(underwater=True, dog_pile=4)):
         assert underwater(P.attack_modifiers(a, d, sit)) == []
         assert underwater(P.damage_modifiers(a, d, sit)) == []
+
+
+def test_an_unmodified_brawl_attack_wounds_as_a_blunt_blow() -> None:
+    """004 MAJOR WOUND TABLE "6+ Break from Blunt Weapon. Amputation from Cut. Bleed from Impale." A Random
+    Brawl Attack (Unarmed Strikes, DAMAGE TABLE MODIFIER LIST) reads as blunt; one whose 1D60 face has no row
+    read the Long Sword's cut instead (an amputation from a punch)."""
+    from fracas.rules.sas import procedures as P
+    from fracas.rules.sas.model import fighter
+
+    a, d = fighter("a", "fighter"), fighter("d", "fighter", armor="none", helmet=False)
+    sit = P.Situation(brawl_plain=True)
+    face = 17 - sum(m.value for m in P.damage_modifiers(a, d, sit))  # a Heavy Wound on the Major Wound row
+    # Major Wound Table 6 (by weapon), then the RANDOM BODY PART TABLE 9 Chest: Broken (blunt)
+    r = P.resolve_damage(a, d, sit, ScriptedDice([face, 6, 9, 100]))  # (Knocked Down: 100, keeps weapon)
+    assert r.roll is not None and r.roll.row == "heavy-table"
+    assert [(e.kind, e.name) for e in r.effects][1] == ("broken", "chest")

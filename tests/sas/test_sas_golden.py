@@ -33,7 +33,7 @@ def stream_hash(name: str, seed: int) -> str:
 GOLDEN: dict[str, str] = {
     "examples/sas/ambush.yaml#1": "ae76ac8aece4e382d49c20e3",
     "examples/sas/ambush.yaml#2": "67f03d0a31aaca2f577f28dd",
-    "examples/sas/ambush.yaml#3": "c92e865ae45fd423c308ea7d",
+    "examples/sas/ambush.yaml#3": "91f83dc6482f8bd63b9d3328",
     "examples/sas/cavalry-charge.yaml#1": "105f25342aefad110975feee",
     "examples/sas/cavalry-charge.yaml#2": "09e43ffae2e5238cb0f5517a",
     "examples/sas/cavalry-charge.yaml#3": "ae715594edff974628233304",

@@ -922,7 +922,7 @@ def resolve_damage(
     if row.wound_table == "light":
         effects += light_wound(dfn, dice).effects
     elif row.wound_table == "major":
-        effects += major_wound(dfn, weapon.cut if sit.brawl is None else "blunt", dice).effects
+        effects += major_wound(dfn, weapon.cut if _weapon_used(sit) else "blunt", dice).effects
     if t.settings.minions and dfn.stats.minion:
         effects += minion_check(dfn, row.wound)
     return DamageResult(att.id, dfn.id, roll, row.wound, row.markers, tuple(effects))
