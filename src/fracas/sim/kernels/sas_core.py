@@ -611,7 +611,9 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
                 if r[3] == 1:
                     _light_wound(P, S, Q, qn, d, rs, tr, tn)
                 elif r[3] == 2:
-                    _major_wound(P, S, Q, qn, d, W[a, wa, 2] if brow < 2 else 0, rs, tr, tn)
+                    # the weapon's cut only for an attack with it: a brawl, on a row or not, is blunt
+                    # (procedures._weapon_used, MAJOR WOUND TABLE 6+)
+                    _major_wound(P, S, Q, qn, d, W[a, wa, 2] if brow == B_WEAPON else 0, rs, tr, tn)
                 lvl = S[d, S_MINION] if P[P_MINIONS] else 0
                 if lvl:
                     severe = (lvl == 2 and (r[1] == 1 or r[1] == 2)) or (lvl == 3 and r[1] == 2)
@@ -728,7 +730,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                 elif face == 3:
                     _fumble(P, S, Q, qn, i, 0, rs, tr, tn)
                 elif face == 4:
-                    _push(Q, qn, E_COND, i, 0, C_DIZZY, 1)
+                    # "-2 to all Rolls next Round", rolled at the round's beginning: to the end of this one
+                    _push(Q, qn, E_COND, i, 0, C_DIZZY, 0)
                 else:
                     _push(Q, qn, E_WEAK, i, 1, 0, 0)  # Weakened: Strength -1
                 _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
