@@ -215,3 +215,26 @@ def test_an_unmodified_brawl_attack_wounds_as_a_blunt_blow() -> None:
     r = P.resolve_damage(a, d, sit, ScriptedDice([face, 6, 9, 100]))  # (Knocked Down: 100, keeps weapon)
     assert r.roll is not None and r.roll.row == "heavy-table"
     assert [(e.kind, e.name) for e in r.effects][1] == ("broken", "chest")
+
+
+def test_a_monster_fumbles_foe_bonus_is_each_foes_next_attack_only() -> None:
+    """004 MONSTER FUMBLES "4 Foes get Attack +2 to next attack vs Monster". Wolf w (first) fumbles: Auto
+    Fumble, Monster Fumble 4. Fighter f attacks it later in round 1 with +2; in round 2 his attack is no
+    longer his next one after the fumble: no +2. The engine gave +2 to every foe's attack on the wolf to
+    the end of round 2 (here two attacks of one foe)."""
+    from fracas.engine import events as ev
+
+    fight = _duel(
+        {"template": "wolf", "id": "w", "at": [0, 0], "tactic": "hold"},
+        {"template": "fighter", "id": "f", "at": [1, 0], "tactic": "hold"},
+    )
+    _submit(fight, Command("w", "attack", "f"), [1, 4])  # Auto Fumble; MONSTER FUMBLES 4
+
+    def bonus(events: list) -> list:
+        (roll,) = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
+        return [m[0] for m in roll.modifiers if "monster-fumbles" in m[2]]
+
+    assert bonus(_turn_events(fight, Command("f", "attack", "w"), [2])) == [2]  # a Miss either way
+    _turn_events(fight, Command("w", "nothing"), [])
+    assert fight.state.round == 2
+    assert bonus(_turn_events(fight, Command("f", "attack", "w"), [2])) == []

@@ -45,7 +45,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
     "examples/sas/underwater.yaml#1": "7b532bb7d607560b4e9ac603",
     "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
-    "examples/sas/underwater.yaml#3": "480eec5f673f6023fb867f14",
+    "examples/sas/underwater.yaml#3": "6aa19b935e494a593eee3d64",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -10,7 +10,7 @@ Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.e
   shield_dropped, next ({key: (value, until_round)}), bleed_death_round, dying_round, mounted_on, ridden_by,
   last_attack_round, moved_round, set (receive-charge / overwatch), shield_used ((round, side, n)),
   pile ({"members": [...], "bonus": n}), taunted_by, lost_leg, lost_arm, mute, fuse_lit, poisoned,
-  routed_round, reacted_round, first_strike_round.
+  routed_round, reacted_round, first_strike_round, foe_bonus_used (foes who had a Monster Fumble 4-5 bonus).
 """
 
 from __future__ import annotations
@@ -404,6 +404,8 @@ class EventBuilder:
                     self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
             elif k == "next":
                 self.set_next(t, e.name, e.value, rnd + 1, e.rule)
+                if e.name in ("foe_attack", "foe_damage") and self.mark(t, "foe_bonus_used"):
+                    self.set_mark(t, "foe_bonus_used", None, e.rule)  # a new Monster Fumble: every foe again
             elif k == "stat":
                 if e.name in ("strength", "appearance"):
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)

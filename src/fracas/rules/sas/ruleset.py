@@ -490,6 +490,9 @@ NOUN_CONDITIONS = frozenset(
 GAINED_CONDITIONS = frozenset({"Shield Spell", "Battle Cry"})
 
 
+_FOE_BONUS = ("foe_attack", "foe_damage")
+
+
 def _dual_weapons(c: Combatant, t: Tables) -> list[str]:
     """DUAL WIELD: the one-handed melee weapons a combatant has in hand to wield, one in each hand (not one
     broken by a fumble, nor one he has dropped and not picked up: FUMBLE TABLE, DISARMED)."""
@@ -1994,6 +1997,14 @@ class SasRuleset(Ruleset):
             return None
         att = view(state, c)
         dfn = view(state, target)
+        # MONSTER FUMBLES 4-5 "Foes get Attack +2 / Damage +2 to next attack vs Monster": each foe's next
+        # attack on the monster, once (the marks lapse at the end of the next round as before)
+        foe_bonus = any(k in dfn.next for k in _FOE_BONUS)
+        if foe_bonus and c.id in (b.mark(target.id, "foe_bonus_used") or ()):
+            dfn = dfn.copy()
+            for k in _FOE_BONUS:
+                dfn.next.pop(k, None)
+            foe_bonus = False
         effects: list[P.Effect] = []
         # THE BRAWL RULE, rolled before the attack roll
         weapon = t.weapons[sit.weapon or att.wielded]
@@ -2060,6 +2071,9 @@ class SasRuleset(Ruleset):
             b.set_mark(target.id, "shield_used", (*key, n))
         r = P.resolve_attack(att, dfn, sit, dice)
         b.events.append(_rolled(c.id, "Attack", r.roll, target.id))
+        if foe_bonus:
+            used = b.mark(target.id, "foe_bonus_used") or ()
+            b.set_mark(target.id, "foe_bonus_used", (*used, c.id), rule("monster-fumbles"))
         if next_value(c, "attack", state.round):
             b.consume_next(c.id, "attack")
         effects += r.effects
@@ -2078,7 +2092,9 @@ class SasRuleset(Ruleset):
                         c.id,
                         rule("attack-modifiers", "defender-grappled"),
                     )
-            dr = P.resolve_damage(att, view(state, victim), sit, dice, r.critical)
+            dr = P.resolve_damage(
+                att, dfn if victim is target else view(state, victim), sit, dice, r.critical
+            )
             if dr.roll is not None:
                 b.events.append(_rolled(c.id, "Damage", dr.roll, victim.id))
             effects += dr.effects
