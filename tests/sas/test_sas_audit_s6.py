@@ -234,7 +234,11 @@ def test_a_monster_fumbles_foe_bonus_is_each_foes_next_attack_only() -> None:
         (roll,) = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
         return [m[0] for m in roll.modifiers if "monster-fumbles" in m[2]]
 
+    preview = SAS.attack_modifiers_now(fight.state, Command("f", "attack", "w"))
+    assert preview is not None and [m.value for m in preview[0] if "monster-fumbles" in m.rule] == [2]
     assert bonus(_turn_events(fight, Command("f", "attack", "w"), [2])) == [2]  # a Miss either way
     _turn_events(fight, Command("w", "nothing"), [])
     assert fight.state.round == 2
+    preview = SAS.attack_modifiers_now(fight.state, Command("f", "attack", "w"))  # the odds read it too
+    assert preview is not None and [m for m in preview[0] if "monster-fumbles" in m.rule] == []
     assert bonus(_turn_events(fight, Command("f", "attack", "w"), [2])) == []

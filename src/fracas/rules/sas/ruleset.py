@@ -493,6 +493,20 @@ GAINED_CONDITIONS = frozenset({"Shield Spell", "Battle Cry"})
 _FOE_BONUS = ("foe_attack", "foe_damage")
 
 
+def _foe_bonus_view(dfn: Fighter, used: Any, attacker: str) -> tuple[Fighter, bool]:
+    """MONSTER FUMBLES 4-5 "Foes get Attack +2 / Damage +2 to next attack vs Monster": the monster as
+    ``attacker`` sees it (without the bonus if he has had it: ``used``, the monster's foe_bonus_used mark),
+    and whether this attack has the bonus."""
+    if not any(k in dfn.next for k in _FOE_BONUS):
+        return dfn, False
+    if attacker not in (used or ()):
+        return dfn, True
+    dfn = dfn.copy()
+    for k in _FOE_BONUS:
+        dfn.next.pop(k, None)
+    return dfn, False
+
+
 def _dual_weapons(c: Combatant, t: Tables) -> list[str]:
     """DUAL WIELD: the one-handed melee weapons a combatant has in hand to wield, one in each hand (not one
     broken by a fumble, nor one he has dropped and not picked up: FUMBLE TABLE, DISARMED)."""
@@ -1999,12 +2013,7 @@ class SasRuleset(Ruleset):
         dfn = view(state, target)
         # MONSTER FUMBLES 4-5 "Foes get Attack +2 / Damage +2 to next attack vs Monster": each foe's next
         # attack on the monster, once (the marks lapse at the end of the next round as before)
-        foe_bonus = any(k in dfn.next for k in _FOE_BONUS)
-        if foe_bonus and c.id in (b.mark(target.id, "foe_bonus_used") or ()):
-            dfn = dfn.copy()
-            for k in _FOE_BONUS:
-                dfn.next.pop(k, None)
-            foe_bonus = False
+        dfn, foe_bonus = _foe_bonus_view(dfn, b.mark(target.id, "foe_bonus_used"), c.id)
         effects: list[P.Effect] = []
         # THE BRAWL RULE, rolled before the attack roll
         weapon = t.weapons[sit.weapon or att.wielded]
@@ -3336,7 +3345,8 @@ class SasRuleset(Ruleset):
                     and tables().weapons[sit.weapon or "unarmed"].ranged
                 ):
                     return None
-                return P.attack_modifiers(view(state, c), view(state, target), sit), sit
+                dfn, _ = _foe_bonus_view(view(state, target), target.marks.get("foe_bonus_used"), c.id)
+                return P.attack_modifiers(view(state, c), dfn, sit), sit
             except IllegalCommand:
                 return None
 
