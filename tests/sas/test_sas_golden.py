@@ -45,7 +45,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
     "examples/sas/underwater.yaml#1": "7b532bb7d607560b4e9ac603",
     "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
-    "examples/sas/underwater.yaml#3": "6aa19b935e494a593eee3d64",
+    "examples/sas/underwater.yaml#3": "dfd06f7d5af37e733f9a6dc2",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

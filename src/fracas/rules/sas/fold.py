@@ -403,9 +403,13 @@ class EventBuilder:
                         self.set_status(t, "dying", e.rule)
                     self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
             elif k == "next":
-                self.set_next(t, e.name, e.value, rnd + 1, e.rule)
                 if e.name in ("foe_attack", "foe_damage") and self.mark(t, "foe_bonus_used"):
-                    self.set_mark(t, "foe_bonus_used", None, e.rule)  # a new Monster Fumble: every foe again
+                    # a new Monster Fumble 4-5 after a foe has had the last one's bonus: the new bonus, for
+                    # every foe again (what is left of the old one is not added to it)
+                    self.consume_next(t, "foe_attack")
+                    self.consume_next(t, "foe_damage")
+                    self.set_mark(t, "foe_bonus_used", None, e.rule)
+                self.set_next(t, e.name, e.value, rnd + 1, e.rule)
             elif k == "stat":
                 if e.name in ("strength", "appearance"):
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)
