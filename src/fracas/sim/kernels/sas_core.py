@@ -585,6 +585,12 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
     if _next(nv, nu, a, K_ATTACK, rnd):
         nv[a, K_ATTACK] = 0
         nu[a, K_ATTACK] = NONE
+    # MONSTER FUMBLES 4-5 "Foes get Attack +2 / Damage +2 to next attack vs Monster": the foe's next attack
+    # only (the engine's foe_bonus_used, 9942b39): read for this one, then spent
+    foe_dmg = _next(nv, nu, d, K_FOE_DAMAGE, rnd)
+    if _next(nv, nu, d, K_FOE_ATTACK, rnd) or foe_dmg:
+        nv[d, K_FOE_ATTACK] = 0
+        nv[d, K_FOE_DAMAGE] = 0
     X[a, 11] = rnd
     if arow in (A_HIT, A_CRIT):
         no_damage = False
@@ -593,7 +599,7 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
                 return False
             no_damage = B[brow - 1, 2] != 0
         if not no_damage:
-            dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1) + _next(nv, nu, d, K_FOE_DAMAGE, rnd)
+            dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1) + foe_dmg
             if arow == A_CRIT:
                 dm += P[P_CRIT]
             dface = roll(rs, 20, tr, tn)
