@@ -6,6 +6,8 @@ why are in docs/rulesets/sas.md, "Game master's calls".
 
 from __future__ import annotations
 
+from sas_scripted import attacks, mods, scripted_fight, turn
+
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
@@ -19,33 +21,10 @@ NEXT_ATTACK = "effect on the next attack (Feint, Weapons Locked, Monster Fumble)
 
 def _fight(left: dict, right: dict, initiative: list[int]) -> Fight:
     """Two combatants (brawls off); ``initiative`` the two sides' 1D20s."""
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [{"name": "left", "combatants": [left]}, {"name": "right", "combatants": [right]}],
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice(initiative))
-    fight.advance_until_decision()
-    return fight
+    return scripted_fight([left], [right], initiative)
 
 
-def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
-    """``cmd`` on its actor's turn with exactly ``faces`` (every one used); then on to the next decision."""
-    dice = ScriptedDice(faces)
-    fight.dice = dice
-    events = fight.submit(cmd)
-    fight.dice = ScriptedDice([])
-    fight.advance_until_decision()
-    return events
-
-
-def _attacks(events: list[ev.Event]) -> list[ev.Rolled]:
-    return [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]
-
-
-def _mods(attack: ev.Rolled) -> dict[str, int]:
-    return {m[1]: m[0] for m in attack.modifiers}
+_turn, _attacks, _mods = turn, attacks, mods
 
 
 def _goblin(gid: str, at: int, weapon: str | None = None) -> dict:
