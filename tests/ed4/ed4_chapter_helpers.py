@@ -50,3 +50,23 @@ def of(events: list[ev.Event], kind: type) -> list[Any]:
 
 def mods(e: ev.Rolled) -> list[tuple[int, str]]:
     return [(int(v), str(r)) for v, _, r in e.modifiers]
+
+
+def mica_among_ghouls():
+    # Mica faces direction 0 (towards +q); five ghouls around him, two of them behind (directions 3 and 4).
+    return build(
+        [
+            {"name": "Mica", "combatants": [{"template": "mica", "id": "mica", "at": [0, 0], "facing": 0}]},
+            {
+                "name": "Ghouls",
+                "combatants": [
+                    {
+                        "template": "ghoul",
+                        "count": 5,
+                        "tactic": "hold",
+                        "at": [[1, 0], [1, -1], [0, 1], [-1, 0], [-1, 1]],
+                    }
+                ],
+            },
+        ]
+    )

@@ -1,4 +1,4 @@
-"""Tests for rows of the session-6 audit of ed4 (notes/s6/audit_ed4.md) that had none
+"""Tests for rows of the session-6 audit of ed4 (docs/rulesets/audit/ed4.md) that had none
 (000_4b24aca42c3b6366.txt): the Initiative test takes neither Defensive Stance's -3 nor Harried's -2 (they
 fall on Action and Damage tests, p.384 + erratum, p.388; the Initiative test is an Effect test), while the
 knocked-down -3 is the text's own exception (p.389) and Wounds count (p.381); and the Trick Riding test to
@@ -6,7 +6,7 @@ mount an untrained mount (p.395) is the rider's own test, with his Wounds and Ha
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mica_among_ghouls, of, start
 
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
@@ -18,27 +18,8 @@ KNOCKED_DOWN = "ed4/situation/knocked-down p.389"
 WOUNDS = "ed4/wounds/penalties p.381"
 
 
-def _mica_among_ghouls():
-    return build(
-        [
-            {"name": "Mica", "combatants": [{"template": "mica", "id": "mica", "at": [0, 0], "facing": 0}]},
-            {
-                "name": "Ghouls",
-                "combatants": [
-                    {
-                        "template": "ghoul",
-                        "count": 5,
-                        "tactic": "hold",
-                        "at": [[1, 0], [1, -1], [0, 1], [-1, 0], [-1, 1]],
-                    }
-                ],
-            },
-        ]
-    )
-
-
 def test_initiative_takes_neither_stance_nor_harried_but_wounds_and_knocked_down_p384_p388_p389() -> None:
-    state = _mica_among_ghouls()
+    state = mica_among_ghouls()
     mica = state.combatants["mica"]
     # Defensive Stance and Splitting Movement declared, five ghouls around him, entangled: harried thrice over
     state.declarations["mica"] = {"action": "attack", "options": ("defensive-stance", "split-movement")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, build, of, start
+from ed4_chapter_helpers import RULESET, build, mica_among_ghouls, of, start
 from ed4_helpers import ATTRIBUTES_12
 
 from fracas.dice.source import ScriptedDice
@@ -15,26 +15,6 @@ def _defense_mods(state, attacker: str, target: str) -> list[tuple[int, str]]:
     a = state.combatants[attacker]
     ctx = edc.TestContext(state, None, "attack", a, state.combatants[target], a.stats.attacks[0])
     return [(m.value, m.rule) for m in RULESET.defense_mods(ctx)]
-
-
-def mica_among_ghouls():
-    # Mica faces direction 0 (towards +q); five ghouls around him, two of them behind (directions 3 and 4).
-    return build(
-        [
-            {"name": "Mica", "combatants": [{"template": "mica", "id": "mica", "at": [0, 0], "facing": 0}]},
-            {
-                "name": "Ghouls",
-                "combatants": [
-                    {
-                        "template": "ghoul",
-                        "count": 5,
-                        "tactic": "hold",
-                        "at": [[1, 0], [1, -1], [0, 1], [-1, 0], [-1, 1]],
-                    }
-                ],
-            },
-        ]
-    )
 
 
 def test_mica_harried_by_five_ghouls_pd_10_to_8_and_6_from_behind_p388() -> None:
