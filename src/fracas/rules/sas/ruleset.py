@@ -1,4 +1,4 @@
-"""The Spells & Swords ruleset for the encounter engine (rules/base.py, /work/notes/ENGINE_API.md).
+"""The Spells & Swords ruleset for the encounter engine (rules/base.py, docs/architecture.md).
 
 A round (COMBAT ROUNDS): one side attacks, then the other, in the side order fixed in round 1 by Surprise or
 side Initiative (SURPRISE, INITIATIVE). Within a side every member takes one action of the COMBAT ROUND
