@@ -33,8 +33,11 @@ def test_patterns_training_long_weapons_set_against_p385_p395_p397() -> None:
     assert m.attack_pattern(True, True, True) == "all-out charging"
     assert m.needs_trick_riding_to_mount("untrained") and not m.needs_trick_riding_to_mount("trained")
     assert m.mount_acts_on_rider_initiative("combat") and not m.mount_acts_on_rider_initiative("untrained")
-    assert m.needs_trick_riding_into_combat("trained", True)
-    assert not m.needs_trick_riding_into_combat("combat", True)
+    assert m.needs_trick_riding_to_charge("trained") and not m.needs_trick_riding_to_charge("combat")
+    assert m.needs_trick_riding_into_combat(False, False)
+    assert not m.needs_trick_riding_into_combat(True, False) and not m.needs_trick_riding_into_combat(
+        False, True
+    )
     assert m.long_weapon_penalty(6, 3, False) == -3
     assert m.long_weapon_penalty(6, 3, True) == 0
     assert m.set_against_charge_damage(12, 5, 8) == 15

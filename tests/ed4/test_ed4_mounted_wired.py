@@ -272,12 +272,13 @@ def test_a_charging_rider_attacking_to_knockdown_only_knocks_p383_p396() -> None
     assert [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (after")]
 
 
-def test_trick_riding_to_charge_an_unfamiliar_mount_is_the_riders_action_test_p395_p396() -> None:
+def test_trick_riding_to_charge_a_mount_not_combat_trained_is_the_riders_action_test_p396() -> None:
     """p.396: "A charging attack requires a combat-trained mount or a successful Trick Riding test against
     the mount's Social Defense"; the rider's Wounds penalise all his tests (p.381). The test was rolled with
-    no modifier at all; failed, the charge adds no mount Strength."""
+    no modifier at all; failed, the charge adds no mount Strength. (The unfamiliar rider's p.395 test is
+    tests/ed4/test_ed4_unfamiliar_mount.py.)"""
     state = davon()
-    state.combatants["davon"].marks["familiar"] = False
+    state.combatants["horse"].marks["training"] = "trained"
     state.combatants["davon"].counters["wounds"] = 1
     f = start(state, [3, 3, 3, 3, 3])
     declare(f, "davon")

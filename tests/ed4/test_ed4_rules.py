@@ -564,7 +564,7 @@ def test_chapter_rule_list_rows_p386_p392_p395_p398() -> None:
         ("ed4/combat/grappled-other-actions", "p.392"),
         ("ed4/aerial/take-to-the-air-again", "p.398"),
         ("ed4/situation/social-defense", "p.386"),
-        ("ed4/mounted/unfamiliar-mount-any-combat", "p.395"),
+        ("ed4/mounted/unfamiliar-mount-failure", "p.395"),
     ]:
         assert rows[rid].status == "gm-call" and rows[rid].page == page and rows[rid].note
     assert "cut from the text" not in rows["ed4/aerial/long-falls"].note

@@ -335,8 +335,9 @@ class ChapterMixin:
                             c.marks["race"] = str(o["race"])
                         if "training" in o:
                             c.marks["training"] = str(o["training"])
-                        if o.get("familiar"):
-                            c.marks["familiar"] = True
+                        if "familiar" in o:
+                            # familiar: false makes the p.395 Trick Riding test due (it was read as absent)
+                            c.marks["familiar"] = bool(o["familiar"])
                         if o.get("flying"):
                             c.marks["flying"] = True
                         if o.get("magical_shield"):
@@ -1391,6 +1392,14 @@ class ChapterMixin:
         assert a is not None
         if me.hidden and not me.marks.get("revealed"):
             sc.emit(ev.Marked(me.id, "revealed", True, SURPRISE_RULE))
+        mid = me.marks.get("mount")
+        if (
+            mid
+            and mid in state.combatants
+            and not self._into_combat(state, sc, dice, me, state.combatants[mid])
+        ):
+            self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+            return
         special, single, command = self.option_strike(state, me, a, command)
         if not special:
             before = len(sc.events)
@@ -2420,8 +2429,50 @@ class ChapterMixin:
                     "the whole charge is at most twice the mount's Movement Rate", mounted.CHARGE
                 )
 
+    def _into_combat(
+        self, state: FightState, sc: Scratch, dice: DiceSource, me: Combatant, m: Combatant
+    ) -> bool:
+        """p.395: a rider not familiar with his mount must succeed at a Trick Riding test against the mount's
+        Social Defense to take it into (but not away from) combat. [choice, docs/rulesets/ed4.md] Tested
+        before his first attack from its back in the fight (attack or charge); passed, it holds for the
+        fight; failed, the mount will not go in: that attack is not made (its action spent), and he may try
+        again on a later action. Moving, dismounting or riding away are never tested."""
+        if not mounted.needs_trick_riding_into_combat(
+            bool(me.marks.get("familiar", True)), me.marks.get("into-combat") == m.id
+        ):
+            return True
+        res = run_test(
+            dice,
+            self.edition,
+            me.stats.dex_step + rank(me, "Trick Riding"),
+            self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
+            m.stats.social_defense,
+            None,
+            me.name,
+            "Trick Riding (into combat)",
+            "Social Defense",
+        )  # type: ignore[attr-defined]
+        sc.emit(
+            rolled_event(me.id, "Trick Riding (into combat)", res, mounted.FAMILIAR, m.id, "Social Defense")
+        )
+        if res.success:
+            sc.emit(ev.Marked(me.id, "into-combat", m.id, mounted.FAMILIAR))
+            return True
+        sc.emit(
+            ev.Note(f"{m.name} will not go into combat: {me.name} makes no attack", me.id, mounted.FAMILIAR)
+        )
+        return False
+
     def _r_charge(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
         me, m, t, path, a = self._charge_geometry(state, command)
+        if not self._into_combat(state, sc, dice, me, m):
+            sc.emit(ev.Marked(m.id, "std", state.round, mounted.FAMILIAR))
+            self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+            return
+        if not self._into_combat(state, sc, dice, me, m):
+            sc.emit(ev.Marked(m.id, "std", state.round, mounted.FAMILIAR))
+            self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+            return
         # a flying mount comes down (or up) within close reach of its target: vertical movement is free
         # (p.398)
         alt = None if aerial.in_close_reach(m.altitude, t.altitude) else t.altitude
@@ -2433,9 +2484,7 @@ class ChapterMixin:
             ev.Note(f"{me.name} charges {t.name} ({len(path) * 2} yards)", me.id, mounted.CHARGE),
         )
         charging = True
-        if mounted.needs_trick_riding_into_combat(
-            m.marks.get("training", "combat"), bool(me.marks.get("familiar", True))
-        ):
+        if mounted.needs_trick_riding_to_charge(m.marks.get("training", "combat")):
             res = run_test(
                 dice,
                 self.edition,

@@ -287,16 +287,17 @@ CHAPTER_RULES: list[Rule] = [
         "ed4/mounted/unfamiliar-mount",
         "Trick Riding to take an unfamiliar mount into combat",
         "p.395",
-        note="options.familiar; tested when charging (p.396); a charge fails without it",
+        note="options.familiar: false; [choice] tested before the rider's first attack or charge from that "
+        "mount in the fight, passed it holds for the fight; failed, that attack is not made (its action "
+        "spent); never for moving away",
     ),
     _r(
-        "ed4/mounted/unfamiliar-mount-any-combat",
-        "The Trick Riding test for an unfamiliar mount applies to taking it into any combat, not only a "
-        "charge",
+        "ed4/mounted/unfamiliar-mount-failure",
+        "What a failed Trick Riding test for an unfamiliar mount does",
         "p.395",
         GM,
-        "tested here only for a charge; the text does not say what a failed test does outside a charge "
-        "(the mount balks, the rider dismounts?), so that is the gamemaster's call",
+        "the text does not say; done as: the mount will not go in, that attack is not made (a charge does "
+        "not move), and the rider may try again on a later turn; the gamemaster may rule otherwise",
     ),
     _r(
         "ed4/mounted/split-movement",

@@ -47,11 +47,18 @@ def mount_acts_on_rider_initiative(training: str) -> bool:
     return training in ("trained", "combat")
 
 
-def needs_trick_riding_into_combat(training: str, familiar: bool) -> bool:
-    """Riding a mount into combat needs a Trick Riding test against its Social Defense when the rider is
-    not familiar with it (p.395; Cavalrymen and Beastmasters always are), and a charging attack needs a
-    combat-trained mount or the same test (p.396)."""
-    return not familiar or training != "combat"
+def needs_trick_riding_into_combat(familiar: bool, passed: bool) -> bool:
+    """Taking a mount into (not away from) combat needs a Trick Riding test against its Social Defense when
+    the rider is not familiar with it (p.395; Cavalrymen and Beastmasters always are). [choice] The test is
+    due before his first attack from that mount's back in the fight (an attack or a charge); once passed he
+    has taken it into combat and is not tested again in that fight."""
+    return not familiar and not passed
+
+
+def needs_trick_riding_to_charge(training: str) -> bool:
+    """A charging attack needs a combat-trained mount or a successful Trick Riding test against the mount's
+    Social Defense (p.396)."""
+    return training != "combat"
 
 
 def charge_eligible(mount_movement: int, distance_yards: int) -> bool:
