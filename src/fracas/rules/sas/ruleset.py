@@ -44,7 +44,7 @@ from fracas.rules.sas.fold import (
     view,
     views_held,
 )
-from fracas.rules.sas.model import Fighter, build_stats
+from fracas.rules.sas.model import HAND_PARTS, Fighter, build_stats
 from fracas.rules.sas.rules import rule, rule_list, setting
 from fracas.rules.sas.tables import Settings, Tables, settings_in_force, tables
 
@@ -514,6 +514,19 @@ def _dual_weapons(c: Combatant, t: Tables) -> list[str]:
     return [
         w for w in c.stats.weapons if t.weapons[w].hands == 1 and not t.weapons[w].ranged and w not in gone
     ]
+
+
+def hands_left(c: Combatant) -> tuple[int, str, str]:
+    """The hands a combatant can still use, with why and the rule: MAJOR WOUND TABLE 4 "Lost Limb ... loss of
+    Arm or Hand" and BODY PART BROKEN "A Broken Arm or Hand make those parts unusable" leave one hand (a
+    second broken arm or hand is not taken to be the other one: the text names no side, docs/rulesets/sas.md
+    Game master's calls). A healed break (remove-broken) gives the hand back."""
+    if c.marks.get("lost_arm"):
+        return 1, "has lost an arm or hand", rule("major-wounds", "lost-limb")
+    for part in c.marks.get("broken", ()):
+        if part in HAND_PARTS:
+            return 1, f"has a broken {part}", rule("body-part-broken")
+    return 2, "", ""
 
 
 class SasRuleset(Ruleset):
@@ -1273,6 +1286,10 @@ class SasRuleset(Ruleset):
         elif a == "pick-up":
             if not c.marks.get("dropped"):
                 raise IllegalCommand(f"{c.name} has dropped nothing", rule("actions", "pick-up"))
+            hands, why, hand_rule = hands_left(c)
+            dropped = c.marks["dropped"]
+            if hands < 2 and dropped in t.weapons and t.weapons[dropped].hands > 1:
+                raise IllegalCommand(f"{c.name} {why}: the {dropped} needs two hands", hand_rule)
         elif a == "mount":
             if (
                 target is None
@@ -1380,6 +1397,15 @@ class SasRuleset(Ruleset):
                 f"{c.name} dropped the {wid}: Pick up Dropped Item first", rule("actions", "pick-up")
             )
         weapon = t.weapons[wid]
+        hands, why, hand_rule = hands_left(c)
+        if hands < 2:
+            if weapon.hands > 1:
+                raise IllegalCommand(f"{c.name} {why}: the {wid} needs two hands", hand_rule)
+            if cmd.args.get("dual"):
+                raise IllegalCommand(f"{c.name} {why}: no Dual Wield with one hand", hand_rule)
+            if wid != "unarmed" and wid != f.wielded and f.stats.shield != "none":
+                # drawing a weapon into the one hand that holds the shield (docs: Game master's calls)
+                raise IllegalCommand(f"{c.name} {why}: the one hand left holds the shield", hand_rule)
         d = self._dist(c, target)
         move = self._spaces(state, c, 1.0)
         closing = a in (
@@ -2045,7 +2071,7 @@ class SasRuleset(Ruleset):
                 row = bd.row
                 if row is not None:
                     free = (
-                        2
+                        hands_left(c)[0]
                         - (0 if att.wielded == "unarmed" else weapon.hands)
                         - (1 if att.stats.shield != "none" else 0)
                     )
@@ -2930,6 +2956,16 @@ class SasRuleset(Ruleset):
         if chk.success:
             b.set_mark(c.id, "weapon", c.marks["dropped"])
             b.set_mark(c.id, "dropped", None)
+            hands, why, hand_rule = hands_left(c)
+            if hands < 2 and c.stats.shield != "none" and not c.marks.get("shield_dropped"):
+                # one hand left: he takes up the weapon in the hand that held the shield (docs: Game master's
+                # calls)
+                b.set_mark(c.id, "shield_dropped", True, hand_rule)
+                b.note(
+                    f"{c.name} {why}: sets the shield aside to take up the {c.marks['dropped']}",
+                    c.id,
+                    hand_rule,
+                )
 
     def _do_mount(
         self,
