@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.earthdawn.profile import CombatProfile
 
+STRIKE_ARGS = ("attack", "called")
+"""Arguments a reserve command may carry for the strike the engine makes for it (p.385, p.398)."""
+
 ACTION_TESTS = frozenset(
     {"attack", "spellcasting", "knockdown", "attribute", "strength", "dexterity", "jump-up", "break-free"}
 )
@@ -774,6 +777,8 @@ class ChapterMixin:
             self._state_hint = state
             self._v_common(state, command, action)
             action.validate(state, command)
+            if command.action == "reserve":
+                self._v_reserve_strike(state, command)
 
         def resolve(state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
             self._state_hint = state
@@ -781,11 +786,38 @@ class ChapterMixin:
             self._pay_round_strain(state, command, sc)
             if command.action == "attack":
                 self._r_attack_chapter(state, command, dice, sc, action)
+            elif command.action == "reserve" and any(k in command.args for k in STRIKE_ARGS):
+                # the reserved strike's own arguments ride on the trigger (the only thing kept)
+                trig = dict(command.args.get("trigger") or {"on": "attack"})
+                trig["strike"] = {k: command.args[k] for k in STRIKE_ARGS if k in command.args}
+                action.resolve(
+                    state, dataclasses.replace(command, args={**command.args, "trigger": trig}), dice, sc
+                )
             else:
                 action.resolve(state, command, dice, sc)
             self._after_action(state, command, sc, before)
 
         return Action(action.name, action.kind, validate, resolve, action.rule)
+
+    def _v_reserve_strike(self, state: FightState, command: Command) -> None:
+        """A reserve command may name the attack its strike at a charging rider or a swooper will use and a
+        Called Shot at a weapon (``attack``, ``called: weapon``; p.375, p.384, p.385, p.398): checked when
+        reserving, since the strike itself is made by the engine, with no command of its own."""
+        me = state.combatants[command.actor]
+        rule = self.ref("actions.reserved")  # type: ignore[attr-defined]
+        name = command.args.get("attack")
+        if name is not None:
+            a = me.stats.attack(str(name))
+            if a is None or a.name != name or not a.close:
+                raise IllegalCommand(f"reserve: {me.name} has no close combat attack {name!r}", rule)
+        called = command.args.get("called")
+        if called is not None:
+            if called != "weapon":
+                raise IllegalCommand("reserve: called may only be 'weapon'", opt.rule(opt.CALLED_SHOT))
+            if opt.CALLED_SHOT not in in_force(state, me):
+                raise IllegalCommand(
+                    f"reserve: {me.name} has not declared Called Shot", opt.rule(opt.CALLED_SHOT)
+                )
 
     def _v_common(self, state: FightState, command: Command, action: Action) -> None:
         me = state.combatants.get(command.actor)
@@ -2599,6 +2631,9 @@ class ChapterMixin:
         ]
         long = next((x for x in close_attacks if mounted.is_lance(x.name) or x.size >= 4), None)
         a = long if setting and long is not None else (close_attacks[0] if close_attacks else None)
+        want = dict(trig.get("strike") or {})
+        # the attack named when reserving, if he still holds it (p.375, p.384)
+        a = next((x for x in close_attacks if x.name == want.get("attack")), a)
         if a is None:
             return
         setting = setting and a is long
@@ -2615,8 +2650,9 @@ class ChapterMixin:
         # Attacking to Stun declared: the blow deals Stun damage (p.383); Shattering a Shield or an entangling
         # weapon: the strike is one of theirs (p.385, p.391), with the mount's Strength in no Damage test
         # (shattering deals no damage; an entangling weapon is no long weapon to set against a charge)
+        extra = {k: v for k, v in want.items() if k != "attack"}
         special, _, strike = self.option_strike(
-            state, t, a, Command(t.id, "attack", rider.id, {"attack": a.name})
+            state, t, a, Command(t.id, "attack", rider.id, {**extra, "attack": a.name})
         )
         if special and opt.KNOCKDOWN not in declared(state, t.id):
             self.special_attack(state, sc, dice, sc.get(t.id), sc.get(rider.id), a, strike, True)
@@ -2756,7 +2792,11 @@ class ChapterMixin:
                 continue
             if not aerial.may_intercept_swoop(state.initiative.get(rid), state.initiative.get(me.id)):
                 continue
-            da = next((x for x in d.stats.attacks if x.close), None)
+            want = dict(reserved[rid].get("strike") or {}) if isinstance(reserved[rid], dict) else {}
+            lost = (*(d.marks.get("lost_weapons") or ()), *(d.marks.get("thrown_away") or ()))
+            da = next((x for x in d.stats.attacks if x.close and x.name == want.get("attack")), None)
+            da = da if da is not None and da.name not in lost else None
+            da = da or next((x for x in d.stats.attacks if x.close), None)
             if da is None or distance(d.pos, sc.get(me.id).pos) != 1:
                 continue
             reserved.pop(rid)
@@ -2764,7 +2804,8 @@ class ChapterMixin:
                 ev.ExtraSet("reserved", reserved or None),
                 ev.Note(f"{d.name} intercepts the swoop", rid, aerial.SWOOP),
             )
-            strike = Command(d.id, "attack", me.id, {"attack": da.name})
+            extra = {k: v for k, v in want.items() if k != "attack"}
+            strike = Command(d.id, "attack", me.id, {**extra, "attack": da.name})
             special, _, strike = self.option_strike(state, d, da, strike)
             before = len(sc.events)
             if special:
