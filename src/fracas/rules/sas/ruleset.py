@@ -1318,6 +1318,15 @@ class SasRuleset(Ruleset):
                 raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
             if target is None or self._dist(c, target) > t.settings.spell_range_spaces or target.hidden:
                 raise IllegalCommand("the spell needs a seen target in range", setting("spell_range_spaces"))
+            if target.id == c.id:
+                # every cast spell of magic.toml (a setting: no spell list is public) is cast at a foe: a
+                # Bolt is an attack (ATTACKING "An Attacker picks his target"), the others a condition the
+                # target saves against; a side-mate in range may be aimed at (docs: Game master's calls)
+                attack = t.magic.spells[spell].attack_roll
+                raise IllegalCommand(
+                    f"{c.name} cannot cast {t.magic.spells[spell].label} at himself: it is cast at a foe",
+                    rule("attacking") if attack else rule("spell-check"),
+                )
         elif a == "rally":
             if not [
                 o
@@ -1367,6 +1376,9 @@ class SasRuleset(Ruleset):
         a = cmd.action
         if target is None:
             raise IllegalCommand(f"{a} needs a target", rule("attacking"))
+        if target.id == c.id:
+            # ATTACKING "An Attacker picks his target ... Subtracts the Targets Defense Bonuses"
+            raise IllegalCommand(f"{c.name} cannot attack himself", rule("attacking"))
         if target.side == c.side and a != "attack":
             raise IllegalCommand("attack a foe", rule("attacking"))
         if target.status != "active" and not target.has("knocked-out") and target.status != "unconscious":

@@ -1,0 +1,65 @@
+"""Spells & Swords: whom a spell or an attack may be aimed at.
+
+004 = shared/rules/004_0d1ac50b56c23caf.txt (no page numbers: sections are cited by heading). ATTACKING "An
+Attacker picks his target and rolls 1D20 on the Attack Table. The Attacker adds his Attack Bonuses and
+Subtracts the Targets Defense Bonuses"; COMBAT ROUND ACTIONS LIST "Cast Spell - No Moving. Make Spell Check".
+The spells of data/magic.toml are settings (no spell list is public), every one cast at a foe: a Bolt is an
+attack on the Attack Table, the others a condition the target saves against. The engine let a mage Bolt
+(or Sleep) himself, and a fighter attack himself.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
+from fracas.engine.commands import Command
+from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
+from fracas.rules.registry import get_ruleset
+
+SAS = get_ruleset("sas")
+
+
+def _fight() -> Fight:
+    _, state = encounter.load_data({
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False},
+        "sides": [
+            {"name": "left", "combatants": [
+                {"template": "mage", "id": "m", "at": [0, 0]},
+                {"template": "fighter", "id": "f", "at": [0, 1]},
+            ]},
+            {"name": "right", "combatants": [{"template": "fighter", "id": "b", "at": [3, 0]}]},
+        ],
+    })  # fmt: skip
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
+    fight.advance_until_decision()
+    return fight
+
+
+@pytest.mark.parametrize("spell", ["bolt", "sleep", "web"])
+def test_a_spell_is_not_cast_at_its_caster(spell: str) -> None:
+    fight = _fight()
+    with pytest.raises(IllegalCommand, match="at himself") as exc:
+        SAS.validate(fight.state, Command("m", "cast-spell", "m", {"spell": spell}))
+    assert exc.value.rule.startswith("sas/attacking" if spell == "bolt" else "sas/spell-check")
+    SAS.validate(fight.state, Command("m", "cast-spell", "b", {"spell": spell}))  # the foe: fine
+
+
+def test_a_spell_may_be_aimed_at_a_side_mate() -> None:
+    """A GM's call (docs/rulesets/sas.md): a side-mate in range may be the target (as an `attack` on a
+    side-mate is allowed), e.g. to Sleep a berserk friend."""
+    fight = _fight()
+    SAS.validate(fight.state, Command("m", "cast-spell", "f", {"spell": "bolt"}))
+    SAS.validate(fight.state, Command("m", "cast-spell", "f", {"spell": "sleep"}))
+
+
+def test_an_attack_on_oneself_is_refused() -> None:
+    """ATTACKING: an attack is at a target whose Defense is subtracted; not at the attacker himself."""
+    fight = _fight()
+    with pytest.raises(IllegalCommand, match="cannot attack himself"):
+        SAS.validate(fight.state, Command("f", "attack", "f"))
+    SAS.validate(fight.state, Command("f", "attack", "m"))  # a side-mate: allowed, as before
