@@ -113,3 +113,45 @@ def test_a_brawl_attack_needing_two_hands_is_substituted_with_one_hand() -> None
     rows = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Random Brawl Attacks"]
     assert rows[0].outcome == "Poke in the Eye"
     assert any(isinstance(e, ev.Note) and "needs two free hands" in e.text for e in events)
+
+
+def _fighter(fid: str, at: list[int], weapons: list[str], shield: str = "none") -> dict:
+    return {"template": "fighter", "id": fid, "at": at, "stats": {"weapons": weapons, "shield": shield}}
+
+
+TWO_HANDED_BRAWL = {
+    "version": 1,
+    "ruleset": "sas",
+    "max_rounds": 40,
+    "sides": [
+        {"name": "a", "combatants": [
+            _fighter("a1", [0, 0], ["great-sword", "dagger"]),
+            _fighter("a2", [0, 1], ["long-sword", "dagger"], "medium"),
+            _fighter("a3", [0, 2], ["battle-axe"]),
+        ]},
+        {"name": "b", "combatants": [
+            _fighter("b1", [1, 0], ["staff"]),
+            _fighter("b2", [1, 1], ["long-sword"], "large"),
+            _fighter("b3", [1, 2], ["great-club"]),
+        ]},
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [22, 30, 45])
+def test_the_tactics_fight_on_with_one_hand(seed: int) -> None:
+    """Seeds where a two-handed fighter loses an arm (22 a3, 30 b1, 45 b1) or breaks a hand (45 a1): every
+    tactic command passes validate (``run_checked``), the fight ends, and no one left with one hand holds a
+    Two Handed weapon."""
+    from fracas.dice.source import RandomDice
+    from fracas.rules.sas.ruleset import hands_left
+    from fracas.rules.sas.tables import tables
+
+    _, state = encounter.load_data(TWO_HANDED_BRAWL)
+    Fight(SAS, state, RandomDice(seed), seed=seed).run_checked()
+    assert state.ended
+    one_handed = [c for c in state.combatants.values() if hands_left(c)[0] == 1]
+    assert one_handed
+    for c in one_handed:
+        held = c.marks.get("weapon") or c.stats.weapons[0]
+        assert tables().weapons[held].hands <= 1, (c.id, held)
