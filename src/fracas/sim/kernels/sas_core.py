@@ -4,8 +4,10 @@ Every function here mirrors, for a plain melee duel, a piece of the ``sas`` rule
 ``ruleset.py`` for the round and the attack, ``procedures.py`` for the tables, ``fold.py`` for how effects
 change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**, so
 the engine can replay a kernel fight from its faces (sas_melee.py; the tests do, face by face:
-tests/sim/test_sim_sas_kernel.py). A fight the loop could not finish would be handed back with the faces drawn
-so far and replayed by the engine; none is today.
+tests/sim/test_sim_sas_kernel.py). A fight the loop does not finish is handed back with the faces drawn so far
+and replayed by the engine: one in which a fighter with one hand left (an arm or hand broken or lost) would
+act again (his turn, or a strike out of turn), since what he may wield, draw, hold and brawl with then is the
+engine's (ruleset.hands_left).
 
 Numbers come in from the builder (sas_melee.py) in ``P`` (see the ``P_*`` indices) and small tables; the
 text's rows are named where they are used (004 = shared/rules/004_0d1ac50b56c23caf.txt).
@@ -47,6 +49,7 @@ NK = 6
 
 # effect kinds (procedures.Effect kinds the kernel applies; the others change nothing in a duel)
 E_MARKERS, E_COND, E_HURT, E_BROKEN, E_BLEED, E_DEAD, E_NEXT, E_DROP, E_BREAKS = 1, 2, 3, 4, 5, 6, 7, 8, 9
+E_ONE_HAND = 10  # an arm or hand broken or lost: one hand left (ruleset.hands_left)
 E_WEAK = 10
 QMAX = 256
 
@@ -217,6 +220,7 @@ def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
         _knock_out(Q, qn, t, hours * 60 * P[P_ROUNDS_PER_MINUTE])
     elif part in (PART_ARM, PART_HAND):
         _push(Q, qn, E_DROP, t, 0, 0, 0)
+        _push(Q, qn, E_ONE_HAND, t, 0, 0, 0)
 
 
 @_jit()
@@ -289,6 +293,7 @@ def _fumble(P, S, Q, qn, t, die, rs, tr, tn) -> None:  # noqa: ANN001
 def _lost_limb(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     if not _percent(P, P[P_LEG_PERCENT], rs, tr, tn):
         _push(Q, qn, E_DROP, t, 0, 0, 0)  # an arm or hand: the weapon drops (a leg: Move -4 only)
+        _push(Q, qn, E_ONE_HAND, t, 0, 0, 0)
 
 
 @_jit()
@@ -444,6 +449,8 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
             X[t, 6] += Q[k, 3]
         elif kind == E_BROKEN:
             X[t, 7] += 1
+        elif kind == E_ONE_HAND:
+            X[t, 14] = 1
         elif kind == E_BLEED:
             X[t, 8] += Q[k, 2]
             death = rnd + Q[k, 4]
@@ -474,8 +481,8 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 
 # X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
 # 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost,
-# 13 the round of its last first strike against a charge
-NX = 14
+# 13 the round of its last first strike against a charge, 14 one hand left (an arm or hand broken or lost)
+NX = 15
 
 
 @_jit()
@@ -572,9 +579,12 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
     ``M``: the fight's arrays (:func:`work`).
     ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. Both are read as they
     stand now (a charger's attack after the defender's first strike sees what it did, ruleset._do_charge).
-    Returns False to hand the fight back (never today)."""
+    Returns False to hand the fight back: an attacker with one hand left (what he may wield, draw and brawl
+    with then, ruleset.hands_left, is the engine's; no die is drawn before)."""
     ATK, DMG, AROW, DROW, B = T
     rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
+    if X[a, 14]:
+        return False
     brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
     mod = ATK[a, wa, wd, act, brow]
     mod += _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd)
@@ -750,6 +760,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
             batch += 1
             cu[a, C_CHARGING] = NONE  # the side's turn begins: a Charge's Defense -4 is over
             batch += 1
+            if X[a, 0] == ACTIVE and X[a, 14]:
+                return 1  # one hand left: his turns are the engine's (ruleset.hands_left)
             if X[a, 0] == ACTIVE:
                 if _next(nv, nu, a, K_MISS_ACTION, rnd):
                     nv[a, K_MISS_ACTION] = 0  # loses this action (fold.consume_next)
