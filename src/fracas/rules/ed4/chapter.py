@@ -2331,24 +2331,10 @@ class ChapterMixin:
     def _r_mount(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
         me = sc.get(command.actor)
         m = sc.get(command.target or "")
-        if mounted.needs_trick_riding_to_mount(m.marks.get("training", "combat")):
-            res = run_test(
-                dice,
-                self.edition,
-                me.stats.dex_step + rank(me, "Trick Riding"),
-                self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
-                m.stats.social_defense,
-                None,
-                me.name,
-                "Trick Riding (mount)",
-                "Social Defense",
-            )  # type: ignore[attr-defined]
-            sc.emit(
-                rolled_event(me.id, "Trick Riding (mount)", res, mounted.MOUNTING, m.id, "Social Defense")
-            )
-            if not res.success:
-                self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
-                return
+        needs = mounted.needs_trick_riding_to_mount(m.marks.get("training", "combat"))
+        if needs and not self._trick_riding(state, sc, dice, me, m, "mount", mounted.MOUNTING):
+            self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
+            return
         sc.emit(
             ev.Moved(me.id, (m.pos,), "mount", None, m.altitude, mounted.MOUNTING),
             ev.Marked(me.id, "mount", m.id, mounted.MOUNTING),
@@ -2461,6 +2447,33 @@ class ChapterMixin:
                     "the whole charge is at most twice the mount's Movement Rate", mounted.CHARGE
                 )
 
+    def _trick_riding(
+        self,
+        state: FightState,
+        sc: Scratch,
+        dice: DiceSource,
+        me: Combatant,
+        m: Combatant,
+        why: str,
+        rule: str,
+    ) -> bool:  # noqa: PLR0913
+        """A Trick Riding test (Dexterity + rank, the rider's Action-test modifiers) against the mount's
+        Social Defense (p.395-396: to mount an untrained mount, to take an unfamiliar one into combat, to
+        charge on one not combat-trained); True if it succeeds."""
+        res = run_test(
+            dice,
+            self.edition,
+            me.stats.dex_step + rank(me, "Trick Riding"),
+            self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
+            m.stats.social_defense,
+            None,
+            me.name,
+            f"Trick Riding ({why})",
+            "Social Defense",
+        )  # type: ignore[attr-defined]
+        sc.emit(rolled_event(me.id, f"Trick Riding ({why})", res, rule, m.id, "Social Defense"))
+        return bool(res.success)
+
     def _into_combat(
         self, state: FightState, sc: Scratch, dice: DiceSource, me: Combatant, m: Combatant
     ) -> bool:
@@ -2473,21 +2486,7 @@ class ChapterMixin:
             bool(me.marks.get("familiar", True)), me.marks.get("into-combat") == m.id
         ):
             return True
-        res = run_test(
-            dice,
-            self.edition,
-            me.stats.dex_step + rank(me, "Trick Riding"),
-            self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
-            m.stats.social_defense,
-            None,
-            me.name,
-            "Trick Riding (into combat)",
-            "Social Defense",
-        )  # type: ignore[attr-defined]
-        sc.emit(
-            rolled_event(me.id, "Trick Riding (into combat)", res, mounted.FAMILIAR, m.id, "Social Defense")
-        )
-        if res.success:
+        if self._trick_riding(state, sc, dice, me, m, "into combat", mounted.FAMILIAR):
             sc.emit(ev.Marked(me.id, "into-combat", m.id, mounted.FAMILIAR))
             return True
         sc.emit(
@@ -2517,19 +2516,7 @@ class ChapterMixin:
         )
         charging = True
         if mounted.needs_trick_riding_to_charge(m.marks.get("training", "combat")):
-            res = run_test(
-                dice,
-                self.edition,
-                me.stats.dex_step + rank(me, "Trick Riding"),
-                self.step_mods(TestContext(state, sc, "dexterity", me)),  # type: ignore[attr-defined]
-                m.stats.social_defense,
-                None,
-                me.name,
-                "Trick Riding (charge)",
-                "Social Defense",
-            )  # type: ignore[attr-defined]
-            sc.emit(rolled_event(me.id, "Trick Riding (charge)", res, mounted.CHARGE, m.id, "Social Defense"))
-            charging = bool(res.success)
+            charging = self._trick_riding(state, sc, dice, me, m, "charge", mounted.CHARGE)
         before = len(sc.events)
         self._set_against(state, sc, dice, me, m, t)
         self._strike_strain(state, sc, t.id, before)
