@@ -1,6 +1,6 @@
 """Speed-ups that must change nothing: the defenses on offer that an attack works out on its scratch copy
-are carried over to the real state (GurpsRuleset._carry_defense_options), and the engine trusts the GURPS
-tactics' commands without validating them again (``tactics_legal``)."""
+are carried over to the real state's ``derived`` (GurpsRuleset._carry_defense_options), and the engine
+trusts the GURPS tactics' commands without validating them again (``tactics_legal``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fracas.engine import encounter
 from fracas.engine.events import to_json
 from fracas.engine.play import Fight
 from fracas.rules.gurps4.combat import ATTACK_KEY
-from fracas.rules.gurps4.ruleset import GurpsRuleset
+from fracas.rules.gurps4.ruleset import DEFENSES_KEY, GurpsRuleset
 from fracas.rules.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,8 +32,8 @@ def test_carried_defense_options_are_fresh(path: Path) -> None:
             att = s.extra.get(ATTACK_KEY)
             if att and not s.ended:
                 asked += 1
-                cached = rs._defense_cache
-                if cached is not None and cached[0] == (id(s), s.events_applied, id(att)):
+                kept = s.derived.get(DEFENSES_KEY)
+                if kept is not None and kept[0] == s.events_applied and kept[1] is att:
                     carried += 1
                 assert rs.defense_options(s) == rs._defense_options(s, att)
             fight.step()

@@ -74,6 +74,9 @@ if TYPE_CHECKING:
 ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
 NOT_IMPLEMENTED_MANEUVERS: dict[str, str] = {}
 WAIT_RULE = "gurps4/core/maneuver/wait B366"
+DEFENSES_KEY = "gurps4.defense_options"
+"""Where :meth:`GurpsRuleset.defense_options` keeps its answer in ``FightState.derived``: (the state's event
+count, the waiting attack, the options)."""
 
 
 def ceiling_refusal(altitude_yd: int, winged: bool) -> str | None:
@@ -720,19 +723,19 @@ class GurpsRuleset(Ruleset):
 
     # ----- defenses ---------------------------------------------------------------------------------
     def defense_options(self, state: FightState) -> list[tuple[Command, int]]:
-        """Every legal defense against the waiting attack, with its effective value."""
+        """Every legal defense against the waiting attack, with its effective value. Kept in the state's
+        ``derived`` (it lives and dies with the fight, never on this shared object) for as long as the
+        state has had no further event and waits for the same attack: the tactic, ``validate`` and
+        ``choices`` each ask for them."""
         att = state.extra.get(ATTACK_KEY)
         if not att:
             return []
-        key = (id(state), state.events_applied, id(att))
-        cached = self._defense_cache
-        if cached is not None and cached[0] == key and cached[1] is att:
-            return list(cached[2])
+        kept = state.derived.get(DEFENSES_KEY)
+        if kept is not None and kept[0] == state.events_applied and kept[1] is att:
+            return list(kept[2])
         out = self._defense_options(state, att)
-        self._defense_cache = (key, att, tuple(out))
+        state.derived[DEFENSES_KEY] = (state.events_applied, att, tuple(out))
         return out
-
-    _defense_cache: tuple[Any, Any, tuple[tuple[Command, int], ...]] | None = None
 
     def _defense_options(self, state: FightState, att: dict[str, Any]) -> list[tuple[Command, int]]:
         d, a = state.combatants[att["defender"]], state.combatants[att["attacker"]]
@@ -909,14 +912,14 @@ class GurpsRuleset(Ruleset):
     def _carry_defense_options(self, state: FightState, w: Work) -> None:
         """An attack that waits for its defense worked out the defenses on offer on the scratch copy (to see
         whether there are any); the tactic, ``validate`` and ``choices`` then ask again of the real state,
-        which is the same once the engine has applied these events. So the remembered options are filed
-        under the real state as it will be (its id and event count), when nothing but Notes (which change
+        which is the same once the engine has applied these events. So the options are kept in the real
+        state's ``derived`` under its event count as it will be, when nothing but Notes (which change
         nothing) came after the event that set the attack. Saves working them out twice per attack."""
-        cached = self._defense_cache
-        if cached is None:
+        kept = w.state.derived.get(DEFENSES_KEY)
+        if kept is None:
             return
-        key, att, options = cached
-        if key[0] != id(w.state) or key[1] != w.state.events_applied:
+        applied, att, options = kept
+        if applied != w.state.events_applied:
             return
         events = w.events
         setters = 0
@@ -934,7 +937,7 @@ class GurpsRuleset(Ruleset):
             or last_change.value is not att
         ):
             return
-        self._defense_cache = ((id(state), state.events_applied + len(events), id(att)), att, options)
+        state.derived[DEFENSES_KEY] = (state.events_applied + len(events), att, options)
 
     def _act(self, w: Work, cmd: Command) -> None:
         a = w.c(cmd.actor)
