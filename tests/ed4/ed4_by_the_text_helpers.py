@@ -1,0 +1,222 @@
+"""Helpers for the ED4 cases written from the rules text alone (tests/ed4/test_by_the_text.py).
+
+Only the public API is used: an encounter mapping, `Fight` with `ScriptedDice`, `Command`, the ruleset's
+`choices` / `validate`, and the events a fight writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+R = get_ruleset("ed4")
+
+
+def block(**overrides: Any) -> dict[str, Any]:
+    """A creature-format stat block with round numbers: Initiative step 5 (d8), PD 8, WT 8, UR 20, DR 25."""
+    stats: dict[str, Any] = {
+        "dexterity": 12,
+        "strength": 12,
+        "toughness": 12,
+        "perception": 10,
+        "willpower": 10,
+        "charisma": 10,
+        "initiative": 5,
+        "physical_defense": 8,
+        "mystic_defense": 8,
+        "social_defense": 8,
+        "physical_armor": 0,
+        "mystic_armor": 0,
+        "wound_threshold": 8,
+        "unconsciousness": 20,
+        "death": 25,
+        "knockdown": 5,
+        "recovery_tests": 2,
+        "movement": 10,
+        "attacks": [{"name": "Sword", "kind": "melee", "step": 10, "damage": 8}],
+    }
+    stats.update(overrides)
+    return stats
+
+
+def who(cid: str, at: list[int] | None = None, player: bool = False, **extra: Any) -> dict[str, Any]:
+    """A combatant entry with a stat block (keys of `extra` that are entry fields go on the entry)."""
+    entry_keys = {
+        "tactic",
+        "combat_options",
+        "options",
+        "hidden",
+        "facing",
+        "altitude",
+        "template",
+        "equipment",
+    }
+    entry: dict[str, Any] = {"id": cid, "name": cid.capitalize(), "player": player}
+    if at is not None:
+        entry["at"] = at
+    stats = {k: v for k, v in extra.items() if k not in entry_keys}
+    entry.update({k: v for k, v in extra.items() if k in entry_keys})
+    if "template" not in entry or stats:
+        entry["stats"] = block(**stats) if "template" not in entry else stats
+    return entry
+
+
+def start(
+    heroes: list[dict[str, Any]],
+    foes: list[dict[str, Any]],
+    faces: list[int],
+    *,
+    options: dict[str, Any] | None = None,
+    map_: dict[str, Any] | None = None,
+    ruleset: str = "ed4",
+    settings: dict[str, Any] | None = None,
+    roll_initiative: bool = False,
+) -> Fight:
+    """A fight of two sides. Unless `roll_initiative`, gamemaster characters take their Initiative step as
+    the result (Take the Initiative, p.372), so no Initiative dice are scripted for them."""
+    options = dict(options or {})
+    if not roll_initiative and ruleset == "ed4":
+        options.setdefault("take-the-initiative", True)
+    data: dict[str, Any] = {
+        "version": 1,
+        "ruleset": ruleset,
+        "sides": [{"name": "Heroes", "combatants": heroes}, {"name": "Foes", "combatants": foes}],
+    }
+    if options:
+        data["options"] = options
+    if map_:
+        data["map"] = map_
+    if settings:
+        data["settings"] = settings
+    _spec, state = encounter.load_data(data, "<by the text>")
+    return Fight(get_ruleset(ruleset), state, ScriptedDice(list(faces)))
+
+
+def until(fight: Fight, actor: str, kind: str = "act", faces: list[int] | None = None) -> Decision:
+    """Advance, ending the turns of everyone else (and declaring nothing for them), until `actor` must
+    decide `kind`. `faces` replaces the dice script first."""
+    if faces is not None:
+        fight.dice = ScriptedDice(list(faces))
+    for _ in range(200):
+        d = fight.advance_until_decision()
+        assert d is not None, f"the fight ended before {actor} had to decide {kind}"
+        if d.actor == actor and d.kind == kind:
+            return d
+        fight.submit(passive(fight, d))
+    raise AssertionError(f"{actor} never had to decide {kind}")
+
+
+def passive(fight: Fight, d: Decision) -> Command:
+    """The do-nothing answer to a decision: declare no option, end the turn, pass a reaction."""
+    if d.kind == "declare":
+        return Command(d.actor, "declare", None, {"action": "act"})
+    if d.kind in ("react",):
+        return Command(d.actor, "pass", None, {})
+    if d.kind == "delayed":
+        return Command(d.actor, "wait", None, {})
+    return Command(d.actor, "end", None, {})
+
+
+def play(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
+    """Submit `cmd` with exactly `faces` on the dice; every face must be used."""
+    dice = ScriptedDice(list(faces))
+    fight.dice = dice
+    out = fight.submit(cmd)
+    left = remaining(dice)
+    assert left == 0, f"{left} scripted faces left unused: {out}"
+    return out
+
+
+def remaining(dice: ScriptedDice) -> int:
+    return int(dice.remaining)
+
+
+def rolls(events: list[ev.Event], test: str | None = None, actor: str | None = None) -> list[ev.Rolled]:
+    out = [e for e in events if isinstance(e, ev.Rolled)]
+    if test is not None:
+        out = [e for e in out if test.lower() in e.test.lower()]
+    if actor is not None:
+        out = [e for e in out if e.actor == actor]
+    return out
+
+
+def one_roll(events: list[ev.Event], test: str, actor: str | None = None) -> ev.Rolled:
+    found = rolls(events, test, actor)
+    assert len(found) == 1, f"expected one {test} test, found {found} in {events}"
+    return found[0]
+
+
+def damaged(events: list[ev.Event], target: str) -> list[ev.Damaged]:
+    return [e for e in events if isinstance(e, ev.Damaged) and e.target == target]
+
+
+def statuses(events: list[ev.Event], target: str) -> list[str]:
+    return [e.status for e in events if isinstance(e, ev.StatusChanged) and e.target == target]
+
+
+def initiative(fight: Fight, actor: str, rnd: int | None = None) -> ev.InitiativeRolled:
+    """The Initiative event of `actor` in round `rnd` (the latest when None)."""
+    current = 0
+    found: ev.InitiativeRolled | None = None
+    for e in fight.log:
+        if isinstance(e, ev.RoundStarted):
+            current = e.round
+        if isinstance(e, ev.InitiativeRolled) and e.actor == actor and (rnd is None or current == rnd):
+            found = e
+    assert found is not None, f"no Initiative for {actor} in round {rnd}"
+    return found
+
+
+def order(fight: Fight, rnd: int | None = None) -> tuple[str, ...]:
+    current = 0
+    found: tuple[str, ...] | None = None
+    for e in fight.log:
+        if isinstance(e, ev.RoundStarted):
+            current = e.round
+        if isinstance(e, ev.OrderSet) and (rnd is None or current == rnd):
+            found = tuple(e.order)
+    assert found is not None
+    return found
+
+
+def c(fight: Fight, cid: str) -> Any:
+    return fight.state.combatants[cid]
+
+
+def check_offered(fight: Fight, d: Decision) -> list[Command]:
+    """Every offered command validates; returns them."""
+    offered = list(fight.ruleset.choices(fight.state, d))
+    for cmd in offered:
+        fight.ruleset.validate(fight.state, cmd)
+    return offered
+
+
+# The ED4 Step/Action Dice Table (reference 1.1), steps 1-19: the dice and the step 1-2 modifier.
+ED4_DICE: dict[int, tuple[int, ...]] = {
+    1: (4,), 2: (4,), 3: (4,), 4: (6,), 5: (8,), 6: (10,), 7: (12,), 8: (6, 6), 9: (8, 6), 10: (8, 8),
+    11: (10, 8), 12: (10, 10), 13: (12, 10), 14: (12, 12), 15: (12, 6, 6), 16: (12, 8, 6), 17: (12, 8, 8),
+    18: (12, 10, 8), 19: (20, 6, 6),
+}  # fmt: skip
+ED4_MOD = {1: -2, 2: -1}
+
+
+def faces(step: int, total: int, table: dict[int, tuple[int, ...]] | None = None) -> list[int]:
+    """Faces that make a test at `step` total exactly `total`, no die exploding, not every die a 1."""
+    dice = (table or ED4_DICE)[step]
+    want = total - ED4_MOD.get(step, 0)
+    out = [1] * len(dice)
+    rest = want - len(dice)
+    assert rest >= 0, f"step {step} cannot total {total}"
+    for i, sides in enumerate(dice):
+        add = min(rest, sides - 2)
+        out[i] += add
+        rest -= add
+    assert rest == 0, f"step {step} cannot total {total} without a bonus die"
+    assert len(dice) < 2 or any(f != 1 for f in out), "that would be the Rule of One"
+    return out
