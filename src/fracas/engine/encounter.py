@@ -6,13 +6,12 @@ path, what was found and what is allowed, and nothing is half-loaded.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from fracas.engine import safe_yaml
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, FracasError
 
@@ -104,33 +103,32 @@ def read_file(path: str | Path) -> dict[str, Any]:
     if not p.is_file():
         raise EncounterFileError(f"{p}: not a file (an encounter file is YAML or TOML)")
     try:
+        if p.stat().st_size > safe_yaml.MAX_BYTES:
+            raise EncounterFileError(
+                f"{p}: not accepted: the file is {p.stat().st_size} bytes long "
+                f"(the limit is {safe_yaml.MAX_BYTES})"
+            )
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise EncounterFileError(f"{p}: not a text file (an encounter file is UTF-8 YAML or TOML)") from None
     except OSError as exc:
         raise EncounterFileError(f"{p}: cannot be read ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else yaml.safe_load(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise EncounterFileError(f"{p}: not valid TOML: {exc}") from None
-    except yaml.YAMLError as exc:
-        raise EncounterFileError(f"{p}: not valid YAML: {_yaml_problem(exc)}") from None
+    return read_text(text, str(p), toml=p.suffix.lower() == ".toml")
+
+
+def read_text(text: str, source: str, *, toml: bool = False) -> dict[str, Any]:
+    """The raw mapping of an encounter's YAML (or TOML) text, read within the limits of
+    :mod:`fracas.engine.safe_yaml` (the web's upload reads through here too); errors name ``source``."""
+    data = safe_yaml.loads(text, source, toml=toml)
     if data is None:
-        raise EncounterFileError(f"{p}: the file is empty (an encounter needs version, ruleset and sides)")
+        raise EncounterFileError(
+            f"{source}: the file is empty (an encounter needs version, ruleset and sides)"
+        )
     if not isinstance(data, dict):
         raise EncounterFileError(
-            f"{p}: the file must hold a mapping (ruleset, sides, ...), found {type(data).__name__}"
+            f"{source}: the file must hold a mapping (ruleset, sides, ...), found {type(data).__name__}"
         )
     return data
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    """A YAML error in one line: where (line and column, counted from 1) and what."""
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    context = getattr(exc, "context", None)
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-    return where + (f"{problem} ({context})" if context else problem)
 
 
 # pydantic's wording for the common errors, said the way a person editing the file reads it

@@ -324,7 +324,7 @@ class ChapterMixin:
                         from fracas.errors import EncounterFileError
 
                         raise EncounterFileError(
-                            f"sides[{si}].combatants[{ci}].options.{bad[0]}: unknown; allowed: "
+                            f"sides.{si}.combatants.{ci}.options.{bad[0]}: unknown; allowed: "
                             f"{', '.join(sorted(allowed))}"
                         )
                     for cid, _ in assign_ids(entry, "combatant"):
@@ -351,7 +351,7 @@ class ChapterMixin:
                                 from fracas.errors import EncounterFileError
 
                                 raise EncounterFileError(
-                                    f"sides[{si}].combatants[{ci}].options.rides: no combatant {o['rides']!r}"
+                                    f"sides.{si}.combatants.{ci}.options.rides: no combatant {o['rides']!r}"
                                 )
                             c.marks["mount"] = m.id
                             m.marks["rider"] = c.id
