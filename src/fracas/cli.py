@@ -37,6 +37,7 @@ _AREAS = (
     "fracas.engine.cli",
     "fracas.sim.cli",
     "fracas.web.cli",
+    "fracas.importers.cli",
 )
 
 # The commands (and command groups) each area registers: ``main`` imports only the area of the command it
@@ -52,6 +53,7 @@ COMMANDS = {
     "sweep": "fracas.sim.cli",
     "serve": "fracas.web.cli",
     "fights": "fracas.web.cli",
+    "import": "fracas.importers.cli",
 }
 
 _REGISTERED: dict[str, tuple[list[Any], list[Any]]] = {}  # area -> the commands and groups it added

@@ -128,7 +128,15 @@ def read_text(text: str, source: str, *, toml: bool = False) -> dict[str, Any]:
         raise EncounterFileError(
             f"{source}: the file must hold a mapping (ruleset, sides, ...), found {type(data).__name__}"
         )
-    return data
+    return _characters_from_files(data, p)
+
+
+def _characters_from_files(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``{from: FILE, ...}`` combatant entries read from character files (relative to the encounter file)
+    into combatant entries, before validation (docs/import.md)."""
+    from fracas.importers import expand_from_entries
+
+    return expand_from_entries(data, path.parent, str(path))
 
 
 # pydantic's wording for the common errors, said the way a person editing the file reads it

@@ -1,0 +1,110 @@
+"""GURPS Character Sheet files -> gurps4 combatants: values from the calc blocks, the report, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from fracas.engine.encounter import load_data
+from fracas.importers import CharacterFileError, import_file
+
+
+def _encounter(*entries: dict) -> dict:
+    return {
+        "version": 1,
+        "ruleset": "gurps4",
+        "sides": [
+            {"name": "Party", "combatants": list(entries)},
+            {"name": "Foes", "combatants": [{"template": "spearman", "at": [10, 0]}]},
+        ],
+    }
+
+
+def test_knight_v5_takes_the_calc_values(files: Path) -> None:
+    got = import_file(files / "gcs/knight-v5.gcs")
+    e = got.entry
+    assert got.ruleset == "gurps4"
+    assert e["name"] == "Sir Giles" and e["id"] == "sir-giles"
+    s = e["stats"]
+    assert (s["st"], s["dx"], s["iq"], s["ht"], s["hp"], s["will"], s["per"]) == (12, 12, 10, 12, 14, 11, 10)
+    assert s["basic_speed"] == 6.0 and s["combat_reflexes"] is True
+    assert s["skills"]["Riding"] == 14 and s["skills"]["Lance"] == 14 and s["skills"]["Shield"] == 13
+    # 118.25 lb carried against Basic Lift 29 lb: Heavy (over 3x, up to 6x BL, p.B17); Move and Dodge at Heavy
+    assert s["encumbrance"] == 3 and s["basic_move"] == 2 and s["dodge"] == 7
+    assert e["equipment"]["weapons"] == ["lance", "broadsword"]
+    assert e["equipment"]["shield"] == "medium_shield"
+    assert e["equipment"]["saddle"] == "war_saddle"  # in other_equipment: not carried, still his saddle
+    assert e["equipment"]["armor"] == ["steel_corselet", "plate_arms", "plate_legs", "pot_helm"]
+    r = got.report
+    assert any(t.field == "stats.st" and t.source == "attributes[st].calc.value" for t in r.taken)
+    assert any(c.field == "stats.encumbrance" and "118.25 lb" in c.how for c in r.computed)
+    assert any("Lance Couching" in d.what for d in r.unused)
+    assert any("Honesty" in d.what for d in r.unused)
+    load_data(_encounter({**e, "at": [0, 0]}))
+
+
+def test_warhorse_v4_is_a_mount(files: Path) -> None:
+    got = import_file(files / "gcs/warhorse-v4.gcs")
+    e = got.entry
+    assert e["template"] == "heavy_warhorse"
+    s = e["stats"]
+    assert (s["st"], s["hp"], s["basic_move"], s["dodge"], s["sm"]) == (24, 24, 7, 9, 1)
+    assert s["war_trained"] is True and s["skills"] == {"Brawling": 12, "Mount": 13}
+    names = [d.what for d in got.report.unusable]
+    assert any("Hooves (Trample)" in n for n in names)  # its own attacks are the template's: said, not hidden
+    _, state = load_data(_encounter({**e, "at": [0, 0]}))
+    assert state.combatants["bayard-heavy-warhorse"].stats.mount
+
+
+def test_cli_writes_yaml_and_json(files: Path, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "party.yaml"
+    code, text, _ = run("import", files / "gcs/knight-v5.gcs", files / "gcs/warhorse-v4.gcs", "-o", out)
+    assert code == 0, text
+    assert "taken     stats.st = 12" in text and "wrote 2 combatants" in text
+    doc = yaml.safe_load(out.read_text())
+    assert doc["ruleset"] == "gurps4" and [c["id"] for c in doc["combatants"]] == [
+        "sir-giles",
+        "bayard-heavy-warhorse",
+    ]
+    code, text, _ = run("import", files / "gcs/knight-v5.gcs", "--json")
+    assert code == 0
+    got = json.loads(text)
+    assert set(got) == {"ruleset", "combatants", "reports"}
+    rep = got["reports"][0]
+    assert set(rep) >= {"file", "format", "version", "name", "taken", "computed", "unused", "unusable"}
+    assert rep["format"] == "gcs" and rep["version"] == "version 5"
+
+
+def test_damaged_files_exit_2_naming_file_and_field(tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
+    cases = {
+        "broken.gcs": ('{"version": 5, "attributes": [', "not JSON"),
+        "old.gcs": ('{"version": 9, "attributes": []}', "version: 9"),
+        "noattr.gcs": ('{"version": 5}', "attributes"),
+        "nost.gcs": ('{"version": 4, "attributes": [{"attr_id": "dx", "calc": {"value": 10}}]}', "'st'"),
+        "badcalc.gcs": (
+            '{"version": 3, "attributes": [{"attr_id": "st", "calc": {"value": "x"}}]}',
+            "attributes[0].calc.value",
+        ),
+    }
+    out = tmp_path / "party.yaml"
+    for name, (text, needle) in cases.items():
+        p = tmp_path / name
+        p.write_text(text)
+        code, _, err = run("import", p, "-o", out)
+        assert code == 2, (name, err)
+        assert str(p) in err and needle in err, err
+        assert "Traceback" not in err
+        assert not out.exists()  # nothing half-written
+
+
+def test_an_xml_gcs_file_is_told_to_resave(tmp_path: Path) -> None:
+    p = tmp_path / "old.gcs"
+    p.write_text('<?xml version="1.0"?>\n<character version="2"><name>x</name></character>')
+    try:
+        import_file(p)
+    except CharacterFileError as exc:
+        assert "4.20" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("an XML .gcs file was read")
