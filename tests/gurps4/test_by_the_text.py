@@ -446,3 +446,181 @@ def test_E_a_mount_without_war_training_makes_no_attack():
         actions = {(c.action, c.args.get("weapon")) for c in offered(fight, "horse")}
         assert (("attack", "kick") in actions) is attacks, (template, actions)
         assert attacks or not any(a == "attack" for a, _ in actions)
+
+
+def test_E_no_active_defense_after_an_all_out_attack():
+    """All-Out Attack: "Active defence: none" (gurps.md 1.3, B365); "after All-Out Attack: no defence"
+    (gurps.md 1.4). The axeman's All-Out Attack (Determined) misses; the knight's swing then finds him with no
+    defense: the damage is rolled at once and no defense is asked of him."""
+    fight = new_fight(
+        [fast_axeman()],
+        [{"template": "knight", "id": "k", "at": [1, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[6, 6, 5],  # 17 vs 13 + 4 = 17: a miss (17 always fails), not critical at 17
+    )
+    miss = one_roll(
+        act(fight, "ax", "attack", "k", weapon="axe", maneuver="all_out_attack_determined"), "axe"
+    )
+    assert (miss.dn, miss.success) == (17, False)
+    # broadsword 9 vs 14 hits; sw 1d+3 (ST 12 sw 1d+2, broadsword +1): 3 + 3 = 6 cut, DR 4: 2 x 1.5 = 3 HP
+    script(fight, 3, 3, 3, 3)
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    d = decision(fight)
+    assert d.actor == "ax" and d.kind == "act", "the axeman was not asked to defend"
+    assert injury(fight, "ax") == 3
+    assert all_used(fight)
+
+
+def test_E_move_and_attack_leaves_dodge_or_block_without_retreat():
+    """Move and Attack: "Dodge or Block only, no Parry, no Retreat" (gurps.md 1.3, B365). After the
+    axeman's Move and Attack, the knight's blow finds him offered Dodge 11 (Basic Speed 7 + 3, small shield
+    DB 1) and Block 9 (Shield 11 / 2 + 3, DB 1), no parry, no retreat."""
+    fight = new_fight(
+        [fast_axeman()],
+        [{"template": "knight", "id": "k", "at": [3, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[6, 5, 5],  # 16 vs 13 - 4 = 9: a miss
+    )
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="move_and_attack")
+    assert one_roll(events, "axe").dn == 9
+    script(fight, 3, 3, 3)
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    d = decision(fight, "ax", "react")
+    defenses = {(c.args["defense"], bool(c.args.get("retreat"))) for c in R.choices(fight.state, d)}
+    assert defenses == {("none", False), ("dodge", False), ("block", False)}
+    assert defense_value(fight, "ax", "dodge") == 11
+    assert defense_value(fight, "ax", "block") == 9
+
+
+def test_E_a_horse_does_not_trample_a_standing_man():
+    """Trampling "needs 2+ SM bigger than the foe, or 1+ bigger against a lying foe" (gurps.md 1.9, B404);
+    a horse is SM +1 and a man SM 0: the warhorse beside a standing spearman is offered its kick and bite but
+    no trample attack."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+    )
+    attacks = {c.args["weapon"] for c in offered(fight, "horse") if c.action == "attack"}
+    assert attacks == {"kick", "bite"}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B397: a mount's only defense is Dodge, so All-Out Defense can only raise its Dodge; fracas "
+    "offers "
+    "a mount Increased Parry, Increased Block and Double Defense",
+)
+def test_E_a_mount_is_offered_all_out_defense_only_for_its_dodge():
+    """ "A mount's only defense is Dodge" (B397). All-Out Defense gives "+2 to one of Dodge, Parry or Block"
+    or "two different defences against one attack" (gurps.md 1.3, B366): a mount has no Parry or Block and no
+    second defense, so only Increased Dodge applies to it."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+    )
+    variants = {c.args["variant"] for c in offered(fight, "horse") if c.action == "all_out_defense"}
+    assert variants == {"increased_dodge"}
+
+
+def test_C_17_always_fails_and_is_not_critical_at_skill_16_or_more():
+    """ "17 and 18 always fail"; a critical failure is "17 at effective skill <=15 (at skill 16+ a 17 is an
+    ordinary failure)" (gurps.md 1.1, B347-348). Axe/Mace 13 + 4 (All-Out Attack, Determined) = 17: a 17 is
+    a plain failure, so no Critical Miss is called."""
+    fight = new_fight([fast_axeman()], [knight_on_foot()], faces=[6, 6, 5])
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="all_out_attack_determined")
+    roll = one_roll(events, "axe")
+    assert (roll.dn, roll.total, roll.success, roll.outcome) == (17, 17, False, "failure")
+    assert all_used(fight)
+
+
+def test_C_critical_success_on_5_at_effective_skill_15():
+    """Critical success: "a roll of 3-4 always; 5 at effective skill 15+" (gurps.md 1.1, B347); "on any
+    critical hit the target gets no active defence" (gurps.md 1.1). The axeman's All-Out Attack (Determined)
+    at 17 rolls a 5: a critical hit, and the knight is not asked to defend."""
+    # 5 to hit; the Critical Hit Table (B556) 3 + 3 + 4 = 10: normal damage; damage 1 + 1 + 1 = 3 cut: 4 HP
+    fight = new_fight([fast_axeman()], [knight_on_foot()], faces=[1, 2, 2, 3, 3, 4, 1, 1])
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="all_out_attack_determined")
+    roll = one_roll(events, "axe")
+    assert roll.total == 5 and "critical" in roll.outcome
+    decision(fight, "k", "act")  # no defense was asked of him
+    assert injury(fight, "k") == 4
+    assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# D: geometry and counting
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_D_mount_and_rider_are_one_position_and_the_rider_does_not_move_alone():
+    """A rider is carried by his mount: the mount's Move takes the rider with it (B396-397: the rider's
+    velocity is the mount's). The warhorse moves 3 yards and its knight stands in the same hex; the knight is
+    offered no Move of his own."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+    )
+    act(fight, "horse", "move", to=[-3, 0])
+    state = fight.state
+    assert state.combatants["horse"].pos == state.combatants["k"].pos == (-3, 0)
+    assert not any(c.action == "move" for c in offered(fight, "k"))
+
+
+def test_D_the_lance_strikes_at_its_reach_of_4_yards_only():
+    """Lance weapon: "thr+3 imp, reach 4" (gurps.md 2, B272). Beside the spearman (1 yard) the knight is
+    offered no lance attack; after his horse backs off to 4 yards he is."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 3}}],
+    )
+    act(fight, "horse", "do_nothing")
+    assert not any(c.action == "attack" and c.args["weapon"] == "lance" for c in offered(fight, "k"))
+    act(fight, "k", "do_nothing")
+    act(fight, "s", "do_nothing")
+    act(fight, "horse", "move", to=[-3, 0])
+    assert any(c.action == "attack" and c.args["weapon"] == "lance" for c in offered(fight, "k"))
+
+
+@pytest.mark.parametrize(("yards", "penalty"), [(2, 0), (3, -1), (5, -2), (7, -3), (10, -4), (15, -5)])
+def test_D_range_penalty_from_the_speed_range_table(yards: int, penalty: int):
+    """ "The speed/range penalty uses the same series, negated: <=2 yd 0, 3 yd -1, 5 yd -2, 7 yd -3, 10 yd
+    -4, 15 yd -5" (gurps.md 1.9, B550). An archer on foot (Bow 13) shoots at a spearman that far away."""
+    fight = new_fight(
+        [{"template": "horse_archer", "id": "a", "at": [0, 0], "stats": {"basic_speed": 7}}],
+        [{"template": "spearman", "id": "s", "at": [yards, 0]}],
+        faces=[6, 6, 5],
+    )
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert shot.dn == 13 + penalty
+    assert all_used(fight)
+
+
+def test_D_a_mounted_archer_shoots_at_the_lower_of_riding_and_bow():
+    """ "Roll against the lower of Riding or ranged weapon skill to hit" (B397). Bow 13, Riding 10: the
+    mounted archer shoots at 10, -4 for 10 yards: 6."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"skills": {"Bow": 13, "Riding": 10}},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [10, 0]}],
+        faces=[6, 6, 5],
+    )
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert shot.dn == 6
+    assert all_used(fight)
