@@ -1,0 +1,181 @@
+"""Helpers for the Spells & Swords cases written from the rules text (004_0d1ac50b56c23caf.txt).
+
+Each case builds a small encounter, forces every die with ScriptedDice and plays it through the public
+engine API (Fight, Command, the ruleset's choices and validate), then reads final values from the state
+and the events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from fracas.dice.source import DiceError, ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
+from fracas.rules.registry import get_ruleset
+
+R = get_ruleset("sas")
+
+# A plain human: no armor, helmet, shield, skill or bonus, an ordinary weapon (mace), Wound Level 4.
+PLAIN: dict[str, Any] = {
+    "kind": "human",
+    "size": "human",
+    "movement": 6,
+    "wound_level_base": 4,
+    "weapons": ["mace"],
+}
+
+
+def unit(
+    uid: str,
+    at: tuple[int, int] | list[int],
+    facing: int | None = None,
+    opts: dict | None = None,
+    **stats: Any,
+) -> dict[str, Any]:
+    """A combatant entry: the plain human with the given stat overrides."""
+    entry: dict[str, Any] = {"id": uid, "name": uid, "at": list(at), "stats": {**PLAIN, **stats}}
+    if facing is not None:
+        entry["facing"] = facing
+    if opts:
+        entry["options"] = opts
+    return entry
+
+
+@contextmanager
+def _forced() -> Iterator[None]:
+    """A die the case did not force is a die the text does not roll there: an assertion, not a crash."""
+    try:
+        yield
+    except DiceError as exc:
+        raise AssertionError(f"a die the case did not force was rolled: {exc}") from exc
+
+
+@dataclass(slots=True)
+class Play:
+    """A fight driven one forced step at a time; ``log`` keeps every event since the start."""
+
+    fight: Fight
+    log: list[ev.Event] = field(default_factory=list)
+    decision: Decision | None = None
+    unused: list[int] = field(default_factory=list)
+
+    @property
+    def state(self) -> Any:
+        return self.fight.state
+
+    def c(self, uid: str) -> Any:
+        return self.fight.state.combatants[uid]
+
+    def advance(self, faces: list[int] | tuple[int, ...] = ()) -> Decision | None:
+        """Run the automatic events (round starts, bleeds, ...) with exactly ``faces``."""
+        self.fight.dice = ScriptedDice(list(faces))
+        n = len(self.fight.log)
+        with _forced():
+            self.decision = self.fight.advance_until_decision()
+        self.log.extend(self.fight.log[n:])
+        self.unused.extend(self.fight.dice.faces[self.fight.dice.position :])
+        return self.decision
+
+    def act(
+        self,
+        action: str,
+        target: str | None = None,
+        faces: list[int] | tuple[int, ...] = (),
+        after: list[int] | tuple[int, ...] = (),
+        **args: Any,
+    ) -> list[ev.Event]:
+        """The deciding combatant does ``action`` with exactly ``faces``; then play on to the next
+        decision with exactly ``after``. Returns the events of both."""
+        assert self.decision is not None, "no decision pending"
+        cmd = Command(self.decision.actor, action, target, dict(args))
+        self.fight.dice = ScriptedDice(list(faces))
+        n = len(self.fight.log)
+        with _forced():
+            self.fight.submit(cmd)
+        self.log.extend(self.fight.log[n:])
+        self.unused.extend(self.fight.dice.faces[self.fight.dice.position :])
+        self.advance(after)
+        out = self.fight.log[n:]
+        return out
+
+    def wait_for(self, actor: str, rnd: int | None = None) -> None:
+        """Everyone else does nothing (no dice) until ``actor`` decides (in round ``rnd`` when given)."""
+        while self.decision is not None and (
+            self.decision.actor != actor or (rnd is not None and self.fight.state.round != rnd)
+        ):
+            self.act("nothing")
+        assert self.decision is not None, "the fight ended"
+
+    def done(self) -> None:
+        """Every forced face was used: the case forced exactly the dice the rules rolled."""
+        assert not self.unused, f"faces forced but never rolled: {self.unused}"
+
+    def offered(self, action: str | None = None) -> list[Command]:
+        """The commands offered to the deciding combatant (of one action when named)."""
+        assert self.decision is not None
+        return [c for c in R.choices(self.fight.state, self.decision) if action is None or c.action == action]
+
+    def legal(self, action: str, target: str | None = None, **args: Any) -> bool:
+        """Whether ``validate`` accepts the command for the deciding combatant."""
+        assert self.decision is not None
+        try:
+            R.validate(self.fight.state, Command(self.decision.actor, action, target, dict(args)))
+        except IllegalCommand:
+            return False
+        return True
+
+    def rolls(self, test: str, actor: str | None = None) -> list[ev.Rolled]:
+        return [
+            e
+            for e in self.log
+            if isinstance(e, ev.Rolled) and e.test == test and (actor is None or e.actor == actor)
+        ]
+
+    def show(self) -> str:
+        return "\n".join(json.dumps(ev.to_json(e)) for e in self.log)
+
+
+def start(
+    side_a: list[dict],
+    side_b: list[dict],
+    faces: list[int] | tuple[int, ...] = (20, 1),
+    *,
+    options: dict | None = None,
+    settings: dict | None = None,
+    map: dict | None = None,
+    side_c: list[dict] | None = None,
+) -> Play:
+    """An encounter of the given sides; side a wins Initiative with the default faces (20 against 1).
+    The Brawl Rule is off unless ``options`` turns it on, so a melee attack is a weapon attack."""
+    sides = [{"name": "a", "combatants": side_a}, {"name": "b", "combatants": side_b}]
+    if side_c:
+        sides.append({"name": "c", "combatants": side_c})
+    data: dict[str, Any] = {
+        "version": 1,
+        "ruleset": "sas",
+        "options": {"brawl-rule": False, **(options or {})},
+        "sides": sides,
+    }
+    if settings:
+        data["settings"] = settings
+    data["map"] = {"extra": {"keep_facing": True}, **(map or {})}
+    _spec, state = encounter.load_data(data, "<by-the-text>")
+    play = Play(Fight(R, state, ScriptedDice([])))
+    play.advance(faces)
+    return play
+
+
+def mods(roll: ev.Rolled) -> dict[str, int]:
+    """The modifiers of a roll by their reason (summed when one reason appears twice)."""
+    out: dict[str, int] = {}
+    for value, why, _rule in roll.modifiers:
+        out[why] = out.get(why, 0) + value
+    return out
