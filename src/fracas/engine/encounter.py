@@ -113,7 +113,7 @@ def read_file(path: str | Path) -> dict[str, Any]:
         raise EncounterFileError(f"{p}: not a text file (an encounter file is UTF-8 YAML or TOML)") from None
     except OSError as exc:
         raise EncounterFileError(f"{p}: cannot be read ({exc.strerror})") from None
-    return read_text(text, str(p), toml=p.suffix.lower() == ".toml")
+    return _characters_from_files(read_text(text, str(p), toml=p.suffix.lower() == ".toml"), p)
 
 
 def read_text(text: str, source: str, *, toml: bool = False) -> dict[str, Any]:
@@ -128,7 +128,7 @@ def read_text(text: str, source: str, *, toml: bool = False) -> dict[str, Any]:
         raise EncounterFileError(
             f"{source}: the file must hold a mapping (ruleset, sides, ...), found {type(data).__name__}"
         )
-    return _characters_from_files(data, p)
+    return data
 
 
 def _characters_from_files(data: dict[str, Any], path: Path) -> dict[str, Any]:
