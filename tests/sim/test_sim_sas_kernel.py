@@ -310,3 +310,31 @@ def test_cli_sim_runs_the_kernel_on_a_duel_file(tmp_path: Path, capsys: Any) -> 
         ["sim", str(f), "-n", "20", "--seed", "1", "--json", "--engine", "reference", "--workers", "1"]
     )
     assert code == 0 and json.loads(capsys.readouterr().out)["engine"] == "reference"
+
+
+def _one_handed(state: Any) -> bool:
+    from fracas.rules.sas.ruleset import hands_left
+
+    return any(hands_left(c)[0] < 2 for c in state.combatants.values())
+
+
+def test_only_a_fighter_left_one_handed_hands_a_fight_back() -> None:
+    """A fight goes back to the engine only when a fighter with one hand left would act (BODY PART BROKEN,
+    MAJOR WOUND TABLE 4 Lost Limb): replaying each handed-back fight's faces, the engine must find a
+    fighter one-handed when they run out (Weakened, BLEED TABLE, once shared its number with one hand)."""
+    from fracas.engine.play import Fight
+
+    k = _kernel("troll-troll")
+    sc = _scenario("troll-troll")
+    seeds = np.arange(1, 401, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    handed = 0
+    for s in seeds:
+        back, _out, dice = k.trace(int(s))
+        if not back:
+            continue
+        handed += 1
+        fight = Fight(sc.ruleset, sc.state.clone(), PrefixDice(dice, _NoMoreDice()), None)
+        with pytest.raises(AssertionError, match="a die the kernel did not draw"):
+            fight.run()
+        assert _one_handed(fight.state), f"seed {s}: handed back with no fighter one-handed"
+    assert handed  # the case is reached

@@ -22,6 +22,7 @@ from typing import Any
 
 from fracas.engine import events as ev
 from fracas.engine.state import Combatant, Condition, FightState
+from fracas.rules.sas.effects import EffectKind
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures import Effect
 from fracas.rules.sas.tables import tables
@@ -438,5 +439,5 @@ class EventBuilder:
             elif k in ("friendly-fire", "knocked-back", "scatter", "remove-broken"):
                 # positional or attack follow-ups are resolved by the ruleset where they arise
                 pass
-            else:  # pragma: no cover - every kind is listed above
-                raise ValueError(f"unknown effect {k!r}")
+            else:  # pragma: no cover - every kind of EffectKind is listed above
+                raise ValueError(f"effect {EffectKind.of(k).text!r} is not folded")

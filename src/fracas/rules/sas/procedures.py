@@ -68,7 +68,8 @@ class Effect:
     hurt (name=part), broken (name=part), permanent (name), bleed (value=bleeds, rounds=time to death or
     None), stop-bleed, dead, dying (rounds), drop-weapon, drop-shield, weapon-breaks, next (name=key, value),
     stat (name=strength/appearance/move, value), friendly-fire, knocked-back (value=spaces), scatter,
-    fumble (nested: the fumble result's own effects follow it), lost-limb (name=leg/arm), mute.
+    fumble (nested: the fumble result's own effects follow it), lost-limb (name=leg/arm), mute: the texts of
+    :class:`~fracas.rules.sas.effects.EffectKind`, whose numbers the duel kernel queues.
     """
 
     kind: str

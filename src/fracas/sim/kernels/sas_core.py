@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fracas.rules.sas.effects import EffectKind
+
 
 def _jit(**options: bool):  # noqa: ANN202
     """numba's ``njit``, cached on disk (beside this file or in the user's cache); compiled in each process
@@ -47,10 +49,12 @@ NC = 12
 K_MISS_ACTION, K_MISS_ATTACK, K_ATTACK, K_FOE_ATTACK, K_FOE_DAMAGE, K_DEFENSE = 0, 1, 2, 3, 4, 5
 NK = 6
 
-# effect kinds (procedures.Effect kinds the kernel applies; the others change nothing in a duel)
-E_MARKERS, E_COND, E_HURT, E_BROKEN, E_BLEED, E_DEAD, E_NEXT, E_DROP, E_BREAKS = 1, 2, 3, 4, 5, 6, 7, 8, 9
-E_ONE_HAND = 10  # an arm or hand broken or lost: one hand left (ruleset.hands_left)
-E_WEAK = 10
+# effect kinds: the engine's own (rules/sas/effects.py; the kinds the kernel applies, the others change
+# nothing in a duel). numba reads the members of a module-level IntEnum as constants.
+E_MARKERS, E_COND, E_HURT = EffectKind.MARKERS, EffectKind.CONDITION, EffectKind.HURT
+E_BROKEN, E_BLEED, E_DEAD = EffectKind.BROKEN, EffectKind.BLEED, EffectKind.DEAD
+E_NEXT, E_STAT, E_DROP = EffectKind.NEXT, EffectKind.STAT, EffectKind.DROP_WEAPON
+E_BREAKS, E_LOST_LIMB = EffectKind.WEAPON_BREAKS, EffectKind.LOST_LIMB
 QMAX = 256
 
 # attack table rows (004 ATTACK TABLE)
@@ -212,7 +216,8 @@ def _hurt(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
 def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
     hand unusable (the weapon drops)."""
-    _push(Q, qn, E_BROKEN, t, 0, 0, 0)
+    # name 1: an arm or hand, which leaves one hand (ruleset.hands_left)
+    _push(Q, qn, E_BROKEN, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
     if part == PART_NECK:
         _push(Q, qn, E_DEAD, t, 0, 0, 0)
     elif part == PART_HEAD:
@@ -220,7 +225,6 @@ def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
         _knock_out(Q, qn, t, hours * 60 * P[P_ROUNDS_PER_MINUTE])
     elif part in (PART_ARM, PART_HAND):
         _push(Q, qn, E_DROP, t, 0, 0, 0)
-        _push(Q, qn, E_ONE_HAND, t, 0, 0, 0)
 
 
 @_jit()
@@ -293,7 +297,7 @@ def _fumble(P, S, Q, qn, t, die, rs, tr, tn) -> None:  # noqa: ANN001
 def _lost_limb(P, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     if not _percent(P, P[P_LEG_PERCENT], rs, tr, tn):
         _push(Q, qn, E_DROP, t, 0, 0, 0)  # an arm or hand: the weapon drops (a leg: Move -4 only)
-        _push(Q, qn, E_ONE_HAND, t, 0, 0, 0)
+        _push(Q, qn, E_LOST_LIMB, t, 0, 0, 0)  # one hand left
 
 
 @_jit()
@@ -449,7 +453,9 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
             X[t, 6] += Q[k, 3]
         elif kind == E_BROKEN:
             X[t, 7] += 1
-        elif kind == E_ONE_HAND:
+            if Q[k, 3]:  # an arm or hand
+                X[t, 14] = 1
+        elif kind == E_LOST_LIMB:  # only an arm or hand is queued (a lost leg changes nothing in a duel)
             X[t, 14] = 1
         elif kind == E_BLEED:
             X[t, 8] += Q[k, 2]
@@ -463,8 +469,8 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
         elif kind == E_DROP:
             if X[t, 3] != S[t, S_NW]:
                 X[t, 3] = S[t, S_NW]
-        elif kind == E_WEAK:
-            X[t, 12] += Q[k, 2]
+        elif kind == E_STAT:  # Strength (the only one queued): its loss, as the engine's strength_loss
+            X[t, 12] -= Q[k, 2]
         elif kind == E_BREAKS:
             w = X[t, 3]
             nw = S[t, S_NW]
@@ -749,7 +755,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     # "-2 to all Rolls next Round", rolled at the round's beginning: to the end of this one
                     _push(Q, qn, E_COND, i, 0, C_DIZZY, 0)
                 else:
-                    _push(Q, qn, E_WEAK, i, 1, 0, 0)  # Weakened: Strength -1
+                    _push(Q, qn, E_STAT, i, -1, 0, 0)  # Weakened: Strength -1
                 _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
         result = _result(S, X)
         if result >= 0:
