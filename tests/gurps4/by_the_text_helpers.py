@@ -81,6 +81,8 @@ def defense_value(fight: Fight, actor: str, defense: str, retreat: bool = False,
         a = c.args
         if a.get("defense") != defense or bool(a.get("retreat", False)) != retreat:
             continue
+        if bool(a.get("acrobatic", False)) != bool(match.get("acrobatic", False)):
+            continue
         if any(a.get(k) != v for k, v in match.items()):
             continue
         return int(c.label.rsplit("(", 1)[1].rstrip(")"))

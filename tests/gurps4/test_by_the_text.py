@@ -24,10 +24,13 @@ from by_the_text_helpers import (
     of_type,
     offered,
     one_roll,
+    rolls,
     script,
+    status,
 )
 
 from fracas.engine import events as ev
+from fracas.engine.commands import Command
 
 # Combatant entries used by several cases.
 NO_ARMOR = {"weapons": ["broadsword"], "armor": [], "shield": None}
@@ -624,3 +627,360 @@ def test_D_a_mounted_archer_shoots_at_the_lower_of_riding_and_bow():
     shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
     assert shot.dn == 6
     assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# G: voluntary versus involuntary
+# ----------------------------------------------------------------------------------------------------------
+
+
+def mounted_knight(saddle: str = "war_saddle", **stats: object) -> list[dict]:
+    knight = {
+        "template": "knight",
+        "id": "k",
+        "options": {"mount": "horse"},
+        "equipment": {**NO_ARMOR, "saddle": saddle},
+    }
+    if stats:
+        knight["stats"] = dict(stats)
+    return [{"template": "heavy_warhorse", "id": "horse", "at": [0, 0]}, knight]
+
+
+def test_G_a_stunned_rider_rolls_riding_at_minus_4_or_falls_off():
+    """ "A rider who is stunned must make a Riding roll at -4 or fall off" (B397); a war saddle gives "+1 to
+    Riding to stay seated" (gurps.md 2, B289). The knight (Riding 13) is stunned by a major wound and rolls
+    against 13 - 4 + 1 = 10; a 12 fails: he is off the horse, lying, and the horse has no rider."""
+    fight = new_fight(
+        mounted_knight(),
+        [fast_axeman(at=[1, 0])],
+        # axe 10 hits; 2 + 2 + 1 = 5 cut, x1.5 = 7 HP (major); knockdown 14 vs HT 12 fails; Riding 12
+        faces=[3, 3, 4, 2, 2, 5, 5, 4, 4, 4, 4],
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    events = defend(fight, "k", "none")
+    riding = one_roll(events, "Riding")
+    assert (riding.dn, riding.success) == (10, False)
+    knight = fight.state.combatants["k"]
+    assert knight.marks.get("mount") is None
+    assert knight.marks.get("posture") == "lying"
+    assert fight.state.combatants["horse"].marks.get("rider") is None
+    assert all_used(fight)
+
+
+@pytest.mark.parametrize(
+    ("saddle", "riding_dn"),
+    [("war_saddle", 10), ("saddle_and_stirrups", 9), ("none", None)],
+)
+def test_G_knockback_unseats_a_rider_unless_saddle_and_stirrups_and_riding_at_minus_4_per_yard(
+    saddle: str, riding_dn: int | None
+):
+    """ "A rider who suffers any knockback is automatically knocked off unless he has a saddle and stirrups,
+    in which case he gets a Riding roll at -4 per yard of knockback to stay on" (B397). Knockback: "yards =
+    floor(basic damage / (ST - 2))" (gurps.md 1.7, B378): a 14-point mace blow on ST 12 is 1 yard. Riding 13
+    - 4 (+1 war saddle) = 10, 9 with plain saddle and stirrups; without them, no roll: he falls."""
+    fight = new_fight(
+        mounted_knight(saddle),
+        [fast_axeman(at=[1, 0], equipment={"weapons": ["mace"]})],
+    )
+    faces = [3, 3, 4, 6, 6, 3, 3, 3] + ([6, 6, 1] if riding_dn else [])  # mace 2d+2 = 14 cr; HT 9; Riding 13
+    script(fight, *faces)
+    act(fight, "ax", "attack", "k", weapon="mace", maneuver="attack")
+    events = defend(fight, "k", "none")
+    assert injury(fight, "k") == 14
+    found = rolls(events, "Riding")
+    if riding_dn is None:
+        assert found == []
+    else:
+        assert [(r.dn, r.success) for r in found] == [(riding_dn, False)]
+    assert fight.state.combatants["k"].marks.get("mount") is None
+    assert all_used(fight)
+
+
+def test_G_a_stunned_passenger_stays_on_with_the_lower_of_riding_and_st_at_minus_3_even_below_3():
+    """ "The passenger uses the lower of the controlling rider's skill or his own ST on any roll to avoid
+    falling off, but do so at -3" (B397), and a stunned rider rolls "at -4 or fall off" (B397). ST 9 is lower
+    than the knight's Riding 13: 9 - 3 - 4 = 2. The roll is forced on him, so it is made even below 3
+    ("only defence rolls may be attempted" limits what a fighter may choose to try, gurps.md 1.1)."""
+    fight = new_fight(
+        [
+            *mounted_knight(basic_speed=6.5),
+            {
+                "template": "horse_archer",
+                "id": "p",
+                "options": {"mount": "horse"},
+                "stats": {"st": 9, "skills": {"Bow": 13, "Riding": 14}},
+            },
+        ],
+        [fast_axeman(at=[1, 0])],
+        # axe 10 hits; 2 + 3 + 1 = 6 cut, DR 2: 4 x 1.5 = 6 HP, over HP/2 (9 / 2); knockdown 14 vs HT 11
+        faces=[3, 3, 4, 2, 3, 5, 5, 4, 1, 1, 1],
+    )
+    assert fight.state.combatants["horse"].marks.get("passenger") == "p"
+    act(fight, "ax", "attack", "p", weapon="axe", maneuver="attack")
+    events = defend(fight, "p", "none")
+    stay_on = one_roll(events, "Riding", actor="p")
+    assert stay_on.dn == 2
+    assert stay_on.total == 3  # a 3 is rolled
+    assert all_used(fight)
+
+
+def test_B_the_controlling_rider_has_an_extra_minus_1_to_riding_with_a_passenger():
+    """ "The controlling rider has an extra -1 to Riding skill" (B397), and "a rider uses melee weapons at the
+    lower of his Melee Weapon skill or Riding skill" (B397): Broadsword 14, Riding 13 - 1 = 12."""
+    fight = new_fight(
+        [
+            *mounted_knight(basic_speed=6.5),
+            {"template": "horse_archer", "id": "p", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+        faces=[6, 6, 5],
+    )
+    swing = one_roll(
+        act(fight, "k", "attack", "s", weapon="broadsword:swing", maneuver="attack"), "broadsword"
+    )
+    assert swing.dn == 12
+    assert all_used(fight)
+
+
+@pytest.mark.parametrize(
+    ("stats", "will_dn"),
+    [({}, 10), ({"combat_reflexes": True}, 16), ({"sm": 1}, None)],
+)
+def test_G_panic_will_roll_against_a_cavalry_charge(stats: dict, will_dn: int | None):
+    """Panic (GM's option): "the GM may require him to make a Will roll to stand his ground ... Anyone with
+    Combat Reflexes gets +6 to this roll. Those with a SM equal to or greater than that of the mount do not
+    have to roll!" (B396). The spearman (Will 10), unused to cavalry, sees the warhorse charge at him."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [10, 0], "stats": {"unused_to_cavalry": True, **stats}}],
+        options={"panic": True},
+    )
+    act(fight, "horse", "move", to=[5, 0])
+    act(fight, "k", "do_nothing")
+    n = len(fight.log)
+    script(fight, *([6, 5, 5] if will_dn else []))  # 16: fails at 10, succeeds at 16
+    d = fight.advance_until_decision()
+    found = rolls(fight.log[n:], "Will")
+    if will_dn is None:
+        assert found == []
+    else:
+        assert [r.dn for r in found] == [will_dn]
+    if will_dn == 10:
+        assert status(fight, "s") != "active"  # he runs instead
+        assert d is None or d.actor != "s"
+    else:
+        assert d is not None and d.actor == "s" and d.kind == "act"
+    assert all_used(fight)
+
+
+def test_G_a_miss_by_1_at_the_rider_goes_to_the_mount_which_may_dodge():
+    """B397: "If any attack aimed at a rider misses by 1, it hits the mount unless it makes its active
+    defense roll". The axe misses the knight by 1 (14 vs 13); the horse is asked to defend, dodges at 9,
+    and nobody is hurt."""
+    fight = new_fight(mounted_knight(), [fast_axeman(at=[1, 0])], faces=[5, 5, 4, 3, 3, 3])
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    assert defense_value(fight, "horse", "dodge") == 9
+    events = defend(fight, "horse", "dodge", retreat=False)
+    assert one_roll(events, "Dodge").success
+    assert injury(fight, "horse") == injury(fight, "k") == 0
+    assert all_used(fight)
+
+
+def test_C_a_hit_mount_makes_its_rider_roll_riding_minus_the_mounts_shock():
+    """B397: "If the mount is hit, the rider must roll vs. Riding, minus the shock penalty suffered by the
+    mount, to keep it from spooking". Shock "at 20+ HP: -1 per full HP/10 of injury" (gurps.md 1.6, B419): a
+    horse of 20 HP wounded for 4 HP has shock -2. Riding 13 + 1 (stirrups, "+1 to control the mount", B289)
+    - 2 = 12."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"hp": 20}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}, "equipment": dict(NO_ARMOR)},
+        ],
+        [fast_axeman(at=[1, 0])],
+        # axe 10 hits; 1 + 1 + 1 = 3 cut, x1.5 = 4 HP; Riding 12 succeeds
+        faces=[3, 3, 4, 1, 1, 4, 4, 4],
+    )
+    act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack")
+    events = defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 4
+    riding = one_roll(events, "Riding", actor="k")
+    assert riding.dn == 12
+    assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Aerial combat (B398)
+# ----------------------------------------------------------------------------------------------------------
+
+
+def flyers(duelist_altitude: int = 5, warrior_altitude: int = 3) -> list[list[dict]]:
+    """A winged spearman (Spear 13, air Move 11) acting first, and a winged duelist (Dodge 9, light shield
+    DB 1, Shortsword 14, Aerobatics 12, air Move 12) one yard away."""
+    return [
+        [
+            {
+                "template": "winged_warrior",
+                "id": "w",
+                "at": [0, 0],
+                "altitude": warrior_altitude,
+                "stats": {"basic_speed": 7},
+            }
+        ],
+        [{"template": "winged_duelist", "id": "d", "at": [1, 0], "altitude": duelist_altitude}],
+    ]
+
+
+def test_aerial_no_penalty_to_attack_or_defense_in_flight_and_height_between_flyers_ignored():
+    """ "There is no penalty to attack or defense rolls in flight" and "Don't worry about the relative height
+    of two battling flyers - as long as they're close enough to engage at all" (B398). The spear thrust is at
+    Spear 13; the duelist, 2 yards higher, dodges at her plain 9 + 1 (DB): no height bonus."""
+    fight = new_fight(*flyers(), faces=[3, 3, 3])
+    thrust = one_roll(act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack"), "spear")
+    assert thrust.dn == 13
+    assert defense_value(fight, "d", "dodge") == 10
+    assert all_used(fight)
+
+
+def test_aerial_a_hovering_flyer_retreats_for_1_more():
+    """ "If a flyer can hover, and has enough space to move one step up or down, he gets +1 over and above the
+    usual retreating bonus when he retreats" (B398); the usual bonus is +3 to Dodge, +1 to Parry or Block
+    (gurps.md 1.4, B377). The duelist: Dodge 10 -> 14, shortsword Parry 11 -> 13, Block 8 -> 10."""
+    fight = new_fight(*flyers(), faces=[3, 3, 3])
+    act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack")
+    assert defense_value(fight, "d", "dodge", retreat=True) == 14
+    assert defense_value(fight, "d", "parry", retreat=True, weapon="shortsword:swing") == 13
+    assert defense_value(fight, "d", "block", retreat=True) == 10
+
+
+def test_aerial_the_acrobatic_dodge_in_flight_uses_aerobatics():
+    """ "To perform an Acrobatic Dodge (p. 375), use Aerobatics skill" (B398). The duelist's Acrobatic Dodge
+    rolls against Aerobatics 12 first; on a success her Dodge 10 gets the Acrobatic Dodge bonus (+2 in the
+    tool's unverified data, gurps.md 2)."""
+    fight = new_fight(*flyers(), faces=[3, 3, 3, 3, 3, 3, 4, 4, 4])
+    act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack")
+    events = defend(fight, "d", "dodge", retreat=False, acrobatic=True)
+    aerobatics = one_roll(events, "Aerobatics")
+    assert (aerobatics.dn, aerobatics.success) == (12, True)
+    (dodge,) = [r for r in rolls(events) if r.test == "Dodge"]
+    assert dodge.dn == 12 and dodge.success
+    assert all_used(fight)
+
+
+def test_aerial_a_flyer_attacking_a_foe_on_the_ground_uses_combat_at_different_levels():
+    """ "When flyers attack foes on the ground, use the Combat at Different Levels rules (p. 402)" (B398): the
+    lower fighter defends at -1 at 3 ft (gurps.md 2, B402). The duelist, 1 yard (3 ft) up, thrusts at a
+    spearman beside her: his Dodge 8 + 2 (medium shield DB) - 1 = 9."""
+    fight = new_fight(
+        [{"template": "winged_duelist", "id": "d", "at": [0, 0], "altitude": 1, "stats": {"basic_speed": 7}}],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+        faces=[3, 3, 3],
+    )
+    act(fight, "d", "attack", "s", weapon="shortsword:thrust", maneuver="attack")
+    assert defense_value(fight, "s", "dodge") == 9
+
+
+def test_aerial_cannot_hover_flyer_must_move_a_quarter_of_its_airspeed_or_stall():
+    """ "If you are flying under your own power using Flight with the Cannot Hover ... limitation, you must
+    take a Move or Move and Attack maneuver and move at least 1/4 your top airspeed each turn, or you'll
+    stall" (B398). With air Move 12 (the tool's top airspeed), a 2-yard move or Do Nothing would stall: not
+    offered and refused; a 3-yard move is legal."""
+    fight = new_fight(
+        [
+            {
+                "template": "winged_duelist",
+                "id": "g",
+                "at": [0, 0],
+                "altitude": 10,
+                "stats": {"basic_speed": 7, "flight_limitation": "cannot_hover"},
+            }
+        ],
+        [{"template": "spearman", "id": "s", "at": [20, 0]}],
+    )
+    choices = offered(fight, "g")
+    assert {c.action for c in choices} <= {"move", "attack"}
+    assert all(
+        c.args.get("maneuver", "move_and_attack") == "move_and_attack"
+        for c in choices
+        if c.action == "attack"
+    )
+    for cmd in (
+        Command("g", "do_nothing", None, {}),
+        Command("g", "move", None, {"to": [2, 0], "altitude": 10}),
+    ):
+        with pytest.raises(Exception, match="stall"):
+            R.validate(fight.state, cmd)
+    R.validate(fight.state, Command("g", "move", None, {"to": [3, 0], "altitude": 10}))
+
+
+def test_D_aerial_diagonal_climb_or_descent_costs_1_5_yards_per_yard():
+    """ "Moving a yard vertically and a yard horizontally simultaneously (diagonal movement at 45°) costs the
+    same as 1.5 horizontal yards" (B398). 4 yards over and 4 down cost 6 of the flyer's air Move 11."""
+    fight = new_fight(
+        [
+            {
+                "template": "winged_warrior",
+                "id": "w",
+                "at": [0, 0],
+                "altitude": 20,
+                "stats": {"basic_speed": 7},
+            }
+        ],
+        [{"template": "spearman", "id": "s", "at": [40, 0]}],
+    )
+    act(fight, "w", "move", to=[4, 0], altitude=16)
+    flyer = fight.state.combatants["w"]
+    assert (flyer.pos, flyer.altitude) == ((4, 0), 16)
+    assert flyer.marks.get("moved") == 6
+
+
+def test_C_aerial_a_dive_adds_10_to_air_move():
+    """ "A diving flyer can accelerate faster: add +10 to basic air Move ... on any turn spent diving and
+    doing nothing else (a Move maneuver)" (B398). Straight down, air Move 11 takes the flyer 11 yards; a dive
+    takes it 20 yards, to the ground (21 would be allowed)."""
+    for dive, altitude in ((False, 9), (True, 0)):
+        fight = new_fight(
+            [
+                {
+                    "template": "winged_warrior",
+                    "id": "w",
+                    "at": [0, 0],
+                    "altitude": 20,
+                    "stats": {"basic_speed": 7},
+                }
+            ],
+            [{"template": "spearman", "id": "s", "at": [40, 0]}],
+        )
+        args = {"to": [0, 0], "altitude": 0}
+        if dive:
+            args["dive"] = True
+        act(fight, "w", "move", **args)
+        assert fight.state.combatants["w"].altitude == altitude, dive
+
+
+def test_D_aerial_steps_use_air_move():
+    """ "Use your basic air Move to calculate the distance you can step ... flyers are often fast enough to
+    step 2+ yards" (B398); a step is "Move/10, rounded up" (gurps.md 1.3, B368). The duelist (air Move 12:
+    step 2) 3 yards from a foe may Attack with her reach-1 shortsword; on the ground (Move 6: step 1) she may
+    not (only Move and Attack)."""
+    for altitude, plain_attack in ((5, True), (0, False)):
+        fight = new_fight(
+            [
+                {
+                    "template": "winged_duelist",
+                    "id": "d",
+                    "at": [0, 0],
+                    "altitude": altitude,
+                    "stats": {"basic_speed": 7},
+                }
+            ],
+            [{"template": "winged_warrior", "id": "w", "at": [3, 0], "altitude": altitude}],
+        )
+        maneuvers = {
+            c.args["maneuver"]
+            for c in offered(fight, "d")
+            if c.action == "attack" and c.args["weapon"].startswith("shortsword")
+        }
+        assert ("attack" in maneuvers) is plain_attack, (altitude, maneuvers)
