@@ -1,0 +1,206 @@
+"""Helpers for the ED1 cases written from the rules text alone (tests/ed1/test_by_the_text.py).
+
+Only the public API is used: an encounter mapping, `Fight` with `ScriptedDice`, `Command`, the ruleset's
+`choices` / `validate`, and the events a fight writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command, Decision
+from fracas.engine.play import Fight
+from fracas.rules.registry import get_ruleset
+
+R = get_ruleset("ed1")
+
+# The ED1 Step/Action Dice Table (reference 1.2), steps 1-19; steps 1 and 2 take 2 and 1 off the total.
+ED1_DICE: dict[int, tuple[int, ...]] = {
+    1: (4,), 2: (4,), 3: (4,), 4: (6,), 5: (8,), 6: (10,), 7: (12,), 8: (6, 6), 9: (8, 6), 10: (10, 6),
+    11: (10, 8), 12: (10, 10), 13: (12, 10), 14: (20, 4), 15: (20, 6), 16: (20, 8), 17: (20, 10),
+    18: (20, 12), 19: (20, 6, 6),
+}  # fmt: skip
+STEP_MOD = {1: -2, 2: -1}
+
+
+def faces(step: int, total: int) -> list[int]:
+    """Faces that make a test at `step` total exactly `total`, no die exploding, not every die a 1."""
+    dice = ED1_DICE[step]
+    out = [1] * len(dice)
+    rest = total - STEP_MOD.get(step, 0) - len(dice)
+    assert rest >= 0, f"step {step} cannot total {total}"
+    for i, sides in enumerate(dice):
+        add = min(rest, sides - 2)
+        out[i] += add
+        rest -= add
+    assert rest == 0, f"step {step} cannot total {total} without a bonus die"
+    assert len(dice) < 2 or any(f != 1 for f in out), "that would be the Rule of One"
+    return out
+
+
+def block(**overrides: Any) -> dict[str, Any]:
+    """A creature-format stat block: Initiative step 5 (d8), PD 8, WT 8, UR 20, DR 25, Combat Movement 10
+    and Full Movement 20 yards, a Sword at step 10 with damage step 8."""
+    stats: dict[str, Any] = {
+        "dexterity": 12,
+        "strength": 12,
+        "toughness": 12,
+        "perception": 10,
+        "willpower": 10,
+        "charisma": 10,
+        "initiative": 5,
+        "physical_defense": 8,
+        "mystic_defense": 8,
+        "social_defense": 8,
+        "physical_armor": 0,
+        "mystic_armor": 0,
+        "wound_threshold": 8,
+        "unconsciousness": 20,
+        "death": 25,
+        "knockdown": 5,
+        "recovery_tests": 2,
+        "movement": 10,
+        "full_movement": 20,
+        "attacks": [{"name": "Sword", "kind": "melee", "step": 10, "damage": 8}],
+    }
+    stats.update(overrides)
+    return stats
+
+
+ENTRY_KEYS = {
+    "tactic",
+    "combat_options",
+    "options",
+    "hidden",
+    "facing",
+    "altitude",
+    "template",
+    "equipment",
+    "count",
+}
+
+
+def who(cid: str, at: list[int] | None = None, player: bool = False, **extra: Any) -> dict[str, Any]:
+    """A combatant entry with a stat block (keys of `extra` that are entry fields go on the entry)."""
+    entry: dict[str, Any] = {"id": cid, "name": cid.capitalize(), "player": player}
+    if at is not None:
+        entry["at"] = at
+    stats = {k: v for k, v in extra.items() if k not in ENTRY_KEYS}
+    entry.update({k: v for k, v in extra.items() if k in ENTRY_KEYS})
+    if "template" not in entry:
+        entry["stats"] = block(**stats)
+    elif stats:
+        entry["stats"] = stats
+    return entry
+
+
+def start(
+    heroes: list[dict[str, Any]],
+    foes: list[dict[str, Any]],
+    faces_: list[int],
+    *,
+    options: dict[str, Any] | None = None,
+    map_: dict[str, Any] | None = None,
+) -> Fight:
+    data: dict[str, Any] = {
+        "version": 1,
+        "ruleset": "ed1",
+        "sides": [{"name": "Heroes", "combatants": heroes}, {"name": "Foes", "combatants": foes}],
+    }
+    if options:
+        data["options"] = options
+    if map_:
+        data["map"] = map_
+    _spec, state = encounter.load_data(data, "<by the text>")
+    return Fight(R, state, ScriptedDice(list(faces_)))
+
+
+Plan = dict[str, tuple[str, str | None] | tuple[str, str | None, list[str]]]
+
+
+def declaration(actor: str, plan: Plan | None) -> Command:
+    entry = (plan or {}).get(actor, ("other", None))
+    args: dict[str, Any] = {"action": entry[0]}
+    if len(entry) > 2:
+        args["options"] = list(entry[2])  # type: ignore[misc]
+    return Command(actor, "declare", entry[1], args)
+
+
+def until(
+    fight: Fight, actor: str, kind: str = "act", faces_: list[int] | None = None, plan: Plan | None = None
+) -> Decision:
+    """Advance until `actor` must decide `kind`: declarations follow `plan` (actor -> (action, target[,
+    options])) and default to "other"; everyone else's turn is ended. `faces_` replaces the dice first."""
+    if faces_ is not None:
+        fight.dice = ScriptedDice(list(faces_))
+    for _ in range(200):
+        d = fight.advance_until_decision()
+        assert d is not None, f"the fight ended before {actor} had to decide {kind}"
+        if d.actor == actor and d.kind == kind:
+            return d
+        if d.kind == "declare":
+            fight.submit(declaration(d.actor, plan))
+        elif d.kind == "react":
+            fight.submit(Command(d.actor, "pass", None, {}))
+        else:
+            fight.submit(Command(d.actor, "end", None, {}))
+    raise AssertionError(f"{actor} never had to decide {kind}")
+
+
+def play(fight: Fight, cmd: Command, faces_: list[int]) -> list[ev.Event]:
+    """Submit `cmd` with exactly `faces_` on the dice; every face must be used."""
+    dice = ScriptedDice(list(faces_))
+    fight.dice = dice
+    out = fight.submit(cmd)
+    assert dice.remaining == 0, f"{dice.remaining} scripted faces left unused: {out}"
+    return out
+
+
+def rolls(events: list[ev.Event], test: str | None = None) -> list[ev.Rolled]:
+    out = [e for e in events if isinstance(e, ev.Rolled)]
+    return [e for e in out if test is None or test.lower() in e.test.lower()]
+
+
+def one_roll(events: list[ev.Event], test: str) -> ev.Rolled:
+    found = rolls(events, test)
+    assert len(found) == 1, f"expected one {test} test, found {found} in {events}"
+    return found[0]
+
+
+def damaged(events: list[ev.Event], target: str) -> list[ev.Damaged]:
+    return [e for e in events if isinstance(e, ev.Damaged) and e.target == target]
+
+
+def statuses(events: list[ev.Event], target: str) -> list[str]:
+    return [e.status for e in events if isinstance(e, ev.StatusChanged) and e.target == target]
+
+
+def initiative(fight: Fight, actor: str, rnd: int | None = None) -> ev.InitiativeRolled:
+    current = 0
+    found: ev.InitiativeRolled | None = None
+    for e in fight.log:
+        if isinstance(e, ev.RoundStarted):
+            current = e.round
+        if isinstance(e, ev.InitiativeRolled) and e.actor == actor and (rnd is None or current == rnd):
+            found = e
+    assert found is not None, f"no Initiative for {actor} in round {rnd}"
+    return found
+
+
+def order(fight: Fight, rnd: int | None = None) -> tuple[str, ...]:
+    current = 0
+    found: tuple[str, ...] | None = None
+    for e in fight.log:
+        if isinstance(e, ev.RoundStarted):
+            current = e.round
+        if isinstance(e, ev.OrderSet) and (rnd is None or current == rnd):
+            found = tuple(e.order)
+    assert found is not None
+    return found
+
+
+def c(fight: Fight, cid: str) -> Any:
+    return fight.state.combatants[cid]
