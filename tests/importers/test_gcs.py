@@ -108,3 +108,34 @@ def test_an_xml_gcs_file_is_told_to_resave(tmp_path: Path) -> None:
         assert "4.20" in str(exc)
     else:  # pragma: no cover
         raise AssertionError("an XML .gcs file was read")
+
+
+def test_archer_v2_advantages_and_hit_locations(files: Path) -> None:
+    got = import_file(files / "gcs/archer-v2.gcs")
+    s = got.entry["stats"]
+    assert s["high_pain_threshold"] is True and s["skills"]["Bow"] == 15 and s["skills"]["Riding"] == 13
+    assert s["encumbrance"] == 0 and s["basic_move"] == 6 and s["dodge"] == 9  # 18.5 lb <= BL 24 lb
+    assert got.entry["equipment"] == {"weapons": ["composite_bow", "shortsword"], "armor": ["leather_armor"]}
+    assert any("Sling" in d.what for d in got.report.unusable)  # no fracas row: said, not dropped
+    assert any("Greed" in d.what and "switched off" in d.why for d in got.report.unused)
+    assert any(c.field == "DR by location" for c in got.report.computed)
+    load_data(_encounter({**got.entry, "at": [0, 0]}))
+
+
+def test_winged_v3_flies(files: Path) -> None:
+    got = import_file(files / "gcs/winged-v3.gcs")
+    s = got.entry["stats"]
+    assert s["flight"] == "winged" and "flight_limitation" not in s  # Cannot Hover is switched off
+    assert s["air_move"] == 12  # Basic Speed 6.25 x 2 (p.B56)
+    _, state = load_data(_encounter({**got.entry, "at": [0, 0], "altitude": 10}))
+    assert state.combatants["ilia-of-the-cliffs"].stats.flies
+
+
+def test_pegasus_v5_is_a_flying_mount(files: Path) -> None:
+    got = import_file(files / "gcs/pegasus-v5.gcs")
+    e = got.entry
+    assert e["template"] == "race_horse"  # the nearest ST in fracas's mount table
+    assert e["stats"]["flight"] == "winged" and e["stats"]["air_move"] == 11
+    _, state = load_data(_encounter({**e, "at": [0, 0]}))
+    st = state.combatants["pegasus"].stats
+    assert st.mount and st.flies and st.st == 20

@@ -198,19 +198,37 @@ class _Reader:
 
     # ----- the parts
     def run(self) -> Imported:
+        # each part names itself in ``self.part``: a value of a type no GCS writes, met deep inside a part,
+        # is still reported with the file and the part instead of a traceback
+        try:
+            return self._run()
+        except CharacterFileError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as exc:
+            raise self.fail(self.part, f"damaged: a value of an unexpected kind ({exc})") from None
+
+    def _run(self) -> Imported:
+        self.part = "attributes"
         self.attributes()
-        traits = list(self.walk("traits" if "traits" in self.doc else "advantages", "trait"))
+        self.part = "traits" if "traits" in self.doc else "advantages"
+        traits = list(self.walk(self.part, "trait"))
         animal = self.is_animal(traits)
         self.traits(traits, animal)
+        self.part = "skills"
         self.skills()
+        self.part = "equipment (carried weight) or calc.basic_lift"
         level = self.encumbrance()
+        self.part = "calc.move / calc.dodge"
         self.move_and_dodge(level)
+        self.part = "profile.SM"
         self.size()
+        self.part = "equipment (weapons, shields, armor)"
         self.weapons_and_gear(traits, animal)
         entry: dict[str, Any] = {"name": self.name, "id": slug(self.name)}
         self.template = self.mount_template() if animal else None
         if self.template is not None:
             entry["template"] = self.template
+        self.part = "settings.body_type.locations"
         self.hit_locations()
         entry["stats"] = self.stats
         if self.equipment:
@@ -381,7 +399,10 @@ class _Reader:
 
     def carried_weight(self) -> float:
         total = 0.0
-        for i, it in enumerate(self.doc.get("equipment") or []):
+        items = self.doc.get("equipment") or []
+        if not isinstance(items, list):
+            raise self.fail("equipment", f"expected a list, found {type(items).__name__}")
+        for i, it in enumerate(items):
             if isinstance(it, dict):
                 total += self.item_weight(it, f"equipment[{i}]")
         return total
@@ -638,10 +659,9 @@ class _Reader:
             dr = loc["calc"].get("dr")
             file_dr = dr.get("all", 0) if isinstance(dr, dict) else 0
             ident = str(loc.get("id", i))
-            if ident in ("skull",):
-                file_dr -= int(
-                    loc.get("dr_bonus", 0) or 0
-                )  # the skull's own DR 2 fracas adds itself (p.B399)
+            bonus = loc.get("dr_bonus")
+            if ident == "skull" and isinstance(bonus, int) and isinstance(file_dr, int):
+                file_dr -= bonus  # the skull's own DR 2, which fracas adds itself (p.B399)
             if ident in _DR_LOCATIONS and file_dr != theirs.get(ident, 0):
                 differ.append(f"{loc.get('table_name', ident)} {file_dr} (fracas {theirs.get(ident, 0)})")
         if differ:
