@@ -1,4 +1,4 @@
-"""Helpers for the ED4 cases written from the rules text alone (tests/ed4/test_by_the_text.py).
+"""Helpers for the ED4 cases written from the rules text alone (tests/ed4/test_ed4_by_the_text.py).
 
 Only the public API is used: an encounter mapping, `Fight` with `ScriptedDice`, `Command`, the ruleset's
 `choices` / `validate`, and the events a fight writes.
