@@ -225,9 +225,11 @@ def test_the_player_view_never_shows_a_hidden_combatant_or_monster_statistics(se
 def test_the_index_shows_game_master_links_only_with_the_token(served) -> None:
     client, _, fid = served
     public = client.get("/").text
-    assert f"/view/{fid}" in public and f"/gm/{fid}" not in public and TOKEN not in public
-    private = client.get(f"/?token={TOKEN}").text
-    assert f"/gm/{fid}?token={TOKEN}" in private and "/new?token=" in private
+    # without the token nothing is listed: the players open the link the game master gives them
+    assert f"/view/{fid}" not in public and f"/gm/{fid}" not in public and TOKEN not in public
+    private = client.get(f"/?token={TOKEN}")  # the printed link: a cookie, then the clean address
+    assert private.url.path == "/" and not private.url.query
+    assert f'href="/gm/{fid}"' in private.text and 'href="/new"' in private.text and TOKEN not in private.text
 
 
 def test_creating_an_encounter_from_the_builder_or_an_uploaded_file(served) -> None:
@@ -263,7 +265,7 @@ def test_creating_an_encounter_from_the_builder_or_an_uploaded_file(served) -> N
     placed["sides"][0]["combatants"][0]["at"] = [3, 3]
     r = client.post("/api/fights", json={"encounter": placed, "seed": 4}, headers=GM).json()
     assert r["status"] == "ok" and r["id"].startswith("built-in-the-browser-")
-    view = client.get(r["gm"]).text
+    view = client.get(r["gm"], headers=GM).text
     assert "Built in the browser" in view
     assert re.search(r'data-id="ann"', view)
     gm = client.get(f"/api/fights/{r['id']}/gm", headers=GM).json()
@@ -274,7 +276,7 @@ def test_export_and_import_through_the_api(served) -> None:
     client, _, fid = served
     client.post(f"/api/fights/{fid}/advance", json={}, headers=GM)
     client.post(f"/api/fights/{fid}/round", json={}, headers=GM)
-    r = client.get(f"/api/fights/{fid}/export?token={TOKEN}")
+    r = client.get(f"/api/fights/{fid}/export", headers=GM)
     assert r.headers["content-disposition"].startswith("attachment")
     data = r.json()
     new = client.post("/api/fights/import", json=data, headers=GM).json()

@@ -103,6 +103,18 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
+def _create_private(p: Path) -> None:
+    """A new database file is made readable by its owner only (0600): it holds the game master's token and
+    every hidden combatant; SQLite gives its -wal and -shm files the same mode."""
+    try:
+        fd = os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise UsageError(f"{p}: cannot create the database ({exc.strerror})") from None
+    os.close(fd)
+
+
 def connect(path: str | Path, make_dir: bool = False) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit), WAL, FULL sync, foreign keys on.
 
@@ -121,6 +133,7 @@ def connect(path: str | Path, make_dir: bool = False) -> sqlite3.Connection:
                 raise UsageError(f"{p.parent}: cannot make the directory ({exc.strerror})") from None
         if p.is_dir():
             raise UsageError(f"{p}: is a directory, not a database file")
+        _create_private(p)
     try:
         conn = sqlite3.connect(str(p), timeout=30.0, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")

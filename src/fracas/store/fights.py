@@ -95,6 +95,14 @@ class Store:
             conn.execute("INSERT INTO meta(key, value) VALUES ('gm_token', ?)", (token,))
             return token
 
+    def new_gm_token(self) -> str:
+        """Replace the game master's secret (``fracas serve --new-token``): every old link and cookie stops
+        working."""
+        token = secrets.token_urlsafe(18)
+        with self.db.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('gm_token', ?)", (token,))
+        return token
+
     # ----- fights ------------------------------------------------------------------------------------
     def new_id(self, name: str) -> str:
         base = _slug(name)

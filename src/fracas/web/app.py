@@ -2,8 +2,10 @@
 
 Pages are drawn on the server; a little JavaScript (static/*.js, no build step) posts actions and redraws the
 fight when its log moves on (short polling of ``/api/fights/{id}/version``). Every change needs the game
-master's token (header ``X-Fracas-Token`` or ``?token=``); every input is checked on the server and a refused
-one changes nothing.
+master's token: API clients send it in the ``X-Fracas-Token`` header; a browser opens the printed link
+once (``?token=``), which sets an HttpOnly, SameSite=Strict cookie and redirects to the same page without
+the token, so the token never stays in an address, a history or a Referer. Every input is checked on the
+server and a refused one changes nothing; request bodies are limited before they are read (``BodyLimit``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Literal
 import yaml
 from fastapi import Depends, FastAPI, File, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
@@ -27,6 +29,7 @@ from fracas.errors import EncounterFileError, FracasError, RuleNotImplemented, U
 from fracas.store.book import FacesNeeded, FightBook
 from fracas.store.fights import StaleFight, check_id
 from fracas.store.session import FightService
+from fracas.web.guard import COOKIE, BodyLimit, SecurityHeaders, TokenInAddress
 from fracas.web.views import gm_view, player_view
 
 HERE = Path(__file__).parent
@@ -38,6 +41,8 @@ BUILDER_DEFAULTS: dict[str, dict[str, tuple[str, ...]]] = {
     "sas": {"heroes": ("fighter", "priest"), "monsters": ("goblin", "goblin")},
 }
 MAX_UPLOAD = 1_000_000
+MAX_BODY = 1_000_000  # any request body, checked before it is read
+MAX_IMPORT = 20_000_000  # an exported fight: its whole log
 
 
 class _Strict(BaseModel):
@@ -78,23 +83,41 @@ def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
 
 
-def create_app(service: FightService, token: str) -> FastAPI:
-    """The app for one store; ``token`` is the game master's secret."""
-    app = FastAPI(title="fracas", version=__version__, docs_url=None, redoc_url=None)
+def create_app(service: FightService, token: str, *, players_only: bool = False) -> FastAPI:
+    """The app for one store; ``token`` is the game master's secret. ``players_only``: the players' view and
+    nothing else (no game master's page or action exists on it), for ``fracas serve --players-host``."""
+    app = FastAPI(title="fracas", version=__version__, docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.state.service = service
     app.state.token = token
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={"/api/fights/import": MAX_IMPORT})
 
     def given_token(request: Request) -> str:
-        return request.headers.get("x-fracas-token") or request.query_params.get("token") or ""
+        return request.headers.get("x-fracas-token") or request.cookies.get(COOKIE) or ""
 
     def is_gm(request: Request) -> bool:
-        return secrets.compare_digest(given_token(request).encode(), token.encode())
+        return not players_only and secrets.compare_digest(given_token(request).encode(), token.encode())
 
     def gm_only(request: Request) -> None:
+        if players_only:
+            raise HTTPException(404, "not found")
+        in_address = request.query_params.get("token")
+        if in_address is not None and request.method == "GET" and not request.url.path.startswith("/api/"):
+            # the printed link: trade the token in the address for the cookie, then show the clean address
+            if secrets.compare_digest(in_address.encode(), token.encode()):
+                clean = request.url.remove_query_params("token")
+                raise TokenInAddress(clean.path + (f"?{clean.query}" if clean.query else ""))
+            raise HTTPException(403, "the game master's token is wrong: use the printed link")
         if not is_gm(request):
             raise HTTPException(403, "the game master's token is missing or wrong: use the printed link")
+
+    @app.exception_handler(TokenInAddress)
+    async def _to_cookie(request: Request, exc: TokenInAddress) -> Response:
+        response = RedirectResponse(exc.clean_url, status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
 
     # ----- errors: one clear sentence, never a traceback --------------------------------------------
     @app.exception_handler(HTTPException)
@@ -189,21 +212,22 @@ def create_app(service: FightService, token: str) -> FastAPI:
     # ----- pages ------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
     def index(request: Request) -> Response:
+        if request.query_params.get("token") is not None:
+            gm_only(request)  # the printed link: cookie, then the clean address
         gm = is_gm(request)
-        fights = service.store.fights()
-        return templates.TemplateResponse(
-            request, "index.html", {"fights": fights, "gm": gm, "token": token if gm else ""}
-        )
+        # without the token nothing is listed: a player opens the link the game master gives him
+        fights = service.store.fights() if gm else []
+        return templates.TemplateResponse(request, "index.html", {"fights": fights, "gm": gm})
 
     @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_page(request: Request, fight_id: str) -> Response:
         view = gm_of(fight_id)
-        return templates.TemplateResponse(request, "gm.html", {"v": view, "token": token})
+        return templates.TemplateResponse(request, "gm.html", {"v": view})
 
     @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_fragment(request: Request, fight_id: str) -> Response:
         view = gm_of(fight_id)
-        return templates.TemplateResponse(request, "_gm_fight.html", {"v": view, "token": token})
+        return templates.TemplateResponse(request, "_gm_fight.html", {"v": view})
 
     @app.get("/view/{fight_id}", response_class=HTMLResponse)
     def player_page(request: Request, fight_id: str) -> Response:
@@ -217,9 +241,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
 
     @app.get("/new", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def new_page(request: Request) -> Response:
-        return templates.TemplateResponse(
-            request, "new.html", {"token": token, "rulesets_json": json.dumps(rulesets())}
-        )
+        return templates.TemplateResponse(request, "new.html", {"rulesets_json": json.dumps(rulesets())})
 
     # ----- reading ----------------------------------------------------------------------------------
     @app.get("/api/fights", dependencies=[Depends(gm_only)])
@@ -308,7 +330,7 @@ def create_app(service: FightService, token: str) -> FastAPI:
             "status": "ok",
             "id": fid,
             "seq": book.seq,
-            "gm": f"/gm/{fid}?token={token}",
+            "gm": f"/gm/{fid}",
             "player": f"/view/{fid}",
         }
 

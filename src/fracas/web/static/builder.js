@@ -2,7 +2,6 @@
 "use strict";
 (() => {
   const root = document.getElementById("builder");
-  const token = root.dataset.token;
   const rulesets = window.FRACAS_RULESETS || [];
   const HEX = 20, COLS = 14, ROWS = 10;
   let enc = { version: 1, ruleset: "", name: "New encounter", max_rounds: 100,
@@ -145,7 +144,7 @@
     if (!file) return;
     const fd = new FormData();
     fd.append("file", file);
-    const r = await fetch("/api/encounters/parse", { method: "POST", headers: { "X-Fracas-Token": token }, body: fd });
+    const r = await fetch("/api/encounters/parse", { method: "POST", body: fd });
     const data = await r.json();
     const err = document.getElementById("errors");
     if (data.status !== "ok") { err.textContent = data.error || "refused"; return; }
@@ -163,7 +162,7 @@
     const err = document.getElementById("errors");
     err.textContent = "";
     const body = { encounter: Object.assign({}, extra, enc) };
-    const r = await fetch("/api/fights", { method: "POST", headers: { "Content-Type": "application/json", "X-Fracas-Token": token }, body: JSON.stringify(body) });
+    const r = await fetch("/api/fights", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = await r.json();
     if (data.status === "ok") { window.location = data.gm; return; }
     err.textContent = data.error || "refused";

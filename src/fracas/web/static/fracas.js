@@ -1,11 +1,11 @@
 // fracas: the little JavaScript of the game master's and players' views (no build step).
-// The server draws the pages; this posts actions with the game master's token and redraws the fight when its
+// The server draws the pages; this posts actions (the game master's cookie goes with them) and redraws the fight when its
 // log moves on (short polling of /api/fights/<id>/version).
 "use strict";
 
 const Fracas = (() => {
   const POLL_MS = 1000;
-  let app, fightId, token, fragmentUrl, seq = 0, busy = false;
+  let app, fightId, fragmentUrl, seq = 0, busy = false;
   // Requests in flight (window.fracasPending): lets end-to-end tests wait until the page has settled.
   window.fracasPending = 0;
   async function tracked(promise) {
@@ -19,7 +19,7 @@ const Fracas = (() => {
   }
 
   async function refresh() {
-    const r = await fetch(fragmentUrl + (token ? "?token=" + encodeURIComponent(token) : ""), { cache: "no-store" });
+    const r = await fetch(fragmentUrl, { cache: "no-store" });
     if (!r.ok) return;
     const html = await r.text();
     const logBox = document.querySelector("#fight .log .lines");
@@ -53,7 +53,7 @@ const Fracas = (() => {
   async function post(path, body) {
     const r = await fetch("/api/fights/" + fightId + "/" + path, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Fracas-Token": token },
+      headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
     let data = {};
@@ -191,7 +191,6 @@ const Fracas = (() => {
   function gm() {
     app = document.getElementById("app");
     fightId = app.dataset.id;
-    token = app.dataset.token;
     fragmentUrl = app.dataset.fragment;
     seq = currentSeq();
     document.addEventListener("click", (e) => {
@@ -210,7 +209,6 @@ const Fracas = (() => {
   function player() {
     app = document.getElementById("app");
     fightId = app.dataset.id;
-    token = "";
     fragmentUrl = app.dataset.fragment;
     seq = currentSeq();
     const lines = document.querySelector("#fight .log .lines");
