@@ -38,14 +38,25 @@ def unit(
     at: tuple[int, int] | list[int],
     facing: int | None = None,
     opts: dict | None = None,
+    *,
+    template: str | None = None,
+    hidden: bool = False,
     **stats: Any,
 ) -> dict[str, Any]:
-    """A combatant entry: the plain human with the given stat overrides."""
-    entry: dict[str, Any] = {"id": uid, "name": uid, "at": list(at), "stats": {**PLAIN, **stats}}
+    """A combatant entry: the plain human (or a bestiary ``template``) with the given stat overrides."""
+    entry: dict[str, Any] = {"id": uid, "name": uid, "at": list(at)}
+    if template:
+        entry["template"] = template
+        if stats:
+            entry["stats"] = dict(stats)
+    else:
+        entry["stats"] = {**PLAIN, **stats}
     if facing is not None:
         entry["facing"] = facing
     if opts:
         entry["options"] = opts
+    if hidden:
+        entry["hidden"] = True
     return entry
 
 
@@ -179,3 +190,38 @@ def mods(roll: ev.Rolled) -> dict[str, int]:
     for value, why, _rule in roll.modifiers:
         out[why] = out.get(why, 0) + value
     return out
+
+
+@dataclass(slots=True)
+class SameFace:
+    """Every die shows ``face`` (or its largest face when smaller): forced dice for cases that try every
+    offered command, where each command rolls its own number of dice."""
+
+    face: int
+
+    def roll(self, sides: int, why: str = "") -> int:
+        return min(self.face, sides)
+
+
+def try_every_offer(play: Play, faces: tuple[int, ...] = (1, 10, 20)) -> list[str]:
+    """Every command offered to the deciding combatant passes ``validate`` and resolves on a copy of the
+    fight, with every die at each of ``faces``. Returns the problems found (empty when all is well)."""
+    problems: list[str] = []
+    state = play.fight.state
+    for cmd in R.choices(state, play.decision):
+        try:
+            R.validate(state, cmd)
+        except IllegalCommand as exc:
+            problems.append(f"offered but refused: {cmd.action} {cmd.target} {cmd.args}: {exc}")
+            continue
+        for face in faces:
+            copy = Fight(R, state.clone(), SameFace(face))
+            try:
+                copy.submit(cmd)
+                copy.advance_until_decision()
+            except Exception as exc:  # noqa: BLE001 - any crash of an offered command is the finding
+                problems.append(
+                    f"offered but fails with dice {face}: {cmd.action} {cmd.target} {cmd.args}: "
+                    f"{type(exc).__name__}: {exc}"
+                )
+    return problems

@@ -12,10 +12,26 @@ says what the text says and what fracas does.
 
 from __future__ import annotations
 
-import pytest
-from by_the_text_helpers import Play, mods, start, unit
+from pathlib import Path
 
+import pytest
+import yaml
+from by_the_text_helpers import Play, R, mods, start, try_every_offer, unit
+
+from fracas.engine import encounter
 from fracas.engine import events as ev
+from fracas.engine.play import Fight
+
+
+class Cycle:
+    """Forced dice for whole fights: the faces 1, 2, ..., 20 in turn, each read on the die asked for."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def roll(self, sides: int, why: str = "") -> int:
+        self.n += 1
+        return (self.n - 1) % 20 % sides + 1
 
 
 def defect(reason: str) -> pytest.MarkDecorator:
@@ -468,4 +484,542 @@ def test_g_regeneration_removes_one_marker_at_the_end_of_its_round() -> None:
     assert p.c("t").counters["markers"] == 1
     p.wait_for("x", 3)
     assert p.c("t").counters["markers"] == 0
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# A, E: who may act
+
+
+def test_e_knocked_out_cannot_act_and_is_easier_to_hit() -> None:
+    """LIGHT WOUND TABLE: "1 Knocked Out (Unconscious And Prone and Drop Weapon) for 2D6 Rounds"; KNOCKED
+    OUT: "He gets no Dodge Bonus and is +3 to be hit"; ATTACK TABLE MODIFIERS "Defender Prone +2".
+
+    y is knocked out in round 1 (2D6 = 1 + 1): he drops his mace, takes no turn in round 2, and x's attack
+    on him in round 2 is 5 + 3 + 2 + 1 (Attacker has Longer Weapon: y's hands are empty) = 11, his Dodge 2
+    not subtracted: a Hit."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9, dodge=2), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[14, 11, 1, 1, 1])
+    y = p.c("y")
+    assert y.status == "unconscious"
+    assert {"knocked-out", "knocked-down"} <= set(y.conditions)
+    assert y.marks["weapon"] != "mace"
+    p.wait_for("x", 2)
+    p.act("attack", "y", faces=[5, 1])
+    roll = p.rolls("Attack", "x")[-1]
+    assert (roll.total, roll.outcome) == (11, "Hit")
+    assert p.decision.actor == "w"
+    assert "y" not in [e.actor for e in p.log if isinstance(e, ev.TurnStarted)]
+    p.done()
+
+
+def test_a_disorientated_does_nothing_on_his_next_round() -> None:
+    """FUMBLE TABLE (HTH WEAPON): "5 Disorientated: Do nothing on your next Round." x fumbles (2) and rolls
+    5 in round 1: in round 2 he is not asked to act (side b's y decides first); in round 3 he acts."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[2, 5])
+    p.wait_for("w")
+    p.act("nothing")
+    assert (p.state.round, p.decision.actor) == (2, "y")
+    p.wait_for("x")
+    assert p.state.round == 3
+    p.done()
+
+
+def test_a_dazed_misses_his_next_attack() -> None:
+    """LIGHT WOUND TABLE: "4 Dazed: Miss next Attack." y, Dazed in round 1, attacks x: the attack fails
+    whatever the die (no die is rolled), x takes no marker; y's attack in round 2 is rolled (10: a Hit)."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 11, 4])
+    p.act("attack", "x")
+    assert not p.rolls("Attack", "y")
+    assert p.c("x").counters.get("markers", 0) == 0
+    p.wait_for("y", 2)
+    p.act("attack", "x", faces=[10, 1])
+    assert p.rolls("Attack", "y")[-1].outcome == "Hit"
+    p.wait_for("x", 3)
+    assert p.c("x").counters["markers"] == 1
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# E: what a creature cannot do
+
+
+def _shot_in_the_leg() -> Play:
+    """Side b's archer y hurts x's leg in round 1: hit 12, damage 11 (Light Wound with the table), LIGHT
+    WOUND TABLE 2 (1D100 80: Hurt), RANDOM BODY PART TABLE 4 Leg."""
+    p = start(
+        [unit("x", (0, 0), 0, wound_level_base=9)],
+        [unit("y", (4, 0), 3, weapons=["short-bow"]), unit("w", FAR, 3)],
+        faces=[1, 20],
+    )
+    p.act("attack", "x", faces=[12, 11, 2, 80, 4])
+    p.wait_for("x")  # the side's attacks take effect when the whole side has acted
+    assert p.c("x").marks.get("hurt") in (("leg",), ["leg"])
+    return p
+
+
+def test_e_hurt_leg_cannot_charge() -> None:
+    """CHARGE RULES: "A Combatant who is Fatigued, Encumbered, or has a Hurt or Broken Leg, Knee, or Foot
+    may not Charge." x's leg is Hurt: no Charge is offered or legal; he may still walk (Move -2)."""
+    p = _shot_in_the_leg()
+    assert not p.offered("charge")
+    assert not p.legal("charge", "y")
+    assert p.legal("walk", None, toward="y")
+    p.done()
+
+
+def test_c_hurt_part_is_minus_1_to_all_rolls() -> None:
+    """BODY PART HURT: "The Character will get -1 to All Rolls for any Hurt Part." x, his leg Hurt, closes
+    on the archer y (Close to Attack) and attacks at 12 - 1 + 1 (Attacker has Longer Weapon: a mace
+    against a bow) = 12; his damage roll is 1 - 1 = 0 too."""
+    p = _shot_in_the_leg()
+    p.act("close-to-attack", "y", faces=[12, 1])
+    assert p.rolls("Attack", "x")[-1].total == 12
+    assert p.rolls("Damage", "x")[-1].total == 0
+    p.done()
+
+
+def test_e_fatigued_runner_cannot_charge() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Run - Move at Double Speed. Will Result in Fatigue"; CHARGE RULES: "A
+    Combatant who is Fatigued ... may not Charge." x runs in round 1; in round 2 no Charge is legal."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (30, 0), 3), unit("w", (30, 3), 3)])
+    p.act("run", None, toward="y")
+    p.wait_for("x", 2)
+    assert not p.offered("charge")
+    assert not p.legal("charge", "y")
+    p.done()
+
+
+def test_e_set_to_receive_charge_needs_a_spear() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Set to Receive Charge - Requires Spear or Pole-Arm." With a mace it is
+    neither offered nor legal; with a spear it is both."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (6, 0), 3), unit("w", FAR, 3)])
+    assert not p.offered("set-to-receive-charge")
+    assert not p.legal("set-to-receive-charge")
+    p = start([unit("x", (0, 0), 0, weapons=["spear"])], [unit("y", (6, 0), 3), unit("w", FAR, 3)])
+    assert p.offered("set-to-receive-charge")
+    assert p.legal("set-to-receive-charge")
+    p.done()
+
+
+def test_e_overwatch_needs_a_ranged_weapon() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Go into Overwatch - Requires Ranged Weapon." A mace-man may not; a
+    bowman may."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (6, 0), 3), unit("w", FAR, 3)])
+    assert not p.legal("overwatch")
+    p = start([unit("x", (0, 0), 0, weapons=["short-bow"])], [unit("y", (6, 0), 3), unit("w", FAR, 3)])
+    assert p.legal("overwatch")
+    p.done()
+
+
+def test_e_no_ranged_attack_at_hth_range() -> None:
+    """ATTACK TABLE MODIFIERS: "HTH Range (Ranged Weapon) - Point Blank. Too Close to use Ranged Weapons."
+    A bowman next to his foe may not shoot him."""
+    p = start([unit("x", (0, 0), 0, weapons=["short-bow"])], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    assert not p.legal("attack", "y")
+    assert not [c for c in p.offered("attack") if c.target == "y"]
+    p.done()
+
+
+def test_e_continued_attack_only_after_attacking_last_round() -> None:
+    """ATTACKING: "If they attacked last Round and they are attacking again this Round, and are not moving,
+    this is referred to as a Continued attack"; ACTIONS "Hack and Slash - Continued Attack for HTH (No
+    Movement. Get Attack +1)". Round 1: no Hack and Slash; round 2 after an attack: 10 + 1 = 11."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    assert not p.legal("hack-and-slash", "y")
+    p.act("attack", "y", faces=[5])
+    p.wait_for("x", 2)
+    assert p.legal("hack-and-slash", "y")
+    p.act("hack-and-slash", "y", faces=[10, 1])
+    assert p.rolls("Attack", "x")[-1].total == 11
+    p.done()
+
+
+def test_e_zone_of_control_holds_but_not_a_much_bigger_foe() -> None:
+    """ZONE OF CONTROL RULE: "When engaged with a Foe in HTH you cannot move except to Disengage.
+    Exception: You are 3+ Size Classes bigger than opponent." x (Human) beside y may not walk away, but
+    may Disengage; a Giant (4 classes bigger) beside y may walk."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", (-9, 0), 0)])
+    assert not p.legal("walk", None, toward="w")
+    assert p.legal("disengage", "y", mode="flee")
+    p = start([unit("x", (0, 0), 0, size="giant")], [unit("y", (1, 0), 3), unit("w", (-9, 0), 0)])
+    assert p.legal("walk", None, toward="w")
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# D: counting
+
+
+@pytest.mark.parametrize(("members", "bonus"), [(3, 1), (4, 2)])
+def test_d_horde_attack_plus_1_per_2_attackers(members: int, bonus: int) -> None:
+    """HORDE ATTACK: "The combined attack gets Attack +1 and Damage +1 per 2 Attackers." Three goblins
+    give +1, four +2, on both the attack and the damage roll."""
+    around = [(1, 0), (1, -1), (0, -1), (-1, 0)][:members]
+    gobs = [unit(f"g{i}", at, 3, size="small", kind="humanoid") for i, at in enumerate(around)]
+    p = start(gobs, [unit("y", (0, 0), 0), unit("w", FAR, 3)])
+    p.act("horde", "y", faces=[10, 1])
+    attack = p.rolls("Attack")[-1]
+    assert mods(attack)[f"Horde Attack of {members}"] == bonus
+    assert p.rolls("Damage")[-1].total == 1 + bonus
+    p.done()
+
+
+@pytest.mark.parametrize(("face", "stands"), [(9, True), (8, False)])
+def test_d_stand_up_minus_2_per_adjacent_foe(face: int, stands: bool) -> None:
+    """COMBAT ROUND ACTIONS LIST: "Stand Up - Easy Skill Check Modified by Swift. Get -2 per Adj Foe";
+    reference 2.4: Easy is 5. Prone x with two foes beside him: 9 - 4 = 5 stands, 8 - 4 = 4 does not."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("z", (-1, 0), 0), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[2, 4, 60])  # Fumble 4: Trip, Go Prone (the 50% drop: 60, kept)
+    assert "knocked-down" in p.c("x").conditions
+    p.wait_for("x", 2)
+    p.act("stand-up", faces=[face])
+    roll = p.rolls("Stand Up", "x")[-1]
+    assert roll.total == face - 4
+    assert ("knocked-down" not in p.c("x").conditions) is stands
+    p.done()
+
+
+def test_d_flank_and_behind_by_facing() -> None:
+    """ATTACK TABLE MODIFIERS: "Attacking from Behind +2", "Attacker making Flank Attack +1 From Side"
+    (and "Defender Surrounded +1" for 2 foes). y faces east (toward x at its front); z strikes from
+    directly behind: 10 + 2 + 1 = 13."""
+    p = start([unit("x", (1, 0), 3), unit("z", (-1, 0), 0)], [unit("y", (0, 0), 0), unit("w", (0, 9), 0)])
+    p.act("nothing")
+    p.act("attack", "y", faces=[10, 1])
+    roll = p.rolls("Attack", "z")[-1]
+    assert mods(roll).get("Attacking from Behind") == 2
+    assert roll.total == 13
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# C: more final values
+
+
+@pytest.mark.parametrize(("face", "surprise"), [(10, True), (9, False)])
+def test_c_surprise_lowest_stealth_minus_highest_alertness(face: int, surprise: bool) -> None:
+    """SURPRISE: "Roll 1D20 and add the lowest Stealth Bonus of the Attacking Group, then subtract the
+    highest Alertness Bonus of the Group being Attacked. If the total is 11 or more the attackers get
+    Surprise." Stealth +2 and +3 (lowest 2), Alertness +1 and 0 (highest 1): 10 + 2 - 1 = 11 surprises,
+    9 + 2 - 1 = 10 does not (then side Initiative is rolled: 20 and 1)."""
+    hiders = [unit("x", (0, 0), 0, stealth=2, hidden=True), unit("x2", (0, 1), 0, stealth=3, hidden=True)]
+    p = start(
+        hiders,
+        [unit("y", (6, 0), 3, alertness=1), unit("w", FAR, 3)],
+        faces=[face] if surprise else [face, 20, 1],
+    )
+    assert (p.state.extra.get("surprise_side") == "a") is surprise
+    p.done()
+
+
+def test_c_surprise_gives_plus_2_in_the_first_round() -> None:
+    """SURPRISE: "The side with Surprise gets +2 Attack Bonuses in the First Round." x ambushes y with a
+    Sneak Attack... here an attack from hiding on the adjacent y: 10 + 2 = 12."""
+    p = start(
+        [unit("x", (0, 0), 0, stealth=5, hidden=True)], [unit("y", (1, 0), 3), unit("w", FAR, 3)], faces=[10]
+    )
+    p.act("attack", "y", faces=[10, 1])
+    roll = p.rolls("Attack", "x")[-1]
+    assert mods(roll).get("Attacker has Surprise") == 2
+    assert roll.total == 12
+    p.done()
+
+
+def test_c_side_initiative_uses_the_lowest_bonus() -> None:
+    """INITIATIVE: "Each side adds their lowest initiative Bonus to the Roll"; DAMAGE TABLE MODIFIER LIST
+    "Heavy Armor -4 ... (Initiative -1 ...)". Side a: one man in heavy armor (Initiative -1), one with
+    Initiative +2: 11 - 1 = 10 against side b's 11: side b attacks first."""
+    p = start(
+        [unit("x", (0, 0), 0, armor="heavy"), unit("x2", (0, 1), 0, initiative=2)],
+        [unit("y", (6, 0), 3), unit("w", FAR, 3)],
+        faces=[11, 11],
+    )
+    ini = {r.actor: r.total for r in p.rolls("Side Initiative")}
+    assert ini == {"a": 10, "b": 11}
+    assert p.decision.actor in ("y", "w")
+    p.done()
+
+
+def test_c_charge_attack_1_damage_2_defense_minus_4() -> None:
+    """CHARGE RULES: "They get Attack +1, Swift +2, Damage +2, and Defense -4 for 1 Round." x charges y:
+    attack 10 + 1 = 11, damage 5 + 2 = 7 (Superficial, y rolls 1D6 on the Fumble Table: 1 Drop);
+    y's reply, bare-handed, is 10 + 4 = 14."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (4, 0), 3), unit("w", FAR, 3)])
+    p.act("charge", "y", faces=[10, 5, 1])
+    assert p.rolls("Attack", "x")[-1].total == 11
+    assert p.rolls("Damage", "x")[-1].total == 7
+    assert p.c("x").pos == (3, 0)
+    p.wait_for("y")
+    p.act("attack", "x", faces=[10, 1])
+    assert p.rolls("Attack", "y")[-1].total == 14
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# F: what is offered is legal, and the tactics choose only legal commands
+
+
+def _offers_ok(p: Play) -> None:
+    problems = try_every_offer(p)
+    assert not problems, "\n".join(problems)
+
+
+def test_f_offered_commands_are_legal_in_an_opening_melee() -> None:
+    """COMBAT ROUND ACTIONS LIST: every command offered to a fighter beside a foe (and one far off) passes
+    validate and resolves with every die at 1, at 10 and at 20."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("z", (0, 3), 0, weapons=["short-bow"])],
+        [unit("y", (1, 0), 3), unit("w", (6, 0), 3, weapons=["spear"])],
+    )
+    _offers_ok(p)
+    p.act("nothing")
+    _offers_ok(p)
+
+
+def test_f_offered_commands_are_legal_for_a_prone_staggered_fighter() -> None:
+    """KNOCKED DOWN and FUMBLE TABLE (HTH WEAPON) 4 and 6: every command offered to a prone fighter, then
+    to a staggered one, passes validate and resolves."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[2, 4, 60])  # Trip: prone (the mace kept)
+    p.wait_for("x", 2)
+    _offers_ok(p)
+    p.act("attack", "y", faces=[2, 6])  # Stagger
+    p.wait_for("x", 3)
+    _offers_ok(p)
+
+
+def test_f_offered_commands_are_legal_for_a_rider_a_mage_and_a_wolf() -> None:
+    """MOUNTED COMBAT, Cast Spell, MONSTER FUMBLES: every command offered to a knight on his horse, to the
+    horse, to a mage and to a wolf passes validate and resolves."""
+    mage = unit("m", (0, 3), 0, template="mage")
+    wolf = unit("v", (6, 2), 3, template="wolf")
+    p = start([*_mounted_knight(), mage], [unit("y", (1, 0), 3), wolf])
+    seen = set()
+    while p.decision is not None and p.state.round <= 2:
+        seen.add(p.decision.actor)
+        _offers_ok(p)
+        p.act("nothing")
+    assert {"h", "x", "m", "y", "v"} <= seen
+
+
+@pytest.mark.parametrize("example", ["ambush", "cavalry-charge", "dog-pile", "goblin-horde", "underwater"])
+def test_f_every_tactic_choice_is_legal(example: str) -> None:
+    """COMBAT ROUND ACTIONS LIST and REACTIONS: in each bundled example, for four rounds, every command the
+    combatant's tactic chooses (fight.auto_command) passes validate and resolves. Every die is forced:
+    faces cycle through 1..20 (a d6 reads a 7 as 1, and so on)."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "sas" / f"{example}.yaml"
+    _spec, state = encounter.load_data(yaml.safe_load(path.read_text()), str(path))
+    fight = Fight(R, state, Cycle())
+    decision = fight.advance_until_decision()
+    steps = 0
+    while decision is not None and fight.state.round <= 4 and steps < 400:
+        cmd = fight.auto_command(decision)
+        R.validate(fight.state, cmd)
+        fight.submit(cmd)
+        decision = fight.advance_until_decision()
+        steps += 1
+    assert steps > 0
+
+
+# --------------------------------------------------------------------------------------------------
+# G: time conversions, voluntary and involuntary moves
+
+
+def test_g_skull_crack_knocks_out_for_hours_of_rounds() -> None:
+    """MAJOR WOUND TABLE: "3 Skull Crack: Knocked Out (Unconscious) for 1D2 Hours"; COMBAT ROUNDS: "A
+    Combat round is about 10 Seconds" (360 rounds an hour). Damage 17, 1D8 = 3, 1D2 = 1 in round 1
+    (drop roll 60): y is unconscious to the end of round 1 + 360, and still out ten rounds later."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 17, 3, 1, 60])
+    y = p.c("y")
+    assert y.status == "unconscious"
+    assert y.conditions["knocked-out"].until_round == 1 + 360
+    p.wait_for("x", 11)
+    assert p.c("y").status == "unconscious"
+    p.done()
+
+
+def test_g_bleed_kills_after_2d10_minutes_of_rounds() -> None:
+    """MAJOR WOUND TABLE: "5 Bleed: Victim will Die in 2D10 Minutes if Bleeding not Stopped"; COMBAT
+    ROUNDS: "A Combat round is about 10 Seconds". Bleeding from round 1 with 2D10 = 1 + 1 (2 minutes,
+    12 rounds): y (Wound Level 40, so the markers do not kill him) lives through round 13's turns and is
+    dead when round 14 begins (no Bleed Table roll then). Each round's BLEED TABLE roll is 6 (Weakened:
+    Strength -1)."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=40), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 17, 5, 1, 1, 60])
+    p.wait_for("w")
+    for rnd in range(2, 14):
+        p.act("nothing", after=[6])  # w ends the round; y's Bleed Table roll as the next one begins
+        assert p.state.round == rnd
+        p.wait_for("w")
+    assert p.c("y").status != "dead"
+    p.act("nothing")  # round 13 ends: the bleed's 12 rounds are up
+    assert p.state.round == 14
+    assert p.c("y").status == "dead"
+    p.done()
+
+
+def test_g_flee_keeps_the_weapon_and_shows_the_back() -> None:
+    """DISENGAGE: "Flee: Move away from Foe at full speed with your back to foe. He may chase you to get
+    the bonus for attacking from behind. You retain your Weapon and shield while Fleeing." x flees 6
+    spaces (Movement 6) still holding his mace; y closes and strikes at 10 + 2 = 12 ("Attacking from
+    Behind")."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("disengage", "y", mode="flee")
+    x = p.c("x")
+    assert x.marks["weapon"] == "mace"
+    assert max(abs(x.pos[0]), abs(x.pos[1]), abs(x.pos[0] + x.pos[1])) == 6
+    p.act("close-to-attack", "x", faces=[10, 1])
+    roll = p.rolls("Attack", "y")[-1]
+    assert mods(roll).get("Attacking from Behind") == 2
+    assert roll.total == 12
+    p.done()
+
+
+def test_g_a_scattered_horde_is_moved_out_of_the_zone_of_control() -> None:
+    """HORDE ATTACK: "If the Attack fails they are scattered"; ZONE OF CONTROL RULE forbids only moving
+    oneself ("you cannot move except to Disengage"). Three goblins around y miss (3 + 1 Flank + 1 Larger
+    + 1 Surrounded + 1 Horde = 7): each is pushed off, none is left beside y."""
+    around = [(1, 0), (1, -1), (0, -1)]
+    gobs = [unit(f"g{i}", at, 3, size="small", kind="humanoid") for i, at in enumerate(around)]
+    p = start(gobs, [unit("y", (0, 0), 0), unit("w", FAR, 3)])
+    p.act("horde", "y", faces=[3])
+    assert p.rolls("Attack")[-1].total == 7
+    for g in ("g0", "g1", "g2"):
+        q, r = p.c(g).pos
+        assert max(abs(q), abs(r), abs(q + r)) >= 2
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# C: weapons, armor, size, special combat
+
+
+def test_c_dual_wield_without_the_skill_is_minus_2_each() -> None:
+    """DUAL WIELD: "Without this Skill, Both Attacks are at Attack -2 and Damage -1." Two attacks at 12 - 2
+    = 10 (Hits) with damage 9 - 1 = 8 each: 2 + 2 markers."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["mace", "dagger"])],
+        [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)],
+    )
+    p.act("attack", "y", faces=[12, 9, 12, 10], dual=True)
+    assert [r.total for r in p.rolls("Attack", "x")] == [10, 10]
+    damage = [r.total for r in p.rolls("Damage", "x")]
+    assert damage[0] == 8
+    assert damage[1] == 10 - 1 - 1  # the off-hand dagger is a Lesser Weapon (-1) as well
+    p.wait_for("x", 2)
+    assert p.c("y").counters["markers"] == 4
+    p.done()
+
+
+def test_c_disarm_is_attack_minus_4_and_no_damage() -> None:
+    """DISARMED: "A character can use a regular Weapon based Attack to Disarm an Opponent. Such an attack
+    does no Damage. Attack -4. If Attack hits Foe Disarmed." 14 - 4 = 10 hits: y drops his mace, takes no
+    marker, and no damage die is rolled."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[14], disarm=True)
+    assert p.rolls("Attack", "x")[-1].total == 10
+    assert not p.rolls("Damage", "x")
+    y = p.c("y")
+    assert y.marks["weapon"] != "mace"
+    assert y.counters.get("markers", 0) == 0
+    p.done()
+
+
+def test_c_underwater_swinging_weapon_minus_3_thrusting_none() -> None:
+    """UNDERWATER COMBAT: "Blunt, Swinging, Cutting ... Weapons are ineffective underwater. They get
+    penalties of Attack and Damage -3. Only Thrusting, Piercing, and Impaling Weapons work Properly"
+    (Spears). x's mace: 14 + 1 (Surrounded) - 3 = 12, damage 11 - 3 = 8; x2's spear: 14 + 1 + 1
+    (Longer Weapon) = 16, damage 10."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("x2", (0, 1), 0, weapons=["spear"])],
+        [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)],
+        map={"extra": {"keep_facing": True, "underwater": True}},
+    )
+    p.act("attack", "y", faces=[14, 11])
+    p.act("attack", "y", faces=[14, 10])
+    assert [r.total for r in p.rolls("Attack")] == [12, 16]
+    assert [r.total for r in p.rolls("Damage")] == [8, 10]
+    p.done()
+
+
+def test_c_mounted_charge_stacks_charge_mounted_and_momentum() -> None:
+    """CHARGE RULES "Attack +1 ... Damage +2"; MOUNTED COMBAT: "Versus Unmounted Foes you get Attack and
+    Damage +1. If your Mount is Moving get Damage +1 from Momentum." A knight (Ride +2) charges on his
+    horse: attack 10 + 1 + 1 = 12; damage 5 + 2 + 1 + 1 = 9, a Light Wound (2 markers)."""
+    p = start(_mounted_knight(), [unit("y", (6, 0), 3), unit("w", (9, 3), 3)])
+    p.wait_for("x")
+    p.act("charge", "y", faces=[10, 5])
+    assert p.rolls("Attack", "x")[-1].total == 12
+    assert p.rolls("Damage", "x")[-1].total == 9
+    assert p.c("h").pos == p.c("x").pos == (5, 0)
+    assert p.c("y").counters["markers"] == 2
+    p.done()
+
+
+@pytest.mark.parametrize(("weapon", "total"), [("great-sword", 10), ("mace", 8), ("dagger", 7), ("torch", 6)])
+def test_c_weapon_classes_on_the_damage_roll(weapon: str, total: int) -> None:
+    """DAMAGE TABLE MODIFIER LIST: "Large Weapon +2 Two Handed. Great Sword", "Lesser Weapon -1 Knife",
+    "Light Weapon -2 ... Torch"; an ordinary mace has none. Damage die 8 (below 8 the Superficial Wound
+    makes y roll 1D6 on his Fumble Table: 1)."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=[weapon])],
+        [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)],
+    )
+    faces = [15, 8] + ([1] if total < 8 else [])
+    p.act("attack", "y", faces=faces)
+    assert p.rolls("Damage", "x")[-1].total == total
+    p.done()
+
+
+@pytest.mark.parametrize(("brawl_die", "damage"), [(10, 7), (11, 10)])
+def test_c_brawl_rule_turns_half_the_blows_into_brawls(brawl_die: int, damage: int) -> None:
+    """THE BRAWL RULE: "There is 50% (1-10 on 1D20) a Melee Attack will become a Random Brawl Attack ... Roll
+    for this before making the attack Roll"; DAMAGE TABLE MODIFIER LIST "Brawl Attack -3". A 10 makes
+    a brawl (1D60 30: a row not public, an unmodified brawl attack): damage 10 - 3 = 7; an 11 keeps the
+    mace: 10."""
+    p = start(
+        [unit("x", (0, 0), 0)],
+        [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)],
+        options={"brawl-rule": True},
+    )
+    faces = [brawl_die, 30, 15, 10, 1] if brawl_die <= 10 else [brawl_die, 15, 10]
+    p.act("attack", "y", faces=faces)
+    assert p.rolls("Damage", "x")[-1].total == damage
+    p.done()
+
+
+@pytest.mark.parametrize(("size", "mod"), [("large", 1), ("tall", 0), ("small", -1), ("short", 0)])
+def test_c_size_modifiers_at_2_classes(size: str, mod: int) -> None:
+    """ATTACK TABLE MODIFIERS: "Defender Smaller -1 2 Size Classes or more", "Defender Larger +1 2 Size
+    Classes or more" (reference 2.6: ... Small 5, Short 6, Human 7, Tall 8, Large 9). A Human attacks:
+    Large +1, Tall none, Small -1, Short none."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, size=size), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[5])
+    assert p.rolls("Attack", "x")[-1].total == 5 + mod
+    p.done()
+
+
+def test_c_instant_death_kills_a_heroic_character_too() -> None:
+    """DAMAGE TABLE: "19+ Instant Death - Foe Suffers Immediate Gory Death. Mortal Wound" (not the 2D6
+    rounds of DEATH BY A THOUSAND CUTS). A heroic y with no markers is dead when the markers land."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, heroic=True), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 19])
+    assert p.c("y").status == "dead"
+    assert p.decision.actor == "w"
+    p.done()
+
+
+def test_c_fighting_withdrawal_minus_2_attack_plus_1_defense() -> None:
+    """DISENGAGE: "Fighting Withdrawal: Move Backwards at half-speed while facing your opponent. Attacks
+    you make are at -2. Get Defense +1 while Doing this." x withdraws attacking at 12 - 2 = 10; y
+    follows and attacks at 10 - 1 = 9."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("disengage", "y", faces=[12, 1], mode="withdrawal")
+    assert p.rolls("Attack", "x")[-1].total == 10
+    p.act("close-to-attack", "x", faces=[10])
+    assert p.rolls("Attack", "y")[-1].total == 9
     p.done()
