@@ -8,7 +8,9 @@ equals legal, G voluntary versus involuntary and time.
 
 from __future__ import annotations
 
+import pytest
 from ed1_by_the_text_helpers import (
+    R,
     c,
     damaged,
     faces,
@@ -18,12 +20,14 @@ from ed1_by_the_text_helpers import (
     play,
     rolls,
     start,
+    statuses,
     until,
     who,
 )
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
+from fracas.errors import IllegalCommand
 
 
 def axe(damage: int, step: int = 10) -> list[dict]:
@@ -270,3 +274,233 @@ def test_A_initiative_is_tested_again_each_round():
     assert order(f, 1) == ("hero", "foe")
     assert order(f, 2) == ("foe", "hero")
     assert (initiative(f, "hero", 2).value, initiative(f, "foe", 2).value) == (2, 7)
+
+
+# ----- D: movement -----------------------------------------------------------------------------------
+
+
+def test_D_combat_movement_with_an_attack():
+    """ch.12 Movement: "If the character wants to perform any other action during that round (attack an
+    opponent, cast a spell, and so on), he can move up to a number of yards equal to his Combat Movement."
+    Combat Movement 10 yards: 5 hexes then the attack; 6 hexes and an attack are refused."""
+    f = duel(foe=who("foe", [6, 0]))
+    until(f, "hero", plan=ATTACK_FOE)
+    with pytest.raises(IllegalCommand):
+        R.validate(
+            f.state, Command("hero", "attack", "foe", {"path": [[i, 0] for i in range(1, 6)] + [[5, 1]]})
+        )
+    out = play(
+        f, Command("hero", "attack", "foe", {"path": [[i, 0] for i in range(1, 6)]}), faces(10, 8) + [3, 2]
+    )
+    assert one_roll(out, "Attack").success
+    assert c(f, "hero").pos == (5, 0)
+
+
+def test_D_full_movement_when_only_moving():
+    """ch.12 Movement: "If movement is the only action your character takes during a Combat Round, a
+    character can move up to a number of yards equal to his Full Movement." Full Movement 20 yards: 10
+    hexes; 11 are refused."""
+    f = duel(foe=who("foe", [-3, 0]))
+    until(f, "hero", plan={"hero": ("run", None)})
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "run", None, {"path": [[i, 0] for i in range(1, 12)]}))
+    play(f, Command("hero", "run", None, {"path": [[i, 0] for i in range(1, 11)]}), [])
+    assert c(f, "hero").pos == (10, 0)
+
+
+def test_D_movement_all_at_once_not_split_around_the_attack():
+    """ch.12 Movement: "his movement must take place all at once, either before or after his other action
+    ... a character cannot move half the distance of his Combat Movement, attack an opponent, and then use
+    the rest of his Combat Movement trying to get away." Moving in, attacking and moving out is refused."""
+    f = duel(foe=who("foe", [3, 0]))
+    until(f, "hero", plan=ATTACK_FOE)
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "attack", "foe", {"path": [[1, 0], [2, 0]], "after": [[1, 0]]}))
+
+
+def test_D_splitting_movement_when_the_table_adopts_it():
+    """ch.12 Movement: "See Combat Options for an optional rule called Splitting Movement. This special rule
+    DOES allow characters to move, attack, and then move again." With the option on: in 2, strike, out 1."""
+    f = start(
+        [who("hero", [0, 0], initiative=7)], [who("foe", [3, 0])], [6, 3], options={"split-movement": True}
+    )
+    until(f, "hero", plan=ATTACK_FOE)
+    out = play(
+        f,
+        Command("hero", "attack", "foe", {"path": [[1, 0], [2, 0]], "after": [[1, 0]]}),
+        faces(10, 8) + faces(8, 3),
+    )
+    assert one_roll(out, "Attack").success
+    assert c(f, "hero").pos == (1, 0)
+
+
+def test_D_attack_then_move_away():
+    """ch.12 Movement: "a character can move and then attack, or vice versa" - an attack from where he stands,
+    then the Combat Movement away (5 hexes)."""
+    f = duel()
+    until(f, "hero", plan=ATTACK_FOE)
+    out = play(
+        f,
+        Command("hero", "attack", "foe", {"after": [[-i, 0] for i in range(1, 6)]}),
+        faces(10, 8) + faces(8, 3),
+    )
+    assert one_roll(out, "Attack").success
+    assert c(f, "hero").pos == (-5, 0)
+
+
+def test_D_close_combat_needs_the_adjacent_hex():
+    """ch.12 Movement: "a character can move and then attack" - a sword does not reach a foe 3 hexes away
+    without moving (close combat reaches the adjacent hex, rule ed1/combat/close)."""
+    f = duel(foe=who("foe", [3, 0]))
+    until(f, "hero", plan=ATTACK_FOE)
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "attack", "foe", {}))
+
+
+# ----- E: what a character cannot do -------------------------------------------------------------------
+
+
+def test_E_only_one_talent_that_requires_an_action_per_round():
+    """ch.12 Talent Tests: "During a Combat Round, a character can use only one talent that requires an
+    action." After his attack, a second attack in the same round is refused."""
+    f = duel(foe=who("foe", [1, 0], wound_threshold=30))
+    until(f, "hero", plan=ATTACK_FOE)
+    play(f, Command("hero", "attack", "foe", {"end": False}), faces(10, 8) + faces(8, 3))
+    d = f.advance_until_decision()
+    if d is not None and d.actor == "hero":
+        assert "attack" not in {cmd.action for cmd in R.choices(f.state, d)}
+        with pytest.raises(IllegalCommand):
+            R.validate(f.state, Command("hero", "attack", "foe", {}))
+
+
+def test_E_acting_later_means_reserving_no_delayed_action():
+    """ch.12 Combat Round: "Characters may voluntarily reduce their Initiative in order to perform their
+    actions later in a round." ED1 has no ED4-style delayed action: it is neither offered nor accepted."""
+    f = duel()
+    d = until(f, "hero", plan=ATTACK_FOE)
+    assert "delay" not in {cmd.action for cmd in R.choices(f.state, d)}
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "delay", None, {}))
+
+
+def test_E_a_reserved_initiative_must_be_lower():
+    """ch.12 Reserved Actions: "A player using this option simply chooses a new, lower Initiative number and
+    announces it." At Initiative 6, reserving to 6 or 9 is refused; to 5 it is accepted."""
+    f = duel()
+    until(f, "hero", plan=ATTACK_FOE)
+    for n in (6, 9):
+        with pytest.raises(IllegalCommand):
+            R.validate(f.state, Command("hero", "reserve", None, {"initiative": n}))
+    R.validate(f.state, Command("hero", "reserve", None, {"initiative": 5}))
+
+
+def test_G_a_reserved_initiative_is_not_lowered_below_1():
+    """ch.12 Reserved Actions: "A player may voluntarily lower his or her character's Initiative in the Combat
+    Round in order to act later" - a voluntary lowering gives an Initiative number; 0 is none: refused."""
+    f = duel()
+    until(f, "hero", plan=ATTACK_FOE)
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "reserve", None, {"initiative": 0}))
+    R.validate(f.state, Command("hero", "reserve", None, {"initiative": 1}))
+
+
+def test_A_a_reserved_action_comes_at_its_new_initiative():
+    """ch.12 Reserved Actions: "A player may voluntarily lower his or her character's Initiative in the Combat
+    Round in order to act later in the round." At 6 he reserves to 2: the foe (3) acts before him."""
+    f = duel()
+    until(f, "hero", plan=ATTACK_FOE)
+    play(f, Command("hero", "reserve", None, {"initiative": 2}), [])
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind) == ("foe", "act")
+    play(f, Command("foe", "end", None, {}), [])
+    d = f.advance_until_decision()
+    assert (d.actor, d.kind, f.state.round) == ("hero", "act", 1)
+
+
+def test_A_knocked_out_before_his_turn_he_does_not_act():
+    """ch.12 Resolving Actions: "Resolve each character's actions fully before the next character acts" - the
+    foe (Initiative 3) knocked unconscious by the hero (6) at once is not asked to act in that round."""
+    hero = who("hero", [0, 0], initiative=7, attacks=axe(19, step=10))
+    foe = who("foe", [1, 0], wound_threshold=30)
+    f = start([hero], [foe, who("other", [9, 0], initiative=1, tactic="hold")], [6, 3, 1])
+    until(f, "hero", plan=ATTACK_FOE)
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 9) + faces(19, 20))
+    assert statuses(out, "foe") == ["unconscious"]
+    asked = []
+    while True:
+        d = f.advance_until_decision()
+        if d is None or f.state.round > 1:
+            break
+        asked.append(d.actor)
+        play(f, Command(d.actor, "end", None, {}), [])
+    assert "foe" not in asked
+
+
+def test_E_surrender_leaves_the_fight_at_once():
+    """ch.12 Special Actions: special actions "can also include unusual actions such as surrendering to an
+    opponent"; "Special actions do not require an action to perform" - declared at the start of the round,
+    the foe is out before Initiative and never acts."""
+    f = start([who("hero", [0, 0], initiative=7)], [who("foe", [1, 0]), who("other", [9, 0])], [6, 2])
+    until(f, "hero", plan={"hero": ("attack", "foe"), "foe": ("other", None, ["surrender"])})
+    assert c(f, "foe").status != "active"
+    assert "foe" not in order(f, 1)
+    assert not any(isinstance(e, ev.TurnStarted) and e.actor == "foe" for e in f.log)
+
+
+def test_E_a_charging_rider_is_attacked_only_with_a_reserved_action():
+    """ch.12 Reserved Actions: "Reserving actions is the only way that characters can make attacks against
+    opponents using charging or swooping attacks." Thom (Initiative 3) may not attack the ork rider who
+    declared a charge (2); reserved to 1, he strikes him after the charge at DN + 2."""
+    thom = {"template": "thom-hammerblade", "id": "thom", "player": True, "at": [0, 0]}
+    rider = {"template": "ork-rider", "id": "rider", "at": [3, 0]}
+    f = start([thom], [rider], [3, 2])
+    plan = {"thom": ("attack", "rider"), "rider": ("attack", "thom", ["charge"])}
+    until(f, "thom", plan=plan)
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("thom", "attack", "rider", {"path": [[1, 0], [2, 0]]}))
+    play(f, Command("thom", "reserve", None, {"initiative": 1}), [])
+    until(f, "rider", plan=plan)
+    spear = c(f, "rider").stats.attacks[0]
+    play(
+        f,
+        Command("rider", "attack", "thom", {"charge": True, "path": [[2, 0], [1, 0]]}),
+        faces(spear.step, 5),
+    )
+    until(f, "thom", plan=plan)
+    sword = c(f, "thom").stats.attacks[0]
+    out = play(f, Command("thom", "attack", "rider", {}), faces(sword.step, 3))
+    assert one_roll(out, "Attack").dn == c(f, "rider").stats.physical_defense + 2
+
+
+# ----- B: stacking -----------------------------------------------------------------------------------
+
+
+def test_B_reserved_penalty_and_long_range_both_count():
+    """ch.12 Reserved Actions: "Reserved actions suffer the same Difficulty Number penalty as changed
+    actions" (+2); long range: -2 to the Attack test (rule ed1/situation/range). A bow shot at long range
+    from a reserved action: step 13 -> 11 against DN 8 + 2 = 10."""
+    bow = [{"name": "Bow", "kind": "missile", "step": 13, "damage": 8, "range": [2, 20, 40]}]
+    f = duel(who("hero", [0, 0], initiative=7, attacks=bow), who("foe", [15, 0], wound_threshold=30))
+    until(f, "hero", plan=ATTACK_FOE)
+    play(f, Command("hero", "reserve", None, {"initiative": 2}), [])
+    until(f, "hero", faces_=[])
+    out = play(f, Command("hero", "attack", "foe", {}), faces(11, 10) + faces(6, 3))
+    att = one_roll(out, "Attack")
+    assert (att.step, att.dn, att.success) == (11, 10, True)
+
+
+def test_B_changed_target_and_a_knocked_down_target_both_count():
+    """ch.12 Changing Declared Action: "increases the Difficulty Number by +2"; a knocked-down target has
+    -3 to its Defenses (rule ed1/situation/knocked-down). Knocked down by the ally, the foe (PD 8) is
+    attacked by the hero, who had declared another target: DN 8 - 3 + 2 = 7."""
+    ally = who("ally", [2, -1], initiative=9, attacks=axe(14))
+    hero = who("hero", [0, 0], initiative=7)
+    foes = [who("foe", [1, 0]), who("other", [-1, 0], initiative=4)]
+    f = start([ally, hero], foes, [4, 3, 6, 3, 2])
+    plan = {"ally": ("attack", "foe"), "hero": ("attack", "other")}
+    until(f, "ally", plan=plan)
+    play(f, Command("ally", "attack", "foe", {}), faces(9, 9) + faces(14, 13) + faces(5, 4))
+    assert "knocked-down" in c(f, "foe").conditions
+    until(f, "hero", plan=plan)
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 7
