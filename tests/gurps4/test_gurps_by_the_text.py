@@ -1269,3 +1269,267 @@ def test_F_every_command_offered_in_an_aerial_fight_is_legal_and_resolves():
     resolves, and the tactics' choices are legal."""
     fight = new_fight(*flyers(duelist_altitude=8, warrior_altitude=3))
     assert every_offer_resolves(fight, 8) > 50
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Ranged fire from the saddle, tricks, retreats and caps
+# ----------------------------------------------------------------------------------------------------------
+
+
+def horse_archer_aims_twice(horse_moves: bool):
+    """A horse archer aims two turns at a spearman 20 yards off; his horse stands, or rides 5 yards away
+    on each of its turns (more than a step), and then he shoots."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 4}},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [20, 0]}],
+    )
+    for to in ([-5, 0], [-10, 0]):
+        act(fight, "a", "aim", "s", weapon="composite_bow")
+        act(fight, "s", "do_nothing")
+        if horse_moves:
+            act(fight, "horse", "move", to=to)
+        else:
+            act(fight, "horse", "do_nothing")
+    script(fight, 6, 5, 5)
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert all_used(fight)
+    return shot
+
+
+def test_A_aim_from_a_moving_mount_gets_no_extra_turns_of_aim():
+    """ "You may Aim a ranged weapon while mounted, but if the mount moves more than a step ... you can't
+    benefit from extra turns of Aim" (B397); Aim is "+Acc for 1 turn; +1 more after 2 turns" (gurps.md 1.3,
+    B364). Two turns of Aim from a standing horse: Bow 13 + 3 + 1 - 6 (20 yd) = 11; from a horse riding off
+    5 yards a turn: 13 + 3 - 7 (30 yd) = 9."""
+    assert horse_archer_aims_twice(horse_moves=False).dn == 11
+    assert horse_archer_aims_twice(horse_moves=True).dn == 9
+
+
+def gunner_hanging_on_the_far_side(faces: list[int]):
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7, "skills": {"Guns (Musket)": 14, "Riding": 13}},
+                "equipment": {"weapons": ["matchlock_musket"]},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 6}}],
+        faces=faces,
+    )
+    events = act(
+        fight, "a", "attack", "s", weapon="matchlock_musket", maneuver="attack", trick="hang_on_far_side"
+    )
+    return fight, events
+
+
+def test_B_hanging_on_the_far_side_is_minus_6_to_the_shot_and_minus_3_to_riding_that_turn():
+    """ "To hang on the far side of the mount and shoot over it or underneath it: -6 to weapon skill, -3 to
+    any Riding roll" (B397), and a noisy weapon calls for a Riding roll after the shot (B397). Guns 14
+    limited to Riding 13, -6: 7 at 1 yard; the Riding roll: 13 + 1 (stirrups) - 3 = 11."""
+    fight, events = gunner_hanging_on_the_far_side([6, 5, 5, 3, 3, 3])
+    assert one_roll(events, "musket").dn == 7
+    assert one_roll(events, "Riding").dn == 11
+    assert all_used(fight)
+
+
+def test_E_a_rider_hanging_on_the_far_side_offers_only_foot_face_eyes_skull_and_hand():
+    """ "This latter move means your foe's only targets are your foot, face, eyes, skull, and one hand. But if
+    he attacks and misses by 4 or less, he hits your mount!" (B397). The spearman may not aim at the torso;
+    he thrusts at the skull (Spear 12 - 7 = 5), rolls 9 (a miss by 4), and the blow goes to the horse."""
+    fight, _events = gunner_hanging_on_the_far_side([6, 5, 5, 3, 3, 3])
+    torso = Command("s", "attack", "a", {"weapon": "spear:thrust", "maneuver": "attack", "location": "torso"})
+    decision(fight, "s", "act")
+    with pytest.raises(Exception, match="far side"):
+        R.validate(fight.state, torso)
+    script(fight, 3, 3, 3)
+    events = act(fight, "s", "attack", "a", weapon="spear:thrust", maneuver="attack", location="skull")
+    thrust = one_roll(events, "spear")
+    assert (thrust.dn, thrust.total) == (5, 9)
+    decision(fight, "horse", "react")
+    assert all_used(fight)
+
+
+def test_B_turning_in_the_saddle_is_minus_4_to_the_shot_and_minus_1_to_riding():
+    """ "To turn in the saddle and fire at the foe behind you: -4 to weapon skill, and -1 to any Riding roll
+    made that turn" (B397). The gunner's musket: 13 - 4 = 9 at 1 yard; his Riding roll 13 + 1 - 1 = 13."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7, "skills": {"Guns (Musket)": 14, "Riding": 13}},
+                "equipment": {"weapons": ["matchlock_musket"]},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 6}}],
+        faces=[6, 5, 5, 3, 3, 3],
+    )
+    events = act(
+        fight, "a", "attack", "s", weapon="matchlock_musket", maneuver="attack", trick="turn_in_saddle"
+    )
+    assert one_roll(events, "musket").dn == 9
+    assert one_roll(events, "Riding").dn == 13
+    assert all_used(fight)
+
+
+def test_G_a_mount_spooked_by_a_failed_riding_roll_does_not_obey_on_its_turn():
+    """On a failed Riding roll after a noisy shot "the mount is spooked (see Spooked Mounts, above)" (B397).
+    Spooked Mounts is not public; the tool's documented placeholder: the mount is out of control on its next
+    turn. The gunner rolls 12 against 11: the horse's turn passes with no choice offered, doing nothing."""
+    fight, events = gunner_hanging_on_the_far_side([6, 5, 5, 4, 4, 4])
+    assert not one_roll(events, "Riding").success
+    act(fight, "s", "do_nothing")
+    d = decision(fight)
+    assert d.actor == "a", "the horse was not asked for a maneuver"
+    assert fight.state.combatants["horse"].marks.get("maneuver") == "do_nothing"
+    assert all_used(fight)
+
+
+def test_E_retreat_is_once_per_turn():
+    """Retreat: "Once per turn, against melee attacks only" (gurps.md 1.4, B377). The knight dodges and
+    retreats from the first axe; against the second axe in the same turn he is offered no retreat."""
+    fight = two_axemen_and_a_knight([3, 3, 3, 3, 3, 3, 3, 3, 3])
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    assert one_roll(defend(fight, "k", "dodge", retreat=True), "Dodge").dn == 13
+    act(fight, "ax2", "attack", "k", weapon="axe", maneuver="attack")
+    d = decision(fight, "k", "react")
+    assert not any(c.args.get("retreat") for c in R.choices(fight.state, d))
+    assert defense_value(fight, "k", "dodge") == 10
+
+
+def test_C_move_and_attack_melee_skill_is_capped_at_9_after_all_modifiers():
+    """Move and Attack: "melee: -4 and skill capped at 9 after all modifiers" (gurps.md 1.3, B365). Axe/Mace
+    18 - 4 = 14, capped: 9."""
+    fight = new_fight(
+        [fast_axeman(stats={"basic_speed": 7, "skills": {"Axe/Mace": 18}})],
+        [{"template": "knight", "id": "k", "at": [3, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[6, 5, 5],
+    )
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="move_and_attack")
+    assert one_roll(events, "axe").dn == 9
+    assert all_used(fight)
+
+
+def test_D_aerial_a_flyer_retreats_vertically():
+    """ "If a flyer retreats as part of an active defense, he can specify that he is doing so vertically"
+    (B398). The duelist dodges and retreats at 14 (9 + 3 + 1 DB + 1 hover) and rises from 3 to 4 yards,
+    staying over the same hex."""
+    fight = new_fight(*flyers(duelist_altitude=3), faces=[3, 3, 3, 3, 3, 3])
+    act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack")
+    assert one_roll(defend(fight, "d", "dodge", retreat=True), "Dodge").dn == 14
+    duelist = fight.state.combatants["d"]
+    assert (duelist.pos, duelist.altitude) == ((1, 0), 4)
+    assert all_used(fight)
+
+
+def test_A_evaluate_gives_plus_1_to_the_next_attack_on_that_foe():
+    """Evaluate: "+1 per turn, max +3, against that foe on the next Attack" (gurps.md 1.3, B364). One turn
+    of Evaluate: the axeman's next swing is at Axe/Mace 13 + 1 = 14."""
+    fight = new_fight(
+        [fast_axeman()],
+        [{"template": "knight", "id": "k", "at": [1, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[6, 5, 5],
+    )
+    act(fight, "ax", "evaluate", "k")
+    act(fight, "k", "do_nothing")
+    assert one_roll(act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack"), "axe").dn == 14
+    assert all_used(fight)
+
+
+def test_C_high_pain_threshold_ignores_shock():
+    """ "High Pain Threshold ignores shock" (gurps.md 1.6, B419). The knight with it takes 4 HP and swings at
+    his full Broadsword 14 on his next turn."""
+    fight = new_fight(
+        [fast_axeman()],
+        [knight_on_foot(stats={"high_pain_threshold": True})],
+        faces=[3, 3, 4, 1, 1, 6, 5, 5],  # axe hits; 1 + 1 + 1 = 3 cut, x1.5 = 4 HP; the swing misses
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    defend(fight, "k", "none")
+    assert injury(fight, "k") == 4
+    swing = one_roll(act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack"), "broad")
+    assert swing.dn == 14
+    assert all_used(fight)
+
+
+def test_C_exactly_half_hp_is_not_a_major_wound():
+    """ "Major wound: more than HP/2 injury from one blow" (gurps.md 1.6, B420). 6 HP on a 12-HP knight is not
+    more than half: no knockdown roll is made (7 HP was one, above)."""
+    fight = new_fight(
+        [fast_axeman()],
+        [knight_on_foot()],
+        faces=[3, 3, 4, 1, 2],  # axe hits; 1 + 2 + 1 = 4 cut, x1.5 = 6 HP
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    events = defend(fight, "k", "none")
+    assert injury(fight, "k") == 6
+    assert rolls(events, "knockdown") == []
+    assert all_used(fight)
+
+
+def test_E_a_stunned_figure_cannot_retreat():
+    """ "No retreat while sitting, kneeling or stunned" (gurps.md 1.4, B377). The knight, stunned (and down)
+    by the first axe, is offered no retreat against the second; his Dodge is 10 - 4 (stunned) - 3 (lying)."""
+    fight = two_axemen_and_a_knight(
+        # axe 10 hits; 2 + 2 + 1 = 5 cut, x1.5 = 7 HP (major); knockdown 14 vs HT 12: stunned
+        [3, 3, 4, 2, 2, 5, 5, 4, 3, 3, 3]
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    defend(fight, "k", "none")
+    act(fight, "ax2", "attack", "k", weapon="axe", maneuver="attack")
+    d = decision(fight, "k", "react")
+    assert not any(c.args.get("retreat") for c in R.choices(fight.state, d))
+    assert defense_value(fight, "k", "dodge") == 3
+    assert all_used(fight)
+
+
+def test_C_below_a_third_of_hp_move_is_halved_rounding_up():
+    """ "Below HP/3: halve Move and Dodge, rounding up" (gurps.md 1.6, B419). The knight (Move 6) at 3 of 12
+    HP moves at most 3 yards."""
+    fight = new_fight(
+        [fast_axeman()],
+        [knight_on_foot()],
+        faces=[3, 3, 4, 2, 3, 3, 3, 3],  # 9 HP, knockdown roll 9 vs 12 succeeds
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    defend(fight, "k", "none")
+    assert injury(fight, "k") == 9
+    act(fight, "k", "move", to=[10, 0])
+    assert fight.state.combatants["k"].pos == (4, 0)
+    assert all_used(fight)
+
+
+def test_C_a_rider_with_riding_9_blocks_at_minus_3_too():
+    """ "A rider can Dodge, Block, or Parry ... reduce active defenses by the difference between 12 and the
+    rider's skill" (B397). Block: Shield 13 / 2 + 3 = 9, +1 Combat Reflexes, +2 medium shield DB = 12; Riding
+    9: -3; 3 ft above the spearman: +1. Block 10."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "knight",
+                "id": "k",
+                "options": {"mount": "horse"},
+                "equipment": {"weapons": ["broadsword"], "armor": [], "shield": "medium_shield"},
+                "stats": {"skills": {"Broadsword": 14, "Shield": 13, "Riding": 9}},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}],
+        faces=[3, 3, 4],
+    )
+    act(fight, "s", "attack", "k", weapon="spear:thrust", maneuver="attack")
+    assert defense_value(fight, "k", "block") == 10
