@@ -1023,3 +1023,164 @@ def test_c_fighting_withdrawal_minus_2_attack_plus_1_defense() -> None:
     p.act("close-to-attack", "x", faces=[10])
     assert p.rolls("Attack", "y")[-1].total == 9
     p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch 3: more timing, stacking and what cannot be done
+
+
+@defect(
+    "LIGHT WOUND TABLE 4 'Dazed: Miss next Attack' names the attack, not a round; fracas (docs: every "
+    "'next' effect lapses at the end of the next round) lets a Dazed fighter who waits two rounds hit "
+    "with his next attack"
+)
+def test_a_dazed_misses_his_next_attack_even_if_he_waits() -> None:
+    """LIGHT WOUND TABLE: "4 Dazed: Miss next Attack." y is Dazed in round 1 and does nothing in rounds 1
+    and 2; his next attack, in round 3, still misses: no die is rolled and x takes no marker."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 11, 4])
+    p.wait_for("y", 3)
+    p.act("attack", "x")
+    assert not p.rolls("Attack", "y")
+    p.wait_for("x", 4)
+    assert p.c("x").counters.get("markers", 0) == 0
+    p.done()
+
+
+def test_e_one_hand_cannot_wield_a_two_handed_weapon() -> None:
+    """MAJOR WOUND TABLE "1 Broken Body Part"; RANDOM BODY PART TABLE 3 Arm; BODY PART BROKEN "A Broken Arm
+    or Hand make those parts unusable"; DAMAGE TABLE MODIFIER LIST "Large Weapon ... Two Handed. Great
+    Sword". x's arm is broken (his great sword falls): he may not attack with it nor pick it up; his mace,
+    one-handed, he may use."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["great-sword", "mace"], wound_level_base=9)],
+        [unit("y", (1, 0), 3), unit("w", FAR, 3)],
+        faces=[1, 20],
+    )
+    p.act("attack", "x", faces=[12, 17, 1, 3, 60])
+    p.wait_for("x")
+    assert p.c("x").marks.get("broken") in (("arm",), ["arm"])
+    assert p.c("x").marks["weapon"] != "great-sword"
+    assert not p.legal("attack", "y", weapon="great-sword")
+    assert not p.legal("pick-up")
+    assert p.legal("attack", "y", weapon="mace")
+    p.done()
+
+
+def test_e_immobilized_can_neither_move_nor_attack() -> None:
+    """IMMOBILIZED: "Paralyzation Spell. Web Spell ... Character cannot move"; ATTACK TABLE MODIFIERS
+    "Defender Immobilized +3 - Defender unable to Move or Attack". Webbed y (the mage's Spell Check 15,
+    y's save 1, 1D6 = 3 rounds) is offered no move and no attack, and neither is legal."""
+    p = start([unit("m", (0, 0), 0, template="mage")], [unit("y", (3, 0), 3), unit("w", FAR, 3)])
+    p.act("cast-spell", "y", faces=[15, 1, 3], spell="web")
+    assert p.decision.actor == "y"
+    assert "immobilized" in p.c("y").conditions
+    moves = {"walk", "run", "sneak", "charge", "close-to-attack", "attack", "disengage", "hurling-charge"}
+    assert not [c for c in p.offered() if c.action in moves]
+    assert not p.legal("walk", None, toward="m")
+    assert not p.legal("close-to-attack", "m")
+    p.done()
+
+
+def test_d_small_shield_defends_against_one_attack_a_turn() -> None:
+    """ATTACK TABLE MODIFIERS: "Defender has Small Shield -1 Buckler, Target (Defend vs Max 1 Attack per
+    Turn)". x and z (both of side a, on two sides of y) attack y in one turn: x's roll has the shield's
+    -1 (5 + 1 Surrounded - 1 = 5), z's has none (5 + 1 + 2 from Behind = 8)."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("z", (2, 0), 3)],
+        [unit("y", (1, 0), 3, shield="small"), unit("w", FAR, 3)],
+    )
+    p.act("attack", "y", faces=[5])
+    p.act("attack", "y", faces=[5])
+    first, second = p.rolls("Attack")[-2:]
+    assert mods(first).get("Defender has Small Shield") == -1
+    assert "Defender has Small Shield" not in mods(second)
+    assert (first.total, second.total) == (5, 8)
+    p.done()
+
+
+def test_c_broken_neck_is_instant_death() -> None:
+    """BODY PART BROKEN: "A Broken Neck is Instant Death." Damage 17, MAJOR WOUND TABLE 1 Broken Body Part,
+    RANDOM BODY PART TABLE 7 Neck: y (Wound Level 9, 3 markers) is dead; side b's decision is w's."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 17, 1, 7, 60])
+    assert p.c("y").counters["markers"] == 3
+    assert p.c("y").status == "dead"
+    assert p.decision.actor == "w"
+    p.done()
+
+
+def test_b_hurt_head_minus_1_and_its_stun_minus_2_both_count() -> None:
+    """BODY PART HURT: "-1 to All Rolls for any Hurt Part ... A Hurt Head will also be Stunned for 1D4
+    Rounds"; STUNNED "-2 to All Rolls". y's head is Hurt (LIGHT WOUND TABLE 2, 1D100 80, part 6, 1D4 2):
+    his attack in the same round is 10 - 1 - 2 = 7."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 11, 2, 80, 6, 2])
+    assert "stunned" in p.c("y").conditions
+    p.act("attack", "x", faces=[10])
+    assert p.rolls("Attack", "y")[-1].total == 7
+    p.done()
+
+
+def test_c_metal_armor_gives_no_armor_against_shock() -> None:
+    """SHOCK: "Characters in Metal Armor receive no Bonuses from it when facing a Shock Attack." The mage's
+    Bolt (a Lightning Bolt, docs) hits y in chain mail (Medium Armor, -3): damage 10 stays 10, a Light
+    Wound of 2 markers; y saves (20, a natural 20) and stays up."""
+    p = start(
+        [unit("m", (0, 0), 0, template="mage")],
+        [unit("y", (3, 0), 3, armor="medium", wound_level_base=9), unit("w", FAR, 3)],
+    )
+    p.act("cast-spell", "y", faces=[15, 12, 10, 1, 20], spell="bolt")
+    assert p.rolls("Damage", "m")[-1].total == 10
+    p.wait_for("m", 2)
+    assert p.c("y").counters["markers"] == 2
+    assert "shock" in p.c("y").conditions  # 1D2 = 1: on through round 2
+    assert p.c("y").status == "active"
+    p.done()
+
+
+def test_c_ride_below_2_gives_no_mounted_bonus() -> None:
+    """MOUNTED COMBAT: "Mounted Combat requires a character have a skill of Ride +2 or Greater ... Versus
+    Unmounted Foes you get Attack and Damage +1." With Ride +1 the rider's damage die 10 stays 10."""
+    horse = unit("h", (0, 0), 0, template="riding-horse")
+    p = start(
+        [horse, unit("x", (0, 0), 0, opts={"mount": "h"}, skills={"ride": 1})],
+        [unit("y", (1, 0), 3, wound_level_base=9), unit("w", FAR, 3)],
+    )
+    p.wait_for("x")
+    p.act("attack", "y", faces=[12, 10])
+    assert "Mounted vs unmounted" not in mods(p.rolls("Attack", "x")[-1])
+    assert p.rolls("Damage", "x")[-1].total == 10
+    p.done()
+
+
+def test_e_surprised_cannot_change_facing() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Change Facing - Free Action/Reaction. Cannot change Facing if Surprised."
+    x ambushes y with Surprise (10 + 5 - 0 = 15): in round 1 y may not change facing."""
+    p = start(
+        [unit("x", (0, 0), 0, stealth=5, hidden=True)], [unit("y", (1, 0), 3), unit("w", FAR, 3)], faces=[10]
+    )
+    p.act("nothing")
+    assert p.decision.actor == "y"
+    assert not p.offered("change-facing")
+    assert not p.legal("change-facing")
+    p.done()
+
+
+def test_e_no_charge_when_adjacent_to_a_foe() -> None:
+    """CHARGE RULES: "in a lengthy Combat when a combatant is not adjacent to any Foes, he may make an
+    additional charge." x beside y may not charge w four spaces off."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", (4, 0), 3)])
+    assert not p.legal("charge", "w")
+    assert not p.offered("charge")
+    p.done()
+
+
+def test_c_injure_self_rolls_the_light_wound_table_only() -> None:
+    """FUMBLE TABLE (HTH WEAPON): "8 Injure Self: Roll on Light Wound Table"; LIGHT WOUND TABLE "6 Bad
+    Scar: Permanent. -1 to Appearance". x fumbles (2), rolls 8, then 6: a scar, and no Wound Marker."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[2, 8, 6])
+    assert p.c("x").counters.get("markers", 0) == 0
+    assert p.c("x").counters.get("appearance_loss") == 1
+    p.done()
