@@ -161,6 +161,29 @@ def hp_now(c: Combatant) -> int:
     return S(c).hp - c.count("injury")
 
 
+R_REELING = "gurps4/core/hp-thresholds"
+
+
+def dodge_now(c: Combatant) -> tuple[int, tuple[Modifier, ...]]:
+    """The Dodge a figure defends with (B374) and what changed it: below 1/3 HP it is halved, rounding up
+    (B419). The value is the halved one; the modifier shows the halving on the roll."""
+    st = S(c)
+    value = st.dodge()
+    if not core.reeling(hp_now(c), st.hp):
+        return value, ()
+    half = -(-value // 2)
+    return half, (mod(half - value, "below 1/3 HP: Dodge halved", R_REELING, "B419"),)
+
+
+def move_now(c: Combatant, air: bool = False) -> int:
+    """The Basic Move (``air``: air Move) a figure moves with: below 1/3 HP halved, rounding up (B419)."""
+    st = S(c)
+    move = st.air_move if air else st.basic_move
+    if core.reeling(hp_now(c), st.hp):
+        move = -(-move // 2)
+    return move
+
+
 def mount_of(state: FightState, c: Combatant) -> Combatant | None:
     mid = c.marks.get("mount")
     return state.combatants.get(mid) if mid else None
@@ -696,7 +719,7 @@ def attack_roll_parts(
             turns = int(aim[2])
             if mount is not None:
                 turns = mounted.aim_turns_that_count(
-                    turns, int(mount.marks.get("moved_last_turn", 0)), S(mount).basic_move
+                    turns, int(mount.marks.get("moved_last_turn", 0)), move_now(mount)
                 )
             mods += core.aim_bonus(rng.acc, turns)
         pen = core.speed_range_penalty(range_yards(a, t))

@@ -43,6 +43,7 @@ from fracas.rules.gurps4.combat import (
     Work,
     apply_hit,
     attack_roll_parts,
+    dodge_now,
     flying,
     height_ft,
     hp_now,
@@ -54,6 +55,7 @@ from fracas.rules.gurps4.combat import (
     mount_loses_control,
     mount_of,
     move_figure,
+    move_now,
     path_towards,
     range_yards,
     rider_of,
@@ -647,7 +649,7 @@ class GurpsRuleset(Ruleset):
         if m == "move" and isinstance(to, list | tuple) and len(to) == 2 and a.pos is not None:
             h = distance(a.pos, (int(to[0]), int(to[1])))
             v = abs(int(command.args.get("altitude", a.altitude) or 0) - a.altitude)
-            yards = min(aerial.move_cost(h, v), st.air_move)
+            yards = min(aerial.move_cost(h, v), move_now(a, air=True))
             if aerial.stalls(st.flight_limitation, "move", int(yards), st.air_move):
                 raise RuleNotImplemented(
                     f"{a.name} cannot hover ({st.flight_limitation}): moving {yards:g} yd, under 1/4 of its "
@@ -680,10 +682,7 @@ class GurpsRuleset(Ruleset):
             )
 
     def movement_allowance(self, state: FightState, a: Combatant, maneuver: str) -> int:
-        st = S(a)
-        move = st.air_move if flying(a) else st.basic_move
-        if core.reeling(hp_now(a), st.hp):
-            move = -(-move // 2)
+        move = move_now(a, air=flying(a))
         if a.marks.get("posture", "standing") not in ("standing", "crouching"):
             return 0
         if mount_of(state, a) is not None:
@@ -744,14 +743,8 @@ class GurpsRuleset(Ruleset):
         ]
         kinds: list[tuple[str, str | None, int, tuple[Modifier, ...]]] = []
         ds = S(d)
-        dodge = ds.dodge()
-        dodge_mods: list[Modifier] = []
-        if core.reeling(hp_now(d), ds.hp):
-            half = -(-dodge // 2)
-            dodge_mods.append(
-                mod(half - dodge, "below 1/3 HP: Dodge halved", "gurps4/core/hp-thresholds", "B419")
-            )
-        kinds.append(("dodge", None, dodge, tuple(dodge_mods)))
+        dodge, dodge_mods = dodge_now(d)
+        kinds.append(("dodge", None, dodge, dodge_mods))
         if not ds.mount:
             if not att["ranged"]:
                 for w in ds.attacks():
@@ -1001,9 +994,7 @@ class GurpsRuleset(Ruleset):
         alt = args.get("altitude")
         budget = self.movement_allowance(w.state, a, "move")
         if st.flies and (a.altitude > 0 or (alt or 0) > 0):
-            air = st.air_move
-            if core.reeling(hp_now(a), st.hp):  # below 1/3 HP: Move halved, rounding up (B419)
-                air = -(-air // 2)
+            air = move_now(a, air=True)
             budget = core.maneuver_move("move", air)
             if args.get("dive"):
                 budget, _ = aerial.dive(air, air, "move")
@@ -1345,13 +1336,7 @@ class GurpsRuleset(Ruleset):
                 weapon = max(parries, key=lambda p: p[0])[1] if parries else None
             ds = S(d)
             if kind == "dodge":
-                value, base_mods = ds.dodge(), ()
-                if core.reeling(hp_now(d), ds.hp):
-                    half = -(-value // 2)
-                    base_mods = (
-                        mod(half - value, "below 1/3 HP: Dodge halved", "gurps4/core/hp-thresholds", "B419"),
-                    )
-                    value = half - (half - value)
+                value, base_mods = dodge_now(d)
             elif kind == "parry":
                 pw = ds.attack(weapon)
                 assert pw is not None and pw.parry is not None
@@ -1540,8 +1525,10 @@ class GurpsRuleset(Ruleset):
         return {
             "HP": f"{hp_now(combatant)}/{st.hp}",
             "Basic Speed": st.basic_speed,
-            "Move": st.basic_move if not st.flies else f"{st.basic_move} (air {st.air_move})",
-            "Dodge": st.dodge(),
+            "Move": move_now(combatant)
+            if not st.flies
+            else f"{move_now(combatant)} (air {move_now(combatant, air=True)})",
+            "Dodge": dodge_now(combatant)[0],
             "posture": combatant.marks.get("posture", "standing"),
             "altitude": combatant.altitude,
             "riding": combatant.marks.get("mount"),
