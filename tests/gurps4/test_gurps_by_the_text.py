@@ -1533,3 +1533,176 @@ def test_C_a_rider_with_riding_9_blocks_at_minus_3_too():
     )
     act(fight, "s", "attack", "k", weapon="spear:thrust", maneuver="attack")
     assert defense_value(fight, "k", "block") == 10
+
+
+# ----------------------------------------------------------------------------------------------------------
+# More mounts, riders and heights
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_E_a_horse_tramples_a_lying_man_who_may_only_dodge():
+    """Trampling needs "1+ bigger against a lying foe. It does thrust crushing damage, and the target may only
+    dodge" (gurps.md 1.9, B404). The spearman lies down; the warhorse (SM +1) is offered its trample, and
+    against it he is offered only Dodge: 10 (Basic Speed 7) + 2 (DB) - 3 (lying) = 9."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 3}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}, "stats": {"basic_speed": 3}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}],
+    )
+    act(fight, "s", "change_posture", posture="lying")
+    act(fight, "k", "do_nothing")
+    attacks = {c.args["weapon"] for c in offered(fight, "horse") if c.action == "attack"}
+    assert "trample" in attacks
+    script(fight, 3, 3, 3)
+    act(fight, "horse", "attack", "s", weapon="trample", maneuver="attack")
+    d = decision(fight, "s", "react")
+    assert {c.args["defense"] for c in R.choices(fight.state, d)} == {"none", "dodge"}
+    assert defense_value(fight, "s", "dodge") == 9
+    assert all_used(fight)
+
+
+def test_E_a_horse_carries_at_most_two_riders():
+    """ "On a horse-sized or larger mount, a second human-sized or smaller rider can hang on behind the one
+    controlling the mount" (B397): a controller and one passenger; a third rider is refused when the
+    encounter is loaded."""
+    with pytest.raises(Exception, match="two riders"):
+        new_fight(
+            [
+                {"template": "heavy_warhorse", "id": "horse", "at": [0, 0]},
+                {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+                {"template": "knight", "id": "k2", "options": {"mount": "horse"}},
+                {"template": "knight", "id": "k3", "options": {"mount": "horse"}},
+            ],
+            [{"template": "spearman", "id": "s", "at": [1, 0]}],
+        )
+
+
+def test_A_a_mounted_archers_shot_is_at_minus_2_after_his_mount_attacked():
+    """ "The rider's attack is at an extra -2 if the mount attacked on its last turn" (B396): any attack,
+    ranged too. The cavalry horse kicks (and misses); the archer's shot at 1 yard is Bow 13 - 2 = 11."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "horse_archer", "id": "a", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 3}}],
+        faces=[6, 6, 5, 6, 5, 5],
+    )
+    act(fight, "horse", "attack", "s", weapon="kick", maneuver="attack")
+    assert one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow").dn == 11
+    assert all_used(fight)
+
+
+def test_D_two_riders_fight_at_the_same_level():
+    """ "A cavalryman on horseback is effectively three feet above a standing foe" (B397): against another
+    rider there is no height difference, so no Combat at Different Levels bonus: the knight's Dodge is his
+    plain 10."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 4}},
+            {
+                "template": "knight",
+                "id": "k",
+                "options": {"mount": "horse"},
+                "equipment": dict(NO_ARMOR),
+                "stats": {"basic_speed": 7},
+            },
+        ],
+        [
+            {"template": "heavy_warhorse", "id": "h2", "at": [1, 0], "stats": {"basic_speed": 3}},
+            {
+                "template": "knight",
+                "id": "k2",
+                "options": {"mount": "h2"},
+                "equipment": dict(NO_ARMOR),
+                "stats": {"basic_speed": 6.5},
+            },
+        ],
+        faces=[3, 3, 3],
+    )
+    act(fight, "k", "attack", "k2", weapon="broadsword:swing", maneuver="attack")
+    assert defense_value(fight, "k2", "dodge") == 10
+    assert all_used(fight)
+
+
+def test_D_aerial_reach_matters_against_a_flyer_overhead():
+    """ "Weapon reach becomes very important!" (B398); heights are counted with the 1.5-per-diagonal-yard rule
+    of B398 (the tool's documented reading). A spearman beside a flyer 2 yards up reaches her only with his
+    spear held two-handed (reach 2), not with a fist or a one-handed thrust (reach 1); at 1 yard up he
+    reaches her with all three."""
+    for altitude, expected in (
+        (2, {"spear:thrust_two_handed"}),
+        (1, {"punch", "spear:thrust", "spear:thrust_two_handed"}),
+    ):
+        fight = new_fight(
+            [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}],
+            [{"template": "winged_duelist", "id": "d", "at": [0, 0], "altitude": altitude}],
+        )
+        weapons = {
+            c.args["weapon"]
+            for c in offered(fight, "s")
+            if c.action == "attack" and c.args["maneuver"] == "attack"
+        }
+        assert expected <= weapons and (altitude == 1 or weapons == expected), (altitude, weapons)
+
+
+def test_A_shock_lowers_a_feint_on_the_next_turn():
+    """Shock lowers "DX and IQ (and skills) on the next turn" (gurps.md 1.6, B419); a Feint is a Quick
+    Contest of melee skill (gurps.md 1.3, B365). The knight, wounded for 1 HP, feints at Broadsword 14 - 1;
+    the axeman resists at his Axe/Mace 13."""
+    fight = new_fight(
+        [fast_axeman()],
+        [{"template": "knight", "id": "k", "at": [1, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[3, 3, 4, 3, 3, 3, 3, 3, 4, 4, 4],  # 1 HP (see above); feint 9; resistance 12
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    defend(fight, "k", "none")
+    events = act(fight, "k", "feint", "ax", weapon="broadsword:swing")
+    assert one_roll(events, "feint", actor="k").dn == 13
+    assert one_roll(events, "feint", actor="ax").dn == 13
+    assert all_used(fight)
+
+
+def test_C_a_lance_from_a_mount_that_did_not_move_does_its_own_thrust_plus_3():
+    """A couched lance's damage "depends on the mount's mass and velocity ... (mount's ST) x (distance moved
+    last turn)/100 dice" (B397); the lance itself is "thr+3 imp" (gurps.md 2, B272). From a standing horse
+    the knight's lance does thr+3 = 1d-1 + 3 = 1d+2 (ST 12): a 3 gives 5 imp, DR 2, x2 = 6 HP."""
+    fight = new_fight(
+        [
+            {"template": "text_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 3}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}, "stats": {"basic_speed": 7}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [4, 0]}],
+        faces=[3, 3, 3, 3, 3, 3, 3],  # lance 9 hits; damage 3; 6 HP is over HP/2: knockdown roll 9 vs HT 11
+    )
+    events = act(fight, "k", "attack", "s", weapon="lance", maneuver="attack")
+    assert one_roll(events, "lance").dn == 13
+    damage = one_roll(defend(fight, "s", "none"), "damage")
+    assert damage.total == 5
+    assert "couched" not in damage.test
+    assert injury(fight, "s") == 6
+    assert all_used(fight)
+
+
+def test_C_a_jousting_lance_at_15_or_less_does_not_snap():
+    """The jousting lance snaps only "if the damage exceeds 15 points" (B397): 5 + 6 + 3 + 1 (velocity) = 15
+    crushing stays 15, the lance is still in hand; DR 2 leaves 13 HP."""
+    fight = new_fight(
+        [
+            {"template": "text_warhorse", "id": "horse", "at": [0, 0]},
+            {"template": "jousting_knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [12, 0]}],
+    )
+    act(fight, "k", "do_nothing")
+    act(fight, "s", "do_nothing")
+    act(fight, "horse", "move", to=[8, 0])
+    script(fight, 3, 3, 3, 5, 6, 3, 3, 3, 3, 3, 3)
+    act(fight, "k", "attack", "s", weapon="jousting_lance", maneuver="attack")
+    events = defend(fight, "s", "none")
+    assert one_roll(events, "damage").total == 15
+    assert fight.state.combatants["k"].marks.get("wielding") == "jousting_lance"
+    assert injury(fight, "s") == 13
+    assert all_used(fight)
