@@ -1184,3 +1184,128 @@ def test_c_injure_self_rolls_the_light_wound_table_only() -> None:
     assert p.c("x").counters.get("markers", 0) == 0
     assert p.c("x").counters.get("appearance_loss") == 1
     p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch 4: charges and first strikes, conditions on every roll
+
+
+def test_a_longer_weapon_strikes_before_the_charger() -> None:
+    """CHARGE RULES: "If the Defender has a Longer Weapon and sees the Charge coming, he will automatically
+    be able to get an attack in First even if it is out of order"; the charger has "Defense -4". x charges
+    y (spear against dagger): y strikes first at 10 + 1 (Longer Weapon) + 4 = 15, and x's marker is on
+    him before x rolls his attack (10 + 1 = 11)."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["dagger"])],
+        [unit("y", (4, 0), 3, weapons=["spear"]), unit("w", FAR, 3)],
+    )
+    p.act("charge", "y", faces=[10, 1, 10, 1])
+    attacks = p.rolls("Attack")
+    assert [(r.actor, r.total) for r in attacks] == [("y", 15), ("x", 11)]
+    damaged = [e for e in p.log if isinstance(e, ev.Damaged)]
+    first_damage = p.log.index(damaged[0])
+    assert damaged[0].target == "x"
+    assert first_damage < p.log.index(attacks[1])
+    p.done()
+
+
+@defect(
+    "ATTACKING 'Combatants for the most part get a single attack per Round' and CHARGE RULES: the longer "
+    "weapon gets 'an attack in First even if it is out of order', i.e. his attack of the round taken early; "
+    "fracas lets him attack again on his own side's turn in the same round"
+)
+def test_a_longer_weapon_first_strike_is_his_attack_of_the_round() -> None:
+    """CHARGE RULES: "... he will automatically be able to get an attack in First even if it is out of
+    order"; ATTACKING: "Combatants for the most part get a single attack per Round of Combat." y (spear)
+    strikes first at x's charge in round 1; when his side's turn comes in round 1 he has no attack left
+    (none is offered or legal); in round 2 he attacks again."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["dagger"], wound_level_base=9)],
+        [unit("y", (4, 0), 3, weapons=["spear"]), unit("w", FAR, 3)],
+    )
+    p.act("charge", "y", faces=[10, 1, 10, 1])
+    assert (p.state.round, p.decision.actor) == (1, "y")
+    assert not p.legal("attack", "x")
+    assert not [c for c in p.offered() if c.target == "x" and c.action in ("attack", "hack-and-slash")]
+    p.wait_for("y", 2)
+    assert p.legal("attack", "x")
+    p.done()
+
+
+def test_a_receive_charge_strikes_after_the_move() -> None:
+    """REACTIONS: "Receive Charge - Charging Foe runs straight into your Weapon. You must have taken Set to
+    Receive Charge as your previous Action. You attack after a Foe moves but before he Attacks." y, set
+    with his spear in round 1, receives x's charge (spear against spear: no longer weapon) in round 2 at
+    10 + 4 (the charger's Defense -4) = 14, before x's 10 + 1 = 11."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["spear"])],
+        [unit("y", (4, 0), 3, weapons=["spear"]), unit("w", FAR, 3)],
+    )
+    p.act("nothing")
+    p.wait_for("y")
+    p.act("set-to-receive-charge")
+    p.wait_for("x", 2)
+    p.act("charge", "y", faces=[10, 1, 10, 1])
+    assert [(r.actor, r.total) for r in p.rolls("Attack")] == [("y", 14), ("x", 11)]
+    p.done()
+
+
+def test_c_monster_fumble_4_gives_each_foe_plus_2_once() -> None:
+    """MONSTER FUMBLES: "4 Foes get Attack +2 to next attack vs Monster." The wolf fumbles (1, then 4);
+    both x and z then attack it at 10 + 2 and the rest of their lines; in round 2 x has no +2."""
+    wolf = unit("v", (1, 0), 3, template="wolf")
+    p = start([unit("x", (0, 0), 0), unit("z", (2, 0), 3)], [wolf, unit("w", FAR, 3)], faces=[1, 20])
+    p.act("attack", "x", faces=[1, 4])
+    p.wait_for("x")
+    p.act("attack", "v", faces=[10, 1])
+    p.act("attack", "v", faces=[10, 1])
+    assert [mods(r).get("Monster Fumble: foes +2") for r in p.rolls("Attack")[-2:]] == [2, 2]
+    p.wait_for("x", 2)
+    p.act("attack", "v", faces=[10, 1])
+    assert "Monster Fumble: foes +2" not in mods(p.rolls("Attack", "x")[-1])
+    p.done()
+
+
+def test_c_partial_blindness_on_sight_rolls_only() -> None:
+    """PARTIAL BLINDNESS: "-1 to all Rolls requiring Sight"; MAJOR WOUND TABLE "2 Lose 1 Eye. Partial
+    Blindness". One-eyed y (he stood up in round 3) attacks in round 4 at 12 - 1 = 11; his damage roll
+    10 is not a sight roll: 10."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=12), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 17, 2, 60])
+    p.wait_for("y", 3)
+    p.act("stand-up", faces=[15])
+    p.wait_for("y", 4)
+    p.act("attack", "x", faces=[12, 10])
+    assert p.rolls("Attack", "y")[-1].total == 11
+    assert p.rolls("Damage", "y")[-1].total == 10
+    p.done()
+
+
+def test_c_stun_is_on_the_damage_roll_too() -> None:
+    """STUNNED: "Character Gets -2 to All Rolls"; LIGHT WOUND TABLE "5 Stun: Get -2 to all Rolls for 1D6
+    Rounds". Stunned y attacks at 14 - 2 = 12 and rolls damage 10 - 2 = 8."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=12), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[12, 11, 5, 3])
+    p.act("attack", "x", faces=[14, 10])
+    assert p.rolls("Attack", "y")[-1].total == 12
+    assert p.rolls("Damage", "y")[-1].total == 8
+    p.done()
+
+
+@defect(
+    "KNOCKED DOWN: 'Prone Characters get a -2 to all Combat related Rolls'; the damage roll is one (DAMAGE: "
+    "'The Successful Attacker rolls 1D20 on the Damage Table'); fracas (docs: the -2 is the Attack Table's "
+    "Attacker Prone line) puts it on the attack roll only"
+)
+def test_c_prone_attacker_is_minus_2_on_damage_too() -> None:
+    """KNOCKED DOWN: "Prone Characters get a -2 to all Combat related Rolls"; FUMBLE TABLE (HTH WEAPON) "4
+    Trip or Knocked Down: Go Prone". x trips in round 1 (drop roll 60: kept) and attacks from the ground in
+    round 2: 14 - 2 = 12, damage 10 - 2 = 8."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3, wound_level_base=12), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[2, 4, 60])
+    p.wait_for("x", 2)
+    assert "knocked-down" in p.c("x").conditions
+    p.act("attack", "y", faces=[14, 10])
+    assert p.rolls("Attack", "x")[-1].total == 12
+    assert p.rolls("Damage", "x")[-1].total == 8
+    p.done()
