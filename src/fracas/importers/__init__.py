@@ -29,7 +29,7 @@ def sniff(path: Path, text: str) -> str:
     """Which format a file's text is in (by its content, then its name)."""
     head = text.lstrip()[:4000]
     if head.startswith("<"):
-        if "EDCHARACTER" in head.upper():
+        if "EDCHARACTER" in head.upper() or "EDCHARAKTER" in head.upper():
             return "ecte"
         if path.suffix.lower() == ".gcs" or "<character" in head:
             return "gcs"  # an old XML .gcs: the gcs reader says what to do with it
