@@ -411,13 +411,13 @@ def test_c_halfling_saves_vs_death_at_plus_4() -> None:
     p.done()
 
 
-def test_c_human_fails_the_same_save_vs_death() -> None:
-    """CHOKE: "Save vs Death or be Knocked out for 1D10 Minutes"; reference 2.5: 13+ succeeds; a human has
-    no bonus vs Death. The same Choke Hold with a save of 10 knocks y out for 1D10 = 10 minutes (60
-    rounds: "A Combat round is about 10 Seconds")."""
+def test_c_orc_without_a_bonus_fails_the_same_save_vs_death() -> None:
+    """CHOKE: "Save vs Death or be Knocked out for 1D10 Minutes"; reference 2.5: 13+ succeeds; an orc
+    (a humanoid, no race or class bonus vs Death) has none. The same Choke Hold with a save of 10 knocks
+    y out for 1D10 = 10 minutes (60 rounds: "A Combat round is about 10 Seconds")."""
     p = start(
         [unit("x", (0, 0), 0, weapons=["unarmed"])],
-        [unit("y", (1, 0), 3), unit("w", FAR, 3)],
+        [unit("y", (1, 0), 3, kind="humanoid"), unit("w", FAR, 3)],
         options={"brawl-rule": True},
     )
     p.act("attack", "y", faces=[5, 14, 12, 10, 10, 1])
@@ -1308,4 +1308,87 @@ def test_c_prone_attacker_is_minus_2_on_damage_too() -> None:
     p.act("attack", "y", faces=[14, 10])
     assert p.rolls("Attack", "x")[-1].total == 12
     assert p.rolls("Damage", "x")[-1].total == 8
+    p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch 5: saving throws by race and class (reference 2.5), "next attack"
+
+
+def _sleep_on(target: dict) -> Play:
+    """The mage casts Sleep (a setting spell: Save 13+ or Knocked Out 2D6 rounds) at ``target``: Spell
+    Check 15, the target's save die 10."""
+    p = start([unit("m", (0, 0), 0, template="mage")], [target, unit("w", FAR, 3)])
+    p.act("cast-spell", "y", faces=[15, 10], spell="sleep")
+    return p
+
+
+@defect(
+    "reference 2.5 (SSRSKILL): 'Elves +4 vs ... Sleep'; fracas rolls an elf's save vs the Sleep spell "
+    "without it (10 knocks him out instead of 14 saving)"
+)
+def test_c_elf_saves_vs_sleep_at_plus_4() -> None:
+    """Reference 2.5: saves succeed on 13+; "Elves +4 vs Disease, Paralyzation, Sleep, Aging, Fairy Magic".
+    An elf's save of 10 against Sleep is 14: he stays awake."""
+    p = _sleep_on(unit("y", (3, 0), 3, race="elf", kind="demi-human"))
+    assert p.c("y").status == "active"
+    assert "knocked-out" not in p.c("y").conditions
+    p.done()
+
+
+@defect(
+    "reference 2.5 (SSRSKILL): 'Mages +4 vs Spells'; fracas rolls a mage's save vs the Sleep spell without "
+    "it (10 knocks her out instead of 14 saving)"
+)
+def test_c_mage_saves_vs_spells_at_plus_4() -> None:
+    """Reference 2.5: "Mages +4 vs Spells, Fire, Rods, Staves, Wands, Scrying". An enemy mage with no Power
+    Points left (so no Counterspell) saves at 10 + 4 = 14 against Sleep: she stays awake."""
+    p = _sleep_on(unit("y", (3, 0), 3, template="mage", power_points=0))
+    assert p.c("y").status == "active"
+    p.done()
+
+
+def test_c_sleep_knocks_out_a_foe_without_a_bonus() -> None:
+    """Reference 2.5: saves succeed on 13+ (1-12 fail); KNOCKED OUT "If not otherwise stated Foe is knocked
+    out for 2D6 Rounds". An orc's save of 10 fails: unconscious for 2D6 = 1 + 1 rounds."""
+    p = start(
+        [unit("m", (0, 0), 0, template="mage")], [unit("y", (3, 0), 3, kind="humanoid"), unit("w", FAR, 3)]
+    )
+    p.act("cast-spell", "y", faces=[15, 10, 1, 1], spell="sleep")
+    assert p.c("y").status == "unconscious"
+    assert p.c("y").conditions["knocked-out"].until_round == 1 + 2
+    p.done()
+
+
+@defect(
+    "reference 2.5 (SSRSKILL): 'Humans: reroll 1 failed Saving Throw per day'; fracas never rerolls a "
+    "human's failed save (the Choke Hold's failed Save vs Death knocks him out at once)"
+)
+def test_c_human_rerolls_one_failed_save_a_day() -> None:
+    """Reference 2.5: "Humans - reroll 1 failed Saving Throw per day". A human (race human) fails his Save
+    vs Death against a Choke Hold (10), rerolls it (15): he is choked but not Knocked Out."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["unarmed"])],
+        [unit("y", (1, 0), 3, race="human"), unit("w", FAR, 3)],
+        options={"brawl-rule": True},
+    )
+    p.act("attack", "y", faces=[5, 14, 12, 10, 15, 1])
+    assert "knocked-out" not in p.c("y").conditions
+    assert p.c("y").status == "active"
+    p.done()
+
+
+@defect(
+    "COMBAT ROUND ACTIONS LIST 'Feint - ... Attack +2 on your next Attack' names the attack, not a round; "
+    "fracas (docs: every 'next' effect lapses at the end of the next round) drops the +2 when the feinter "
+    "waits a round before attacking"
+)
+def test_a_feint_bonus_waits_for_the_next_attack() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Feint - Get Defense +2 on Foes next Attack and Attack +2 on your next
+    Attack." x feints in round 1, waits in round 2 and attacks in round 3 at 8 + 2 = 10: a Hit."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("feint", "y")
+    p.wait_for("x", 3)
+    p.act("attack", "y", faces=[8, 1])
+    assert p.rolls("Attack", "x")[-1].total == 10
     p.done()
