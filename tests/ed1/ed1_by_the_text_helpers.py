@@ -204,3 +204,37 @@ def order(fight: Fight, rnd: int | None = None) -> tuple[str, ...]:
 
 def c(fight: Fight, cid: str) -> Any:
     return fight.state.combatants[cid]
+
+
+def offered_are_legal(path: str, seed: int, decisions: int) -> list[str]:
+    """Play the encounter file under its tactics (random dice from `seed`); at each of the first `decisions`
+    decisions, every command `choices` offers must pass `validate` and resolve (on a copy of the state).
+    Returns the offending commands (empty when offered equals legal)."""
+    import copy
+    from pathlib import Path
+
+    import yaml
+
+    from fracas.dice.source import RandomDice
+
+    data = yaml.safe_load(Path(path).read_text())
+    ruleset = get_ruleset(data["ruleset"])
+    _spec, state = encounter.load_data(data, path)
+    fight = Fight(ruleset, state, RandomDice(seed))
+    fight.log = None
+    bad: list[str] = []
+    for i in range(decisions):
+        d = fight.advance_until_decision()
+        if d is None:
+            break
+        for cmd in ruleset.choices(fight.state, d):
+            try:
+                ruleset.validate(fight.state, cmd)
+                branch = copy.copy(fight)
+                branch.state = copy.deepcopy(fight.state)
+                branch.dice = RandomDice(seed * 1000 + i)
+                branch.submit(cmd)
+            except Exception as e:  # noqa: BLE001 - any refusal or crash of an offered command is the finding
+                bad.append(f"round {fight.state.round}: {cmd}: {type(e).__name__}: {e}")
+        fight.submit(fight.auto_command(d))
+    return bad
