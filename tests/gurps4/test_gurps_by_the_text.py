@@ -56,11 +56,6 @@ def fast_axeman(**extra: object) -> dict:
 # ----------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B419: shock is -1 per HP to DX-based skills on the victim's next turn, and the text (B397) has a "
-    "mounted gunner roll Riding after the shot; fracas rolls that Riding roll without the shock",
-)
 def test_A_shock_lowers_a_mounted_gunners_riding_roll_on_his_next_turn():
     """Shock: "-1 per HP of injury, max -4, to DX and IQ (and skills) on the next turn only" (gurps.md 1.6,
     B419). "If you are firing a noisy weapon (e.g., an unsilenced gun), you must make a Riding roll after each

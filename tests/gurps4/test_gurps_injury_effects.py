@@ -4,9 +4,12 @@ the next turn; a stunned figure defends at -4 without retreating until its next 
 
 from __future__ import annotations
 
-from scripted import RS, duel, offered, play, rolls
+from scripted import RS, duel, fight_of, offered, play, rolls
 
+from fracas.dice.source import ScriptedDice
 from fracas.engine.commands import Command
+from fracas.rules.gurps4 import core
+from fracas.rules.gurps4.combat import riding_base, shock_now
 
 ARCHER = {"template": "horse_archer", "id": "archer", "at": [0, 0]}  # Dodge 9, Move 6, HP 11, no shield
 SPEAR = {"template": "spearman", "id": "spear", "at": [1, 0]}
@@ -54,3 +57,27 @@ def test_move_below_a_third_of_hp_is_halved_rounding_up() -> None:
     assert (card["Move"], card["Dodge"]) == (3, 5)
     play(f, [], Command("archer", "move", None, {"to": [-10, 0]}))
     assert f.state.combatants["archer"].pos == (-3, 0)
+
+
+# ------------------------------------------------------------------ shock (B419)
+
+
+def test_shock_comes_off_every_skill_roll_of_the_next_turn_not_only_attacks() -> None:
+    # B419 (reference 1.6): shock is "to DX and IQ (and skills) on the next turn only": the rider's Riding
+    # rolls on that turn (to stay on, after a noisy shot, B397) and a DX roll to stay standing after
+    # knockback (B378) take it as his attacks do; the old code took it off attacks and feints only
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+                {"template": "horse_archer", "id": "archer", "options": {"mount": "horse"}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "spear", "at": [3, 0]}]},
+        ]
+    )  # fmt: skip
+    archer = f.state.combatants["archer"]
+    before = sum(m.value for m in riding_base(f.state, archer)[1])
+    archer.marks["shock_now"] = -2
+    assert sum(m.value for m in riding_base(f.state, archer)[1]) == before - 2
+    r = core.knockback_fall_roll(13, 2, ScriptedDice([3, 3, 3]), shock_now(archer))
+    assert r.effective == 13 - 1 - 2

@@ -175,6 +175,14 @@ def dodge_now(c: Combatant) -> tuple[int, tuple[Modifier, ...]]:
     return half, (mod(half - value, "below 1/3 HP: Dodge halved", R_REELING, "B419"),)
 
 
+def shock_now(c: Combatant) -> list[Modifier]:
+    """This turn's shock (B419; reference 1.6: "to DX and IQ (and skills) on the next turn only"): the
+    penalty every DX, IQ or skill roll of the figure takes on the turn after it was hurt (its attacks, its
+    feints, its Riding rolls, a DX roll to stay standing). Not active defenses, nor HT, Will or ST rolls."""
+    shock = c.marks.get("shock_now", 0)
+    return [mod(shock, "shock", "gurps4/core/shock", "B419")] if shock else []
+
+
 def move_now(c: Combatant, air: bool = False) -> int:
     """The Basic Move (``air``: air Move) a figure moves with: below 1/3 HP halved, rounding up (B419)."""
     st = S(c)
@@ -555,7 +563,7 @@ def riding_base(state: FightState, rider: Combatant, control: bool = True) -> tu
         base = min(ctrl_riding, st.st)
         return base, [mod(mounted.PASSENGER_STAY_ON, "passenger", "gurps4/mounted/multiple-riders", "B397")]
     riding = st.riding if st.riding is not None else st.dx - 5
-    mods: list[Modifier] = []
+    mods: list[Modifier] = shock_now(rider)  # a Riding roll on the rider's own turn (B419)
     if mount is not None:
         ms = S(mount)
         mods += mounted.riding_modifiers(
@@ -679,9 +687,7 @@ def attack_roll_parts(
                 "B270",
             )
         )
-    shock = a.marks.get("shock_now", 0)
-    if shock:
-        mods.append(mod(shock, "shock", "gurps4/core/shock", "B419"))
+    mods += shock_now(a)
     posture = core.posture(a.marks.get("posture", "standing"))
     if not attack.ranged and posture.melee:
         mods.append(mod(posture.melee, a.marks.get("posture", ""), "gurps4/core/posture", "B551"))
@@ -944,8 +950,8 @@ def after_injury(
         if ts.mount and inj.location in ("foreleg", "hind_leg", "foot"):
             mount_loses_control(w, t, mounted.crippled_mount_falls(), "crippled mount falls")
     major = core.is_major_wound(inj.injury, ts.hp, inj.crippled) or (crit == "major" and inj.penetrating > 0)
-    shock_now = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
-    if t.active and (major or core.knockdown_needed(inj, ts.hp, shock_now, ts.body)):
+    this_shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
+    if t.active and (major or core.knockdown_needed(inj, ts.hp, this_shock, ts.body)):
         k = core.knockdown_roll(ts.ht, inj.location, major, w.dice, ts.body)
         w.rolled(t.id, k.roll, rule="gurps4/core/knockdown B420")
         if k.outcome == "stunned":
@@ -1008,7 +1014,7 @@ def after_injury(
             path = path_towards(w.state, t, a.pos or (0, 0), yards, away=True) if a.pos else []
             if path:
                 w.emit(ev.Moved(t.id, tuple(path), "knockback", None, None, "gurps4/core/knockback B378"))
-            r = core.knockback_fall_roll(ts.dx, yards, w.dice)
+            r = core.knockback_fall_roll(ts.dx, yards, w.dice, shock_now(t))
             w.rolled(t.id, r, rule="gurps4/core/knockback B378")
             if not r.success:
                 w.mark(t, "posture", "lying", "gurps4/core/knockback B378")

@@ -698,9 +698,13 @@ def knockback_yards(basic: int, damage_type: str, st: int, penetrated: bool) -> 
     return basic // max(1, st - 2) if st >= 3 else basic
 
 
-def knockback_fall_roll(best_of_dx_acrobatics_judo: int, yards: int, dice: DiceSource) -> SuccessRoll:
-    """Knocked back: roll the best of DX, Acrobatics or Judo at -(yards-1) or fall down (B378)."""
+def knockback_fall_roll(
+    best_of_dx_acrobatics_judo: int, yards: int, dice: DiceSource, extra: Iterable[Modifier] = ()
+) -> SuccessRoll:
+    """Knocked back: roll the best of DX, Acrobatics or Judo at -(yards-1) or fall down (B378); ``extra``:
+    what else changes the roll (shock on the figure's own turn, B419)."""
     mods = [mod(-(yards - 1), f"knockback {yards} yd", "gurps4/core/knockback", "B378")] if yards > 1 else []
+    mods += list(extra)
     return success_roll("DX (stay standing after knockback)", best_of_dx_acrobatics_judo, mods, dice)
 
 

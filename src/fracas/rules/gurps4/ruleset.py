@@ -62,6 +62,7 @@ from fracas.rules.gurps4.combat import (
     riding_base,
     riding_skill,
     scratch,
+    shock_now,
     spook,
     unhorse,
 )
@@ -1024,9 +1025,7 @@ class GurpsRuleset(Ruleset):
         mods: list[Modifier] = []
         if mount_of(state, a) is not None:
             mods += mounted.mounted_skill(base, riding_skill(state, a))[1]
-        shock = a.marks.get("shock_now", 0)
-        if shock:
-            mods.append(mod(shock, "shock", "gurps4/core/shock", "B419"))
+        mods += shock_now(a)
         return base, mods
 
     def _feint(self, w: Work, a: Combatant, t: Combatant, args: dict[str, Any]) -> None:
@@ -1039,7 +1038,7 @@ class GurpsRuleset(Ruleset):
             + [S(t).skill(x.skill_name) for x in S(t).attacks() if not x.ranged and not x.natural]
             + ([S(t).skill("Shield")] if S(t).shield else [])
         )
-        theirs = core.success_roll("resist feint", best, [], w.dice)
+        theirs = core.success_roll("resist feint", best, shock_now(t), w.dice)
         w.rolled(a.id, mine, t.id, "gurps4/core/maneuver/feint B365")
         w.rolled(t.id, theirs, a.id, "gurps4/core/maneuver/feint B365")
         pen = core.feint_penalty(core.quick_contest(mine, theirs))
