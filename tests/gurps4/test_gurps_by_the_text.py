@@ -274,10 +274,11 @@ def test_C_knight_below_a_third_of_his_hp_dodges_at_half_rounded_up():
     act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
     offered_dodge = defense_value(fight, "k", "dodge")
     offered_retreat = defense_value(fight, "k", "dodge", retreat=True)
-    script(fight, 2, 2, 3, 1, 1)  # the Dodge fails, so the axe hits: 2d+1 = 1 + 1 + 1 = 3 cut
+    script(fight, 2, 2, 3, 1, 1)  # the dodge: 7; the axe's damage 1 + 1 + 1 = 3 cut, x1.5 = 4 HP
     dodge = one_roll(defend(fight, "k", "dodge", retreat=False), "Dodge")
     assert (offered_dodge, offered_retreat, dodge.dn) == (5, 8, 5)
     assert not dodge.success  # 7 against 5
+    assert injury(fight, "k") == 13
     assert all_used(fight)
 
 
@@ -1166,7 +1167,7 @@ def test_F_dodge_and_drop_is_offered_against_a_ranged_attack():
     fight = new_fight(
         [{"template": "horse_archer", "id": "a", "at": [0, 0], "stats": {"basic_speed": 7}}],
         [{"template": "spearman", "id": "s", "at": [10, 0]}],
-        faces=[3, 3, 3, 5, 5, 5],
+        faces=[3, 3, 3, 3, 3, 4],  # the arrow hits; the drop: 10 against 13
     )
     act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack")
     d = decision(fight, "s", "react")
@@ -1176,6 +1177,8 @@ def test_F_dodge_and_drop_is_offered_against_a_ranged_attack():
     events = fight.submit(drops[0])
     assert one_roll(events, "Dodge").dn == 13
     assert fight.state.combatants["s"].marks.get("posture") == "lying"
+    assert injury(fight, "s") == 0
+    assert all_used(fight)
 
 
 def test_F_no_attack_is_offered_below_effective_skill_3_but_defenses_are():
@@ -1695,4 +1698,138 @@ def test_C_a_jousting_lance_at_15_or_less_does_not_snap():
     assert one_roll(events, "damage").total == 15
     assert fight.state.combatants["k"].marks.get("wielding") == "jousting_lance"
     assert injury(fight, "s") == 13
+    assert all_used(fight)
+
+
+def test_G_a_miss_by_1_at_the_mount_goes_to_the_rider_who_may_defend():
+    """ "If any attack aimed at a rider misses by 1, it hits the mount unless it makes its active defense
+    roll; the reverse is true for attacks aimed at the mount" (B397). The axe at the horse (13 + 1 for its
+    SM +1) rolls 15, a miss by 1: the knight is asked to defend, with Dodge 10 + 1 (3 ft above the axeman)."""
+    fight = new_fight(mounted_knight(), [fast_axeman(at=[1, 0])], faces=[5, 5, 5])
+    events = act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack")
+    roll = one_roll(events, "axe")
+    assert (roll.dn, roll.total) == (14, 15)
+    assert defense_value(fight, "k", "dodge") == 11
+    assert all_used(fight)
+
+
+def crippled_foreleg():
+    """An axe blow of 10 cut at the warhorse's foreleg: x1.5 = 15, a limb is crippled over HP/2 (24 / 2) and
+    "injury beyond the threshold is lost" (gurps.md 1.6): 13 HP."""
+    fight = new_fight(
+        mounted_knight(), [fast_axeman(at=[1, 0], stats={"basic_speed": 7, "skills": {"Axe/Mace": 16}})]
+    )
+    script(fight, 3, 3, 3)  # axe 9 hits (16 + 1 SM - 2 foreleg = 15)
+    act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack", location="foreleg")
+    return fight
+
+
+def test_G_a_crippled_mount_falls_and_its_rider_with_it():
+    """ "If the mount is crippled and falls, effects are as per result 12 on the Mount Loss of Control Table"
+    (B397); only that result is known: the mount falls (gurps.md 2). The crippled warhorse goes down and the
+    knight is off its back."""
+    fight = crippled_foreleg()
+    script(fight, 6, 3, 3, 3, 3)  # damage 6 + 3 + 1 = 10; Riding 9 vs 13 + 1 (stirrups) - 4 (shock) = 10
+    defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 13
+    assert fight.state.combatants["k"].marks.get("mount") is None
+    assert fight.state.combatants["horse"].marks.get("rider") is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B420 (gurps.md 1.6): a crippling injury is a major wound and calls for the HT knockdown and stun "
+    "roll at once; fracas makes no HT roll for a mount whose crippled leg brings it down",
+)
+def test_A_a_crippled_mount_rolls_ht_for_knockdown_at_once():
+    """ "Major wound: more than HP/2 injury from one blow, or any crippling injury"; "Roll HT immediately
+    after a major wound" (gurps.md 1.6, B420). The warhorse's crippled foreleg (13 HP of 24) is a major wound
+    both ways: it rolls HT 12 for knockdown and stun among the blow's events."""
+    fight = crippled_foreleg()
+    script(fight, 6, 3, 3, 3, 3, 3, 3, 3)  # damage 10; Riding 9; knockdown 9
+    events = defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 13
+    assert one_roll(events, "knockdown", actor="horse").dn == 12
+
+
+def test_A_aim_survives_a_mount_that_moves_only_a_step():
+    """ "If the mount moves more than a step" the extra turns of Aim are lost (B397); a step is "Move/10,
+    rounded up, at least 1 yard" (gurps.md 1.3): the cavalry horse (Move 8) stepping 1 yard a turn keeps
+    the second turn's +1. Bow 13 + 3 + 1 - 7 (22 yd) = 10."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 4}},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [20, 0]}],
+        faces=[6, 5, 5],
+    )
+    for to in ([-1, 0], [-2, 0]):
+        act(fight, "a", "aim", "s", weapon="composite_bow")
+        act(fight, "s", "do_nothing")
+        act(fight, "horse", "move", to=to)
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert shot.dn == 10
+    assert all_used(fight)
+
+
+def test_C_velocity_exactly_7_and_the_st_24_warhorse_couch_1d_plus_3():
+    """ "If the mount's velocity is 7 or more relative to the foe, the attack has -1 to hit but +1 damage";
+    couched lance "(mount's ST) x (distance moved last turn)/100 dice ..., rounded down" + 3 (B397). The
+    heavy warhorse (ST 24) at Move 7: 1.68 -> 1d+3, +1: a 3 gives 7 imp, DR 2, x2 = 10 HP; Lance 13 - 1."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0]},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [11, 0]}],
+    )
+    act(fight, "k", "do_nothing")
+    act(fight, "s", "do_nothing")
+    act(fight, "horse", "move", to=[7, 0])
+    script(fight, 3, 3, 3, 3, 3, 3, 3)
+    assert one_roll(act(fight, "k", "attack", "s", weapon="lance", maneuver="attack"), "lance").dn == 12
+    events = defend(fight, "s", "none")
+    assert one_roll(events, "damage").total == 7
+    assert injury(fight, "s") == 10
+    assert all_used(fight)
+
+
+def test_G_no_panic_roll_when_the_mount_does_not_charge():
+    """Panic: "If a mounted fighter charges directly toward an NPC who is unused to facing cavalry" (B396).
+    The warhorse stands still beside the spearman: no Will roll is asked of him."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [3, 0], "stats": {"unused_to_cavalry": True}}],
+        options={"panic": True},
+    )
+    act(fight, "horse", "do_nothing")
+    act(fight, "k", "do_nothing")
+    n = len(fight.log)
+    decision(fight, "s", "act")
+    assert rolls(fight.log[n:], "Will") == []
+    assert all_used(fight)
+
+
+def test_G_a_stunned_rider_who_makes_his_riding_roll_stays_on():
+    """ "A rider who is stunned must make a Riding roll at -4 or fall off" (B397): a 9 against 13 - 4 + 1
+    (war saddle) = 10 keeps the knight on his horse."""
+    fight = new_fight(
+        mounted_knight(),
+        [fast_axeman(at=[1, 0])],
+        faces=[3, 3, 4, 2, 2, 5, 5, 4, 3, 3, 3],  # 7 HP; knockdown 14 fails; Riding 9
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    events = defend(fight, "k", "none")
+    riding = one_roll(events, "Riding")
+    assert (riding.dn, riding.success) == (10, True)
+    assert fight.state.combatants["k"].marks.get("mount") == "horse"
     assert all_used(fight)
