@@ -1392,3 +1392,95 @@ def test_a_feint_bonus_waits_for_the_next_attack() -> None:
     p.act("attack", "y", faces=[8, 1])
     assert p.rolls("Attack", "x")[-1].total == 10
     p.done()
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch 6: free actions, what each weapon allows, bleeding once a round
+
+
+@defect(
+    "COMBAT ROUND ACTIONS LIST 'Change Facing - Free Action/Reaction' (docs: 'change-facing | free'); "
+    "fracas ends the combatant's turn when he changes facing, so he cannot also attack"
+)
+def test_e_change_facing_is_free() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Change Facing - Free Action/Reaction." x turns to facing 1 and still
+    has his action: he attacks y in the same turn (10: a Hit)."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (1, 0), 3), unit("w", FAR, 3)])
+    p.act("change-facing", None, facing=1)
+    assert p.c("x").facing == 1
+    assert (p.state.round, p.decision.actor) == (1, "x")
+    p.act("attack", "y", faces=[10, 1])
+    assert p.rolls("Attack", "x")[-1].outcome == "Hit"
+    p.done()
+
+
+@pytest.mark.parametrize(
+    ("weapons", "target_at", "allowed"),
+    [
+        (["mace"], (1, 0), {"hack-and-slash", "mighty-blow", "defensive-stance-attack"}),
+        (["short-bow"], (4, 0), {"aimed-shot"}),
+    ],
+)
+def test_e_continued_attacks_by_weapon_kind(
+    weapons: list[str], target_at: tuple[int, int], allowed: set
+) -> None:
+    """COMBAT ROUND ACTIONS LIST: "Hack and Slash - Continued Attack for HTH", "Mighty Blow - Continued
+    attack for HTH", "Defensive Stance - Continued attack for HTH", "Aimed Shot - Continued attack for
+    Ranged Attack". After an attack in round 1, a mace-man may take the three HTH ones and not Aimed
+    Shot; a bowman only Aimed Shot."""
+    p = start([unit("x", (0, 0), 0, weapons=weapons)], [unit("y", target_at, 3), unit("w", FAR, 3)])
+    p.act("attack", "y", faces=[5])
+    p.wait_for("x", 2)
+    continued = {"hack-and-slash", "mighty-blow", "defensive-stance-attack", "aimed-shot"}
+    assert {a for a in continued if p.legal(a, "y")} == allowed
+    p.done()
+
+
+@pytest.mark.parametrize(("weapon", "legal"), [("javelin", True), ("mace", False)])
+def test_e_hurling_charge_needs_a_weapon_to_throw(weapon: str, legal: bool) -> None:
+    """COMBAT ROUND ACTIONS LIST: "Hurling Charge - Throw Weapon while Charging. It gets Damage +1";
+    ATTACK TABLE MODIFIERS "Short Range ... Most Thrown Weapons". A javelin may be hurled at a foe 6
+    spaces off; a mace is no thrown weapon."""
+    p = start([unit("x", (0, 0), 0, weapons=[weapon])], [unit("y", (6, 0), 3), unit("w", FAR, 3)])
+    assert p.legal("hurling-charge", "y") is legal
+    assert bool(p.offered("hurling-charge")) is legal
+    p.done()
+
+
+def test_a_two_bleeds_roll_once_a_round() -> None:
+    """BLEEDING: "At the beginning of every Round you start with one or more Bleeds, Roll once on the Bleed
+    Table." y takes two Bleeds (MAJOR WOUND TABLE 5, twice) in round 1; as round 2 begins one Bleed Table
+    roll is made (6: Weakened), not two."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("z", (2, 0), 3)],
+        [unit("y", (1, 0), 3, wound_level_base=40), unit("w", FAR, 3)],
+    )
+    p.act("attack", "y", faces=[12, 17, 5, 5, 5, 60])
+    p.act("attack", "y", faces=[12, 17, 5, 5, 5, 60])
+    p.wait_for("w")
+    p.act("nothing", after=[6])
+    assert p.state.round == 2
+    assert p.c("y").counters["bleeds"] == 2
+    assert len(p.rolls("Bleed Table", "y")) == 1
+    p.done()
+
+
+def test_f_offered_commands_are_legal_when_one_handed_webbed_or_surprised() -> None:
+    """BODY PART BROKEN (a broken arm), IMMOBILIZED (Web) and SURPRISE: every command offered to a
+    one-handed fighter, to a webbed one and to a surprised one passes validate and resolves."""
+    p = start(
+        [unit("x", (0, 0), 0, weapons=["great-sword", "mace"], wound_level_base=9)],
+        [unit("y", (1, 0), 3), unit("w", FAR, 3)],
+        faces=[1, 20],
+    )
+    p.act("attack", "x", faces=[12, 17, 1, 3, 60])
+    p.wait_for("x")
+    _offers_ok(p)
+    p = start([unit("m", (0, 0), 0, template="mage")], [unit("y", (3, 0), 3), unit("w", FAR, 3)])
+    p.act("cast-spell", "y", faces=[15, 1, 3], spell="web")
+    _offers_ok(p)
+    p = start(
+        [unit("x", (0, 0), 0, stealth=5, hidden=True)], [unit("y", (1, 0), 3), unit("w", FAR, 3)], faces=[10]
+    )
+    p.act("nothing")
+    _offers_ok(p)
