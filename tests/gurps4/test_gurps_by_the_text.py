@@ -1833,3 +1833,144 @@ def test_G_a_stunned_rider_who_makes_his_riding_roll_stays_on():
     assert (riding.dn, riding.success) == (10, True)
     assert fight.state.combatants["k"].marks.get("mount") == "horse"
     assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# The combat core under the mounted rules: criticals, locations, knockback, defenses
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_C_critical_hit_table_5_doubles_the_damage():
+    """Critical Hit Table: "5 or 16: double damage"; "on any critical hit the target gets no active
+    defence" (gurps.md 1.1, B556). A 3 to hit, the table 1 + 1 + 3 = 5: the axe's 1 + 1 + 1 = 3 becomes 6
+    cut, x1.5 = 9 HP (a major wound: HT roll 9 vs 12)."""
+    fight = new_fight([fast_axeman()], [knight_on_foot()], faces=[1, 1, 1, 1, 1, 3, 1, 1, 3, 3, 3])
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    decision(fight, "k", "act")
+    assert injury(fight, "k") == 9
+    assert all_used(fight)
+
+
+def test_G_a_critically_failed_dodge_leaves_the_defender_lying():
+    """ "Critical failures: a Dodge: the defender falls" (gurps.md 1.1, B556). The knight rolls 18 on his
+    Dodge: he is lying, and the axe hits (3 cut, x1.5 = 4 HP)."""
+    fight = new_fight([fast_axeman()], [knight_on_foot()], faces=[3, 3, 4, 6, 6, 6, 1, 1])
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    dodge = one_roll(defend(fight, "k", "dodge", retreat=False), "Dodge")
+    assert dodge.outcome == "critical failure"
+    assert fight.state.combatants["k"].marks.get("posture") == "lying"
+    assert injury(fight, "k") == 4
+    assert all_used(fight)
+
+
+def test_C_a_skull_hit_is_x4_behind_2_more_dr_and_knockdown_at_minus_10():
+    """Skull: "-7; DR +2; x4 (not tox); knockdown roll -10"; a failed knockdown roll "by 5+ ... means
+    unconscious" (gurps.md 1.5-1.6, B398-400, B420). Axe/Mace 20 - 7 = 13; 2 + 2 + 1 = 5 cut, DR 2 leaves 3,
+    x4 = 12 HP; the knockdown roll is at HT 12 - 10 = 2 (rolled though below 3: it is forced), a 9 fails by
+    7: unconscious."""
+    fight = new_fight(
+        [fast_axeman(stats={"basic_speed": 7, "skills": {"Axe/Mace": 20}})],
+        [knight_on_foot()],
+        faces=[3, 3, 3, 2, 2, 3, 3, 3],
+    )
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack", location="skull")
+    assert one_roll(events, "axe").dn == 13
+    events = defend(fight, "k", "none")
+    assert injury(fight, "k") == 12
+    assert one_roll(events, "knockdown").dn == 2
+    assert status(fight, "k") == "unconscious"
+    assert all_used(fight)
+
+
+def test_B_two_yards_of_knockback_put_a_rider_at_minus_8():
+    """ "A Riding roll at -4 per yard of knockback to stay on" (B397); knockback yards = floor(basic damage /
+    (ST - 2)) (gurps.md 1.7, B378). A ST 20 axeman's mace (3d+5 cr) rolls 23: 23 / 10 = 2 yards; Riding 13 -
+    8 + 1 (war saddle) = 6."""
+    fight = new_fight(
+        mounted_knight(),
+        [
+            fast_axeman(
+                at=[1, 0], stats={"basic_speed": 7, "st": 20, "hp": 13}, equipment={"weapons": ["mace"]}
+            )
+        ],
+        faces=[3, 3, 3, 6, 6, 6, 3, 3, 3, 3, 3, 3],  # mace hits; 23 cr; knockdown 9 vs 12; Riding 9
+    )
+    act(fight, "ax", "attack", "k", weapon="mace", maneuver="attack")
+    events = defend(fight, "k", "none")
+    assert injury(fight, "k") == 23
+    riding = one_roll(events, "Riding")
+    assert (riding.dn, riding.success) == (6, False)
+    assert fight.state.combatants["k"].marks.get("mount") is None
+    assert all_used(fight)
+
+
+def test_G_a_critically_failed_riding_roll_after_a_noisy_shot_loses_control_of_the_mount():
+    """ "On a failure, the mount is spooked ...; on a critical failure, you lose control (see Mount Loss of
+    Control Table)" (B397). The table is not public: the tool rolls 3d on its placeholder rows (out of
+    control for a turn; documented). An 18 on Riding: the table is rolled, and the horse's next turn passes
+    without a maneuver chosen for it."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7, "skills": {"Guns (Musket)": 14, "Riding": 13}},
+                "equipment": {"weapons": ["matchlock_musket"]},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [5, 0], "stats": {"basic_speed": 6}}],
+        faces=[6, 5, 5, 6, 6, 6, 3, 3, 3],  # the shot misses; Riding 18; the table: 9
+    )
+    events = act(fight, "a", "attack", "s", weapon="matchlock_musket", maneuver="attack")
+    assert one_roll(events, "Riding").outcome == "critical failure"
+    assert any("Loss of Control" in getattr(e, "text", "") for e in events)
+    act(fight, "s", "do_nothing")
+    assert decision(fight).actor == "a"
+    assert fight.state.combatants["horse"].marks.get("maneuver") == "do_nothing"
+    assert all_used(fight)
+
+
+def test_E_no_flying_above_the_6000_foot_ceiling():
+    """ "On Earth, an unprotected human has trouble breathing past 6,000'" (B398); the tool refuses what it
+    cannot play (Atmospheric Pressure, B429): a flyer placed at 2,001 yards (6,003 ft) is refused when the
+    encounter is loaded, and a climb to it is refused while one to 2,000 yards is legal."""
+    with pytest.raises(Exception, match="ceiling"):
+        new_fight(
+            [{"template": "winged_duelist", "id": "d", "at": [0, 0], "altitude": 2001}],
+            [{"template": "spearman", "id": "s", "at": [5, 0]}],
+        )
+    fight = new_fight(
+        [
+            {
+                "template": "winged_duelist",
+                "id": "d",
+                "at": [0, 0],
+                "altitude": 1995,
+                "stats": {"basic_speed": 7},
+            }
+        ],
+        [{"template": "spearman", "id": "s", "at": [5, 0]}],
+    )
+    decision(fight, "d")
+    R.validate(fight.state, Command("d", "move", None, {"to": [0, 0], "altitude": 2000}))
+    with pytest.raises(Exception, match="ceiling"):
+        R.validate(fight.state, Command("d", "move", None, {"to": [0, 0], "altitude": 2001}))
+
+
+def test_B_all_out_defense_and_a_deceptive_attack_both_count():
+    """All-Out Defense (Increased Dodge): "+2" (gurps.md 1.3, B366); Deceptive Attack: "-1 to the defence for
+    every -2 the attacker took" (gurps.md 1.4, B369). The knight (Dodge 10) in All-Out Defense faces a
+    Deceptive Attack at -4 (axe 13 - 4 = 9): Dodge 10 + 2 - 2 = 10; his parry, not increased, 11 - 2 = 9."""
+    fight = new_fight(
+        [{"template": "axeman", "id": "ax", "at": [0, 0], "stats": {"basic_speed": 5}}],
+        [knight_on_foot(stats={"basic_speed": 6.5})],
+        faces=[3, 3, 3],
+    )
+    act(fight, "k", "all_out_defense", variant="increased_dodge")
+    events = act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack", deceptive=2)
+    assert one_roll(events, "axe").dn == 9
+    assert defense_value(fight, "k", "dodge") == 10
+    assert defense_value(fight, "k", "parry", weapon="broadsword:swing") == 9
+    assert all_used(fight)
