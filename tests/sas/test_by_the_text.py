@@ -1489,3 +1489,78 @@ def test_f_offered_commands_are_legal_when_one_handed_webbed_or_surprised() -> N
     )
     p.act("nothing")
     _offers_ok(p)
+
+
+# --------------------------------------------------------------------------------------------------
+# Batch 7: movement and a regenerator at its Wound Level
+
+
+def _spaces(at: tuple[int, int]) -> int:
+    q, r = at
+    return max(abs(q), abs(r), abs(q + r))
+
+
+@pytest.mark.parametrize(("action", "spaces"), [("walk", 6), ("run", 12)])
+def test_c_walk_normal_speed_run_double(action: str, spaces: int) -> None:
+    """COMBAT ROUND ACTIONS LIST: "Walk - Move at Normal Speed", "Run - Move at Double Speed"; reference
+    2.1: a Human's Movement Rating is 6. x covers 6 or 12 spaces toward a far foe."""
+    p = start([unit("x", (0, 0), 0)], [unit("y", (30, 0), 3), unit("w", (30, 3), 3)])
+    p.act(action, None, toward="y")
+    assert _spaces(p.c("x").pos) == spaces
+    p.done()
+
+
+def test_c_sneak_is_half_speed_and_stays_hidden() -> None:
+    """COMBAT ROUND ACTIONS LIST: "Sneak - Move while Hidden. Half Speed." Hidden x (Surprise: 20 + 3 -
+    0) sneaks 3 spaces and is still hidden."""
+    p = start(
+        [unit("x", (0, 0), 0, stealth=3, hidden=True)],
+        [unit("y", (30, 0), 3), unit("w", (30, 3), 3)],
+        faces=[20],
+    )
+    p.act("sneak", None, toward="y")
+    assert _spaces(p.c("x").pos) == 3
+    assert p.c("x").hidden
+    p.done()
+
+
+def test_c_mount_gets_swift_1_per_level_of_ride() -> None:
+    """MOUNTED COMBAT: "For every level of Ride you have, your mount gets Swift +1"; reference 2.6: a horse
+    (Big). The riding horse's Movement 12 + Ride 2 = 14 spaces; the horse moves with its rider."""
+    p = start(_mounted_knight(), [unit("y", (30, 0), 3), unit("w", (30, 3), 3)])
+    p.wait_for("x")
+    p.act("walk", None, toward="y")
+    assert _spaces(p.c("x").pos) == 14
+    assert p.c("h").pos == p.c("x").pos
+    p.done()
+
+
+def test_c_toughness_raises_the_wound_level() -> None:
+    """Reference 2.1: "The Toughness skill increases WL" (docs: +1 a level). A Human (Wound Level 4) with
+    Toughness +2 has Wound Level 6: two Light Wounds (4 markers) do not kill him."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("z", (2, 0), 3)], [unit("y", (1, 0), 3, toughness=2), unit("w", FAR, 3)]
+    )
+    assert p.c("y").stats.wound_level == 6
+    p.act("attack", "y", faces=[12, 8])
+    p.act("attack", "y", faces=[12, 8])
+    p.wait_for("y")
+    assert p.c("y").counters["markers"] == 4
+    assert p.c("y").status == "active"
+    p.done()
+
+
+def test_a_regenerator_at_its_wound_level_dies_before_it_regenerates() -> None:
+    """DEATH BY A THOUSAND CUTS: "Non-Heroic Foes and Creatures will just die immediately"; REGENERATION:
+    "Remove 1 Wound Counter at the end of every one of their rounds." A regenerating y (Wound Level 4)
+    takes two Light Wounds from x and z in one turn (4 markers): he dies then, and his regeneration at
+    the end of his own round never comes."""
+    p = start(
+        [unit("x", (0, 0), 0), unit("z", (2, 0), 3)],
+        [unit("y", (1, 0), 3, regenerates=True), unit("w", FAR, 3)],
+    )
+    p.act("attack", "y", faces=[12, 8])
+    p.act("attack", "y", faces=[12, 8])
+    assert p.c("y").status == "dead"
+    assert p.decision.actor == "w"
+    p.done()
