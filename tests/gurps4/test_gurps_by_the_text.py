@@ -1974,3 +1974,76 @@ def test_B_all_out_defense_and_a_deceptive_attack_both_count():
     assert defense_value(fight, "k", "dodge") == 10
     assert defense_value(fight, "k", "parry", weapon="broadsword:swing") == 9
     assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# More timing: how long a maneuver's effects last
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_A_no_defense_after_all_out_attack_lasts_only_until_the_attackers_next_turn():
+    """After All-Out Attack "no defence" (gurps.md 1.3-1.4, B365) until the attacker's next turn. The axeman's
+    All-Out Attack: the knight's blow finds him with no defense; next round he takes a plain Attack, and the
+    knight's blow then offers him his defenses."""
+    fight = new_fight(
+        [fast_axeman()],
+        [knight_on_foot()],
+        faces=[6, 6, 5, 6, 5, 5, 6, 6, 5, 3, 3, 3],  # four blows: 17, 16 (missed), 17, then 9: a hit
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="all_out_attack_determined")
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    assert defense_value(fight, "ax", "dodge") == 11  # Basic Speed 7 + 3, small shield DB 1
+    assert all_used(fight)
+
+
+def test_A_a_failed_recovery_roll_keeps_the_figure_stunned_for_another_turn():
+    """Stun: "must take Do Nothing ... HT roll at the end of each turn to recover" (gurps.md 1.6, B420). The
+    knight fails his first recovery roll (16 vs 12): his next turn again passes in Do Nothing, with a second
+    recovery roll."""
+    fight = new_fight(
+        [fast_axeman()],
+        [knight_on_foot()],
+        faces=[3, 3, 4, 2, 2, 5, 5, 4, 6, 6, 4, 3, 3, 3],  # 7 HP, knockdown fails; recovery 16, then 9
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack")
+    defend(fight, "k", "none")
+    act(fight, "ax", "do_nothing")
+    act(fight, "ax", "do_nothing")
+    recoveries = rolls(fight.log, "recover")
+    assert [(r.dn, r.success) for r in recoveries] == [(12, False), (12, True)]
+    assert all_used(fight)
+
+
+def test_A_aim_is_lost_when_the_aimer_takes_another_maneuver():
+    """Aim is "+Acc for 1 turn" on the attack that follows it (gurps.md 1.3, B364): an archer who aims, then
+    does nothing for a turn, shoots with no Aim bonus: Bow 13 - 4 (10 yd) = 9."""
+    fight = new_fight(
+        [{"template": "horse_archer", "id": "a", "at": [0, 0], "stats": {"basic_speed": 7}}],
+        [{"template": "spearman", "id": "s", "at": [10, 0]}],
+        faces=[6, 5, 5],
+    )
+    act(fight, "a", "aim", "s", weapon="composite_bow")
+    act(fight, "s", "do_nothing")
+    act(fight, "a", "do_nothing")
+    act(fight, "s", "do_nothing")
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert shot.dn == 9
+    assert all_used(fight)
+
+
+def test_A_evaluate_is_lost_when_the_next_maneuver_is_not_an_attack():
+    """Evaluate counts "against that foe on the next Attack, Feint, All-Out Attack or Move and Attack"
+    (gurps.md 1.3, B364): after an Evaluate and a turn of Do Nothing, the axeman's swing is at plain 13."""
+    fight = new_fight(
+        [fast_axeman()],
+        [{"template": "knight", "id": "k", "at": [1, 0], "equipment": {"weapons": ["broadsword"]}}],
+        faces=[6, 5, 5],
+    )
+    act(fight, "ax", "evaluate", "k")
+    act(fight, "k", "do_nothing")
+    act(fight, "ax", "do_nothing")
+    act(fight, "k", "do_nothing")
+    assert one_roll(act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack"), "axe").dn == 13
+    assert all_used(fight)
