@@ -717,8 +717,8 @@ def test_c_surprise_lowest_stealth_minus_highest_alertness(face: int, surprise: 
 
 
 def test_c_surprise_gives_plus_2_in_the_first_round() -> None:
-    """SURPRISE: "The side with Surprise gets +2 Attack Bonuses in the First Round." x ambushes y with a
-    Sneak Attack... here an attack from hiding on the adjacent y: 10 + 2 = 12."""
+    """SURPRISE: "The side with Surprise gets +2 Attack Bonuses in the First Round." Hidden x wins
+    Surprise (10 + 5 - 0 = 15) and attacks the adjacent y from hiding: 10 + 2 = 12."""
     p = start(
         [unit("x", (0, 0), 0, stealth=5, hidden=True)], [unit("y", (1, 0), 3), unit("w", FAR, 3)], faces=[10]
     )
