@@ -2047,3 +2047,152 @@ def test_A_evaluate_is_lost_when_the_next_maneuver_is_not_an_attack():
     act(fight, "k", "do_nothing")
     assert one_roll(act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack"), "axe").dn == 13
     assert all_used(fight)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# More of the mounted and aerial text, clause by clause
+# ----------------------------------------------------------------------------------------------------------
+
+
+def test_C_aerial_a_flyer_that_cannot_hover_gets_only_the_usual_retreat_bonus():
+    """ "If a flyer can hover, and has enough space to move one step up or down, he gets +1 over and above the
+    usual retreating bonus" (B398): a duelist whose Flight cannot hover (or only glides) retreats at Dodge
+    10 + 3 = 13, not 14."""
+    for limitation in ("cannot_hover", "gliding", "controlled_gliding"):
+        fight = new_fight(
+            [
+                {
+                    "template": "winged_warrior",
+                    "id": "w",
+                    "at": [0, 0],
+                    "altitude": 3,
+                    "stats": {"basic_speed": 7},
+                }
+            ],
+            [
+                {
+                    "template": "winged_duelist",
+                    "id": "d",
+                    "at": [1, 0],
+                    "altitude": 3,
+                    "stats": {"flight_limitation": limitation},
+                }
+            ],
+            faces=[3, 3, 3],
+        )
+        act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack")
+        assert defense_value(fight, "d", "dodge", retreat=True) == 13, limitation
+
+
+def test_C_a_rider_with_riding_9_parries_at_minus_3_once():
+    """ "A rider can Dodge, Block, or Parry ... reduce active defenses by the difference between 12 and the
+    rider's skill" (B397). Broadsword 14: Parry 7 + 3 + 1 (Combat Reflexes) = 11, -3, +1 (3 ft above the
+    spearman) = 9; the -3 is the text's defense penalty, taken once."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "knight",
+                "id": "k",
+                "options": {"mount": "horse"},
+                "equipment": dict(NO_ARMOR),
+                "stats": {"skills": {"Broadsword": 14, "Riding": 9}},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}],
+        faces=[3, 3, 4],
+    )
+    act(fight, "s", "attack", "k", weapon="spear:thrust", maneuver="attack")
+    assert defense_value(fight, "k", "parry", weapon="broadsword:swing") == 9
+
+
+def test_C_barding_protects_the_mount_and_the_rider_still_rolls_riding():
+    """ "Some mounts may have barding ... or natural DR" (B397); full plate barding is DR 5 on the torso
+    (gurps.md 2, B286). A 5-point axe blow to the barded torso does no injury; the text's "if the mount is
+    hit" Riding roll is still made (the tool's documented reading): 13 + 1 (stirrups), no shock."""
+    fight = new_fight(
+        [
+            {
+                "template": "heavy_warhorse",
+                "id": "horse",
+                "at": [0, 0],
+                "equipment": {"barding": ["full_plate_barding"]},
+            },
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [fast_axeman(at=[1, 0])],
+        faces=[3, 3, 3, 2, 2, 3, 3, 3],
+    )
+    act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack")
+    events = defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 0
+    assert one_roll(events, "Riding").dn == 14
+    assert all_used(fight)
+
+
+def test_C_iron_horseshoes_do_not_help_a_bite():
+    """Iron horseshoes "give +1 to kicking or trampling damage" (B396), not to a bite: the shod warhorse's
+    bite (2d-4 cr) rolls 3 + 3 = 2, stopped by the spearman's DR 2."""
+    fight = new_fight(
+        [
+            {
+                "template": "heavy_warhorse",
+                "id": "horse",
+                "at": [0, 0],
+                "stats": {"basic_speed": 7, "iron_horseshoes": True},
+            },
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+        faces=[3, 3, 3, 3, 3],
+    )
+    act(fight, "horse", "attack", "s", weapon="bite", maneuver="attack")
+    events = defend(fight, "s", "none")
+    assert one_roll(events, "damage").total == 2
+    assert injury(fight, "s") == 0
+    assert all_used(fight)
+
+
+def test_D_aerial_a_flyer_moves_over_fighters_on_the_ground():
+    """ "If the ceiling is high enough, fliers can move over other fighters!" (B398). A row of three
+    spearmen bars the way: the winged warrior 3 yards up flies straight over the middle one (2 yards), while
+    on the ground he must go around (5 yards)."""
+    row = [
+        {"template": "spearman", "id": f"s{i}", "at": [1, r], "stats": {"basic_speed": 4 + i / 10}}
+        for i, r in enumerate((-1, 0, 1))
+    ]
+    for altitude, cost in ((3, 2), (0, 5)):
+        fight = new_fight(
+            [
+                {
+                    "template": "winged_warrior",
+                    "id": "w",
+                    "at": [0, 0],
+                    "altitude": altitude,
+                    "stats": {"basic_speed": 7},
+                }
+            ],
+            row,
+        )
+        act(fight, "w", "move", to=[2, 0], altitude=altitude)
+        flyer = fight.state.combatants["w"]
+        assert (flyer.pos, flyer.marks.get("moved")) == ((2, 0), cost), altitude
+
+
+def test_G_a_passenger_with_a_poor_controller_uses_the_controllers_riding():
+    """ "The passenger uses the lower of the controlling rider's skill or his own ST on any roll to avoid
+    falling off, but do so at -3" (B397). The controller has Riding 8, the passenger ST 11: stunned, the
+    passenger rolls 8 - 3 - 4 = 1 (forced, so rolled)."""
+    fight = new_fight(
+        [
+            *mounted_knight(basic_speed=6.5, skills={"Broadsword": 14, "Riding": 8}),
+            {"template": "horse_archer", "id": "p", "options": {"mount": "horse"}},
+        ],
+        [fast_axeman(at=[1, 0])],
+        # axe 10 hits; 2 + 3 + 1 = 6 cut, DR 2: 4 x 1.5 = 6 HP, over HP/2 (11 / 2); knockdown 14 vs HT 11
+        faces=[3, 3, 4, 2, 3, 5, 5, 4, 1, 1, 1],
+    )
+    act(fight, "ax", "attack", "p", weapon="axe", maneuver="attack")
+    events = defend(fight, "p", "none")
+    assert one_roll(events, "Riding", actor="p").dn == 1
+    assert all_used(fight)
