@@ -134,3 +134,17 @@ def test_mypy_adds_no_error_to_its_baseline() -> None:
     assert not grown, "mypy errors beyond mypy-baseline.txt (message: baseline count, now):\n" + "\n".join(
         f"  {m}: {a} -> {b}" for m, (a, b) in sorted(grown.items())
     )
+
+
+def test_ruff_finds_nothing() -> None:
+    """Lint (pyflakes, pycodestyle, bugbear, imports, the complexity ceiling) and format, as CI sees them."""
+    tool = BIN / "ruff"
+    if not tool.exists():
+        pytest.skip("ruff is not installed (pip install -e '.[dev]')")
+    where = [p for p in ("src", "tests", "benchmarks", "scripts") if (ROOT / p).exists()]
+    lint = subprocess.run([str(tool), "check", *where], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert lint.returncode == 0, lint.stdout[-4000:]
+    fmt = subprocess.run(
+        [str(tool), "format", "--check", *where], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert fmt.returncode == 0, fmt.stdout[-4000:]

@@ -147,6 +147,7 @@ def _serve(
     import webbrowser
 
     import uvicorn
+    from fastapi import FastAPI
 
     from fracas.store import FightService, Store
     from fracas.web.app import create_app
@@ -161,7 +162,7 @@ def _serve(
     first = ensure_example(service)
     gm_sock = _listen(host, port, "--port")
     port = gm_sock.getsockname()[1]
-    servers: list[tuple[object, socket.socket]] = [(create_app(service, token), gm_sock)]
+    servers: list[tuple[FastAPI, socket.socket]] = [(create_app(service, token), gm_sock)]
     base = f"http://{_url_host(gm_sock, host)}:{port}"
     players_base = base
     if players_host is not None:
