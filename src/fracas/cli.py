@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -24,7 +26,8 @@ _app = typer.Typer(
         "  fracas fight examples/ed4/mica-and-the-ghouls.yaml"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
@@ -49,12 +52,22 @@ COMMANDS = {
     "fight": "fracas.engine.cli",
     "validate": "fracas.engine.cli",
     "rules": "fracas.engine.cli",
+    "schema": "fracas.engine.cli",
     "sim": "fracas.sim.cli",
     "sweep": "fracas.sim.cli",
     "serve": "fracas.web.cli",
     "fights": "fracas.web.cli",
     "import": "fracas.importers.cli",
 }
+
+# The commands that need an optional extra, and the modules that extra installs (pyproject.toml): without
+# them the command says which extra to install instead of failing on an import.
+EXTRAS = {
+    "sim": ("sim", ("numba", "matplotlib", "dask", "distributed")),
+    "sweep": ("sim", ("numba", "matplotlib", "dask", "distributed")),
+    "serve": ("web", ("fastapi", "uvicorn", "jinja2", "multipart")),
+}
+_EXTRA_OF_MODULE = {m: extra for extra, mods in EXTRAS.values() for m in mods} | {"starlette": "web"}
 
 _REGISTERED: dict[str, tuple[list[Any], list[Any]]] = {}  # area -> the commands and groups it added
 
@@ -107,13 +120,52 @@ def _root(
         raise typer.Exit()
 
 
+def missing_extra(command: str) -> str | None:
+    """The message for a command whose optional extra is not installed, or None when it is."""
+    import importlib.util
+
+    need = EXTRAS.get(command)
+    if need is None:
+        return None
+    extra, modules = need
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"fracas {command} needs the [{extra}] extra ({', '.join(missing)} not installed): "
+        f"pip install 'fracas[{extra}]'"
+    )
+
+
+def _missing_module_message(exc: ModuleNotFoundError) -> str | None:
+    root = (exc.name or "").split(".")[0]
+    extra = _EXTRA_OF_MODULE.get(root)
+    if extra is None:
+        return None
+    return f"this needs the [{extra}] extra ({root} is not installed): pip install 'fracas[{extra}]'"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the Typer app, turning every :class:`FracasError` into one line and an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     area = _area_of(args)
+    if area is not None and not any(a in ("-h", "--help") for a in args):
+        problem = missing_extra(args[0])
+        if problem is not None:
+            err_console.print(f"[bold red]error:[/] {escape(problem)}", markup=True, soft_wrap=True)
+            return 2
     _register((area,) if area is not None else _AREAS)
+    spooled = _spool_stdin(args) if args[:1] in (["sim"], ["sweep"]) else None
     try:
-        rv = _app(args=args, standalone_mode=False)
+        rv = _app(args=args, standalone_mode=False, prog_name="fracas")
+    except ModuleNotFoundError as exc:
+        message = _missing_module_message(exc)
+        if message is None:
+            what = escape(f"ModuleNotFoundError: {exc}")
+            err_console.print(f"[bold red]internal error:[/] {what}", markup=True)
+            return 1
+        err_console.print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
+        return 2
     except FracasError as exc:
         # the message is plain text: [q, r] or a rule id in brackets must not be read as Rich markup
         err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
@@ -135,8 +187,38 @@ def main(argv: list[str] | None = None) -> int:
         what = escape(f"{type(exc).__name__}: {exc}")
         err_console.print(f"[bold red]internal error:[/] {what}", markup=True)
         return 1
+    finally:
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
     # with standalone_mode=False click returns typer.Exit's code instead of exiting with it
     return rv if isinstance(rv, int) else 0
+
+
+def _spool_stdin(args: list[str]) -> Path | None:
+    """``fracas sim -`` / ``fracas sweep -``: standard input into a hidden file of the current folder (so that
+    ``from:`` paths are relative to it, as for ``fight -``), named in ``args`` instead of ``-``; the caller
+    deletes it."""
+    if "-" not in args[1:]:
+        return None
+    import tempfile
+
+    text = sys.stdin.read()
+    suffix = ".yaml"
+    try:
+        import tomllib
+
+        tomllib.loads(text)
+        suffix = ".toml"
+    except Exception:  # not TOML: YAML (the encounter reader says what is wrong with it)
+        pass
+    try:
+        fd, name = tempfile.mkstemp(prefix=".fracas-stdin-", suffix=suffix, dir=".")
+    except OSError:
+        fd, name = tempfile.mkstemp(prefix="fracas-stdin-", suffix=suffix)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    args[args.index("-", 1)] = name
+    return Path(name)
 
 
 if __name__ == "__main__":

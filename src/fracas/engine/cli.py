@@ -19,7 +19,9 @@ console = Console(highlight=False, soft_wrap=True)
 
 def _fight(
     file: Path | None = typer.Argument(
-        None, help="An encounter file (YAML or TOML), e.g. examples/ed4/mica-and-the-ghouls.yaml"
+        None,
+        help="An encounter file (YAML or TOML; - reads standard input), "
+        "e.g. examples/ed4/mica-and-the-ghouls.yaml",
     ),
     seed: int | None = typer.Option(
         None, "--seed", min=0, help="Seed for the dice (0 or more); the same seed replays the same fight."
@@ -62,13 +64,12 @@ def _fight(
 
         raise UsageError("give an encounter FILE, or --resume ID for a saved fight")
     from fracas.dice.source import RandomDice
-    from fracas.engine import encounter
     from fracas.engine.events import to_json
     from fracas.engine.narrate import narrate
     from fracas.engine.play import Fight
     from fracas.rules.registry import get_ruleset
 
-    spec, state = encounter.load(file)
+    spec, state = load_encounter(file)
     if max_rounds is not None:
         state.max_rounds = max_rounds
     if seed is None:
@@ -103,18 +104,74 @@ def _fight(
                 return
 
 
-def _validate(file: Path = typer.Argument(..., help="The encounter file to check.")) -> None:
+def load_encounter(file: Path) -> tuple[Any, Any]:
+    """An encounter from a file, or from standard input when the file is ``-`` (YAML, or TOML when it reads
+    as TOML; ``from:`` paths relative to the current folder)."""
+    from fracas.engine import encounter
+
+    if str(file) != "-":
+        return encounter.load(file)
+    from fracas.importers import expand_from_entries
+
+    text = sys.stdin.read()
+    toml = _looks_like_toml(text)
+    data = encounter.read_text(text, "<stdin>", toml=toml)
+    data = expand_from_entries(data, Path.cwd(), "<stdin>")
+    return encounter.load_data(data, "<stdin>")
+
+
+def _looks_like_toml(text: str) -> bool:
+    import tomllib
+
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def _validate(
+    file: Path = typer.Argument(..., help="The encounter file to check (- reads standard input)."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="One JSON object: ok, file, name, ruleset, sides (each with its combatants), "
+        "options on; or ok false and errors (exit 2).",
+    ),
+) -> None:
     """Check an encounter file and explain each error (file, field, what was found, what is allowed).
 
     Nothing is played; exit code 0 when the file is good, 2 when it is not. Examples:
 
       fracas validate examples/ed4/mica-and-the-ghouls.yaml
 
-      fracas validate my-encounter.toml
-    """
-    from fracas.engine import encounter
+      fracas validate my-encounter.toml --json
 
-    spec, state = encounter.load(file)
+      cat my-encounter.yaml | fracas validate -
+    """
+    if as_json:
+        from fracas.errors import EncounterFileError
+
+        try:
+            spec, state = load_encounter(file)
+        except EncounterFileError as exc:
+            errors = str(exc).splitlines()
+            sys.stdout.write(json.dumps({"ok": False, "file": str(file), "errors": errors}) + "\n")
+            raise typer.Exit(2) from None
+        out = {
+            "ok": True,
+            "file": str(file),
+            "name": spec.name,
+            "ruleset": spec.ruleset,
+            "sides": [
+                {"name": side, "combatants": [{"id": c.id, "name": c.name} for c in state.on_side(side)]}
+                for side in state.sides
+            ],
+            "options_on": [k for k, v in state.options.items() if v],
+        }
+        sys.stdout.write(json.dumps(out) + "\n")
+        return
+    spec, state = load_encounter(file)
     console.print(f"[green]OK[/] {file}: {spec.name or '(unnamed)'} — ruleset {spec.ruleset}", markup=True)
     for side in state.sides:
         members = state.on_side(side)
@@ -198,10 +255,27 @@ def _rules_table(ruleset: Any, rules: list[Any], optional: list[Any]) -> None:
         console.print(t2)
 
 
+def _schema() -> None:
+    """Print the JSON Schema of the encounter format, for editors that complete and check encounter files.
+
+    Examples:
+
+      fracas schema > encounter.schema.json
+
+    then, as the first line of a YAML encounter file (the yaml-language-server of VS Code and others):
+
+      # yaml-language-server: $schema=encounter.schema.json
+    """
+    from fracas.engine.schema import schema_text
+
+    sys.stdout.write(schema_text())
+
+
 def register(app: typer.Typer) -> None:
     app.command("fight")(_fight)
     app.command("validate")(_validate)
     app.command("rules")(_rules)
+    app.command("schema")(_schema)
 
 
 __all__ = ["register", "FracasError"]

@@ -240,10 +240,15 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
 
 
 def load(path: str | Path) -> tuple[EncounterSpec, FightState]:
-    """Read, validate and build an encounter file."""
+    """Read, validate and build an encounter file (each error with its line and column in the file)."""
     data = read_file(path)
-    spec = parse_spec(data, str(path))
-    return spec, build_state(spec, str(path))
+    try:
+        spec = parse_spec(data, str(path))
+        return spec, build_state(spec, str(path))
+    except EncounterFileError as exc:
+        from fracas.engine.positions import with_positions
+
+        raise EncounterFileError(with_positions(str(exc), path)) from None
 
 
 def load_data(data: dict[str, Any], source: str = "<encounter>") -> tuple[EncounterSpec, FightState]:

@@ -234,19 +234,32 @@ fights_app = typer.Typer(
 
 
 @fights_app.command("list")
-def _list(db: Path | None = typer.Option(None, "--db", help=DB_HELP)) -> None:
+def _list(
+    db: Path | None = typer.Option(None, "--db", help=DB_HELP),
+    as_json: bool = typer.Option(
+        False, "--json", help="One JSON object: the database path and each fight's id, name, ruleset, status."
+    ),
+) -> None:
     """Every saved fight, the most recently changed first (resume one with "fracas fight --resume ID").
 
     Examples:
 
       fracas fights list
 
-      fracas fights list --db table.sqlite
+      fracas fights list --db table.sqlite --json
     """
     from fracas.store import Store
 
     store = Store(db)
     fights = store.fights()
+    if as_json:
+        rows = [
+            {"id": f.id, "name": f.name, "ruleset": f.ruleset, "status": f.status or "new",
+             "seed": f.seed, "created": f.created, "updated": f.updated}
+            for f in fights
+        ]  # fmt: skip
+        sys.stdout.write(json.dumps({"db": str(store.path), "fights": rows}) + "\n")
+        return
     if not fights:
         console.print(f"No saved fight in {store.path}.")
     for f in fights:

@@ -1,0 +1,7 @@
+"""``python -m fracas``: the same command line as ``fracas``."""
+
+import sys
+
+from fracas.cli import main
+
+sys.exit(main())
