@@ -977,3 +977,236 @@ def test_F_cavalry_charge_simulates_300_fights():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "error" not in done.stderr.lower()
+
+
+# ----- more of p.379-398 --------------------------------------------------------------------------------
+
+
+def knocked_out_hero():
+    """The striker (step 7) knocks the hero out: 21 damage against Unconsciousness Rating 20, one Wound.
+    An ally (a Namegiver with a sword) stands next to him."""
+    hero = who("hero", [0, 0], initiative=4)
+    ally = who("ally", [0, 1], initiative=3)
+    striker = who("striker", [1, 0], initiative=7, attacks=axe(19), wound_threshold=40, tactic="hold")
+    f = start([hero, ally], [striker], [])
+    until(f, "striker")
+    out = play(f, Command("striker", "attack", "hero", {}), faces(10, 9) + faces(19, 21))
+    assert statuses(out, "hero") == ["unconscious"] and c(f, "hero").counters["wounds"] == 1
+    return f
+
+
+def test_C_revived_recovery_test_less_the_wounds():
+    """p.380: "Another character can use a Standard action to try and revive him, allowing the unconscious
+    character to make the test immediately"; "the test result is reduced by the number of Wounds he has" -
+    Toughness step 5, a 6 less 1 Wound: 5 points, 21 -> 16 damage, below 20: he comes to."""
+    f = knocked_out_hero()
+    until(f, "ally")
+    out = play(f, Command("ally", "revive", "hero", {}), faces(5, 6))
+    assert one_roll(out, "Recovery").total == 6
+    assert c(f, "hero").counters["damage"] == 16
+    assert c(f, "hero").status == "active"
+
+
+def test_C_a_recovery_test_recovers_at_least_1_then_he_must_wait_an_hour():
+    """p.381: "Regardless of modifiers, the minimum damage a character recovers from a Recovery test is 1";
+    p.380: "If the unconscious character does not recover enough Damage points to regain consciousness, he
+    must wait another hour before he can make another Recovery test." A 1 less 1 Wound still recovers 1
+    (21 -> 20, still unconscious); a second revival in that fight is refused."""
+    f = knocked_out_hero()
+    until(f, "ally")
+    play(f, Command("ally", "revive", "hero", {}), faces(5, 1))
+    assert c(f, "hero").counters["damage"] == 20
+    assert c(f, "hero").status == "unconscious"
+    until(f, "ally")
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("ally", "revive", "hero", {}))
+
+
+def test_B_an_unconscious_character_is_blindsided_and_knocked_down():
+    """p.380: "Unconscious characters ... are considered both Blindsided and Knocked Down" - PD 8 - 2 - 3 = 3:
+    the striker's 3 hits him in round 2."""
+    f = knocked_out_hero()
+    until(f, "striker")
+    assert f.state.round == 2
+    out = play(f, Command("striker", "attack", "hero", {}), faces(10, 3) + faces(19, 4))
+    att = one_roll(out, "Attack")
+    assert (att.dn, att.success) == (3, True)
+
+
+def test_E_na_unconsciousness_is_immune_to_stun_damage():
+    """p.383: "Creatures who have an Unconsciousness Rating of "NA" are immune to Stun damage." Attacking to
+    Stun, the hero hits a cadaver man (Unconsciousness NA): it takes no damage at all."""
+    hero = who("hero", [0, 0], initiative=7, combat_options=["attack-to-stun"])
+    f = duel(
+        hero, {"template": "cadaver-man", "id": "cadaver", "at": [1, 0], "stats": {"physical_defense": 8}}
+    )
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["attack-to-stun"]}))
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "cadaver", {}), faces(10, 9) + faces(8, 9))
+    assert one_roll(out, "Attack").success
+    assert c(f, "cadaver").counters.get("damage", 0) == 0
+    assert c(f, "cadaver").counters.get("stun", 0) == 0
+
+
+def test_C_aggressive_attack_costs_1_strain_without_any_attack():
+    """p.382: "The character always takes at least 1 Strain, even if he doesn't end up making any Attack tests
+    during the round." Declared, then his turn ends with no attack: 1 Strain."""
+    hero = who("hero", [0, 0], initiative=7, combat_options=["aggressive-attack"])
+    f = duel(hero)
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["aggressive-attack"]}))
+    until(f, "hero")
+    play(f, Command("hero", "end", None, {}), [])
+    assert c(f, "hero").counters["damage"] == 1
+    assert [d.damage_type for d in damaged(f.log, "hero")] == ["strain"]
+
+
+def test_B_defensive_stance_minus_3_and_a_wound_but_not_on_knockdown():
+    """p.384: Defensive Stance: "The character suffers a -3 penalty to his tests that round, except for
+    Knockdown tests"; p.381 -1 per Wound. Hit (PD 8 + 3 = 11) for 13, he tests Knockdown at his full step 5
+    and stands; his attack is at 10 - 3 - 1 = 6 and his damage at 8 - 3 - 1 = 4."""
+    hero = who("hero", [0, 0], initiative=5, combat_options=["defensive-stance"], wound_threshold=8)
+    f = start([hero], [who("striker", [1, 0], initiative=7, attacks=axe(14), wound_threshold=30)], [])
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["defensive-stance"]}))
+    until(f, "striker")
+    out = play(f, Command("striker", "attack", "hero", {}), faces(10, 11) + faces(14, 13) + faces(5, 5))
+    assert one_roll(out, "Attack").dn == 11
+    kd = one_roll(out, "Knockdown")
+    assert (kd.step, kd.dn, kd.success) == (5, 5, True)
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "striker", {}), faces(6, 9) + faces(4, 3))
+    assert one_roll(out, "Attack").step == 6
+    assert one_roll(out, "Damage").step == 4
+
+
+def test_B_harried_and_blindsided_mica_and_the_ghouls():
+    """p.388: "Mica is surrounded by five ghouls ... his Physical Defense is lowered from 10 to 8. The ghouls
+    behind him make their attacks against a Physical Defense of 6 because of the blindside status." Mica
+    facing east; three ghouls in front, two behind him."""
+    mica = {"template": "mica", "id": "mica", "at": [0, 0], "facing": 0, "tactic": "hold"}
+    spots = {"g1": [1, 0], "g2": [1, -1], "g3": [0, 1], "g4": [-1, 0], "g5": [0, -1]}
+    ghouls = [who(g, at, initiative=9 - i, tactic="hold") for i, (g, at) in enumerate(spots.items())]
+    f = start([mica], ghouls, [])
+    until(f, "g1")
+    out = play(f, Command("g1", "attack", "mica", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 8
+    until(f, "g4")
+    out = play(f, Command("g4", "attack", "mica", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 6
+
+
+def test_C_partial_darkness_minus_2_unless_low_light_vision():
+    """p.387: "A character in partial darkness suffers a -2 penalty to any sight-based tests ... Characters
+    with Low-Light Vision are not affected by partial darkness". Attack step 10 -> 8; with Low-Light Vision
+    10."""
+    for senses, step in (([], 8), (["low-light-vision"], 10)):
+        hero = who("hero", [0, 0], initiative=7, options={"senses": senses} if senses else {})
+        f = duel(hero, map_={"light": "partial-darkness"})
+        until(f, "hero")
+        out = play(f, Command("hero", "attack", "foe", {}), faces(step, 3))
+        assert one_roll(out, "Attack").step == step
+
+
+def test_C_throwing_at_an_area_is_against_dn_7():
+    """p.393: "If throwing an object at a specific target area, the Difficulty Number is 7." A 7 lands the
+    flask where it was thrown."""
+    flask = [{"name": "Flask", "kind": "thrown", "step": 10, "damage": 6, "range": [2, 10, 20]}]
+    f = duel(who("hero", [0, 0], initiative=7, attacks=flask), who("foe", [6, 0]))
+    until(f, "hero")
+    out = play(f, Command("hero", "throw-at", None, {"attack": "Flask", "at": [3, 0]}), faces(10, 7))
+    att = one_roll(out, "")
+    assert (att.dn, att.success) == (7, True)
+
+
+def test_C_grappling_needs_an_extra_success_and_does_no_damage():
+    """p.392: "To successfully grapple, he must score an extra success on the test. Grappling attacks do not
+    cause damage, so the attacker does not make a Damage test." 12 against PD 8 is one success: no hold;
+    13 is an extra success: held, no Damage test, and the grappled foe cannot move."""
+    fists = [{"name": "Unarmed", "kind": "unarmed", "step": 10, "damage": 5}]
+    for total, held in ((12, False), (13, True)):
+        f = duel(who("hero", [0, 0], initiative=7, attacks=fists))
+        until(f, "hero")
+        out = play(f, Command("hero", "attack", "foe", {"grapple": True}), faces(10, total))
+        assert not rolls(out, "Damage")
+        assert c(f, "foe").counters.get("damage", 0) == 0
+        assert ("grappled" in c(f, "foe").conditions) is held
+        if held:
+            until(f, "foe")
+            with pytest.raises(IllegalCommand):
+                R.validate(f.state, Command("foe", "move", None, {"path": [[2, 0]]}))
+
+
+def test_C_shattering_a_shield_herekar():
+    """p.385: "the character makes a Damage test against the shield's Shatter Threshold ..., adding his
+    weapon's size as a bonus to the test ... Regardless of the Attack test result, the bearer takes no damage"
+    (Herekar: 23 against a body shield's 21). Herekar's broadsword (Damage step 12, Size 3) tests at step 15;
+    21 breaks the body shield (Shatter Threshold 21); the bearer's PD loses the shield's +3."""
+    herekar = {"template": "herekar", "id": "herekar", "at": [0, 0], "combat_options": ["shatter-shield"]}
+    ally = who("ally", [0, 1], initiative=1)
+    bandit = {"template": "bandit", "id": "bandit", "at": [1, 0], "equipment": {"shield": "body-shield"}}
+    f = start([herekar, ally], [bandit], [])
+    pd = c(f, "bandit").stats.physical_defense
+    until(f, "herekar", "declare")
+    f.submit(Command("herekar", "declare", None, {"action": "act", "options": ["shatter-shield"]}))
+    until(f, "herekar")
+    sword = c(f, "herekar").stats.attacks[0]
+    out = play(
+        f, Command("herekar", "attack", "bandit", {}), faces(sword.step, pd) + faces(sword.damage + 3, 21)
+    )
+    assert c(f, "bandit").counters.get("damage", 0) == 0
+    assert not [d for d in damaged(out, "bandit") if d.amount]
+    until(f, "ally")
+    out = play(f, Command("ally", "attack", "bandit", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == pd - 3
+
+
+def test_C_charging_attack_adds_the_mounts_strength_step():
+    """p.396: "A successful attack during a charging attack adds the mount's Strength Step to the Damage Step
+    due to the high momentum of the impact." Kira's short sword (damage 9) from a war horse (Strength step 8)
+    charging 9 hexes (18 yards, more than its 16): Damage step 17."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+    }
+    kira = {"template": "kira", "id": "kira", "options": {"rides": "horse", "familiar": True}}
+    f = start([horse, kira], [who("foe", [10, 0], initiative=1, tactic="hold", wound_threshold=40)], [])
+    until(f, "kira")
+    path = [[i, 0] for i in range(1, 10)]
+    sword = c(f, "kira").stats.attacks[0]
+    out = play(
+        f,
+        Command("kira", "charge", "foe", {"attack": sword.name, "path": path}),
+        faces(sword.step, 12) + faces(17, 10) + faces(5, 6),
+    )
+    assert one_roll(out, "Damage").step == 17
+    assert c(f, "kira").pos == c(f, "horse").pos == (9, 0)
+
+
+def test_A_a_mount_knocked_down_throws_its_rider_at_once():
+    """p.395: "If the mount fails a Knockdown test, the rider is automatically knocked down as he falls off
+    his mount. This fall ... cause[s] Step 5/D8 damage". The horse (WT 13, armor 1) takes 18: Knockdown (5)
+    on its step 12, fails with a 4; Kira lies knocked down and takes the d8 (6) at once."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+    }
+    kira = {"template": "kira", "id": "kira", "options": {"rides": "horse", "familiar": True}}
+    striker = who("striker", [1, 0], initiative=9, attacks=axe(19))
+    f = start([horse, kira], [striker], [])
+    until(f, "striker")
+    out = play(
+        f,
+        Command("striker", "attack", "horse", {}),
+        faces(10, 9) + faces(19, 18 + 1) + faces(12, 4) + faces(5, 6),
+    )
+    assert "knocked-down" in c(f, "horse").conditions
+    assert "knocked-down" in c(f, "kira").conditions
+    assert [d.raw for d in damaged(out, "kira")] == [6]
