@@ -10,7 +10,10 @@ E what a creature cannot do, F offered equals legal, G voluntary versus involunt
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 from gurps_by_the_text_helpers import (
     R,
     act,
@@ -30,8 +33,10 @@ from gurps_by_the_text_helpers import (
 )
 
 from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
+from fracas.engine.play import Fight
 
 # Combatant entries used by several cases.
 NO_ARMOR = {"weapons": ["broadsword"], "armor": [], "shield": None}
@@ -1229,7 +1234,7 @@ def every_offer_resolves(fight, decisions: int) -> int:
             break
         for cmd in R.choices(fight.state, d):
             R.validate(fight.state, cmd)
-            trial = type(fight)(R, fight.state.clone(), ScriptedDice([4] * 120))
+            trial = Fight(R, fight.state.clone(), ScriptedDice([4] * 120))
             assert trial.advance_until_decision() == d
             trial.submit(cmd)
             checked += 1
@@ -2196,3 +2201,91 @@ def test_G_a_passenger_with_a_poor_controller_uses_the_controllers_riding():
     events = defend(fight, "p", "none")
     assert one_roll(events, "Riding", actor="p").dn == 1
     assert all_used(fight)
+
+
+def effective_of(cmd: Command, fight) -> int:
+    """The effective skill the odds text names ('to hit at effective N: ...')."""
+    return int(R.odds(fight.state, cmd).split("effective ")[1].split(":")[0])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B344 (gurps.md 1.1): no attack below effective skill 3; fracas offers a Move and Attack kick at "
+    "effective 2 at a foe 2 yards off, validate accepts it and resolve then refuses it (IllegalCommand)",
+)
+def test_F_no_move_and_attack_is_offered_below_effective_skill_3():
+    """ "With effective skill below 3, only defence rolls may be attempted" (gurps.md 1.1, B344); Move and
+    Attack is -4 in melee (gurps.md 1.3, B365). The axeman (kick: DX 11 - 2 = 9) with shock -3 kicks at 6 by
+    a plain Attack, and at 2 by Move and Attack: that one must not be offered, and everything offered must
+    resolve."""
+    fight = new_fight(
+        [
+            {
+                "template": "knight",
+                "id": "k",
+                "at": [0, 0],
+                "equipment": {"weapons": ["broadsword"]},
+                "stats": {"basic_speed": 7},
+            },
+            {"template": "swordsman", "id": "sw", "at": [3, 0], "stats": {"basic_speed": 6.5}},
+        ],
+        [{"template": "axeman", "id": "ax", "at": [1, 0]}],
+        faces=[3, 3, 3, 3],  # broadsword hits; 3 + 3 = 6 cut, DR 4: 2 x 1.5 = 3 HP: shock -3
+    )
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    defend(fight, "ax", "none")
+    assert injury(fight, "ax") == 3
+    act(fight, "sw", "do_nothing")
+    d = decision(fight, "ax", "act")
+    attacks = [c for c in R.choices(fight.state, d) if c.action == "attack"]
+    low = [(c.target, c.args) for c in attacks if effective_of(c, fight) < 3]
+    assert low == []
+    for cmd in attacks:
+        R.validate(fight.state, cmd)
+        trial = Fight(R, fight.state.clone(), ScriptedDice([3] * 30))
+        assert trial.advance_until_decision() == d
+        trial.submit(cmd)
+
+
+CYCLE = [2, 5, 6, 1, 3, 4, 6, 2, 5, 3, 1, 4, 4, 6, 3]
+
+
+def cycled(n: int, offset: int = 0) -> list[int]:
+    return [CYCLE[(i + offset) % len(CYCLE)] for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "knights-jousting",
+        "horse-archers",
+        "winged-duel",
+        pytest.param(
+            "fight-on-foot",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="B344: at decision 27 Cormac (shock -3) is offered a Move and Attack kick at "
+                "effective 2 that resolve refuses (the case above)",
+            ),
+        ),
+    ],
+)
+def test_F_sixty_decisions_of_each_bundled_example_offer_only_legal_commands(example: str):
+    """Offered equals legal, over the bundled encounters (B363-366, B396-398): for 60 decisions, every command
+    `choices` offers passes `validate` and resolves on a copy of the state, and the tactic's `auto_command`
+    (then played) is legal. The dice are forced: a fixed cycle of faces."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "gurps4" / f"{example}.yaml"
+    _spec, state = encounter.load_data(yaml.safe_load(path.read_text()), str(path))
+    fight = Fight(R, state, ScriptedDice(cycled(4000)))
+    for step in range(60):
+        d = fight.advance_until_decision()
+        if d is None:
+            break
+        for cmd in R.choices(fight.state, d):
+            R.validate(fight.state, cmd)
+            trial = Fight(R, fight.state.clone(), ScriptedDice(cycled(400, step)))
+            assert trial.advance_until_decision() == d
+            trial.submit(cmd)
+        chosen = fight.auto_command(d)
+        R.validate(fight.state, chosen)
+        fight.submit(chosen)
