@@ -125,8 +125,8 @@ def test_movement_ed1_combat_and_full_movement_ed4_rate_and_double() -> None:
     def line(n: int) -> list[list[int]]:
         return [[0, -i] for i in range(1, n + 1)]
 
-    assert (ED1.movement_hexes(s1.combatants["h"]), ED1.full_hexes(s1.combatants["h"])) == (20, 40)
-    assert e4.movement_hexes(s4.combatants["h"]) == 8
+    assert (ED1.movement_hexes(s1, s1.combatants["h"]), ED1.full_hexes(s1, s1.combatants["h"])) == (20, 40)
+    assert e4.movement_hexes(s4, s4.combatants["h"]) == 8
     ED1.validate(s1, cmd("h", "move", path=line(20)))
     ED1.validate(s1, cmd("h", "run", path=line(40)))
     with pytest.raises(IllegalCommand):

@@ -152,7 +152,7 @@ def test_ed1_runs_toward_a_foe_beyond_a_full_move() -> None:
             me = fight.state.combatants[cmd.actor]
             assert cmd.action == "run"
             path = [tuple(h) for h in cmd.args["path"]]
-            assert len(path) == ruleset.full_hexes(me)
+            assert len(path) == ruleset.full_hexes(fight.state, me)
             _walk_ok(me.pos, path, set())
             runs += 1
         fight.submit(cmd)

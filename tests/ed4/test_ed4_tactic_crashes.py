@@ -66,6 +66,6 @@ def test_jump_up_bars_movement_and_a_second_jump_that_round_only_p384() -> None:
     a.marks["jumped_up"] = a.marks["jump_tried"] = now
     assert not RULESET._is_legal(f.state, cmd("a", "jump-up", end=False))
     del a.conditions["knocked-down"]
-    assert RULESET.movement_hexes(a) == 0  # jumped up this round
+    assert RULESET.movement_hexes(f.state, a) == 0  # jumped up this round
     a.marks["jumped_up"] = now - 1
-    assert RULESET.movement_hexes(a) > 0  # a later round: he moves again
+    assert RULESET.movement_hexes(f.state, a) > 0  # a later round: he moves again

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.dice.source import RandomDice
@@ -105,14 +106,13 @@ class EarthdawnRuleset(Ruleset):
         self.actions: dict[str, Action] = {}
         self.combat_options: dict[str, CombatOption] = {}
         self._tactics: dict[str, Any] | None = None
-        self._act_decisions: dict[str, Decision] = {}
         self._install_core()
 
     # ----- edition hooks ----------------------------------------------------------------------------------
     def ref(self, key: str) -> str:
         return self.edition.refs[key]
 
-    def movement_hexes(self, c: Combatant) -> int:
+    def movement_hexes(self, state: FightState, c: Combatant) -> int:
         """Hexes of free movement in a round (Movement Rate in yards / 2 yards per hex, rounded down)."""
         p: CombatProfile = c.stats
         if "knocked-down" in c.conditions:
@@ -372,10 +372,7 @@ class EarthdawnRuleset(Ruleset):
                 delayers = extra.get("delayers", ())
                 reserved = extra.get("reserved", {})
                 if c.active and cur not in delayers and cur not in reserved:
-                    d = self._act_decisions.get(cur)
-                    if d is None:  # Decisions are immutable: one per combatant is reused
-                        d = self._act_decisions[cur] = Decision(cur, "act")
-                    return d
+                    return _act_decision(cur)
             delayers = extra.get("delayers")
             if delayers:
                 asked = extra.get("delay_asked")
@@ -600,7 +597,7 @@ class EarthdawnRuleset(Ruleset):
                         out.append(k)
         if me.pos is None:
             return out
-        left = max(self.movement_hexes(me) - self.moved_this_round(state, me), 0)
+        left = max(self.movement_hexes(state, me) - self.moved_this_round(state, me), 0)
         blocked = _blocked(state, me)
         foes = [
             f
@@ -626,7 +623,7 @@ class EarthdawnRuleset(Ruleset):
                         if self._is_legal(state, k):
                             out.append(k)
         goal = foes[0].pos if foes else None
-        run_left = 2 * self.movement_hexes(me) - self.moved_this_round(state, me)
+        run_left = 2 * self.movement_hexes(state, me) - self.moved_this_round(state, me)
         for action, limit in (("move", left), ("run", run_left)):
             if limit <= 0:
                 continue
@@ -909,7 +906,7 @@ class EarthdawnRuleset(Ruleset):
             raise IllegalCommand(
                 f"nothing lets {me.name} add Karma to the {a.name} Damage test", self.ref("karma")
             )
-        left = self.movement_hexes(me) - self.moved_this_round(state, me)
+        left = self.movement_hexes(state, me) - self.moved_this_round(state, me)
         path = self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement"))
         where = path[-1] if path else me.pos
         if where is None or target.pos is None:
@@ -938,14 +935,14 @@ class EarthdawnRuleset(Ruleset):
 
     def _v_move(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)
-        left = self.movement_hexes(me) - self.moved_this_round(state, me)
+        left = self.movement_hexes(state, me) - self.moved_this_round(state, me)
         self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement"))
 
     def _v_run(self, state: FightState, command: Command) -> None:
         me = self._v_active(state, command)
         if "knocked-down" in me.conditions:
             raise IllegalCommand(f"{me.name} must stand up first", self.ref("situation.knocked-down"))
-        left = 2 * self.movement_hexes(me) - self.moved_this_round(state, me)
+        left = 2 * self.movement_hexes(state, me) - self.moved_this_round(state, me)
         self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement.double"))
 
     def _v_stand_up(self, state: FightState, command: Command) -> None:
@@ -1028,7 +1025,7 @@ class EarthdawnRuleset(Ruleset):
         if me.pos is None:
             return
         for c in state.combatants.values():
-            reach = 2 * self.movement_hexes(c) + 1
+            reach = 2 * self.movement_hexes(state, c) + 1
             if (
                 c.side != me.side
                 and c.status == "active"
@@ -1442,6 +1439,12 @@ class EarthdawnRuleset(Ruleset):
 _DEFENSE_LABELS = {"physical": "Physical Defense", "mystic": "Mystic Defense", "social": "Social Defense"}
 
 _SHORT = {"Physical Defense": "PD", "Mystic Defense": "MD", "Social Defense": "SD", "Spell Defense": "SD"}
+
+
+@cache
+def _act_decision(cid: str) -> Decision:
+    """The "act" decision of combatant ``cid``: Decisions are immutable, so one per id serves every fight."""
+    return Decision(cid, "act")
 
 
 def heading(start: tuple[int, int] | None, path: Iterable[Any]) -> int | None:

@@ -179,7 +179,7 @@ class Ed1Ruleset(EarthdawnRuleset):
         return self._tactics
 
     # ----- movement (ch.12§Movement) ---------------------------------------------------------------------
-    def full_hexes(self, c: Combatant) -> int:
+    def full_hexes(self, state: FightState, c: Combatant) -> int:
         """Hexes of Full Movement (moving is all the character does), 2 yards a hex, rounded down."""
         p = c.stats
         if "knocked-down" in c.conditions:
@@ -194,7 +194,7 @@ class Ed1Ruleset(EarthdawnRuleset):
         me = self._v_active(state, command)
         if "knocked-down" in me.conditions:
             raise IllegalCommand(f"{me.name} must stand up first", self.ref("situation.knocked-down"))
-        left = self.full_hexes(me) - self.moved_this_round(state, me)
+        left = self.full_hexes(state, me) - self.moved_this_round(state, me)
         self._check_path(state, me, command.args.get("path"), max(left, 0), self.ref("movement.full"))
 
     def _v_stand_up(self, state: FightState, command: Command) -> None:
@@ -232,7 +232,7 @@ class Ed1Ruleset(EarthdawnRuleset):
                 c.side != me.side
                 and c.status == "active"
                 and c.pos is not None
-                and distance(c.pos, me.pos) <= self.full_hexes(c) + 1
+                and distance(c.pos, me.pos) <= self.full_hexes(state, c) + 1
             ):
                 return
         sc.emit(ev.StatusChanged(me.id, "fled", self.ref("special.retreat")))

@@ -225,12 +225,15 @@ class Ed1Tactic:
             return False
         if not any(a.close for a in p.attacks):
             return False
-        return charge_path(me.pos, target.pos, ruleset.movement_hexes(me), _blocked(state, me)) is not None
+        return (
+            charge_path(me.pos, target.pos, ruleset.movement_hexes(state, me), _blocked(state, me))
+            is not None
+        )
 
     # ----- acting ------------------------------------------------------------------------------------
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
         foes = _enemies(state, me)
-        left = max(0, ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me))
+        left = max(0, ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me))
         if "knocked-down" in me.conditions:
             return Command(me.id, "stand-up")
         if not foes or me.pos is None:
@@ -239,7 +242,7 @@ class Ed1Tactic:
         nearest = _nearest(me, foes)
         assert nearest is not None
         if "retreat" in (decl.get("options") or ()) or self.in_danger(me, foes):
-            path = path_away(me.pos, nearest.pos, ruleset.full_hexes(me), _blocked(state, me))
+            path = path_away(me.pos, nearest.pos, ruleset.full_hexes(state, me), _blocked(state, me))
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         reserve = self.reserve_against_charge(state, me, foes, ruleset)
@@ -258,7 +261,7 @@ class Ed1Tactic:
             cmd = self.attack_plan(state, me, foe, ruleset, left, charge)
             if cmd is not None:
                 return cmd
-        full = ruleset.full_hexes(me) - ruleset.moved_this_round(state, me)
+        full = ruleset.full_hexes(state, me) - ruleset.moved_this_round(state, me)
         blocked = _blocked(state, me)
         path = find_path(me.pos, nearest.pos, full, blocked)
         if path is None:  # farther than a full move: as far as it goes toward the foe

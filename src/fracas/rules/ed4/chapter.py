@@ -414,11 +414,10 @@ class ChapterMixin:
         )
 
     # ----- movement ---------------------------------------------------------------------------------------
-    def movement_hexes(self, c: Combatant) -> int:
+    def movement_hexes(self, state: FightState, c: Combatant) -> int:
         p: CombatProfile = c.stats
-        state = getattr(self, "_state_hint", None)
         jumped = c.marks.get("jumped_up")
-        if jumped is not None and (state is None or jumped == state.round):
+        if jumped is not None and jumped == state.round:
             return 0  # Jump Up: no other movement that round (p.384)
         if "grappled" in c.conditions or "falling" in c.conditions:
             return 0  # a grappled character cannot move (p.392)
@@ -430,11 +429,10 @@ class ChapterMixin:
             fly = getattr(src, "flying_movement", None)
             if fly:
                 rate = int(fly)
-        if state is not None:
-            m = mount_of(state, c)
-            if m is not None:
-                rate = m.stats.movement
-            rate = situation.impaired_movement(rate, _impaired(state, c))
+        m = mount_of(state, c)
+        if m is not None:
+            rate = m.stats.movement
+        rate = situation.impaired_movement(rate, _impaired(state, c))
         return max(rate // 2, 0 if rate < 2 else 1)
 
     def standing_hexes(self, state: FightState, c: Combatant) -> int:
@@ -447,7 +445,6 @@ class ChapterMixin:
 
     # ----- the round: surprise, mounts on their riders' Initiative, skipped turns, falls -------------------
     def pending(self, state: FightState) -> Decision | None:
-        self._state_hint = state
         d = super().pending(state)  # type: ignore[misc]
         if d is not None and d.kind == "act":
             c = state.combatants[d.actor]
@@ -456,7 +453,6 @@ class ChapterMixin:
         return d
 
     def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
-        self._state_hint = state
         cur = state.current
         if state.phase == "act" and cur is not None and cur not in state.acted:
             c = state.combatants[cur]
@@ -605,7 +601,6 @@ class ChapterMixin:
 
     # ----- resolve: the consequences every command may have (falls off mounts and out of the sky) -------
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
-        self._state_hint = state
         events = super().resolve(state, command, dice)  # type: ignore[misc]
         events = self._aftermath(state, events, dice)
         if any("grappled" in c.conditions for c in state.combatants.values()) or any(
@@ -774,14 +769,12 @@ class ChapterMixin:
     # ----- wrapping every action: restrictions, Strain, facing --------------------------------------------
     def _wrap(self, action: Action) -> Action:
         def validate(state: FightState, command: Command) -> None:
-            self._state_hint = state
             self._v_common(state, command, action)
             action.validate(state, command)
             if command.action == "reserve":
                 self._v_reserve_strike(state, command)
 
         def resolve(state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
-            self._state_hint = state
             before = len(sc.events)
             self._pay_round_strain(state, command, sc)
             if command.action == "attack":
@@ -1072,11 +1065,8 @@ class ChapterMixin:
                 out.append((distance(me.pos, h) if me.pos is not None and h is not None else 0, w))
         return [w for _, w in sorted(out)]
 
-    def _entangling_now(self, me: Combatant, state: FightState | None) -> set[str]:
+    def _entangling_now(self, me: Combatant, state: FightState) -> set[str]:
         """The weapons of ``me`` entangling someone now (p.391)."""
-        state = state if state is not None else getattr(self, "_state_hint", None)
-        if state is None:
-            return set()
         return {
             _weapon_of(str(c.marks["entangled_by"][1]))
             for c in state.combatants.values()
@@ -2755,7 +2745,7 @@ class ChapterMixin:
         a = me.stats.attack(command.args.get("attack"))
         if a is None or not a.close:
             raise IllegalCommand("a swooping attack is a close combat attack", aerial.SWOOP)
-        left = self.movement_hexes(me) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
+        left = self.movement_hexes(state, me) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
         inn = self._check_path(state, me, command.args.get("path"), max(left, 0), aerial.SWOOP)  # type: ignore[attr-defined]
         where = inn[-1] if inn else me.pos
         if where is None or t.pos is None or distance(where, t.pos) != 1:

@@ -163,7 +163,7 @@ class VeteranTactic(Ed4Tactic):
         a = max((x for x in me.stats.attacks if x.close), key=lambda x: x.damage, default=None)
         if a is None:
             return None
-        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
         blocked = _blocked(state, me)
         from fracas.rules.ed4.tactics import path_away, path_towards
 
@@ -384,7 +384,7 @@ def chapter_act(state: FightState, me: Combatant, ruleset: Any, inner: Any) -> C
             for f in _enemies(state, me)
             if f.stats.shield_shatter is not None and not f.marks.get("shield_shattered") and f.pos
         ]
-        left = max(0, ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me))
+        left = max(0, ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me))
         for f in sorted(shields, key=lambda c: (distance(c.pos, me.pos), c.id)):
             cmd = inner.attack_plan(state, me, f, ruleset, left)
             if cmd is not None:
@@ -415,7 +415,7 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     _, _, at = min(lying)
     blocked = _blocked(state, me)
 
-    left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+    left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
     path = path_towards(me.pos, at, max(0, left), blocked)
     if path and distance(path[-1], at) <= 1:
         cmd = Command(me.id, "move", args={"path": [list(h) for h in path], "end": False})
@@ -425,7 +425,10 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     if me.marks.get("std") == state.round or any(f.pos and distance(f.pos, me.pos) <= 1 for f in foes):
         return None
     path = path_towards(
-        me.pos, at, max(0, 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)), blocked
+        me.pos,
+        at,
+        max(0, 2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)),
+        blocked,
     )
     if path:
         cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})

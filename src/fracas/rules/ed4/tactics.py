@@ -509,7 +509,7 @@ class Ed4Tactic:
     def react(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
         intr = state.extra["interrupt"]
         foe = state.combatants[intr["actor"]]
-        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
         cmd = self.attack_plan(state, me, foe, ruleset, max(0, left))
         return cmd if cmd is not None else Command(me.id, "pass")
 
@@ -528,7 +528,7 @@ class Ed4Tactic:
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
         sv = Survey(state, me)
         target = sv.nearest
-        left = ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+        left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
         if "knocked-down" in me.conditions:
             args: dict[str, Any] = {}
             if (
@@ -547,7 +547,7 @@ class Ed4Tactic:
         if target is None or me.pos is None:
             return Command(me.id, "end")
         if self.in_danger(me, sv.near):
-            run_left = 2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me)
+            run_left = 2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
             path = path_away(me.pos, target.pos, run_left, blocked_for(state, me))
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
@@ -574,7 +574,7 @@ class Ed4Tactic:
         path = path_towards(
             me.pos,
             target.pos,
-            2 * ruleset.movement_hexes(me) - ruleset.moved_this_round(state, me),
+            2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me),
             blocked,
         )
         if path:

@@ -353,7 +353,7 @@ class Ed4GroupKernel:
             row[core.KARMA0] = c.counters.get("karma", 0)
             row[core.KROW] = kbase.get(p.karma_step, 0)
             row[core.ACTIONS] = p.actions
-            row[core.MV] = ruleset.movement_hexes(c)  # type: ignore[attr-defined]
+            row[core.MV] = ruleset.movement_hexes(state, c)  # type: ignore[attr-defined]
             if row[core.MV] != p.movement // 2:
                 raise Unsupported(f"{c.id}: a Movement the kernel does not mirror")
             row[core.CHAR] = 1 if p.kind == "character" else 0

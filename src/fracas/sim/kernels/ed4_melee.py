@@ -223,7 +223,6 @@ class Ed4DuelKernel:
                 "the two combatants do not start next to each other (no movement in the kernel)"
             )
         self.ruleset = ruleset
-        ruleset.pending(state)  # the ED4 chapter reads Movement with the state it last saw
         self.edition = ruleset.edition  # type: ignore[attr-defined]
         self.ids = tuple(c.id for c in cs)
         self.sides = tuple(state.sides)
@@ -252,7 +251,7 @@ class Ed4DuelKernel:
                     c.counters.get("karma", 0),
                     p.karma_step,
                     p.actions,
-                    ruleset.movement_hexes(c),  # type: ignore[attr-defined]
+                    ruleset.movement_hexes(state, c),  # type: ignore[attr-defined]
                     p.kind == "character",
                 )
             )
@@ -266,7 +265,7 @@ class Ed4DuelKernel:
                     raise Unsupported(f"{c.id}: {a.name} is a spell or deals Stun damage")
             self.attacks.append(list(c.stats.attacks))
             del i
-        self._flee = [self._flee_rule(0), self._flee_rule(1)]
+        self._flee = [self._flee_rule(state, 0), self._flee_rule(state, 1)]
         self._tables = [self._choice_table(0), self._choice_table(1)]
         for i, (attack_idx, _) in enumerate(self._tables):
             for ai in np.unique(attack_idx):
@@ -292,7 +291,7 @@ class Ed4DuelKernel:
             loop(0, np.zeros(0, np.uint64), *self._jit_args, z, z, np.zeros((2, 4), np.int64), z, z)
 
     # ----- what the tactic decides, as lookup tables ------------------------------------------------
-    def _flee_rule(self, i: int) -> int | None:
+    def _flee_rule(self, state: FightState, i: int) -> int | None:
         """Current Damage at which combatant ``i`` runs away (None: never), checking it then escapes."""
         from fracas.rules.ed4.tactics import mean_step
 
@@ -310,7 +309,7 @@ class Ed4DuelKernel:
 
         down = foe.c.clone()
         down.conditions["knocked-down"] = Condition("knocked-down", None, 3)
-        reach = max(foe.mv, self.ruleset.movement_hexes(down))  # type: ignore[attr-defined]
+        reach = max(foe.mv, self.ruleset.movement_hexes(state, down))  # type: ignore[attr-defined]
         if not me.mv > reach:
             raise Unsupported(
                 f"{me.c.id} may retreat from a foe as fast as it (a chase is not in the kernel)"
