@@ -35,6 +35,7 @@ from fracas.engine.hexgrid import direction_to, distance
 from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, Ruleset
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
 from fracas.rules.earthdawn.combat import (
     Edition,
     ProbeDice,
@@ -113,11 +114,12 @@ class EarthdawnRuleset(Ruleset):
         return self.edition.refs[key]
 
     def movement_hexes(self, state: FightState, c: Combatant) -> int:
-        """Hexes of free movement in a round (Movement Rate in yards / 2 yards per hex, rounded down)."""
+        """Hexes of free movement in a round: the Movement Rate in yards, 2 yards a hex, rounded up to cover a
+        full hex (p.372)."""
         p: CombatProfile = c.stats
         if "knocked-down" in c.conditions:
             return 1  # crawling at Movement Rate 2 (p.389)
-        return p.movement // 2
+        return hexes(p.movement)
 
     # The edition supplies how a stat block, a catalog entry and overrides become a profile.
     def profile_from_block(self, block: dict[str, Any], name: str, where: str) -> CombatProfile:
@@ -267,7 +269,7 @@ class EarthdawnRuleset(Ruleset):
         if a is None or a.short is None or a.kind in CLOSE_KINDS or ctx.target is None:
             return ()
         yards = ctx.extra.get("yards")
-        if yards is not None and yards > a.short:
+        if yards is not None and yards > covered_yards(a.short):  # the short range covers whole hexes (p.372)
             return (Modifier(-2, "Long range", self.ref("situation.range")),)
         return ()
 
@@ -838,24 +840,24 @@ class EarthdawnRuleset(Ruleset):
         if not path:
             return []
         try:
-            hexes = [(int(h[0]), int(h[1])) for h in path]
+            cells = [(int(h[0]), int(h[1])) for h in path]
         except (TypeError, ValueError, IndexError):
             raise IllegalCommand(f"a path is a list of [q, r] hexes, found {path!r}") from None
-        if len(hexes) > limit:
+        if len(cells) > limit:
             raise IllegalCommand(
                 f"{me.name} can move {limit} hex{'es' if limit != 1 else ''} now (2 yards each), "
-                f"not {len(hexes)}",
+                f"not {len(cells)}",
                 rule,
             )
         blocked = self._blocked(state, me.id)
         prev = start if start is not None else me.pos
-        for h in hexes:
+        for h in cells:
             if prev is None or distance(prev, h) != 1:
                 raise IllegalCommand(f"the path must go hex by hex; {list(h)} is not next to {prev}", rule)
             if h in blocked:
                 raise IllegalCommand(f"hex {list(h)} is blocked or taken", rule)
             prev = h
-        return hexes
+        return cells
 
     def moved_this_round(self, state: FightState, c: Combatant) -> int:
         m = c.marks.get("moved")
@@ -920,7 +922,7 @@ class EarthdawnRuleset(Ruleset):
                 )
         else:
             yards = d * 2
-            if a.long is not None and yards > a.long:
+            if a.long is not None and not within(d, a.long):
                 raise IllegalCommand(
                     f"{target.name} is {yards} yards away, beyond the {a.name}'s long range {a.long}",
                     self.ref("combat.ranged"),
@@ -1450,13 +1452,13 @@ def _act_decision(cid: str) -> Decision:
 def heading(start: tuple[int, int] | None, path: Iterable[Any]) -> int | None:
     """The facing after moving along ``path`` from ``start``: the direction of the last step (a combatant
     faces where it goes; ED4 Blindsided p.386-387 reads facing), None if it did not move."""
-    hexes = [(int(h[0]), int(h[1])) for h in path]
-    if not hexes:
+    cells = [(int(h[0]), int(h[1])) for h in path]
+    if not cells:
         return None
-    prev = hexes[-2] if len(hexes) > 1 else start
-    if prev is None or tuple(prev) == hexes[-1]:
+    prev = cells[-2] if len(cells) > 1 else start
+    if prev is None or tuple(prev) == cells[-1]:
         return None
-    return direction_to((int(prev[0]), int(prev[1])), hexes[-1])
+    return direction_to((int(prev[0]), int(prev[1])), cells[-1])
 
 
 def can_rouse(c: Any) -> bool:

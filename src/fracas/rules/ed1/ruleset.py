@@ -29,6 +29,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, OptionalRule, Rule
+from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import (
     Edition,
     Scratch,
@@ -180,11 +181,11 @@ class Ed1Ruleset(EarthdawnRuleset):
 
     # ----- movement (ch.12§Movement) ---------------------------------------------------------------------
     def full_hexes(self, state: FightState, c: Combatant) -> int:
-        """Hexes of Full Movement (moving is all the character does), 2 yards a hex, rounded down."""
+        """Hexes of Full Movement (moving is all the character does), 2 yards a hex, rounded up (p.372)."""
         p = c.stats
         if "knocked-down" in c.conditions:
             return 1
-        return int(getattr(p, "full_movement", 2 * p.movement)) // 2
+        return hexes(int(getattr(p, "full_movement", 2 * p.movement)))
 
     def _v_move_ed1(self, state: FightState, command: Command) -> None:
         self._v_move(state, command)

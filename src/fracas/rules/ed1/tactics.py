@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, route, step_towards
+from fracas.rules.earthdawn.battle_map import within
 from fracas.rules.earthdawn.combat import current_damage
 
 if TYPE_CHECKING:
@@ -329,8 +330,7 @@ class Ed1Tactic:
                 else:
                     continue
             else:
-                yards = d * 2
-                if a.long is None or yards > a.long or yards < a.minimum:
+                if a.long is None or not within(d, a.long) or d * 2 < a.minimum:
                     continue
                 cmd_path = []
             args: dict[str, Any] = {"attack": a.name}

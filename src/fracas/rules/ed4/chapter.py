@@ -25,6 +25,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import between, distance, line, neighbours
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
 from fracas.rules.earthdawn.combat import (
     Scratch,
     TestContext,
@@ -422,7 +423,7 @@ class ChapterMixin:
         if "grappled" in c.conditions or "falling" in c.conditions:
             return 0  # a grappled character cannot move (p.392)
         if "knocked-down" in c.conditions:
-            return situation.crawl_movement() // 2
+            return hexes(situation.crawl_movement())
         rate = p.movement
         if c.altitude > 0 or c.marks.get("flying"):
             src = getattr(p, "source", None)
@@ -433,7 +434,7 @@ class ChapterMixin:
         if m is not None:
             rate = m.stats.movement
         rate = situation.impaired_movement(rate, _impaired(state, c))
-        return max(rate // 2, 0 if rate < 2 else 1)
+        return hexes(rate)  # rounded up to cover a full hex (p.372): Movement 1 is 1 hex
 
     def standing_hexes(self, state: FightState, c: Combatant) -> int:
         """Hexes a knocked-down character may move once he has stood up with his Standard action (p.389):
@@ -441,7 +442,7 @@ class ChapterMixin:
         one Movement Rate a round)."""
         p: CombatProfile = c.stats
         rate = situation.impaired_movement(p.movement, _impaired(state, c))
-        return max(max(rate // 2, 0 if rate < 2 else 1) - self.moved_this_round(state, c), 0)  # type: ignore[attr-defined]
+        return max(hexes(rate) - self.moved_this_round(state, c), 0)  # type: ignore[attr-defined]
 
     # ----- the round: surprise, mounts on their riders' Initiative, skipped turns, falls -------------------
     def pending(self, state: FightState) -> Decision | None:
@@ -1308,8 +1309,8 @@ class ChapterMixin:
         """Characters standing between attacker and target on the line of fire, closest first (p.392)."""
         if me.pos is None or t.pos is None:
             return []
-        hexes = between(me.pos, t.pos)
-        if not hexes:
+        cells = between(me.pos, t.pos)
+        if not cells:
             return []
         cs = state.combatants
         mid, tid, alt = me.id, t.id, t.altitude
@@ -1323,13 +1324,13 @@ class ChapterMixin:
                 and (not c.marks.get("mount") or mount_of(state, c) is None)
             )
 
-        if len(cs) > _GRID_FROM and len(hexes) < len(cs) and not state.grid().unplaced:
-            # a big fight: only who stands on the hexes of the line (the occupancy index kept by Moved
+        if len(cs) > _GRID_FROM and len(cells) < len(cs) and not state.grid().unplaced:
+            # a big fight: only who stands on the cells of the line (the occupancy index kept by Moved
             # events); where two in the way share a hex, the later in the roster is the one found, as the
             # scan below finds it
             at = state.grid().at
             out = []
-            for h in hexes:
+            for h in cells:
                 there = [cs[cid] for cid in at.get(h, ()) if cs[cid].pos == h and in_the_way(cs[cid])]
                 if len(there) > 1:
                     rank = state.grid().rank
@@ -1341,7 +1342,7 @@ class ChapterMixin:
         for c in cs.values():
             if c.pos is not None and in_the_way(c):
                 where[c.pos] = c
-        return [where[h] for h in hexes if h in where]
+        return [where[h] for h in cells if h in where]
 
     def _p_knocked_down_initiative(self, ctx: TestContext) -> Iterable[Modifier]:
         """Knocked down: -3 to his tests, "including his next Initiative test" (Mica, p.389)."""
@@ -2107,9 +2108,10 @@ class ChapterMixin:
                 "throw a throwing weapon, or an object with improvised: true", ranged.AREA_RULE
             )
         if me.pos is not None:
-            yards = distance(me.pos, (int(at[0]), int(at[1]))) * 2
+            apart = distance(me.pos, (int(at[0]), int(at[1])))
+            yards = apart * 2
             longest = int(command.args.get("range", a.long or 10))
-            if yards > longest:
+            if not within(apart, longest):
                 raise IllegalCommand(f"the area is {yards} yards away, beyond {longest}", ranged.RANGED_RULE)
 
     def _r_throw_at(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
@@ -2225,8 +2227,9 @@ class ChapterMixin:
         if spell.kind == "attack" and t.side == me.side:
             raise IllegalCommand(f"{spell.name} is cast at an opponent", spells.SPELL_RULE)
         if me.pos is not None and t.pos is not None:
-            yards = distance(me.pos, t.pos) * 2
-            if yards > max(spell.range, 2):
+            apart = distance(me.pos, t.pos)
+            yards = apart * 2
+            if not within(apart, max(spell.range, 1)):
                 raise IllegalCommand(
                     f"{t.name} is {yards} yards away; {spell.name} reaches {spell.range}", spells.SPELL_RULE
                 )
@@ -2413,7 +2416,7 @@ class ChapterMixin:
         if any(h in blocked for h in path):
             raise IllegalCommand("the charge path is blocked", mounted.CHARGE)
         rate = self.mount_rate(m)
-        if not mounted.charge_eligible(rate, len(path) * 2):
+        if not mounted.charge_eligible(covered_yards(rate), len(path) * 2):
             raise IllegalCommand(
                 f"a charge moves more than the mount's Movement Rate {rate}, at most twice it; "
                 f"this path is {len(path) * 2} yards",
@@ -2429,10 +2432,10 @@ class ChapterMixin:
         if after:
             if opt.SPLIT not in declared(state, me.id):
                 raise IllegalCommand("moving after the charge needs Splitting Movement", opt.rule(opt.SPLIT))
-            hexes = [(int(h[0]), int(h[1])) for h in after]
-            if hexes != line(path[-1], hexes[-1])[1:]:
+            cells = [(int(h[0]), int(h[1])) for h in after]
+            if cells != line(path[-1], cells[-1])[1:]:
                 raise IllegalCommand("after a charge the mount goes on in a straight line", mounted.CHARGE)
-            if (len(path) + len(hexes)) * 2 > 2 * self.mount_rate(m):
+            if (len(path) + len(cells)) * 2 > 2 * covered_yards(self.mount_rate(m)):
                 raise IllegalCommand(
                     "the whole charge is at most twice the mount's Movement Rate", mounted.CHARGE
                 )
@@ -2706,7 +2709,7 @@ class ChapterMixin:
             raise IllegalCommand(f"{me.name} is not mounted", mounted.SPLIT)
         if m.marks.get("std") == state.round and not m.marks.get("galloping") == state.round:
             raise IllegalCommand(f"{m.name} has used its Standard action", mounted.SPLIT)
-        left = 2 * (m.stats.movement // 2) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
+        left = 2 * hexes(m.stats.movement) - self.moved_this_round(state, me)  # type: ignore[attr-defined]
         self._check_path(state, me, command.args.get("path"), max(left, 0), mounted.SPLIT)  # type: ignore[attr-defined]
         if (
             me.marks.get("std") == state.round

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, line, neighbours
+from fracas.rules.earthdawn.battle_map import covered_yards, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
@@ -146,7 +147,7 @@ class VeteranTactic(Ed4Tactic):
         if sp.kind != "attack":
             return None
         target = _nearest(me, foes)
-        if target is None or target.pos is None or distance(me.pos, target.pos) * 2 > sp.range:
+        if target is None or target.pos is None or not within(distance(me.pos, target.pos), max(sp.range, 1)):
             return None
         woven = (me.marks.get("woven") or {}).get(sp.name, 0)
         cmd = (
@@ -210,7 +211,7 @@ class VeteranTactic(Ed4Tactic):
                 path = line(me.pos, end)[1:]
                 if not path or any(h in blocked for h in path):
                     continue
-                if not mounted.charge_eligible(ruleset.mount_rate(m), len(path) * 2):
+                if not mounted.charge_eligible(covered_yards(ruleset.mount_rate(m)), len(path) * 2):
                     continue
                 key = (len(path), t.id, end)
                 if best is None or key < best[0]:

@@ -83,7 +83,7 @@ RULES: list[Rule] = [
         "optional",
         "option group-initiative, on by default (the text recommends it)",
     ),
-    _r("map.hex", "Battle map: one hex is 2 yards (movement rounds down to whole hexes)"),
+    _r("map.hex", "Battle map: one hex is 2 yards; yards round up to cover a full hex (1 yard is 1 hex)"),
     _r("actions.standard", "One Standard action per round"),
     _r("movement", "Move up to the Movement Rate, before or after the action"),
     _r("movement.double", "Spend the Standard action to move up to double the Movement Rate"),

@@ -23,6 +23,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.state import BLOCK_SHIFT
 from fracas.engine.tactics import GRID_FROM, Taken
+from fracas.rules.earthdawn.battle_map import within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
 from fracas.rules.earthdawn.round import can_rouse
@@ -466,8 +467,7 @@ class Ed4Tactic:
                 else:
                     continue
             else:
-                yards = d * 2
-                if a.long is None or yards > a.long or yards < a.minimum:
+                if a.long is None or not within(d, a.long) or d * 2 < a.minimum:
                     continue
                 cmd_path = []
             cands.append((i, cmd_path))

@@ -41,6 +41,7 @@ import numpy as np
 
 from fracas.dice.roll import MAX_EXPLOSIONS
 from fracas.dice.steps import MAX_STEP, step_table
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
@@ -93,7 +94,7 @@ def _check_thrown(p: Any, order: list[int]) -> None:
     attacks = p.attacks
     if not any(a.kind == "thrown" for a in attacks):
         return
-    far = max((a.long or 0) for a in attacks) // 2 + 2
+    far = hexes(max((a.long or 0) for a in attacks)) + 2
     for d in range(1, far + 1):
         for reach in (False, True):
             for ai in order:
@@ -102,7 +103,7 @@ def _check_thrown(p: Any, order: list[int]) -> None:
                     if d == 1 or reach:
                         break
                     continue
-                if a.long is not None and a.minimum <= 2 * d <= a.long:
+                if a.long is not None and a.minimum <= 2 * d and within(d, a.long):
                     if a.kind == "thrown":
                         raise Unsupported(f"{p.name}: the tactic may throw the {a.name} (a lost weapon)")
                     break
@@ -354,7 +355,7 @@ class Ed4GroupKernel:
             row[core.KROW] = kbase.get(p.karma_step, 0)
             row[core.ACTIONS] = p.actions
             row[core.MV] = ruleset.movement_hexes(state, c)  # type: ignore[attr-defined]
-            if row[core.MV] != p.movement // 2:
+            if row[core.MV] != hexes(p.movement):
                 raise Unsupported(f"{c.id}: a Movement the kernel does not mirror")
             row[core.CHAR] = 1 if p.kind == "character" else 0
             row[core.ROUSE] = 1 if can_rouse(c) else 0
@@ -373,8 +374,9 @@ class Ed4GroupKernel:
                     {"physical": 0, "mystic": 1}.get(a.against, 2),
                     {"none": 0, "physical": 1}.get(a.armor, 2),
                     1 if a.close else 0,
-                    a.short if a.short is not None else -1,
-                    a.long if (a.long is not None and not a.close) else -1,
+                    # the ranges as the yards of the whole hexes they cover (p.372, battle_map)
+                    covered_yards(a.short) if a.short is not None else -1,
+                    covered_yards(a.long) if (a.long is not None and not a.close) else -1,
                     a.minimum,
                 )
         # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
@@ -432,12 +434,12 @@ class Ed4GroupKernel:
             if "_p_knocked_down_initiative" in _names(ruleset.step_providers.get("initiative", []))
             else 0
         )
-        flags[core.F_DOWN_MV] = (situation.crawl_movement() // 2) if chapter else 1
+        flags[core.F_DOWN_MV] = hexes(situation.crawl_movement()) if chapter else 1
         flags[core.F_NSIDES] = len(self.sides)
         flags[core.F_MAXSTEP] = MAX_STEP
         flags[core.F_XSD] = xsd
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
-        reach = max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]) // 2
+        reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows hexgrid.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start (outside it, paths look at
         # every combatant)

@@ -38,6 +38,7 @@ import numpy as np
 
 from fracas.dice.steps import step_table
 from fracas.engine.hexgrid import distance
+from fracas.rules.earthdawn.battle_map import within
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
@@ -189,7 +190,7 @@ def _attack_ok_adjacent(a: Any) -> bool:
     """The tactic's range check for a target 1 hex (2 yards) away."""
     if a.close:
         return True
-    return not (a.long is None or a.long < 2 or a.minimum > 2)
+    return not (a.long is None or not within(1, a.long) or a.minimum > 2)
 
 
 class Ed4DuelKernel:
@@ -406,7 +407,7 @@ class Ed4DuelKernel:
         atk = self.attacks[i][ai]
         foe = self.k[1 - i]
         wp = w if self.wound_penalties else 0
-        long_range = (not atk.close) and atk.short is not None and atk.short < 2
+        long_range = (not atk.close) and atk.short is not None and not within(1, atk.short)
         mod = -wp - (2 if long_range else 0)
         defense = foe.pd if atk.against == "physical" else foe.md if atk.against == "mystic" else foe.sd
         dn = max(defense - 3 * down_t, 1)
