@@ -448,6 +448,13 @@ class EarthdawnRuleset(Ruleset):
         mods = self.step_mods(TestContext(state, sc, "initiative", c))
         return p.initiative_step, mods
 
+    def voluntary_initiative_mods(self, state: FightState, c: Combatant) -> list[Modifier]:
+        """The modifiers to ``c``'s Initiative step that he chose (a declared combat option): "A character's
+        Initiative Step cannot voluntarily be lowered below Step 1" (p.371), so these stop at Step 1 where
+        the involuntary ones (:meth:`initiative_step`: Wounds, knocked down, magic) do not. The edition's
+        combat options supply them; none here."""
+        return []
+
     def _initiative(
         self, state: FightState, dice: DiceSource, rnd: int, sc: Scratch | None = None
     ) -> list[ev.Event]:
@@ -479,8 +486,20 @@ class EarthdawnRuleset(Ruleset):
             step = base
             for m in mods:
                 step += m.value
+            forced = step < 1  # involuntarily below Step 1: acts last at 1 (p.371)
+            chosen = self.voluntary_initiative_mods(state, c)
+            if chosen and not forced:
+                mods = [*mods, *chosen]
+                for m in chosen:
+                    step += m.value
+                if step < 1:  # "cannot voluntarily be lowered below Step 1" (p.371)
+                    mods.append(
+                        Modifier(1 - step, "not voluntarily below Step 1", self.ref("initiative.below-one"))
+                    )
+                    step = 1
+            elif chosen:
+                mods = [*mods, *chosen]
             mt = _mt(mods) if mods else ()
-            forced = step < 1
             if forced:
                 value = 1
                 out.append(ev.InitiativeRolled(c.id, 1, step, None, mt, self.ref("initiative.below-one")))

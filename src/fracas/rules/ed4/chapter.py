@@ -1140,11 +1140,19 @@ class ChapterMixin:
         return self._options_tests(ctx)
 
     def _options_tests(self, ctx: TestContext) -> Iterable[Modifier]:
+        if ctx.test == "initiative":
+            return ()  # chosen, so kept apart: voluntary_initiative_mods (p.371)
         mine = in_force(ctx.state, ctx.actor)
         if not mine:
             return ()
         a = ctx.attack
         return opt.step_mods(mine, ctx.test, close=a.close if a is not None else True)
+
+    def voluntary_initiative_mods(self, state: FightState, c: Combatant) -> list[Modifier]:
+        """The declared combat options' modifiers to the Initiative step (Tail Attack's -2 to all tests,
+        p.386): chosen, they lower it no further than Step 1 (p.371)."""
+        mine = in_force(state, c)
+        return opt.step_mods(mine, "initiative") if mine else []
 
     def _p_options_defense(self, ctx: TestContext) -> Iterable[Modifier]:
         t = ctx.target
