@@ -36,6 +36,7 @@ class Edition:
     ("ed4/attack/extra-successes p.377"). ``extra_success_damage``: damage steps per extra success against
     Physical Defense. ``rule_of_one_min_dice``: how many dice must all show 1 (reference 1.4).
     ``result_floor``: the smallest result of a test (reference 1.4, fvtt #496).
+    ``rounds_per_minute``: how many of the edition's combat rounds make a minute.
     """
 
     id: str
@@ -45,6 +46,9 @@ class Edition:
     rule_of_one_min_dice: int = 2
     result_floor: int = 1
     hex_yards: int = 2
+    rounds_per_minute: int = 10
+    """Combat rounds in the text's "one minute" (the unconscious character's Recovery test): ED4's round is
+    "roughly six seconds" (p.371), 10 a minute; ED1's "roughly ten seconds" (ch.12), 6 a minute."""
 
     def ref(self, key: str) -> str:
         return self.refs[key]

@@ -421,12 +421,14 @@ class EarthdawnRuleset(Ruleset):
     def _start_round(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
         rnd = state.round + 1
         out: list[ev.Event] = [ev.RoundStarted(rnd)]
-        # An unconscious character may make a Recovery test one minute (10 rounds) after falling (p.380).
+        # An unconscious character may make a Recovery test one minute after falling (p.380): the
+        # edition's rounds in a minute (ED4 10 six-second rounds, ED1 6 ten-second rounds).
+        minute = self.edition.rounds_per_minute
         sc: Scratch | None = None
         for c in state.combatants.values():
             if c.status == "unconscious" and not c.marks.get("recovery_tried"):
                 since = c.marks.get("unconscious_since", rnd)
-                if rnd - since >= 10:
+                if rnd - since >= minute:
                     sc = sc or Scratch(state)
                     sc.emit(ev.Marked(c.id, "recovery_tried", True, self.ref("recovery.unconscious")))
                     recovery_events(sc, self.edition, dice, c.id, "one minute after falling unconscious")

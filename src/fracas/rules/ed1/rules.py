@@ -281,9 +281,10 @@ RULES: list[Rule] = [
     ),
     _r(
         "recovery.unconscious",
-        "Unconscious: a Recovery test when revived by a friend, or after a minute",
+        "Unconscious: a Recovery test when revived by a friend, or after a minute (6 rounds of ten seconds)",
         "implemented",
-        "the shared Earthdawn rule (ED4 p.380); the ED1 section is not in the text held [verify]",
+        "the shared Earthdawn rule (ED4 p.380); the ED1 section is not in the text held [verify]; a minute "
+        "is 6 ED1 rounds (ch.12§Combat-Round: a round is roughly ten seconds)",
     ),
     _r(
         "situation.knocked-down",

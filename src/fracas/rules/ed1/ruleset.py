@@ -48,10 +48,17 @@ if TYPE_CHECKING:
     from fracas.rules.earthdawn.profile import AttackProfile, CombatProfile
 
 ED1 = Edition(
-    id="ed1", steps="ed1", refs=REFS, extra_success_damage=0, rule_of_one_min_dice=2, result_floor=1
+    id="ed1",
+    steps="ed1",
+    refs=REFS,
+    extra_success_damage=0,
+    rule_of_one_min_dice=2,
+    result_floor=1,
+    rounds_per_minute=6,
 )
 """ED1 in the shared rules: the ED1 Step table (reference 1.2), no extra-success damage (success levels
-instead, reference 1.5), the Rule of One with two dice or more and results floored at 1 (reference 1.4)."""
+instead, reference 1.5), the Rule of One with two dice or more and results floored at 1 (reference 1.4), a
+minute of 6 rounds ("Each Combat Round equals roughly ten seconds", ch.12§Combat-Round)."""
 
 DECLARABLE = ("attack", "spell", "move", "run", "stand-up", "revive", "other")
 """General actions a character declares before Initiative (ch.12§Combat-Round.1): "attack" (a weapon or
