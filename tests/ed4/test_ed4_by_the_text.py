@@ -289,11 +289,6 @@ def test_G_armor_and_shield_never_lower_the_initiative_step_below_1():
     assert d.actor == "maloren"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.371: the step 'cannot voluntarily be lowered below Step 1' and Tail Attack is declared "
-    "(p.386): Silar at step 2 tests at Step 1; fracas counts it as involuntary (step 0, Initiative 1, last)",
-)
 def test_G_tail_attack_declared_at_initiative_step_2_tests_at_step_1():
     """p.371: "A character's Initiative Step cannot voluntarily be lowered below Step 1"; p.386 Tail Attack:
     "suffers a -2 penalty to all tests that round". Silar at Initiative step 2 declares it: he tests at Step 1
@@ -337,11 +332,6 @@ def test_G_wounds_below_step_1_act_last_with_initiative_1():
 # ----- D: geometry and counting -----------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.372: a hex is 2 yards and 'It is usually best to round up to cover a full hex': Movement "
-    "Rate 5 yards covers 3 hexes; fracas rounds down to 2 (its docs' choice, but the text is not silent)",
-)
 def test_D_movement_rate_5_yards_is_3_hexes():
     """p.372: "we recommend that a hex be 2 yards wide ... It is usually best to round up to cover a full
     hex"; p.373: "Each round, a character can freely move a distance up to his Movement Rate." Movement Rate
@@ -355,11 +345,6 @@ def test_D_movement_rate_5_yards_is_3_hexes():
     assert d.kind == "act"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.372: 'if an effect has a range of 1 yard, it should cover 1 hex': a Movement Rate of 1 yard "
-    "moves 1 hex; fracas rounds 1/2 down to 0 hexes",
-)
 def test_D_movement_rate_1_yard_still_moves_1_hex():
     """p.372: "It is usually best to round up to cover a full hex; if an effect has a range of 1 yard, it
     should cover 1 hex." Movement Rate 1 yard: 1 hex."""
@@ -398,11 +383,6 @@ def bow(short: int, long: int, minimum: int = 2) -> list[dict]:
     return [{"name": "Bow", "kind": "missile", "step": 13, "damage": 10, "range": [minimum, short, long]}]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.372: distances are halved to hexes and rounded up to cover a full hex, so a 25-yard short "
-    "range covers 13 hexes; fracas measures 13 hexes as 26 yards and applies the long-range -2 (p.390)",
-)
 def test_D_short_range_25_yards_covers_13_hexes():
     """p.372: "Any distance specified can be easily halved to determine the distance on the hex grid. It is
     usually best to round up to cover a full hex"; p.390: "Short: There are no modifiers at short range".
