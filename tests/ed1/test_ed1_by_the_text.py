@@ -634,12 +634,6 @@ def offline_rounds(f, last_round: int) -> list[int]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ch.12 Combat Round: an ED1 round is 'roughly ten seconds', so the unconscious character's "
-    "Recovery test 'one minute after he falls' (rule ed1/recovery/unconscious) comes 6 rounds later; "
-    "fracas waits ED4's 10 rounds (round 11)",
-)
 def test_G_unconscious_recovery_one_minute_is_6_rounds_of_ten_seconds():
     """ch.12 Combat Round: "Each Combat Round equals roughly ten seconds of game time"; the unconscious
     character's Recovery test comes one minute after he falls (rule ed1/recovery/unconscious, the shared
