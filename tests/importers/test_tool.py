@@ -99,3 +99,34 @@ def test_import_reads_standard_input(files: Path, run, monkeypatch: pytest.Monke
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     code, out, _ = run("import", "-", "--json")
     assert code == 0 and json.loads(out)["combatants"][0]["name"] == "Sir Giles"
+
+
+HEAVY = ("fastapi", "uvicorn", "jinja2", "starlette", "numba", "matplotlib", "dask", "distributed")
+
+
+def test_the_core_commands_load_no_extra() -> None:
+    """fight, validate, import and odds run without the [web] and [sim] extras: they import none of them (a
+    fresh venv with `pip install fracas` alone says `fracas sim needs the [sim] extra`)."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from fracas.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(['validate', 'tests/importers/files/gcs/joust-from-files.yaml']) == 0\n"
+        "    assert main(['fight', 'examples/ed4/mica-and-the-ghouls.yaml', '--seed', '1', '--json']) == 0\n"
+        "    assert main(['import', 'tests/importers/files/ecte/warrior-current.xml', '--json']) == 0\n"
+        "    assert main(['odds', 'step 14', '--dn', '9']) == 0\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_pyproject_keeps_the_heavy_parts_in_extras() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = " ".join(project["dependencies"]).lower()
+    assert not any(h in core for h in HEAVY)
+    extras = project["optional-dependencies"]
+    assert {"web", "sim", "all", "dev"} <= set(extras)
+    assert any("fastapi" in d for d in extras["web"]) and any("numba" in d for d in extras["sim"])
