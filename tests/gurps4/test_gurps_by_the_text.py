@@ -2289,3 +2289,39 @@ def test_F_sixty_decisions_of_each_bundled_example_offer_only_legal_commands(exa
         chosen = fight.auto_command(d)
         R.validate(fight.state, chosen)
         fight.submit(chosen)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B398: a flyer that cannot hover and does not Move 1/4 of its airspeed stalls and falls (DX-4 to "
+    "recover); fracas offers a gliding flyer that tumbled (Dodge critical failure: lying, 1 yd a turn) no "
+    "command at all, and auto_command raises RuleNotImplemented: the fight cannot go on",
+)
+def test_F_a_tumbling_glider_is_offered_something_to_do():
+    """ "You must take a Move or Move and Attack maneuver and move at least 1/4 your top airspeed each turn,
+    or you'll stall and start to fall ... You may recover from a stall ... Roll vs. DX-4 each turn" (B398).
+    A gliding duelist critically fails a Dodge and tumbles (the tool's documented call: she fights as if
+    lying until a Change Posture). On her turn she must still have a choice: at least one command is
+    offered, each validates, and her tactic's auto_command is legal."""
+    fight = new_fight(
+        [{"template": "winged_warrior", "id": "w", "at": [0, 0], "altitude": 3, "stats": {"basic_speed": 7}}],
+        [
+            {
+                "template": "winged_duelist",
+                "id": "d",
+                "at": [1, 0],
+                "altitude": 3,
+                "stats": {"flight_limitation": "gliding"},
+            }
+        ],
+        faces=[3, 3, 3, 6, 6, 6, 1],  # the thrust hits; the Dodge rolls 18; 1d+1 = 2 imp, stopped by DR 2
+    )
+    act(fight, "w", "attack", "d", weapon="spear:thrust", maneuver="attack")
+    defend(fight, "d", "dodge", retreat=False)
+    assert fight.state.combatants["d"].marks.get("posture") == "lying"
+    d = decision(fight, "d", "act")
+    choices = R.choices(fight.state, d)
+    for cmd in choices:
+        R.validate(fight.state, cmd)
+    assert choices
+    R.validate(fight.state, fight.auto_command(d))
