@@ -175,11 +175,6 @@ def test_A_stun_penalty_lasts_until_the_next_turn_after_recovery():
     assert defense_value(fight, "k", "dodge") == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B364: defending spoils Aim (gurps.md 1.3 'any, but defending loses the Aim'); fracas keeps the "
-    "+Acc after the aimer dodged",
-)
 def test_A_aim_is_lost_when_the_aimer_defends():
     """Aim: "+Acc for 1 turn ... any [defence], but defending loses the Aim" (gurps.md 1.3, B364). The archer
     aims his composite bow (Acc 3) at the spearman, dodges a javelin, and shoots with no Aim bonus."""

@@ -935,6 +935,12 @@ def after_injury(
             w.emit(
                 ev.ConditionAdded(t.id, "shock", None, max(cap, old + shock), a.id, "gurps4/core/shock B419")
             )
+    if inj.injury and t.active and t.marks.get("aim"):
+        # hurt while aiming: a Will roll or the Aim is lost (B364; reference 1.3)
+        r = core.success_roll("Will (keep the Aim)", ts.will, [], w.dice)
+        w.rolled(t.id, r, rule="gurps4/core/maneuver/aim B364")
+        if not r.success:
+            w.mark(t, "aim", None, "gurps4/core/maneuver/aim B364")
     if rider is not None and rider.active:
         # "If the mount is hit": any hit, also one its DR stops (no shock then), calls for the rider's Riding
         # minus the mount's shock, or it spooks (002 p.B397)

@@ -1359,6 +1359,10 @@ class GurpsRuleset(Ruleset):
             )
             w.rolled(d.id, r, a.id, "gurps4/core/active-defense B374")
             hit = not r.success
+            if d.marks.get("aim"):
+                # any active defense spoils an Aim (B364; reference 1.3: "defending loses the Aim")
+                w.mark(d, "aim", None, "gurps4/core/maneuver/aim B364")
+                w.note(f"{d.name} loses the Aim by defending", d.id, "gurps4/core/maneuver/aim B364")
             if kind == "parry":
                 w.mark(d, "parries", int(d.marks.get("parries", 0) or 0) + 1)
             if kind == "block":
