@@ -143,11 +143,6 @@ def test_A_shock_does_not_lower_active_defenses():
     assert defense_value(fight, "k", "dodge") == 12
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B420 (gurps.md 1.6): after a successful recovery roll the stun's -4 to defenses lasts until the "
-    "figure's next turn; fracas drops it at once (the knight lying dodges at 7, not 3)",
-)
 def test_A_stun_penalty_lasts_until_the_next_turn_after_recovery():
     """Stun: "defences -4. HT roll at the end of each turn to recover. After recovery the -4 lasts until the
     next turn" (gurps.md 1.6, B420). A failed knockdown roll: "the victim is stunned, falls prone". The knight

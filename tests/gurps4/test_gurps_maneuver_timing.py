@@ -4,7 +4,7 @@ still defends at -4 without retreating until its next turn."""
 
 from __future__ import annotations
 
-from scripted import duel, play, rolls
+from scripted import duel, offered, play, rolls
 
 from fracas.engine.commands import Command
 
@@ -59,3 +59,37 @@ def test_no_defense_keeps_the_aim() -> None:
     play(f, [], AIM)
     play(f, [6, 6, 5], JAVELIN)  # 17 misses
     assert rolls(play(f, [6, 6, 6], SHOOT), "archer")[0].dn == 13 - 4 + 3
+
+
+# ------------------------------------------------------------------ stun (B420)
+
+AXEMAN = {"template": "axeman", "id": "ax", "at": [0, 0], "stats": {"basic_speed": 7}}
+KNIGHT = {
+    "template": "knight",
+    "id": "k",
+    "at": [1, 0],
+    "equipment": {"weapons": ["broadsword"], "armor": []},
+}
+AXE = Command("ax", "attack", "k", {"weapon": "axe", "maneuver": "attack"})
+
+
+def test_a_recovered_stun_lasts_until_the_next_turn() -> None:
+    # B420 (reference 1.6): stunned, defenses -4 and no retreat; "HT roll at the end of each turn to recover.
+    # After recovery the -4 lasts until the next turn". The old code lifted both at the recovery roll.
+    f = duel(AXEMAN, KNIGHT)
+    # axe 10 hits; 2d+1 = 5 cut, x1.5 = 7 HP, a major wound; knockdown HT 12 rolls 14: stunned, prone;
+    # then the knight's stunned turn: HT 9 recovers
+    play(f, [3, 3, 4], AXE)
+    play(f, [2, 2, 5, 5, 4, 3, 3, 3], Command("k", "defend", None, {"defense": "none"}))
+    knight = f.state.combatants["k"]
+    assert knight.has("stunned") and knight.marks.get("stun_recovered")
+    assert f.pending().actor == "ax"  # the knight's turn passed (Do Nothing)
+    play(f, [3, 3, 4], AXE)
+    defenses = offered(f)
+    # Dodge 10 + shield DB 2, lying -3, stunned -4; no retreat while stunned (B377)
+    assert defenses["dodge"] == 5
+    assert not [k for k in defenses if "retreat" in k]
+    play(f, [1, 2, 2], Command("k", "defend", None, {"defense": "dodge"}))  # 5 against 5
+    decision = f.pending()
+    assert decision.actor == "k" and decision.kind == "act"
+    assert not f.state.combatants["k"].has("stunned")  # his turn: free to act

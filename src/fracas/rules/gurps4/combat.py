@@ -962,6 +962,7 @@ def after_injury(
         w.rolled(t.id, k.roll, rule="gurps4/core/knockdown B420")
         if k.outcome == "stunned":
             w.emit(ev.ConditionAdded(t.id, "stunned", None, 0, a.id, "gurps4/core/knockdown B420"))
+            w.mark(t, "stun_recovered", None)  # stunned again before the turn the last stun was to end
             if mount_of(w.state, t) is None and not flying(t):  # a rider who stays on, a flyer: not prone
                 w.mark(t, "posture", "lying", "gurps4/core/knockdown B420")
             if not ts.mount and t.marks.get("wielding") and not t.marks.get("unready"):

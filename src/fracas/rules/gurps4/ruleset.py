@@ -77,6 +77,7 @@ if TYPE_CHECKING:
 ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
 NOT_IMPLEMENTED_MANEUVERS: dict[str, str] = {}
 WAIT_RULE = "gurps4/core/maneuver/wait B366"
+STUN_RULE = "gurps4/core/stun B420"
 DEFENSES_KEY = "gurps4.defense_options"
 """Where :meth:`GurpsRuleset.defense_options` keeps its answer in ``FightState.derived``: (the state's event
 count, the waiting attack, the options)."""
@@ -283,6 +284,11 @@ class GurpsRuleset(Ruleset):
             ("waiting", None),
         ):
             w.mark(c, key, value)
+        if c.marks.get("stun_recovered"):
+            # recovered at the end of the last turn: stunned (-4 to defenses, no retreat) until now (B420;
+            # reference 1.6: "after recovery the -4 lasts until the next turn")
+            w.mark(c, "stun_recovered", None, STUN_RULE)
+            w.emit(ev.ConditionRemoved(c.id, "stunned", "recovered at the end of the last turn", STUN_RULE))
         if "shock" in c.conditions:
             w.mark(c, "shock_now", c.conditions["shock"].value, "gurps4/core/shock B419")
             w.emit(ev.ConditionRemoved(c.id, "shock", "applies to this turn only", "gurps4/core/shock B419"))
@@ -308,9 +314,14 @@ class GurpsRuleset(Ruleset):
                     "gurps4/aerial/stall B398",
                 )
             r = core.stun_recovery(S(c).ht, w.dice)
-            w.rolled(c.id, r, rule="gurps4/core/stun B420")
+            w.rolled(c.id, r, rule=STUN_RULE)
             if r.success:
-                w.emit(ev.ConditionRemoved(c.id, "stunned", "recovered", "gurps4/core/stun B420"))
+                w.mark(c, "stun_recovered", True, STUN_RULE)
+                w.note(
+                    f"{c.name} recovers from the stun: still -4 to defend and no retreat until the next turn",
+                    c.id,
+                    STUN_RULE,
+                )
             self._end_turn(w, c)
             return
         if S(c).mount and c.marks.get("out_of_control"):
