@@ -1190,3 +1190,189 @@ def test_A_a_mount_knocked_down_throws_its_rider_at_once():
     assert "knocked-down" in c(f, "horse").conditions
     assert "knocked-down" in c(f, "kira").conditions
     assert [d.raw for d in damaged(out, "kira")] == [6]
+
+
+def test_C_setting_against_a_charge_strikes_with_the_mounts_strength():
+    """p.385: "The defender takes a Reserved Action, and strikes the moment the attacker rides into range. The
+    defender makes an Attack test as normal, but replaces his Strength Step with that of the mount to
+    determine the Damage." Ulm's spear (Strength 7 + 4) against a rider on a war horse (Strength 8): his
+    strike comes first, at DN 8 + 2 (reserved), with Damage step 4 + 8 = 12."""
+    ulm = {
+        "template": "ulm",
+        "id": "ulm",
+        "at": [0, 0],
+        "equipment": {"weapons": ["spear"]},
+        "combat_options": ["set-against-charge"],
+    }
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [10, 0],
+    }
+    orc = {"template": "ork-scorcher", "id": "orc", "options": {"rides": "horse", "familiar": True}}
+    f = start([ulm], [horse, orc], [])
+    until(f, "ulm", "declare")
+    f.submit(Command("ulm", "declare", None, {"action": "act", "options": ["set-against-charge"]}))
+    until(f, "ulm")
+    play(f, Command("ulm", "reserve", None, {"trigger": {"on": "attack", "target": None}}), [])
+    until(f, "orc")
+    charge = {"attack": "Charge (mounted)", "path": [[i, 0] for i in range(9, 0, -1)]}
+    out = play(f, Command("orc", "charge", "ulm", charge), faces(10, 10) + faces(12, 9) + faces(7, 2))
+    first = rolls(out)[0]
+    assert (first.actor, first.dn, first.success) == ("ulm", 10, True)
+    assert one_roll(out, "Spear Damage").step == 12
+    assert [d.amount for d in damaged(out, "orc")] == [9 - 5]
+
+
+def test_D_heavy_impairment_leaves_a_movement_of_1_yard_one_hex():
+    """p.389: "Heavy: ... could reduce a character's Movement Rate by 10 ... None of these modifiers will
+    reduce a character's Movement Rate below 1"; p.372: "if an effect has a range of 1 yard, it should cover 1
+    hex". Movement Rate 10 in heavy brush: 1 yard, still 1 hex."""
+    hero = who("hero", [0, 0], initiative=7, movement=10)
+    f = duel(hero, who("foe", [-9, 0]), map_={"extra": {"impaired": "heavy"}})
+    until(f, "hero")
+    play(f, Command("hero", "move", None, {"path": [[1, 0]]}), [])
+    assert c(f, "hero").pos == (1, 0)
+
+
+def test_D_light_impairment_takes_5_yards_off():
+    """p.389: "Light: Light brush, narrow alleyways, cramped rooms ... could reduce a character's Movement
+    Rate by 5". Movement Rate 12 in light brush: 7 yards, at least 3 hexes and never 5."""
+    hero = who("hero", [0, 0], initiative=7, movement=12)
+    f = duel(hero, who("foe", [-9, 0]), map_={"extra": {"impaired": "light"}})
+    until(f, "hero")
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "move", None, {"path": [[i, 0] for i in range(1, 6)]}))
+    play(f, Command("hero", "move", None, {"path": [[i, 0] for i in range(1, 4)]}), [])
+    assert c(f, "hero").pos == (3, 0)
+
+
+def test_C_surprise_dn_is_the_lowest_dexterity_step_encountered():
+    """p.390: the Perception test's Difficulty Number "is usually equal to the lowest Dexterity Step among the
+    characters or creatures encountered". Two hidden foes of Dexterity step 5 and 3: DN 3; a 3 is no surprise
+    and the hero acts in round 1."""
+    foes = [
+        who("quick", [1, 0], hidden=True, tactic="hold"),
+        who("slow", [0, 1], hidden=True, tactic="hold", dexterity=6, initiative=3),
+    ]
+    f = start([who("hero", [0, 0], initiative=7)], foes, [3])
+    d = f.advance_until_decision()
+    test = one_roll(f.log, "Perception")
+    assert (test.dn, test.success) == (3, True)
+    assert (d.actor, d.kind) == ("hero", "act")
+
+
+def test_E_after_jumping_up_no_other_movement_that_round():
+    """p.384 Jump Up: "If successful, the character leaps to his feet and may use a Standard action, but he
+    may not perform any other movement that round." Once up, a move is refused; his attack is not."""
+    hero = who("hero", [0, 0], initiative=5, combat_options=["jump-up"], wound_threshold=20)
+    hero["stats"].update(unconsciousness=40, death=50)
+    f = start([hero], [who("striker", [1, 0], initiative=7, attacks=axe(19))], [])
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act"}))
+    until(f, "striker")
+    play(f, Command("striker", "attack", "hero", {}), faces(10, 9) + faces(19, 25) + faces(5, 4))
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["jump-up"]}))
+    until(f, "hero")
+    play(f, Command("hero", "jump-up", None, {"end": False}), [6, 1])
+    assert "knocked-down" not in c(f, "hero").conditions
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "move", None, {"path": [[-1, 0]]}))
+    R.validate(f.state, Command("hero", "attack", "striker", {}))
+
+
+def test_C_tail_attack_unarmed_test_and_strength_damage_at_minus_2():
+    """p.386: "The character makes an Unarmed Combat test, and suffers a -2 penalty to all tests that round.
+    The character makes a Damage test using his Strength Step." Silar: Unarmed step 9 -> 7, Strength step 5
+    -> 3; his dagger attack that round at 7 -> 5."""
+    silar = {"template": "silar", "id": "silar", "at": [0, 0], "combat_options": ["tail-attack"]}
+    f = start([silar], [who("foe", [1, 0], initiative=1, wound_threshold=30, physical_defense=4)], [])
+    until(f, "silar", "declare")
+    f.submit(Command("silar", "declare", None, {"action": "act", "options": ["tail-attack"]}))
+    until(f, "silar")
+    out = play(f, Command("silar", "tail-attack", "foe", {"end": False}), faces(7, 5) + faces(3, 3))
+    assert one_roll(out, "Attack").step == 7
+    assert one_roll(out, "Damage").step == 3
+    out = play(f, Command("silar", "attack", "foe", {"attack": "Dagger"}), faces(5, 2))
+    assert one_roll(out, "Attack").step == 5
+
+
+def test_C_called_shot_at_a_weapon_minus_3_one_strain_and_a_strength_test():
+    """p.384: "The character suffers a -3 penalty to his close or ranged combat Attack test ... The
+    concentration required causes the character 1 Strain per Attack test ... If attempting to hit a weapon
+    or other object, the target must make a successful Strength test against the Damage Step of the attack to
+    hold on to the item." Step 10 -> 7; the bandit (Strength step 6) tests against 8 and keeps his sword
+    with an 8."""
+    hero = who("hero", [0, 0], initiative=7, combat_options=["called-shot"])
+    f = duel(hero, {"template": "bandit", "id": "bandit", "at": [1, 0], "tactic": "hold"})
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["called-shot"]}))
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "bandit", {"called": "weapon"}), faces(7, 9) + faces(6, 8))
+    assert one_roll(out, "Attack").step == 7
+    hold = [r for r in rolls(out) if r.actor == "bandit"]
+    assert [(r.step, r.dn, r.success) for r in hold] == [(6, 8, True)]
+    assert [d.amount for d in damaged(f.log, "hero") if d.damage_type == "strain"] == [1]
+
+
+def test_C_an_entangling_extra_success_adds_no_damage():
+    """p.391: "If the attacker scores an extra success on his Attack test with an entangling weapon, he
+    entangles his target. Extra successes used for this do not increase damage." Kira's whip: 15 against PD 8
+    is one extra success - the bandit is entangled and the Damage step stays 8."""
+    kira = {"template": "kira", "id": "kira", "at": [0, 0], "equipment": {"weapons": ["whip"]}}
+    bandit = {
+        "template": "bandit",
+        "id": "bandit",
+        "at": [1, 0],
+        "tactic": "hold",
+        "stats": {"wound_threshold": 30},
+    }
+    f = start([kira], [bandit], [])
+    until(f, "kira")
+    out = play(f, Command("kira", "attack", "bandit", {"attack": "Whip"}), faces(11, 13) + faces(8, 6))
+    assert one_roll(out, "Attack").extra == 1
+    assert one_roll(out, "Damage").step == 8
+    assert "entangled" in c(f, "bandit").conditions
+
+
+def test_E_a_rider_who_moved_on_his_mount_cannot_walk_after_dismounting():
+    """p.395: "A character cannot use his own movement in a round in which he uses the mount's movement, even
+    if he dismounts; it is assumed he has already moved". Kira rides 3 hexes, dismounts, and may not walk."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+    }
+    kira = {"template": "kira", "id": "kira", "options": {"rides": "horse", "familiar": True}}
+    f = start([horse, kira], [who("foe", [0, 12], initiative=1, tactic="hold")], [])
+    until(f, "kira")
+    play(f, Command("kira", "move", None, {"path": [[1, 0], [2, 0], [3, 0]], "end": False}), [])
+    play(f, Command("kira", "dismount", None, {"to": [4, 0], "end": False}), [])
+    assert c(f, "kira").pos == (4, 0)
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("kira", "move", None, {"path": [[5, 0]]}))
+
+
+def test_B_aggressive_attack_strain_for_each_close_attack_test():
+    """p.382: "Each close combat Attack test made by the character causes him 1 Strain"; p.386 Tail Attack:
+    an additional attack. Silar, aggressive, with his tail and his dagger: 2 Strain."""
+    silar = {
+        "template": "silar",
+        "id": "silar",
+        "at": [0, 0],
+        "combat_options": ["tail-attack", "aggressive-attack"],
+    }
+    f = start([silar], [who("foe", [1, 0], initiative=1, physical_defense=30)], [])
+    until(f, "silar", "declare")
+    f.submit(
+        Command("silar", "declare", None, {"action": "act", "options": ["tail-attack", "aggressive-attack"]})
+    )
+    until(f, "silar")
+    play(f, Command("silar", "tail-attack", "foe", {"end": False}), faces(10, 5))
+    play(f, Command("silar", "attack", "foe", {"attack": "Dagger"}), faces(8, 5))
+    assert [d.amount for d in damaged(f.log, "silar") if d.damage_type == "strain"] in ([1, 1], [2])
