@@ -2315,3 +2315,77 @@ def test_F_a_tumbling_glider_is_offered_something_to_do():
         R.validate(fight.state, cmd)
     assert choices
     R.validate(fight.state, fight.auto_command(d))
+
+
+def test_C_a_mount_below_a_third_of_its_hp_dodges_at_half():
+    """ "Below HP/3: halve Move and Dodge, rounding up" (gurps.md 1.6, B419) holds for a mount, whose only
+    defense is Dodge (B397): a warhorse of 12 HP at 3 HP dodges at 9 / 2 -> 5."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"hp": 12}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [fast_axeman(at=[1, 0])],
+        # axe 9 hits (13 + 1 SM); 2 + 3 + 1 = 6 cut, x1.5 = 9 HP; Riding 9 vs 10; knockdown 9 vs 12
+        faces=[3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
+    )
+    act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack")
+    defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 9
+    act(fight, "k", "do_nothing")
+    act(fight, "horse", "do_nothing")
+    act(fight, "ax", "attack", "horse", weapon="axe", maneuver="attack")
+    assert defense_value(fight, "horse", "dodge") == 5
+    assert all_used(fight)
+
+
+def test_A_the_mounts_last_turn_counts_when_the_rider_acts_first():
+    """ "The rider's attack is at an extra -2 if the mount attacked on its last turn" (B396). The knight acts
+    before his horse: in round 1 the horse kicks after him; in round 2 his swing (before the horse's turn)
+    is at -2, since the horse's last turn was that kick; in round 3, after a round in which the horse only
+    stood, it is at full 13."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 4}},
+            {
+                "template": "knight",
+                "id": "k",
+                "options": {"mount": "horse"},
+                "equipment": {"weapons": ["broadsword"]},
+                "stats": {"basic_speed": 7},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [1, 0]}],
+        faces=[6, 6, 5, 6, 5, 5, 6, 5, 5],  # the kick misses, both swings miss
+    )
+    act(fight, "k", "do_nothing")
+    act(fight, "s", "do_nothing")
+    act(fight, "horse", "attack", "s", weapon="kick", maneuver="attack")
+    first = one_roll(act(fight, "k", "attack", "s", weapon="broadsword:swing", maneuver="attack"), "broad")
+    assert first.dn == 11
+    act(fight, "s", "do_nothing")
+    act(fight, "horse", "do_nothing")
+    second = one_roll(act(fight, "k", "attack", "s", weapon="broadsword:swing", maneuver="attack"), "broad")
+    assert second.dn == 13
+    assert all_used(fight)
+
+
+def test_G_a_bow_is_not_noisy_no_riding_roll_after_the_shot():
+    """ "If you are firing a noisy weapon (e.g., an unsilenced gun), you must make a Riding roll after each
+    attack" (B397): a bow is not noisy, so the mounted archer's shot is the only roll made."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+            {
+                "template": "horse_archer",
+                "id": "a",
+                "options": {"mount": "horse"},
+                "stats": {"basic_speed": 7},
+            },
+        ],
+        [{"template": "spearman", "id": "s", "at": [10, 0]}],
+        faces=[6, 5, 5],
+    )
+    events = act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack")
+    assert [r.test for r in rolls(events)] == ["composite_bow (Bow)"]
+    assert all_used(fight)
