@@ -31,9 +31,8 @@ def test_doc_example(lang: str, text: str) -> None:
             encounter.load_data(data, "bad.yaml")
         msg = str(exc.value)
         assert "bad.yaml: sides.0.combatants.0.template: unknown template 'micah' in ed4" in msg
-        assert "sides.1.combatants.0.stats.wound_threshold: expected a whole number 0 or more, found -1" in (
-            msg
-        )
+        assert "sides.1.combatants.0.stats.wound_threshold: expected at least 1 (found -1)" in msg
+        assert "sides.1.combatants.0.tactic: unknown tactic 'berserk'" in msg
         return
     _, state = encounter.load_data(data, "doc")
     f = Fight(get_ruleset("ed4"), state, RandomDice(1))

@@ -178,8 +178,8 @@ def test_a_reserved_defender_strikes_the_charging_rider_first_p375_p385() -> Non
         ({"rides": "pegasus"}, "options.rides: no combatant 'pegasus'"),
         (
             {"saddle": True},
-            "options.saddle: unknown; allowed: familiar, flying, magical_shield, race, rides, senses, "
-            "training",
+            "options.saddle: unknown field (found True); allowed: familiar, flying, magical_shield, race, "
+            "rides, senses, training",
         ),
     ],
 )

@@ -7,11 +7,11 @@ path, what was found and what is allowed, and nothing is half-loaded.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
-from fracas.engine import safe_yaml
+from fracas.engine import bounds, safe_yaml
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, FracasError
 
@@ -22,77 +22,88 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CombatantSpec(_Strict):
-    """One entry of a side: a bundled template (with overrides) or a full stat block, ``count`` times."""
+_Text = Annotated[str, Field(strict=True, max_length=bounds.MAX_TEXT)]
 
-    template: str | None = None
-    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+$")
-    name: str | None = None
-    count: int = Field(default=1, ge=1, le=500)
-    player: bool = False
-    tactic: str = "default"
-    hidden: bool = False
-    at: list[Any] | None = None
-    facing: int = Field(default=0, ge=0, le=5)
-    altitude: int = 0
-    stats: dict[str, Any] = Field(default_factory=dict)
-    equipment: dict[str, Any] = Field(default_factory=dict)
-    options: dict[str, Any] = Field(default_factory=dict)
-    combat_options: list[str] = Field(default_factory=list)
+
+class CombatantSpec(_Strict):
+    """One entry of a side: a bundled template (with overrides) or a full stat block, ``count`` times.
+
+    ``stats``, ``equipment`` and ``options`` are mappings whose keys and types each ruleset gives in its
+    ``schema`` module (``fracas.rules.<id>.schema``); :func:`build_state` checks them before the ruleset
+    reads them."""
+
+    template: _Text | None = None
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+$", max_length=bounds.MAX_TEXT)
+    name: _Text | None = None
+    count: int = Field(default=1, ge=1, le=500, strict=True)
+    player: StrictBool = False
+    tactic: _Text = "default"
+    hidden: StrictBool = False
+    at: list[tuple[int, int]] | None = None
+    """Starting hexes, normalised from ``[q, r]`` or ``[[q, r], ...]``."""
+    facing: int = Field(default=0, ge=0, le=5, strict=True)
+    altitude: int = Field(default=0, ge=0, le=bounds.MAX_ALTITUDE, strict=True)
+    stats: dict[_Text, Any] = Field(default_factory=dict)
+    equipment: dict[_Text, Any] = Field(default_factory=dict)
+    options: dict[_Text, Any] = Field(default_factory=dict)
+    combat_options: Annotated[list[_Text], Field(max_length=20)] = Field(default_factory=list)
     """Combat options its tactic declares each round when they are legal (ED4 p.382); the ruleset checks
     them at load (``prepare``); a ruleset without combat options refuses a non-empty list."""
 
     def positions(self) -> list[tuple[int, int] | None]:
-        """Starting hexes, one per copy: ``at: [q, r]`` or ``at: [[q, r], ...]`` (missing ones: None)."""
-        if self.at is None:
-            return [None] * self.count
-        if len(self.at) == 2 and all(isinstance(v, int) for v in self.at):
-            first: list[tuple[int, int] | None] = [(int(self.at[0]), int(self.at[1]))]
-            return first + [None] * (self.count - 1)
-        out: list[tuple[int, int] | None] = []
-        for p in self.at:
-            if not (isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) for v in p)):
-                raise ValueError(f"a position is [q, r] with two integers, not {p!r}")
-            out.append((p[0], p[1]))
-        return (out + [None] * self.count)[: self.count]
+        """Starting hexes, one per copy (missing ones: None)."""
+        given: list[tuple[int, int] | None] = list(self.at or ())
+        return (given + [None] * self.count)[: self.count]
 
-    @field_validator("at")
+    @field_validator("at", mode="before")
     @classmethod
-    def _check_at(cls, v: list[Any] | None) -> list[Any] | None:
+    def _check_at(cls, v: Any) -> Any:
         if v is None:
             return v
-        if len(v) == 2 and all(isinstance(x, int) for x in v):
-            return v
-        for p in v:
-            if not (isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) for x in p)):
-                raise ValueError(f"expected [q, r] or a list of [q, r] (integers), found {p!r}")
-        return v
+        if not isinstance(v, list) or not v:
+            raise ValueError(f"expected [q, r] or a list of [q, r] (whole numbers), found {v!r}")
+        hexes = [v] if len(v) == 2 and not any(isinstance(x, list) for x in v) else v
+        if len(hexes) > 500:
+            raise ValueError(f"at most 500 positions (one per copy), found {len(hexes)}")
+        for p in hexes:
+            if not (
+                isinstance(p, list)
+                and len(p) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+            ):
+                raise ValueError(f"expected [q, r] or a list of [q, r] (whole numbers), found {p!r}")
+            if any(abs(x) > bounds.MAX_COORD for x in p):
+                raise ValueError(
+                    f"the hex {p} is off the map: q and r lie in -{bounds.MAX_COORD}..{bounds.MAX_COORD}"
+                )
+        return [tuple(p) for p in hexes]
 
 
 class SideSpec(_Strict):
-    name: str = Field(pattern=r"^[A-Za-z0-9_ .'-]+$")
-    combatants: list[CombatantSpec] = Field(min_length=1)
+    name: str = Field(pattern=r"^[A-Za-z0-9_ .'-]+$", max_length=bounds.MAX_TEXT)
+    combatants: list[CombatantSpec] = Field(min_length=1, max_length=bounds.MAX_COMBATANTS)
 
 
 class MapSpec(_Strict):
-    """Terrain of the battle map: hexes that block, give cover, or are dark; the light of the whole scene."""
+    """Terrain of the battle map: hexes that block, give cover, or are dark; the light of the whole scene.
+    ``extra`` holds the ruleset's own terrain, typed by its ``schema.MapExtra``."""
 
-    blocked: list[list[int]] = Field(default_factory=list)
-    cover: list[list[int]] = Field(default_factory=list)
+    blocked: bounds.HexList = Field(default_factory=list)
+    cover: bounds.HexList = Field(default_factory=list)
     light: Literal["bright", "partial-darkness", "full-darkness"] = "bright"
-    extra: dict[str, Any] = Field(default_factory=dict)
+    extra: dict[_Text, Any] = Field(default_factory=dict)
 
 
 class EncounterSpec(_Strict):
     version: Literal[1] = 1
     ruleset: Literal["ed4", "ed1", "gurps4", "sas"]
-    name: str = ""
-    description: str = ""
-    options: dict[str, Any] = Field(default_factory=dict)
-    max_rounds: int = Field(default=100, ge=1, le=10000)
+    name: _Text = ""
+    description: Annotated[str, Field(strict=True, max_length=20 * bounds.MAX_TEXT)] = ""
+    options: dict[_Text, StrictBool | StrictInt | _Text] = Field(default_factory=dict)
+    max_rounds: int = Field(default=100, ge=1, le=bounds.MAX_ROUNDS, strict=True)
     map: MapSpec = Field(default_factory=MapSpec)
-    sides: list[SideSpec] = Field(min_length=2)
-    settings: dict[str, Any] = Field(default_factory=dict)
+    sides: list[SideSpec] = Field(min_length=2, max_length=100)
+    settings: dict[_Text, Any] = Field(default_factory=dict)
 
 
 def read_file(path: str | Path) -> dict[str, Any]:
@@ -139,33 +150,9 @@ def _characters_from_files(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return expand_from_entries(data, path.parent, str(path))
 
 
-# pydantic's wording for the common errors, said the way a person editing the file reads it
-_PLAIN = {
-    "missing": "this field is required",
-    "int_parsing": "expected a whole number",
-    "int_type": "expected a whole number",
-    "int_from_float": "expected a whole number",
-    "bool_parsing": "expected true or false",
-    "bool_type": "expected true or false",
-    "string_type": "expected text",
-    "list_type": "expected a list",
-    "dict_type": "expected a mapping (field: value lines)",
-    "extra_forbidden": "unknown field",
-}
-
-
 def explain(exc: ValidationError, source: str) -> list[str]:
     """One line per pydantic error: file, field path, what was found, what is allowed."""
-    lines = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-        found = err.get("input")
-        found_text = repr(found) if not isinstance(found, dict) else "a mapping"
-        if len(found_text) > 60:
-            found_text = found_text[:57] + "..."
-        msg = _PLAIN.get(err["type"]) or err["msg"].replace("Input should be", "expected")
-        lines.append(f"{source}: {loc}: {msg} (found {found_text})")
-    return lines
+    return [f"{source}: {line}" for line in bounds.problems(exc)]
 
 
 def parse_spec(data: dict[str, Any], source: str = "<encounter>") -> EncounterSpec:
@@ -181,7 +168,8 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
     from fracas.rules.registry import get_ruleset
 
     ruleset = get_ruleset(spec.ruleset)
-    errors: list[str] = []
+    schema = _schema(spec.ruleset)
+    errors = [f"{source}: {line}" for line in check_schema(spec)]
     try:
         options = ruleset.options(spec.options)
     except FracasError as exc:
@@ -194,6 +182,10 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
     for si, side in enumerate(spec.sides):
         for ci, entry in enumerate(side.combatants):
             where = f"sides.{si}.combatants.{ci}"
+            bad = check_entry(schema, ruleset, entry, where)
+            if bad:  # the ruleset reads only what its schema accepts
+                errors += [f"{source}: {line}" for line in bad]
+                continue
             try:
                 made = ruleset.make_combatants(entry, side.name, where)
             except FracasError as exc:  # one line per problem, each with the file
@@ -214,6 +206,7 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
             if c.pos in placed and not c.marks.get("shares_hex"):
                 errors.append(f"{source}: {c.id} and {placed[c.pos]} both start on hex {list(c.pos)}")
             placed[c.pos] = c.id
+    errors += [f"{source}: {line}" for line in check_rides(spec, combatants)]
     if errors:
         raise EncounterFileError("\n".join(errors))
     state = FightState(
@@ -236,7 +229,94 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
         ruleset.prepare(state, spec)
     except FracasError as exc:  # one line per error, each naming the file
         raise EncounterFileError("\n".join(f"{source}: {line}" for line in str(exc).splitlines())) from None
+    blocked = set(state.extra["map"]["blocked"])
+    errors = [
+        f"{source}: {c.id} starts on the blocked hex {list(c.pos)} (map.blocked)"
+        for c in combatants.values()
+        if c.pos is not None and c.pos in blocked
+    ]
+    errors += [
+        f"{source}: {c.id} is placed off the map at {list(c.pos)} "
+        f"(q and r lie in -{bounds.MAX_COORD}..{bounds.MAX_COORD})"
+        for c in combatants.values()
+        if c.pos is not None and max(abs(c.pos[0]), abs(c.pos[1])) > bounds.MAX_COORD
+    ]
+    if errors:
+        raise EncounterFileError("\n".join(errors))
     return state
+
+
+def _schema(ruleset: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"fracas.rules.{ruleset}.schema")
+
+
+def check_schema(spec: EncounterSpec) -> list[str]:
+    """Every problem of the encounter-wide parts whose keys the ruleset gives (``fracas.rules.<id>.schema``):
+    the map's ``extra``, ``settings``; and the number of combatants. One line per problem, with its path."""
+    schema = _schema(spec.ruleset)
+    out = bounds.check(schema.MapExtra, spec.map.extra, "map.extra")
+    out += bounds.check(schema.Settings, spec.settings, "settings")
+    total = sum(e.count for side in spec.sides for e in side.combatants)
+    if total > bounds.MAX_COMBATANTS:
+        out.append(f"sides: {total} combatants; the limit is {bounds.MAX_COMBATANTS} in one encounter")
+    return out
+
+
+def check_entry(schema: Any, ruleset: Any, entry: CombatantSpec, where: str) -> list[str]:
+    """Every problem of one entry's ruleset-typed parts: ``options``, ``stats``, ``equipment``, ``tactic``."""
+    out = bounds.check(schema.EntryOptions, entry.options, f"{where}.options")
+    out += schema.check_stats(entry, where)
+    tactics = ruleset.tactics() if hasattr(ruleset, "tactics") else None
+    if tactics is not None and entry.tactic not in tactics:
+        out.append(f"{where}.tactic: unknown tactic {entry.tactic!r}; allowed: {', '.join(sorted(tactics))}")
+    return out
+
+
+def check_rides(spec: EncounterSpec, combatants: dict[str, Combatant]) -> list[str]:
+    """Who rides whom, checked as a graph: the ridden combatant exists, is not the rider, is on the rider's
+    side, rides nobody itself (no chain, no loop) and carries no more riders than the ruleset's
+    ``schema.RIDERS`` (one in ED4 and S&S; in GURPS a controller and a passenger, p.B397)."""
+    schema = _schema(spec.ruleset)
+    key, most = schema.RIDES, schema.RIDERS
+    if key is None:
+        return []
+    rides: dict[str, tuple[str, str]] = {}  # rider id -> (mount id, field path)
+    for si, side in enumerate(spec.sides):
+        for ci, entry in enumerate(side.combatants):
+            wanted = entry.options.get(key)
+            if not isinstance(wanted, (str, list)) or not all(isinstance(m, str) for m in wanted):
+                continue  # absent, or refused by the schema already
+            path = f"sides.{si}.combatants.{ci}.options.{key}"
+            ids = [cid for cid, _ in assign_ids(entry, "combatant")]
+            mounts = [wanted] * len(ids) if isinstance(wanted, str) else list(wanted)
+            if len(mounts) != len(ids):
+                continue  # the ruleset says it: one mount per copy
+            for cid, mid in zip(ids, mounts, strict=True):
+                rides[cid] = (mid, path)
+    out: list[str] = []
+    carried: dict[str, list[str]] = {}
+    for rider, (mid, path) in rides.items():
+        me, m = combatants.get(rider), combatants.get(mid)
+        if m is None:
+            continue  # the ruleset names the mounts there are
+        if mid == rider:
+            out.append(f"{path}: {rider} cannot ride itself")
+        elif me is not None and m.side != me.side:
+            out.append(
+                f"{path}: {rider} rides {mid}, an enemy (side {m.side!r}); a mount is of its rider's side"
+            )
+        elif mid in rides:
+            out.append(
+                f"{path}: {rider} rides {mid}, who rides {rides[mid][0]} itself (no chain or loop of riders)"
+            )
+        elif len(carried.setdefault(mid, [])) >= most:
+            who = ", ".join([*carried[mid], rider])
+            out.append(f"{path}: {who} all ride {mid}; a mount carries at most {most} in {spec.ruleset}")
+        else:
+            carried[mid].append(rider)
+    return out
 
 
 def load(path: str | Path) -> tuple[EncounterSpec, FightState]:

@@ -166,6 +166,8 @@ def charge_path(
     start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
 ) -> list[tuple[int, int]] | None:
     """The straight line of hexes from ``start`` up to the hex before ``goal`` (a charge), or None."""
+    if distance(start, goal) - 1 > limit:  # too far: no line drawn, its cost grows with the distance
+        return None
     path = between(start, goal)
     if len(path) < 2 or len(path) > limit or any(h in blocked for h in path):
         return None

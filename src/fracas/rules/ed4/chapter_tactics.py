@@ -208,6 +208,9 @@ class VeteranTactic(Ed4Tactic):
             if t.pos is None:
                 continue
             for end in neighbours(t.pos):
+                # the line is drawn only when the run can be a charge: its cost grows with the distance
+                if not mounted.charge_eligible(ruleset.mount_rate(m), distance(me.pos, end) * 2):
+                    continue
                 path = line(me.pos, end)[1:]
                 if not path or any(h in blocked for h in path):
                     continue
