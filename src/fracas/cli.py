@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -145,8 +149,47 @@ def _missing_module_message(exc: ModuleNotFoundError) -> str | None:
     return f"this needs the [{extra}] extra ({root} is not installed): pip install 'fracas[{extra}]'"
 
 
+EXIT_CODES = {
+    0: "done",
+    2: "refused: a bad file or argument (the message says what to change)",
+    130: "interrupted (Ctrl-C, SIGTERM or SIGHUP)",
+    1: "a bug in fracas (please report it)",
+}
+"""The exit-code contract of every command (docs/encounter-format.md, "Exit codes")."""
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop a command as Ctrl-C does (``sim`` and ``sweep`` end their workers and report
+    the fights so far; exit code 130), then the handlers before are restored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signals = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    before = {sig: signal.signal(sig, _interrupt) for sig in signals}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: runs the Typer app, turning every :class:`FracasError` into one line and an exit code."""
+    """Entry point: runs the Typer app, turning every :class:`FracasError` into one line and an exit code
+    (:data:`EXIT_CODES`: 0 done, 2 refused, 130 interrupted, 1 only for a bug)."""
+    try:
+        with _stop_signals():
+            return _main(argv)
+    except KeyboardInterrupt:  # a signal between two commands' handlers
+        err_console.print("interrupted")
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     area = _area_of(args)
     if area is not None and not any(a in ("-h", "--help") for a in args):
@@ -154,9 +197,9 @@ def main(argv: list[str] | None = None) -> int:
         if problem is not None:
             err_console.print(f"[bold red]error:[/] {escape(problem)}", markup=True, soft_wrap=True)
             return 2
-    _register((area,) if area is not None else _AREAS)
     spooled = _spool_stdin(args) if args[:1] in (["sim"], ["sweep"]) else None
     try:
+        _register((area,) if area is not None else _AREAS)
         rv = _app(args=args, standalone_mode=False, prog_name="fracas")
     except ModuleNotFoundError as exc:
         message = _missing_module_message(exc)
@@ -181,9 +224,16 @@ def main(argv: list[str] | None = None) -> int:
         if "ClickException" in names:
             exc.show()  # type: ignore[attr-defined]
             return int(exc.exit_code)  # type: ignore[attr-defined]
-        if "Abort" in names:
-            err_console.print("aborted")
-            return 1
+        if "Abort" in names:  # click's Ctrl-C at a prompt
+            err_console.print("interrupted")
+            return 130
+        if isinstance(exc, OSError) and not isinstance(exc, (BrokenPipeError, ConnectionError)):
+            # a file or folder the command could not read or write: the person can fix it
+            where = f" {exc.filename}" if exc.filename is not None else ""
+            err_console.print(f"[bold red]error:[/] {escape(f'cannot use{where}: {exc.strerror or exc}')}")
+            return 2
+        if isinstance(exc, BrokenPipeError):  # the reader of stdout went away (| head): nothing to say
+            return 0
         what = escape(f"{type(exc).__name__}: {exc}")
         err_console.print(f"[bold red]internal error:[/] {what}", markup=True)
         return 1

@@ -31,6 +31,12 @@ class EncounterFileError(FracasError):
     exit_code = 2
 
 
+class Interrupted(FracasError):
+    """Stopped by the user (Ctrl-C, SIGTERM, SIGHUP) before anything could be reported: exit code 130."""
+
+    exit_code = 130
+
+
 class RuleNotImplemented(FracasError):
     """A rule of the texts that this version does not implement; the message names it."""
 

@@ -22,6 +22,14 @@ from fracas.errors import UsageError
 console = Console(highlight=False, soft_wrap=True)
 
 RULESETS = ("ed4", "ed1", "gurps4", "sas")
+
+MAX_DN = 10_000
+"""The highest ``--dn``: far above any roll a test makes (step 100 is 12d20 and d12s, mean about 160). An
+exploding roll's odds are exact up to ``exact_up_to`` and within 1e-12 above it (dice/exact.py)."""
+MAX_UNDER = 100
+"""The widest ``--under``: 3d6 never rolls below 3 or above 18."""
+MAX_SEED = 2**63 - 1
+
 MAX_TIMES = 1_000_000
 MAX_DICE_ROLLED = 20_000_000  # --times x dice per roll: keeps a roll command under a few minutes
 ROLLS_IN_JSON = 100  # --times: every roll's faces are in the JSON up to this many rolls
@@ -71,7 +79,11 @@ def _roll(
     ),
     ruleset: str = typer.Option("ed4", "--ruleset", help="ed4 or ed1 (the Step table); gurps4, sas."),
     seed: int | None = typer.Option(
-        None, "--seed", min=0, help="Seed for the dice (0 or more): the same seed gives the same roll."
+        None,
+        "--seed",
+        min=0,
+        max=MAX_SEED,
+        help="Seed for the dice (0 to 2**63-1): the same seed gives the same roll.",
     ),
     times: int = typer.Option(
         1, "--times", help=f"Roll this many times (at most {MAX_TIMES}) and summarise."
@@ -220,9 +232,19 @@ def _ask_face(sides: int, why: str) -> int:
 def _odds(
     expression: str = typer.Argument(..., help='Dice notation: "step 14", "3d6", "2d+3", "d12!".'),
     dn: int | None = typer.Option(
-        None, "--dn", min=1, help="Difficulty Number (1 or more): P(result >= DN), extra successes."
+        None,
+        "--dn",
+        min=1,
+        max=MAX_DN,
+        help=f"Difficulty Number (1 to {MAX_DN:,}): P(result >= DN), extra successes.",
     ),
-    under: int | None = typer.Option(None, "--under", help="GURPS: effective skill to roll 3d6 at or under."),
+    under: int | None = typer.Option(
+        None,
+        "--under",
+        min=-MAX_UNDER,
+        max=MAX_UNDER,
+        help=f"GURPS: effective skill to roll 3d6 at or under (-{MAX_UNDER} to {MAX_UNDER}).",
+    ),
     table: bool = typer.Option(False, "--table", help="P(result >= DN) for DN 2 to 40."),
     ruleset: str = typer.Option(
         "ed4", "--ruleset", help="ed4 or ed1 (the Step table, successes); gurps4, sas."

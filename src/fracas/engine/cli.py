@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fracas.engine import bounds
 from fracas.errors import FracasError
 
 console = Console(highlight=False, soft_wrap=True)
@@ -24,7 +25,11 @@ def _fight(
         "e.g. examples/ed4/mica-and-the-ghouls.yaml",
     ),
     seed: int | None = typer.Option(
-        None, "--seed", min=0, help="Seed for the dice (0 or more); the same seed replays the same fight."
+        None,
+        "--seed",
+        min=0,
+        max=bounds.MAX_SEED,
+        help="Seed for the dice (0 to 2**63-1); the same seed replays the same fight.",
     ),
     as_json: bool = typer.Option(
         False, "--json", help="One JSON event per line on stdout instead of the narration."
@@ -33,7 +38,11 @@ def _fight(
         False, "--step", help="Pause after each action; press Enter to go on (q to stop)."
     ),
     max_rounds: int | None = typer.Option(
-        None, "--max-rounds", min=1, help="Stop as a draw after this many rounds."
+        None,
+        "--max-rounds",
+        min=1,
+        max=bounds.MAX_ROUNDS,
+        help=f"Stop as a draw after this many rounds (1 to {bounds.MAX_ROUNDS:,}).",
     ),
     resume: str | None = typer.Option(
         None, "--resume", help="Go on with a saved fight (its id: `fracas fights list`), saving as it goes."

@@ -19,7 +19,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from fracas.errors import FracasError, UsageError
+from fracas.engine import bounds
+from fracas.errors import FracasError, Interrupted, UsageError
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False)
@@ -98,6 +99,17 @@ def _check_out(path: Path | None, option: str) -> None:
         raise UsageError(f"{option} {path}: that is a folder; give a file name")
 
 
+def _write(path: Path, content: str | bytes, option: str) -> None:
+    """Write an output file; a failure (disk full, no permission) is the person's to fix: exit code 2."""
+    try:
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot be written ({exc.strerror or exc})") from None
+
+
 def _precision(text: str | None) -> float | None:
     """``--precision``: a share (0.02) or a percentage (2%) of fights, above 0 and below a half."""
     if text is None:
@@ -140,16 +152,29 @@ def _seed(seed: int | None) -> int:
 
 def _sim(
     file: Path = typer.Argument(..., help="An encounter file, e.g. examples/ed4/mica-and-the-ghouls.yaml"),
-    runs: int = typer.Option(10_000, "-n", "--runs", min=1, help="How many fights to play."),
+    runs: int = typer.Option(
+        10_000,
+        "-n",
+        "--runs",
+        min=1,
+        max=bounds.MAX_RUNS,
+        help=f"How many fights to play (1 to {bounds.MAX_RUNS:,}).",
+    ),
     seed: int | None = typer.Option(
         None,
         "--seed",
         min=0,
-        help="Master seed (0 or more): the same seed gives the same numbers, whatever the workers.",
+        max=bounds.MAX_SEED,
+        help="Master seed (0 to 2**63-1): the same seed gives the same numbers, whatever the workers.",
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout (docs/sim.md)."),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="Local worker processes (default: all cores; 1: this process)."
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        max=bounds.MAX_WORKERS,
+        help=f"Local worker processes, 1 to {bounds.MAX_WORKERS} (default: all cores; 1: this process).",
     ),
     report: Path | None = typer.Option(
         None, "--report", help="Also write a self-contained HTML page with the plots."
@@ -164,7 +189,11 @@ def _sim(
         None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
     ),
     max_rounds: int | None = typer.Option(
-        None, "--max-rounds", min=1, help="Stop each fight as a draw after N rounds (1 or more)."
+        None,
+        "--max-rounds",
+        min=1,
+        max=bounds.MAX_ROUNDS,
+        help=f"Stop each fight as a draw after N rounds (1 to {bounds.MAX_ROUNDS:,}).",
     ),
     precision: str | None = typer.Option(None, "--precision", help=_PRECISION_HELP),
 ) -> None:
@@ -252,7 +281,7 @@ def _sim_run(
     with _progress(scenario.name + _until(precision), runs, tip=tip) as cb:
         result = simulate(scenario, runs, s, engine, backend, cb, precision)
     if result.tally.runs == 0:
-        raise FracasError("interrupted before any fight finished")
+        raise Interrupted("interrupted before any fight finished")
     data = rep.to_json(result)
     if as_json:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
@@ -264,7 +293,7 @@ def _sim_run(
         from fracas.sim import plots
 
         page = rep.html_page(data, plots.report_images(data))
-        report.write_text(page, encoding="utf-8")
+        _write(report, page, "--report")
         if not as_json:
             console.print(f"report written to {report}", markup=False)
     if result.interrupted:
@@ -279,12 +308,30 @@ def _sweep(
         help="ENTRY.FIELD=VALUES: an entry by id or template, a field (count, stats.x...), values 1..8, "
         "1..8:2 or 1,2,4. Repeat for a grid.",
     ),
-    runs: int = typer.Option(2_000, "-n", "--runs", min=1, help="Fights per point."),
+    runs: int = typer.Option(
+        2_000,
+        "-n",
+        "--runs",
+        min=1,
+        max=bounds.MAX_RUNS,
+        help=f"Fights per point (1 to {bounds.MAX_RUNS:,}).",
+    ),
     seed: int | None = typer.Option(
-        None, "--seed", min=0, help="Master seed, 0 or more (the same for every point)."
+        None,
+        "--seed",
+        min=0,
+        max=bounds.MAX_SEED,
+        help="Master seed, 0 to 2**63-1 (the same for every point).",
     ),
     as_json: bool = typer.Option(False, "--json", help="The sweep as JSON on stdout."),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        "-w",
+        min=1,
+        max=bounds.MAX_WORKERS,
+        help=f"Local worker processes, 1 to {bounds.MAX_WORKERS}.",
+    ),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="Run on a Dask cluster, e.g. tcp://127.0.0.1:8786."
     ),
@@ -359,7 +406,7 @@ def _sweep_run(
         "workers": int(getattr(backend, "workers", 1)),
     }
     if sum(r.tally.runs for r in results) == 0:
-        raise FracasError("interrupted before any fight finished")
+        raise Interrupted("interrupted before any fight finished")
     out = sw.sweep_json(varies, [v for v, _ in points], reports, timing)
     if as_json:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
@@ -368,9 +415,9 @@ def _sweep_run(
     if plot is not None or report is not None:
         png = plots.sweep_plot(out)
         if plot is not None:
-            plot.write_bytes(base64.b64decode(png))
+            _write(plot, base64.b64decode(png), "--plot")
         if report is not None:
-            report.write_text(_sweep_page(out, png), encoding="utf-8")
+            _write(report, _sweep_page(out, png), "--report")
     if out["interrupted"]:
         raise typer.Exit(130)
 

@@ -33,7 +33,7 @@ class DaskBackend:
             raise UsageError(f"the Dask backend needs dask[distributed]: {exc}") from None
         try:
             return Client(self.scheduler, timeout=self.timeout), True
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # ValueError: not an address (no port, ...)
             raise UsageError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
 
     def execute(self, scenarios: list[Scenario], tasks: list[Task], seed: int, on_done: OnDone) -> None:

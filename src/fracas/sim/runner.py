@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import signal
+import sys
 import threading
 import time
 import uuid
@@ -293,9 +294,31 @@ _WORKER_SCENARIOS: list[Scenario] = []
 
 
 def _worker_init(scenarios: list[Scenario]) -> None:
-    # Ctrl-C goes to the whole process group: only the parent handles it (and keeps what it has).
+    # Ctrl-C goes to the whole process group: only the parent handles it (and keeps what it has). SIGTERM
+    # and SIGHUP end a worker at once: the parent's handlers (which turn them into Ctrl-C) are inherited
+    # by fork, and a worker that caught them would hand the error back and wait for more work.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _die_with_parent()
     _WORKER_SCENARIOS[:] = scenarios
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when its parent dies, however it dies (SIGKILL too): no
+    worker is left orphaned, waiting for work that never comes."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # no libc to ask: the parent's own clean-up still ends the workers
+        return
+    if os.getppid() == 1:  # the parent died before the request: nobody is left to work for
+        os._exit(0)
 
 
 def _worker_chunk(si: int, engine: str, seed: int, chunk: int, count: int) -> Tally:
@@ -326,14 +349,28 @@ class LocalBackend:
             initargs=(scenarios,),
         )
         futures: dict[Any, int] = {}
+        pending: set[Any] = set()
+        queue = iter(enumerate(tasks))
+        # a few chunks per worker in flight, not every chunk at once: the memory of a run does not grow
+        # with -n, and a stop has little to cancel
+        in_flight = 4 * min(self.workers, len(tasks))
+
+        def submit() -> None:
+            for ti, (si, engine, chunk, count) in queue:
+                f = pool.submit(_worker_chunk, si, engine, seed, chunk, count)
+                futures[f] = ti
+                pending.add(f)
+                if len(pending) >= in_flight:
+                    return
+
         try:
-            for ti, (si, engine, chunk, count) in enumerate(tasks):
-                futures[pool.submit(_worker_chunk, si, engine, seed, chunk, count)] = ti
-            pending = set(futures)
+            submit()
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                pending.difference_update(done)
                 for f in sorted(done, key=lambda f: futures[f]):
-                    on_done(futures[f], f.result())
+                    on_done(futures.pop(f), f.result())
+                submit()
         except BaseException:
             # Stop now: the workers are killed and the pool marks every unfinished chunk broken. The futures
             # are not cancelled first: Python 3.11's pool then raises InvalidStateError in its own thread

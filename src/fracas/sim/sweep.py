@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from fracas.errors import UsageError
+from fracas.engine import bounds, safe_yaml
+from fracas.errors import EncounterFileError, UsageError
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +43,25 @@ def parse_values(text: str) -> tuple[Any, ...]:
             raise UsageError(f"--vary: the step of {text!r} must be at least 1")
         if b < a:
             raise UsageError(f"--vary: the range {text!r} is empty (write low..high)")
+        count = (b - a) // s + 1
+        if count > bounds.MAX_GRID_POINTS:
+            raise UsageError(
+                f"--vary: the range {text!r} has {count:,} values; a sweep has at most "
+                f"{bounds.MAX_GRID_POINTS:,} points (write a step: {a}..{b}:{max(1, (b - a) // 10)})"
+            )
         return tuple(range(a, b + 1, s))
     items = [t.strip() for t in text.strip().strip("[]").split(",")]
+    if len(items) > bounds.MAX_GRID_POINTS:
+        raise UsageError(
+            f"--vary: {len(items):,} values; a sweep has at most {bounds.MAX_GRID_POINTS:,} points"
+        )
     if not items or any(t == "" for t in items):
         raise UsageError(f"--vary: cannot read the values {text!r} (write 1..8, 1..8:2 or 1,2,4)")
     out = []
     for t in items:
         try:
-            out.append(yaml.safe_load(t))
-        except yaml.YAMLError:
+            out.append(safe_yaml.loads(t, "--vary"))
+        except EncounterFileError:  # not a YAML scalar: the text itself (a name)
             out.append(t)
     return tuple(out)
 
@@ -115,6 +125,12 @@ def grid(data: dict[str, Any], varies: list[Vary]) -> list[tuple[dict[str, Any],
     names = [v.name for v in varies]
     if len(set(names)) != len(names):
         raise UsageError("--vary: the same field is varied twice")
+    size = math.prod(len(v.values) for v in varies)
+    if size > bounds.MAX_GRID_POINTS:
+        raise UsageError(
+            f"--vary: the grid has {size:,} points ({' x '.join(str(len(v.values)) for v in varies)}); "
+            f"the limit is {bounds.MAX_GRID_POINTS:,}"
+        )
     out = []
     for combo in itertools.product(*(v.values for v in varies)):
         point = data
