@@ -2389,3 +2389,43 @@ def test_G_a_bow_is_not_noisy_no_riding_roll_after_the_shot():
     events = act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack")
     assert [r.test for r in rolls(events)] == ["composite_bow (Bow)"]
     assert all_used(fight)
+
+
+def test_B_a_passenger_costs_the_controller_1_on_his_defenses_too():
+    """ "The controlling rider has an extra -1 to Riding skill" (B397), and a rider below Riding 12 defends
+    at -(12 - Riding) (B397): a knight with Riding 12 carrying a passenger rides at 11 and dodges at
+    10 - 1 + 1 (above the spearman) = 10, parries at 11 - 1 + 1 = 11; alone: 11 and 12."""
+    for passenger, dodge, parry in ((False, 11, 12), (True, 10, 11)):
+        side = mounted_knight(skills={"Broadsword": 14, "Riding": 12})
+        if passenger:
+            side.append({"template": "horse_archer", "id": "p", "options": {"mount": "horse"}})
+        fight = new_fight(
+            side, [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}]
+        )
+        script(fight, 3, 3, 4)
+        act(fight, "s", "attack", "k", weapon="spear:thrust", maneuver="attack")
+        assert defense_value(fight, "k", "dodge") == dodge, passenger
+        assert defense_value(fight, "k", "parry", weapon="broadsword:swing") == parry, passenger
+
+
+def test_A_a_wounded_mount_kicks_with_its_shock_on_its_next_turn():
+    """Shock "-1 per HP of injury, max -4 ... on the next turn only; at 20+ HP: -1 per full HP/10 of injury"
+    (gurps.md 1.6, B419). A warhorse of 24 HP takes 5 HP from a mace (5 / 2.4, or 5 / 2: shock -2 either
+    way); on its next turn its kick is at Brawling 12 - 2 = 10."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0]},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [fast_axeman(at=[1, 0], equipment={"weapons": ["mace"]})],
+        # mace 9 hits; 2d+2: 1 + 2 + 2 = 5 cr; the rider's Riding 9 vs 13 + 1 - 2; the kick 17 misses
+        faces=[3, 3, 3, 1, 2, 3, 3, 3, 6, 6, 5],
+    )
+    act(fight, "ax", "attack", "horse", weapon="mace", maneuver="attack")
+    events = defend(fight, "horse", "none")
+    assert injury(fight, "horse") == 5
+    assert one_roll(events, "Riding").dn == 12
+    act(fight, "k", "do_nothing")
+    kick = one_roll(act(fight, "horse", "attack", "ax", weapon="kick", maneuver="attack"), "kick")
+    assert kick.dn == 10
+    assert all_used(fight)
