@@ -1376,3 +1376,143 @@ def test_B_aggressive_attack_strain_for_each_close_attack_test():
     play(f, Command("silar", "tail-attack", "foe", {"end": False}), faces(10, 5))
     play(f, Command("silar", "attack", "foe", {"attack": "Dagger"}), faces(8, 5))
     assert [d.amount for d in damaged(f.log, "silar") if d.damage_type == "strain"] in ([1, 1], [2])
+
+
+def test_A_harried_ends_when_fewer_than_four_attackers_remain():
+    """p.391: "Any time four or more attackers set upon a character at the same time, he is considered
+    Harried (p. 388). The character remains Harried until fewer than four attackers surround him." Four foes
+    round the hero; he kills one (attack at step 10 - 2 = 8); the next foe attacks him at PD 8, not 6."""
+    ring = [[1, 0], [0, 1], [-1, 1], [-1, 0]]
+    foes = [
+        who(f"foe{i}", ring[i], initiative=4 - i, tactic="hold", death=5, unconsciousness=4) for i in range(4)
+    ]
+    f = start([who("hero", [0, 0], initiative=7, wound_threshold=30)], foes, [])
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "foe0", {}), faces(8, 8) + faces(8, 6))
+    assert statuses(out, "foe0") == ["dead"]
+    until(f, "foe1")
+    out = play(f, Command("foe1", "attack", "hero", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 8
+
+
+def test_C_stun_damage_may_still_knock_down():
+    """p.383: "Stun damage does not cause Wounds. If a character would normally take a Wound from the damage
+    inflicted, he is considered Harried for the rest of the round, and he may still be knocked down based on
+    the Damage test result." 13 Stun damage against WT 8: no Wound, a Knockdown (5) test - at step 5 - 2, the
+    Harried it causes counting on it (the documented reading) - failed with a 3: down."""
+    hero = who("hero", [0, 0], initiative=7, attacks=axe(14), combat_options=["attack-to-stun"])
+    f = duel(hero, who("foe", [1, 0], knockdown=5))
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["attack-to-stun"]}))
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 9) + faces(14, 13) + faces(3, 3))
+    assert c(f, "foe").counters.get("wounds", 0) == 0
+    kd = one_roll(out, "Knockdown")
+    assert (kd.step, kd.dn, kd.success) == (3, 5, False)
+    assert "knocked-down" in c(f, "foe").conditions
+
+
+def test_C_the_wound_of_a_killing_blow_is_recorded():
+    """p.379: "If the damage that causes a Wound renders the character unconscious or dead, the player should
+    still record the Wound." 25 damage against Death Rating 25 and WT 8: dead, with 1 Wound."""
+    f = duel(who("hero", [0, 0], initiative=7, attacks=axe(19)), who("foe", [1, 0], knockdown=12))
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 9) + faces(19, 25))
+    assert statuses(out, "foe")[-1] == "dead"
+    assert c(f, "foe").counters["wounds"] == 1
+
+
+def test_D_a_player_character_wins_an_initiative_tie():
+    """p.371: "If a player character ties with a gamemaster character or creature, the player character should
+    get to take his actions first". Both roll 5; the player acts first though his step (5) is lower than the
+    creature's (7)."""
+    hero = who("hero", [0, 0], player=True, initiative=5)
+    f = start([hero], [who("foe", [1, 0], initiative=7)], [5, 5], roll_initiative=True)
+    d = f.advance_until_decision()
+    assert (initiative(f, "hero", 1).value, initiative(f, "foe", 1).value) == (5, 5)
+    assert order(f, 1) == ("hero", "foe")
+    assert d.actor == "hero"
+
+
+def test_D_one_initiative_test_for_a_group_and_one_for_the_captain():
+    """p.372: "it makes more sense to roll one test for a group of six identical ork scorchers ... if the
+    group consists of five ork scorchers accompanied by a captain, the gamemaster may choose to make one test
+    for the five ork scorchers and a separate test for their captain." Five scorchers share a 4; the captain
+    rolls 6."""
+    orks = {"template": "ork-scorcher", "count": 5, "at": [[4, 0], [4, 1], [5, 0], [5, 1], [6, 0]]}
+    captain = {"template": "ork-scorcher", "id": "captain", "at": [6, 1], "stats": {"initiative": 6}}
+    f = start(
+        [who("hero", [0, 0], player=True, initiative=7)], [orks, captain], [3, 4, 6], roll_initiative=True
+    )
+    f.advance_until_decision()
+    values = {initiative(f, f"ork-scorcher-{i}", 1).value for i in range(1, 6)}
+    assert values == {4}
+    assert initiative(f, "captain", 1).value == 6
+
+
+def test_G_take_the_initiative_gamemaster_characters_use_their_step():
+    """p.372 (optional rule): "the gamemaster may speed up the combat round by choosing not to make Initiative
+    tests for gamemaster creatures or characters; he simply uses the Initiative Step as the test result."
+    The creature (step 7) has 7 without a roll; the player still rolls his (4)."""
+    hero = who("hero", [0, 0], player=True, initiative=5)
+    f = start([hero], [who("foe", [1, 0], initiative=7)], [4], options={"take-the-initiative": True})
+    f.advance_until_decision()
+    assert initiative(f, "foe", 1).value == 7 and initiative(f, "foe", 1).roll is None
+    assert initiative(f, "hero", 1).value == 4
+
+
+def test_C_after_a_charge_a_failed_strength_test_loses_the_sword():
+    """p.396: "After a successful charging attack, the rider makes a Strength test against the target's
+    Toughness Step. If the test fails ... A rider using a shorter melee weapon like a sword or mace loses his
+    weapon." Kira (Strength step 5) rolls 4 against the foe's Toughness step 5: her short sword is gone."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+    }
+    kira = {"template": "kira", "id": "kira", "options": {"rides": "horse", "familiar": True}}
+    f = start([horse, kira], [who("foe", [10, 0], initiative=1, tactic="hold", wound_threshold=40)], [])
+    until(f, "kira")
+    path = [[i, 0] for i in range(1, 10)]
+    out = play(
+        f,
+        Command("kira", "charge", "foe", {"attack": "Short sword", "path": path}),
+        faces(11, 12) + faces(17, 10) + faces(5, 4),
+    )
+    strength = rolls(out)[-1]
+    assert (strength.actor, strength.step, strength.dn, strength.success) == ("kira", 5, 5, False)
+    until(f, "kira")
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("kira", "attack", "foe", {"attack": "Short sword"}))
+
+
+def test_C_after_a_charge_a_failed_strength_test_throws_a_spearman_off():
+    """p.396: "If the test fails, a rider using a spear or lance-type weapon is thrown from his mount,
+    suffering Step 5/D8 of damage and becoming knocked down." Kira charging with a spear rolls 4 against
+    Toughness step 5: she is knocked down off her horse and takes the d8 (5)."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+    }
+    kira = {
+        "template": "kira",
+        "id": "kira",
+        "options": {"rides": "horse", "familiar": True},
+        "equipment": {"weapons": ["spear"]},
+    }
+    f = start([horse, kira], [who("foe", [10, 0], initiative=1, tactic="hold", wound_threshold=40)], [])
+    until(f, "kira")
+    spear = next(a for a in c(f, "kira").stats.attacks if a.name == "Spear")
+    path = [[i, 0] for i in range(1, 10)]
+    out = play(
+        f,
+        Command("kira", "charge", "foe", {"attack": "Spear", "path": path}),
+        faces(spear.step, 12) + faces(spear.damage + 8, 12) + faces(5, 4) + faces(5, 5),
+    )
+    assert "knocked-down" in c(f, "kira").conditions
+    assert [d.raw for d in damaged(out, "kira")] == [5]
