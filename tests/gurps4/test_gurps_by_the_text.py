@@ -2198,11 +2198,6 @@ def effective_of(cmd: Command, fight) -> int:
     return int(R.odds(fight.state, cmd).split("effective ")[1].split(":")[0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B344 (gurps.md 1.1): no attack below effective skill 3; fracas offers a Move and Attack kick at "
-    "effective 2 at a foe 2 yards off, validate accepts it and resolve then refuses it (IllegalCommand)",
-)
 def test_F_no_move_and_attack_is_offered_below_effective_skill_3():
     """ "With effective skill below 3, only defence rolls may be attempted" (gurps.md 1.1, B344); Move and
     Attack is -4 in melee (gurps.md 1.3, B365). The axeman (kick: DX 11 - 2 = 9) with shock -3 kicks at 6 by
@@ -2250,14 +2245,7 @@ def cycled(n: int, offset: int = 0) -> list[int]:
         "knights-jousting",
         "horse-archers",
         "winged-duel",
-        pytest.param(
-            "fight-on-foot",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="B344: at decision 27 Cormac (shock -3) is offered a Move and Attack kick at "
-                "effective 2 that resolve refuses (the case above)",
-            ),
-        ),
+        "fight-on-foot",
     ],
 )
 def test_F_sixty_decisions_of_each_bundled_example_offer_only_legal_commands(example: str):

@@ -588,14 +588,15 @@ class GurpsRuleset(Ruleset):
                     f"{a.name}'s feint below effective 3: only defense rolls may be attempted",
                     "gurps4/core/success-roll B344",
                 )
-        if atk.ranged or in_reach(a, t, atk):
-            base, mods, cap = attack_roll_parts(state, a, t, atk, maneuver, args)
-            eff, _ = core.effective_value(base, mods, cap)
-            if eff < 3:
-                raise IllegalCommand(
-                    f"{a.name}'s {atk.name} at effective {eff}: below 3 only defense rolls may be attempted",
-                    "gurps4/core/success-roll B344",
-                )
+        # every attack, also one made after closing in: what the roll is made against does not depend on
+        # where the attacker stands in melee (range is read for ranged attacks)
+        base, mods, cap = attack_roll_parts(state, a, t, atk, maneuver, args)
+        eff, _ = core.effective_value(base, mods, cap)
+        if eff < 3:
+            raise IllegalCommand(
+                f"{a.name}'s {atk.name} at effective {eff}: below 3 only defense rolls may be attempted",
+                "gurps4/core/success-roll B344",
+            )
         if atk.ranged:
             if range_yards(a, t) > max_range(st, atk):
                 raise IllegalCommand(f"{t.name} is beyond {atk.name}'s range", "gurps4/core/speed-range B550")
@@ -1186,10 +1187,29 @@ class GurpsRuleset(Ruleset):
             atk = S(a).attack(args["weapon"])
             maneuver = args.get("maneuver", "attack")
             if atk is not None and t.active and in_reach(a, t, atk):
+                try:  # the Wait's attack may have changed what the mover can do (knocked down: B551, B344)
+                    self._check_resumed_attack(w.state, a, t, atk, maneuver, args)
+                except IllegalCommand as e:
+                    w.note(f"{a.name}'s attack on {t.name} does not happen: {e}", a.id, WAIT_RULE)
+                    self._end_turn(w, a)
+                    return
                 self._attack_now(w, a, t, atk, maneuver, args)
                 return
             w.note(f"{a.name}'s attack on {t.name} does not happen", a.id, WAIT_RULE)
         self._end_turn(w, a)
+
+    @staticmethod
+    def _check_resumed_attack(
+        state: FightState, a: Combatant, t: Combatant, atk: Attack, maneuver: str, args: dict[str, Any]
+    ) -> None:
+        """Whether the attack a mover began before a Wait's attack interrupted it can still be made."""
+        posture = a.marks.get("posture", "standing")
+        if posture in ("lying", "crawling", "sitting") and maneuver != "attack":
+            raise IllegalCommand(f"{a.name} is {posture}", "gurps4/core/posture B551")
+        base, mods, cap = attack_roll_parts(state, a, t, atk, maneuver, args)
+        eff, _ = core.effective_value(base, mods, cap)
+        if eff < 3:
+            raise IllegalCommand(f"effective {eff}, below 3", "gurps4/core/success-roll B344")
 
     def _strike(
         self,
