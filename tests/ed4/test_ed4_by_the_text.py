@@ -1516,3 +1516,94 @@ def test_C_after_a_charge_a_failed_strength_test_throws_a_spearman_off():
     )
     assert "knocked-down" in c(f, "kira").conditions
     assert [d.raw for d in damaged(out, "kira")] == [5]
+
+
+def test_B_intercepting_a_swoop_reserved_and_harried_griffin():
+    """p.398: "Characters who wish to attack swooping creatures or characters in close combat must have a
+    higher Initiative than their opponent that round and use a reserved action ... to intercept the
+    attacker"; the swooper "must use the splitting movement combat option" (Harried, -2, p.386); p.375: +2 to
+    the DN of a reserved action. The hero (7) reserved, the griffin (5) swoops in: his strike comes first, at
+    PD 8 - 2 + 2 = 8."""
+    griffin = who(
+        "griffin",
+        [6, 0],
+        altitude=6,
+        options={"flying": True},
+        initiative=5,
+        combat_options=["split-movement"],
+        movement=18,
+        wound_threshold=30,
+    )
+    f = start([who("hero", [0, 0], initiative=7)], [griffin], [])
+    until(f, "griffin", "declare")
+    f.submit(Command("griffin", "declare", None, {"action": "act", "options": ["split-movement"]}))
+    until(f, "hero")
+    play(f, Command("hero", "reserve", None, {"trigger": {"on": "attack", "target": None}}), [])
+    until(f, "griffin")
+    swoop = {"path": [[5, 0], [4, 0], [3, 0], [2, 0], [1, 0]], "after": [[2, 0], [3, 0]]}
+    out = play(f, Command("griffin", "swoop", "hero", swoop), faces(10, 8) + faces(8, 5) + faces(8, 3))
+    first = rolls(out)[0]
+    assert (first.actor, first.dn, first.success) == ("hero", 8, True)
+    assert rolls(out)[-1].actor == "griffin"
+    assert c(f, "griffin").counters["damage"] == 1 + 5  # its Splitting Movement Strain and the hero's 5
+
+
+def test_E_mounting_spends_the_standard_action():
+    """p.395: "Mounting an animal takes a Standard action and requires the animal to be a trained mount." Once
+    on her trained horse, Kira may not attack the foe next to it in that round."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "tactic": "hold",
+        "options": {"training": "trained"},
+        "at": [1, 0],
+    }
+    kira = {"template": "kira", "id": "kira", "at": [0, 0]}
+    f = start([horse, kira], [who("foe", [2, 0], initiative=1, tactic="hold")], [])
+    until(f, "kira")
+    play(f, Command("kira", "mount", "horse", {"end": False}), [])
+    assert c(f, "kira").pos == c(f, "horse").pos
+    d = f.advance_until_decision()
+    if d is not None and d.actor == "kira" and f.state.round == 1:
+        with pytest.raises(IllegalCommand):
+            R.validate(f.state, Command("kira", "attack", "foe", {}))
+
+
+def spell(step: int = 10, effect: int = 9) -> list[dict]:
+    return [
+        {
+            "name": "Dart",
+            "kind": "spell",
+            "step": step,
+            "damage": effect,
+            "against": "mystic",
+            "armor": "mystic",
+            "range": [0, 30, 60],
+        }
+    ]
+
+
+def test_C_a_spell_is_cast_against_mystic_defense_and_reduced_by_mystic_armor():
+    """p.377: "For attacks made with spells, the Difficulty Number is usually the target's Mystic Defense";
+    p.379: "Generally, Physical Armor protects against sources of physical damage, while Mystic Armor protects
+    against astral or psychic damage." Mystic Defense 6 (PD 12); an Effect of 9 less Mystic Armor 2 (not the
+    Physical Armor 5): 7."""
+    foe = who("foe", [3, 0], physical_defense=12, mystic_defense=6, physical_armor=5, mystic_armor=2)
+    f = duel(who("hero", [0, 0], initiative=7, attacks=spell()), foe)
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 8) + faces(9, 9))
+    att = rolls(out)[0]
+    assert (att.dn, att.success) == (6, True)
+    assert [(d.raw, d.armor, d.amount) for d in damaged(out, "foe")] == [(9, 2, 7)]
+
+
+def test_B_aggressive_attack_lowers_mystic_defense_too():
+    """p.382: Aggressive Attack: "suffers a -3 penalty to his Physical and Mystic Defense that round." The
+    foe, aggressive, is the target of a spell against Mystic Defense 8 - 3 = 5."""
+    foe = who("foe", [3, 0], initiative=9, combat_options=["aggressive-attack"], tactic="hold")
+    f = duel(who("hero", [0, 0], initiative=7, attacks=spell()), foe)
+    until(f, "foe", "declare")
+    f.submit(Command("foe", "declare", None, {"action": "act", "options": ["aggressive-attack"]}))
+    until(f, "hero")
+    out = play(f, Command("hero", "attack", "foe", {}), faces(10, 4))
+    assert (rolls(out)[0].dn, rolls(out)[0].success) == (5, False)
