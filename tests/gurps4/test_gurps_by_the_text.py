@@ -2417,3 +2417,59 @@ def test_A_a_wounded_mount_kicks_with_its_shock_on_its_next_turn():
     kick = one_roll(act(fight, "horse", "attack", "ax", weapon="kick", maneuver="attack"), "kick")
     assert kick.dn == 10
     assert all_used(fight)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B397 + B419: the rider rolls Riding 'minus the shock penalty suffered by the mount', and shock "
+    "from several hits in a turn adds up (gurps.md 1.6); after a second blow the horse suffers -4, but "
+    "fracas takes off only that blow's -2",
+)
+def test_B_the_riding_roll_for_a_twice_hit_mount_takes_off_its_whole_shock():
+    """ "If the mount is hit, the rider must roll vs. Riding, minus the shock penalty suffered by the mount"
+    (B397); "shock from several hits in a turn adds up, still capped at 4" (gurps.md 1.6, B419). A horse of 20
+    HP takes two 4-point mace blows in a turn: shock -2, then -4 in all. The rider's rolls: 13 + 1 - 2 = 12,
+    then 13 + 1 - 4 = 10."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"hp": 20}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}},
+        ],
+        [
+            fast_axeman(at=[1, 0], equipment={"weapons": ["mace"]}),
+            {
+                "template": "axeman",
+                "id": "ax2",
+                "at": [1, -1],
+                "stats": {"basic_speed": 6.5},
+                "equipment": {"weapons": ["mace"]},
+            },
+        ],
+        # each: the mace hits (9), 1 + 1 + 2 = 4 cr, the Riding roll 9
+        faces=[3, 3, 3, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 3, 3, 3],
+    )
+    act(fight, "ax", "attack", "horse", weapon="mace", maneuver="attack")
+    first = one_roll(defend(fight, "horse", "none"), "Riding")
+    act(fight, "ax2", "attack", "horse", weapon="mace", maneuver="attack")
+    second = one_roll(defend(fight, "horse", "none"), "Riding")
+    assert injury(fight, "horse") == 8
+    assert (first.dn, second.dn) == (12, 10)
+    assert all_used(fight)
+
+
+@pytest.mark.parametrize(("saddle", "seated"), [("war_saddle", True), ("saddle_and_stirrups", False)])
+def test_G_an_unconscious_rider_stays_seated_only_by_the_war_saddles_chance(saddle: str, seated: bool):
+    """A war saddle gives "a 50% chance to stay seated while unconscious" (gurps.md 2, B289); a rider without
+    one falls (B397: he can no longer ride). A skull blow knocks the knight out (HT 12 - 10, a 9 fails by 7):
+    with the war saddle a d6 of 3 keeps him on; with a plain saddle he is off, lying."""
+    fight = new_fight(
+        mounted_knight(saddle),
+        [fast_axeman(at=[1, 0], stats={"basic_speed": 7, "skills": {"Axe/Mace": 20}})],
+        faces=[3, 3, 3, 2, 2, 3, 3, 3] + ([3] if seated else []),
+    )
+    act(fight, "ax", "attack", "k", weapon="axe", maneuver="attack", location="skull")
+    defend(fight, "k", "none")
+    knight = fight.state.combatants["k"]
+    assert status(fight, "k") == "unconscious"
+    assert (knight.marks.get("mount") == "horse") is seated
+    assert all_used(fight)
