@@ -52,10 +52,15 @@ def test_warhorse_v4_is_a_mount(files: Path) -> None:
     s = e["stats"]
     assert (s["st"], s["hp"], s["basic_move"], s["dodge"], s["sm"]) == (24, 24, 7, 9, 1)
     assert s["war_trained"] is True and s["skills"] == {"Brawling": 12, "Mount": 13}
-    names = [d.what for d in got.report.unusable]
-    assert any("Hooves (Trample)" in n for n in names)  # its own attacks are the template's: said, not hidden
+    # its own attacks, at GCS's final damage and level (Brawling 12)
+    assert s["attacks"] == [
+        {"name": "trample", "damage": "2d+2", "type": "cr", "reach": [0, 1], "skill": "Brawling"},
+        {"name": "bite", "damage": "2d", "type": "cr", "reach": [0], "skill": "Brawling"},
+    ]
     _, state = load_data(_encounter({**e, "at": [0, 0]}))
-    assert state.combatants["bayard-heavy-warhorse"].stats.mount
+    st = state.combatants["bayard-heavy-warhorse"].stats
+    assert st.mount and [a.name for a in st.attacks()] == ["trample", "bite"]
+    assert st.attack("trample").damage == "2d+2" and st.dr_at("foot", "cr") == 1  # hooves
 
 
 def test_cli_writes_yaml_and_json(files: Path, tmp_path: Path, run) -> None:  # type: ignore[no-untyped-def]
@@ -136,6 +141,25 @@ def test_pegasus_v5_is_a_flying_mount(files: Path) -> None:
     e = got.entry
     assert e["template"] == "race_horse"  # the nearest ST in fracas's mount table
     assert e["stats"]["flight"] == "winged" and e["stats"]["air_move"] == 11
+    # Kick at level 9 = DX 11 - 2 (no Brawling): skill DX with a modifier, as GCS worked it out
+    assert e["stats"]["attacks"] == [
+        {"name": "kick", "damage": "2d", "type": "cr", "reach": [0, 1], "skill": "DX", "skill_modifier": -2}
+    ]
     _, state = load_data(_encounter({**e, "at": [0, 0]}))
     st = state.combatants["pegasus"].stats
     assert st.mount and st.flies and st.st == 20
+
+
+def test_equipment_without_equipped_is_carried_not_used(files: Path, tmp_path: Path) -> None:
+    """GCS writes "equipped" only when true (omitempty): an item without it is carried, not in hand or worn,
+    yet its weight counts toward encumbrance (p.B17)."""
+    doc = json.loads((files / "gcs/knight-v5.gcs").read_text())
+    for item in doc["equipment"]:
+        if item["description"] == "Broadsword":
+            del item["equipped"]
+    p = tmp_path / "k.gcs"
+    p.write_text(json.dumps(doc))
+    got = import_file(p)
+    assert got.entry["equipment"]["weapons"] == ["lance"]
+    assert any("Broadsword" in d.what and "not equipped" in d.why for d in got.report.unused)
+    assert got.entry["stats"]["encumbrance"] == 3  # still carried

@@ -177,6 +177,11 @@ def is_ranged(wp: dict[str, Any]) -> bool:
     return any(k in wp for k in ("range", "accuracy", "rate_of_fire"))
 
 
+_DAMAGE = re.compile(
+    r"^(?P<dice>\d+d(?:\s*[+-]\s*\d+)?)\s*(?P<rest>(?:\(\d+(?:\.\d+)?\)|x\d+)?)\s*(?P<type>[a-z+-]+)"
+)
+
+
 class GearReading:
     """The gear part of the ``.gcs`` reader (``gcs._Reader``): weapons, shields, armor, saddles, DR by
     location and, for an animal, the mount template."""
@@ -197,7 +202,7 @@ class GearReading:
     def weapons_and_gear(self, traits: list[tuple[dict[str, Any], str]], animal: bool) -> None:
         weapons: list[str] = []
         armor: list[str] = []
-        self.natural: list[str] = []
+        self.natural: list[tuple[dict[str, Any], str, str]] = []  # (weapon, label, where)
         for t, w in traits:
             for j, wp in enumerate(t.get("weapons") or []):
                 self.weapon(label(t), wp, f"{w}.weapons[{j}]", weapons, natural=True, animal=animal)
@@ -212,7 +217,7 @@ class GearReading:
                 continue
             name = label(it)
             low = plain(name)
-            if it.get("equipped") is False:
+            if not it.get("equipped"):  # GCS omits "equipped" when false
                 self.report.unused_thing(f"equipment {name!r}", "carried but not equipped")
                 continue
             used = False
@@ -282,7 +287,7 @@ class GearReading:
         low = plain(owner)
         if natural or low in NATURAL or plain(usage) in NATURAL:
             if animal:
-                self.natural.append(f"{label}: {detail}")
+                self.natural.append((wp, label, where))
             elif plain(usage) in ("punch", "kick", "kick w/boots") or low in ("punch", "kick"):
                 self.report.unused_thing(
                     what, f"{detail}: every fracas fighter has its own punch and kick (thr-1 / thr, p.B271)"
@@ -392,12 +397,53 @@ class GearReading:
             if war
             else "no Brawling nor Combat Reflexes",
         )
-        for a in mounts[tmpl].attacks:
-            self.report.compute(
-                f"attack {a.name}", f"{a.damage} {a.type}", f"the {tmpl} template's natural attack"
-            )
-        for n in self.natural:
-            self.report.unusable_thing(
-                f"natural attack {n}", f"fracas's mounts attack with their template's attacks ({tmpl})"
-            )
+        attacks = [a for a in (self.natural_attack(*n) for n in self.natural) if a is not None]
+        if attacks:
+            self.stats["attacks"] = attacks
+        else:
+            for a in mounts[tmpl].attacks:
+                self.report.compute(
+                    f"attack {a.name}", f"{a.damage} {a.type}", f"the {tmpl} template's (the file has none)"
+                )
         return tmpl
+
+    def natural_attack(self, wp: dict[str, Any], label: str, where: str) -> dict[str, Any] | None:
+        """An animal's own attack (``stats.attacks``): GCS's final damage dice and level, its reach."""
+        from fracas.rules.gurps4 import data
+
+        calc = wp.get("calc") if isinstance(wp.get("calc"), dict) else {}
+        damage = str(calc.get("damage", ""))
+        m = _DAMAGE.match(damage.strip())
+        if m is None or m.group("type") not in data.wounding():
+            self.report.unusable_thing(
+                f"natural attack {label} ({damage})",
+                "damage fracas cannot read (dice and a type of wounding.toml)",
+            )
+            return None
+        if m.group("rest").strip():
+            self.report.unusable_thing(
+                f"{m.group('rest').strip()!r} of natural attack {label}",
+                "an armor divisor or other damage modifier",
+            )
+        reach = [
+            0 if r == "C" else int(r)
+            for r in re.findall(r"C|\d+", str(calc.get("reach") or wp.get("reach") or "C"))
+        ]
+        usage = wp.get("usage") if isinstance(wp.get("usage"), str) and wp.get("usage") else label
+        attack: dict[str, Any] = {
+            "name": plain(usage).replace(" ", "_"),
+            "damage": m.group("dice").replace(" ", ""),
+            "type": m.group("type"),
+            "reach": sorted(set(reach)) or [0],
+        }
+        skills = self.stats.get("skills", {})
+        skill = "Brawling" if "Brawling" in skills else "DX"
+        base = skills["Brawling"] if skill == "Brawling" else self.stats["dx"]
+        level = calc.get("level")
+        attack["skill"] = skill
+        if isinstance(level, int | float) and not isinstance(level, bool) and int(level) != base:
+            attack["skill_modifier"] = int(level) - base
+        how = f"{where}.calc.damage {damage!r}, calc.level {level} ({skill} {base}"
+        how += f" {attack.get('skill_modifier', 0):+d})" if level is not None else ")"
+        self.report.take(f"stats.attacks.{attack['name']}", f"{attack['damage']} {attack['type']}", how)
+        return attack

@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from fracas.errors import EncounterFileError
+from fracas.errors import EncounterFileError, FracasError
 from fracas.rules.gurps4 import data
 
 SADDLES = ("none", "saddle", "saddle_and_stirrups", "war_saddle")
@@ -188,7 +188,10 @@ _BOOL_STATS = (
     "iron_horseshoes",
     "unused_to_cavalry",
 )
-STAT_KEYS = (*_INT_STATS, "basic_speed", "dodge", *_BOOL_STATS, "skills", "flight", "flight_limitation")
+STAT_KEYS = (
+    *_INT_STATS, "basic_speed", "dodge", *_BOOL_STATS, "skills", "flight", "flight_limitation", "attacks",
+)  # fmt: skip
+_ATTACK_KEYS = ("name", "damage", "type", "reach", "skill", "skill_modifier")
 EQUIPMENT_KEYS = ("weapons", "shield", "armor", "barding", "saddle", "iron_horseshoes")
 
 
@@ -259,7 +262,9 @@ def build_stats(
             Attack("kick", "kick", "Brawling", "thr", "cr", (0, 1), None, natural=True, skill_modifier=-2),
         )
         dr_feet = 0
-    base.update({k: v for k, v in stats.items() if k != "skills"})
+    if "attacks" in stats:  # a stat block's own natural attacks (a mount's replace its template's)
+        natural = _natural_attacks(stats["attacks"], f"{where}.stats.attacks")
+    base.update({k: v for k, v in stats.items() if k not in ("skills", "attacks")})
     skills = dict(base.get("skills", {}))
     if "skills" in stats:
         if not isinstance(stats["skills"], dict):
@@ -345,6 +350,44 @@ def build_stats(
         dodge_override=base.get("dodge") if kind == "mount" or "dodge" in stats else None,
     )
     return result
+
+
+def _natural_attacks(raw: Any, where: str) -> tuple[Attack, ...]:
+    """Natural attacks written in a stat block: ``{name, damage, type, reach[, skill][, skill_modifier]}``
+    with fixed damage dice worked out at the creature's ST (``2d+2``, as the mounts of mounts.toml), a
+    damage type of wounding.toml and reach in yards (0 = C)."""
+    from fracas.rules.gurps4.dice import parse_dice
+
+    if not isinstance(raw, list) or not raw:
+        raise EncounterFileError(f"{where}: a list of attacks ({', '.join(_ATTACK_KEYS)})")
+    out = []
+    for i, a in enumerate(raw):
+        w = f"{where}.{i}"
+        if not isinstance(a, dict):
+            raise EncounterFileError(f"{w}: a mapping ({', '.join(_ATTACK_KEYS)}), found {a!r}")
+        for key in a:
+            if key not in _ATTACK_KEYS:
+                raise EncounterFileError(f"{w}.{key}: unknown; allowed: {', '.join(_ATTACK_KEYS)}")
+        name, damage, kind, reach = a.get("name"), a.get("damage"), a.get("type"), a.get("reach")
+        if not isinstance(name, str) or not name:
+            raise EncounterFileError(f"{w}.name: the attack's name (trample, kick, bite, ...)")
+        try:
+            parse_dice(str(damage))
+        except FracasError:
+            raise EncounterFileError(f"{w}.damage: damage dice like 2d+2, found {damage!r}") from None
+        if kind not in data.wounding():
+            raise EncounterFileError(f"{w}.type: {kind!r}; allowed: {', '.join(data.wounding())}")
+        if not (
+            isinstance(reach, list) and reach and all(isinstance(r, int) and 0 <= r <= 20 for r in reach)
+        ):
+            raise EncounterFileError(f"{w}.reach: yards as a list, 0 for C (like [0, 1]), found {reach!r}")
+        skill, mod = a.get("skill", "Brawling"), a.get("skill_modifier", 0)
+        if not isinstance(skill, str) or not isinstance(mod, int) or isinstance(mod, bool):
+            raise EncounterFileError(f"{w}: skill is a skill name (or DX), skill_modifier a whole number")
+        out.append(
+            Attack(name, name, skill, str(damage), kind, tuple(reach), None, natural=True, skill_modifier=mod)
+        )
+    return tuple(out)
 
 
 def with_changes(stats: GurpsStats, **changes: Any) -> GurpsStats:
