@@ -43,7 +43,9 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch, run) -> None:
 
 
 def test_the_committed_schema_is_the_generated_one() -> None:
-    assert (ROOT / "encounter.schema.json").read_text() == schema_text()
+    assert (ROOT / "encounter.schema.json").read_text() == schema_text(), (
+        "run: fracas schema > encounter.schema.json"
+    )
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")

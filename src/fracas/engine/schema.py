@@ -21,6 +21,16 @@ def encounter_schema() -> dict[str, Any]:
     schema = EncounterSpec.model_json_schema(mode="validation")
     defs = schema.setdefault("$defs", {})
     entry = defs["CombatantSpec"]
+    # `at` is one hex [q, r] or a list of them (the model normalises the first to the second before
+    # validating, so its own schema knows only the list)
+    hex_ = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}], "minItems": 2,
+            "maxItems": 2}  # fmt: skip
+    entry["properties"]["at"] = {
+        "anyOf": [hex_, {"type": "array", "items": hex_, "minItems": 1}, {"type": "null"}],
+        "default": None,
+        "title": "At",
+        "description": "A starting hex [q, r], or one per copy [[q, r], ...].",
+    }
     from_entry = copy.deepcopy(entry)
     from_entry["title"] = "CombatantFromFile"
     from_entry["description"] = (

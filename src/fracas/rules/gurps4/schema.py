@@ -34,6 +34,19 @@ Level = Annotated[int, Field(strict=True, ge=-10, le=50)]
 Names = Annotated[list[Name], Field(max_length=20)]
 
 
+class NaturalAttack(Strict):
+    """A stat block's own natural attack (rules/gurps4/stats.py: fixed damage dice, a wounding type)."""
+
+    name: Name
+    damage: Annotated[str, Field(pattern=r"^\d{1,2}d([+-]\d{1,2})?$")]
+    type: Literal["cr", "cut", "imp", "pi-", "pi", "pi+", "pi++", "burn", "cor", "tox", "fat"]
+    reach: Annotated[
+        list[Annotated[int, Field(strict=True, ge=0, le=20)]], Field(min_length=1, max_length=10)
+    ]
+    skill: Name | None = None
+    skill_modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] | None = None
+
+
 class Stats(Strict):
     st: ST | None = None
     dx: Attribute | None = None
@@ -57,6 +70,7 @@ class Stats(Strict):
     skills: Annotated[dict[Name, Level], Field(max_length=50)] | None = None
     flight: Literal["none", "flight", "winged"] | None = None
     flight_limitation: Literal["none", "cannot_hover", "controlled_gliding", "gliding"] | None = None
+    attacks: Annotated[list[NaturalAttack], Field(min_length=1, max_length=20)] | None = None
 
 
 class Equipment(Strict):
