@@ -1150,11 +1150,6 @@ def test_C_couched_lance_at_move_6_is_1d_plus_3_without_the_velocity_modifiers()
 # ----------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B377 (gurps.md 1.4): Dodge and Drop gives +3 to Dodge against ranged attacks and leaves the "
-    "defender prone; fracas offers only Dodge (10) and Block against an arrow",
-)
 def test_F_dodge_and_drop_is_offered_against_a_ranged_attack():
     """ "Dodge and Drop (B377): +3 to Dodge against ranged attacks; the defender ends prone" (gurps.md 1.4).
     An arrow at the spearman (Dodge 8 + 2 DB = 10): a drop at 13 is offered, and taking it leaves him

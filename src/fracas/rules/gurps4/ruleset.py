@@ -416,11 +416,12 @@ class GurpsRuleset(Ruleset):
                 )
             args = command.args
 
-            def key(x: dict[str, Any]) -> tuple[str, bool, bool]:
+            def key(x: dict[str, Any]) -> tuple[str, bool, bool, bool]:
                 return (
                     x.get("defense", "none"),
                     bool(x.get("retreat", False)),
                     bool(x.get("acrobatic", False)),
+                    bool(x.get("drop", False)),
                 )
 
             for cmd, _ in self.defense_options(state):
@@ -808,6 +809,15 @@ class GurpsRuleset(Ruleset):
                         " and retreat" if retreat else ""
                     )
                     out.append((Command(d.id, "defend", None, acro, label), eff))
+            if kind == "dodge" and att["ranged"]:
+                try:
+                    eff, _ = self.defense_value(
+                        state, d, a, att, kind, False, None, value, base_mods, ctx, drop=True
+                    )
+                except (IllegalCommand, RuleNotImplemented):
+                    continue
+                drop = {"defense": "dodge", "retreat": False, "drop": True}
+                out.append((Command(d.id, "defend", None, drop, f"dodge and drop ({eff})"), eff))
         return out
 
     def defense_context(
@@ -846,10 +856,18 @@ class GurpsRuleset(Ruleset):
         value: int,
         base_mods: tuple[Modifier, ...],
         ctx: DefenseContext | None = None,
+        drop: bool = False,
     ) -> tuple[int, list[Modifier]]:
         if ctx is None:
             ctx = self.defense_context(state, d, a, att)
         ds = S(d)
+        if drop and (ctx.mounted or ctx.flying or ds.mount or ctx.posture in ("lying", "crawling")):
+            # Dodge and Drop: down to the ground (B377); not from the saddle, in the air, by a mount (a
+            # rider's horse), or when already down (documented readings)
+            raise IllegalCommand(
+                "Dodge and Drop is dropping prone from one's feet",
+                "gurps4/core/active-defense/dodge-and-drop B377",
+            )
         maneuver = ctx.maneuver
         if retreat:
             if ctx.retreated and ctx.retreated != a.id:
@@ -898,6 +916,7 @@ class GurpsRuleset(Ruleset):
             fencing=fencing,
             height_above_attacker_ft=ctx.height_ft,
             ranged_attack=ctx.ranged,
+            dodge_and_drop=drop,
             all_out_defense_bonus=aod_bonus,
             extra=tuple(extra),
         )
@@ -1353,6 +1372,7 @@ class GurpsRuleset(Ruleset):
         assert atk is not None
         kind = cmd.args.get("defense", "none")
         retreat = bool(cmd.args.get("retreat", False))
+        drop = bool(cmd.args.get("drop", False))
         weapon = cmd.args.get("weapon")
         w.emit(ev.ExtraSet(ATTACK_KEY, None))
         hit = True
@@ -1379,7 +1399,9 @@ class GurpsRuleset(Ruleset):
                 )
             else:
                 value, base_mods = core.block_score(ds.skill("Shield"), ds.combat_reflexes)
-            eff, mods = self.defense_value(w.state, d, a, att, kind, retreat, weapon, value, base_mods)
+            eff, mods = self.defense_value(
+                w.state, d, a, att, kind, retreat, weapon, value, base_mods, drop=drop
+            )
             if cmd.args.get("acrobatic"):
                 ra, am = aerial.acrobatic_dodge(S(d).skills["Aerobatics"], w.dice)
                 w.rolled(d.id, ra, a.id, "gurps4/aerial/acrobatic-dodge B375, B398")
@@ -1394,6 +1416,8 @@ class GurpsRuleset(Ruleset):
                 # any active defense spoils an Aim (B364; reference 1.3: "defending loses the Aim")
                 w.mark(d, "aim", None, "gurps4/core/maneuver/aim B364")
                 w.note(f"{d.name} loses the Aim by defending", d.id, "gurps4/core/maneuver/aim B364")
+            if drop:  # prone, whether the Dodge succeeded or not (B377)
+                w.mark(d, "posture", "lying", "gurps4/core/active-defense/dodge-and-drop B377")
             if kind == "parry":
                 w.mark(d, "parries", int(d.marks.get("parries", 0) or 0) + 1)
             if kind == "block":

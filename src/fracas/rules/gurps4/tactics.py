@@ -93,7 +93,8 @@ class Default:
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         rs: GurpsRuleset = ruleset  # type: ignore[assignment]
         if decision.kind == "react":
-            options = rs.defense_options(state)
+            # never Dodge and Drop: prone, the figure loses its next turn getting up (a style, not a rule)
+            options = [o for o in rs.defense_options(state) if not o[0].args.get("drop")]
             return max(options, key=lambda o: (o[1], not o[0].args.get("retreat", False)))[0]
         a = state.combatants[decision.actor]
         for cmd in self._plan(state, a, rs):
