@@ -125,3 +125,15 @@ def test_wrong_ruleset_and_foreign_foundry_system(files: Path, tmp_path: Path) -
     x.write_text("<EDCHARACTER name='a'><ATTRIBUTE name='DEX' step='x'/></EDCHARACTER>")
     with pytest.raises(CharacterFileError, match=r"ATTRIBUTE\[1\]/@step"):
         import_file(x)
+
+
+def test_ecte_german_names(files: Path, tmp_path: Path) -> None:
+    text = (files / "ecte/warrior-current.xml").read_text()
+    text = text.replace('name="Melee Weapons"', 'name="Nahkampfwaffen"').replace(
+        'name="Avoid Blow"', 'name="Ausweichen"'
+    )
+    p = tmp_path / "krieger.xml"
+    p.write_text(text)
+    got = import_file(p)
+    assert _attack(got.entry, "Broadsword")["step"] == 12  # Nahkampfwaffen 5 + DEX 7
+    assert any("Ausweichen" in d.what for d in got.report.unusable)

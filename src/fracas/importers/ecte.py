@@ -41,9 +41,22 @@ _SKILL_FOR_KIND = {
     "thrown": "Throwing Weapons",
     "unarmed": "Unarmed Combat",
 }
+# the editor also writes German names (its ED4 German data): the attack talents and skills by either name
+ATTACK_ABILITIES = {
+    "melee weapons": "Melee Weapons",
+    "nahkampfwaffen": "Melee Weapons",
+    "missile weapons": "Missile Weapons",
+    "projektilwaffen": "Missile Weapons",
+    "fernkampfwaffen": "Missile Weapons",
+    "throwing weapons": "Throwing Weapons",
+    "wurfwaffen": "Throwing Weapons",
+    "unarmed combat": "Unarmed Combat",
+    "waffenloser kampf": "Unarmed Combat",
+}
 # abilities the stat block has no field for, but which change a fight
 _COMBAT_ABILITIES = (
     "avoid blow",
+    "ausweichen",
     "riposte",
     "maneuver",
     "acrobatic strike",
@@ -375,10 +388,11 @@ class _Reader:
                 rank,
                 f"{where} {kind} {name!r} rank {rank}" + (f", step {step} in the file" if step else ""),
             )
-            self.file_steps[name] = step
-            if name in _SKILL_FOR_KIND.values():
-                if name not in ranks or ranks[name][0] < rank:
-                    ranks[name] = entry
+            canonical = ATTACK_ABILITIES.get(name.lower())
+            if canonical is not None:
+                if canonical not in ranks or ranks[canonical][0] < rank:
+                    ranks[canonical] = entry
+                    self.file_steps[canonical] = step
             elif name.lower() in _COMBAT_ABILITIES:
                 self.report.unusable_thing(
                     f"{kind} {name!r} rank {rank}",

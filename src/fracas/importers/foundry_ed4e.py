@@ -26,6 +26,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from fracas.importers.ecte import ATTACK_ABILITIES
 from fracas.importers.gcs import slug
 from fracas.importers.report import CharacterFileError, Imported, MappingReport
 
@@ -47,6 +48,7 @@ _SKILL_FOR_KIND = {
 _WIELDED = ("mainHand", "offHand", "twoHands", "tail", "equipped")
 _COMBAT_ABILITIES = (
     "avoid blow",
+    "ausweichen",
     "riposte",
     "maneuver",
     "acrobatic strike",
@@ -384,9 +386,10 @@ class _Reader:
             if level <= 0:
                 continue
             src = f"items[{i}] {it.get('type')} {name!r} level {level}"
-            if name in _SKILL_FOR_KIND.values():
-                if name not in ranks or ranks[name][0] < level:
-                    ranks[name] = (level, src)
+            canonical = ATTACK_ABILITIES.get(name.lower())
+            if canonical is not None:
+                if canonical not in ranks or ranks[canonical][0] < level:
+                    ranks[canonical] = (level, src)
             elif name.lower() in _COMBAT_ABILITIES:
                 self.report.unusable_thing(src, "a stat block carries no talents: its effect is not applied")
             else:
