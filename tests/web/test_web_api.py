@@ -48,7 +48,7 @@ def typed(*faces: int) -> dict:
 
 
 def seq(client: TestClient, fid: str) -> int:
-    return client.get(f"/api/fights/{fid}/version").json()["seq"]
+    return client.get(f"/api/fights/{fid}/version", headers=GM).json()["seq"]
 
 
 def test_every_change_and_every_secret_page_needs_the_token(served) -> None:
@@ -169,7 +169,7 @@ def test_undo_redo_and_the_rest_of_the_round(served) -> None:
     assert redone["combatants"] == after["combatants"] and redone["log"] == after["log"]
 
 
-PLAYER_FIELDS = {"id", "name", "side", "player", "status", "out", "pos", "conditions"}
+PLAYER_FIELDS = {"id", "name", "side", "colour", "player", "status", "out", "pos", "conditions"}
 OWN_CARD = {"card", "card_rows", "bar", "card_summary", "card_more"}  # a player character's own card only
 
 

@@ -95,7 +95,7 @@ def test_a_hex_picked_on_the_map_moves_there_and_an_illegal_one_is_refused_with_
 def test_a_blow_from_a_still_unseen_attacker_says_an_unseen_attacker_and_nothing_of_it() -> None:
     from fracas.engine import events as ev
     from fracas.engine.encounter import load
-    from fracas.web.views import _unseen
+    from fracas.web.players import _unseen
 
     _, state = load(bundled_example())  # type: ignore[arg-type]
     visible = {c for c in state.combatants if c != "ghoul-1"}

@@ -251,11 +251,26 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
             for f in service.store.fights()
         ]
 
+    players_versions: dict[str, tuple[int, int]] = {}  # fight -> (log position, the players' version)
+
+    def players_seq(fight_id: str) -> int:
+        """The players' version of a fight: it moves only when what they see moves (an action of a hidden
+        combatant leaves it as it was), computed once per log position."""
+        last = service.store.last_seq(fight_id)
+        known = players_versions.get(fight_id)
+        if known is not None and known[0] == last:
+            return known[1]
+        number = int(player_of(fight_id)["seq"])
+        players_versions[fight_id] = (last, number)
+        return number
+
     @app.get("/api/fights/{fight_id}/version")
-    async def version(fight_id: str) -> Any:
-        # every open view polls this each second: one indexed read, answered on the event loop (no thread hop)
+    def version(request: Request, fight_id: str) -> Any:
+        """The game master's views: the log position. Anyone else: the players' version."""
         check_id(fight_id)
-        return {"seq": service.store.last_seq(fight_id)}
+        if is_gm(request):
+            return {"seq": service.store.last_seq(fight_id)}
+        return {"seq": players_seq(fight_id)}
 
     @app.get("/api/fights/{fight_id}/gm", dependencies=[Depends(gm_only)])
     def gm_json(fight_id: str, log: bool = True) -> Any:

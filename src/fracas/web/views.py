@@ -12,10 +12,10 @@ import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine import events as ev
 from fracas.engine.hexgrid import distance
-from fracas.engine.narrate import faces_text, narrate
+from fracas.engine.narrate import faces_text
 from fracas.store.book import attack_words, concealed, describe
+from fracas.web.players import hidden_sides, line_for_players, player_sides, secret_words
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
@@ -143,18 +143,6 @@ def _conditions(c: Combatant, state: FightState) -> list[dict[str, Any]]:
     return out
 
 
-def _involved(event: ev.Event, state: FightState) -> set[str]:
-    """The combatants an event names (actor, target, source; the acting order)."""
-    ids: set[str] = set()
-    for name in ("actor", "target", "source"):
-        v = getattr(event, name, None)
-        if isinstance(v, str):
-            ids.add(v)
-    if isinstance(event, ev.OrderSet):
-        ids.update(event.order)
-    return {i for i in ids if i in state.combatants}
-
-
 # ----- the game master ---------------------------------------------------------------------------------
 
 
@@ -181,12 +169,14 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
     groups = _group_choices(choices, state, decision.actor if decision else None)
     waiting = book.waiting_for_dice()
     combatants = []
+    colours = side_colours(state)
     for c in state.combatants.values():
         combatants.append(
             {
                 "id": c.id,
                 "name": c.name,
                 "side": c.side,
+                "colour": colours.get(c.side, 0),
                 "player": c.player,
                 "hidden": c.hidden,
                 "template": c.template,
@@ -288,12 +278,15 @@ def _order(state: FightState, ruleset: Any, visible: set[str] | None) -> list[di
 
 
 def player_view(book: FightBook) -> dict[str, Any]:
-    """What the players' link shows: built field by field from what players may see."""
+    """What the players' link shows: built field by field from what players may see (players.py says what
+    of the log). ``seq`` is the players' own version: it moves only when something they see changes."""
     state = book.state
     ruleset = book.ruleset
     seen = book.seen
     visible = {c.id for c in state.combatants.values() if not concealed(c, seen)}
-    hidden_words = [w for c in state.combatants.values() if concealed(c, seen) for w in (c.id, c.name) if w]
+    gone_sides = hidden_sides(state, visible)
+    secret = secret_words(state, visible)
+    colours = side_colours(state)
     combatants = []
     for c in state.combatants.values():
         if c.id not in visible:
@@ -302,6 +295,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
             "id": c.id,
             "name": c.name,
             "side": c.side,
+            "colour": colours.get(c.side, 0),
             "player": c.player,
             "status": c.status,
             "out": ruleset.is_out(c),
@@ -320,104 +314,55 @@ def player_view(book: FightBook) -> dict[str, Any]:
     log = []
     for line in book.lines:
         # who is hidden now, and who was when it happened (a combatant seen later was not seen then)
-        seen = visible - line.hidden if line.hidden else visible
-        text = player_line(line, state, book, seen)
-        if text is None or any(w in text for w in hidden_words):
-            continue
-        if line.hidden and any(
-            w in text for cid in line.hidden for w in (cid, state.combatants[cid].name) if w
-        ):
-            continue
-        log.append({"text": text})
-    return {
+        then = visible - line.hidden if line.hidden else visible
+        words = secret_words(state, then) if line.hidden else secret
+        text = line_for_players(line, state, then, words, book.record.name)
+        if text is not None:
+            log.append({"text": text})
+    winner = state.winner if state.winner not in gone_sides else None
+    view: dict[str, Any] = {
         "id": book.record.id,
         "name": book.record.name,
         "ruleset": ruleset.id,
         "ruleset_name": ruleset.name,
-        "seq": book.seq,
         "round": state.round,
-        "status": book.status_text(),
+        "status": book.status_text() if winner == state.winner else f"ended after round {state.round}",
         "ended": state.ended,
-        "winner": state.winner,
-        "sides": list(state.sides),
+        "winner": winner,
+        "sides": [s for s in state.sides if s not in gone_sides],
         "order": _order(state, ruleset, visible=visible),
         "current": current,
         "combatants": combatants,
         "log": log[-MAX_LOG:],
         "map": hex_map(state, visible=visible),
     }
+    view["seq"] = players_version(view)
+    return view
 
 
-def player_line(line: Line, state: FightState, book: FightBook, visible: set[str]) -> str | None:
-    """A log line for the players, or None. Lines about monsters are reworded from the event's fields."""
-    e = line.event
-    involved = _involved(e, state)
-    if involved - visible:
-        return _unseen(e, state, visible)
-    monsters = {cid for cid in involved if not state.combatants[cid].player}
-    if not monsters:
-        # a line naming no monster in its fields may still speak of one in its words (a Note, a ruleset's
-        # own event): only lines that mention no monster by name pass as the ruleset worded them
-        if any(c.name in line.text for c in state.combatants.values() if not c.player and c.name):
-            return None if not involved else _generic(e, involved, state)
-        return line.text
+def players_version(view: dict[str, Any]) -> int:
+    """A number that changes when (and only when) what the players see changes: a digest of their view, cut
+    to 48 bits so that JavaScript reads it exactly."""
+    import hashlib
+    import json
 
-    def n(cid: str | None) -> str:
-        c = state.combatants.get(cid or "")
-        return c.name if c else "?"
-
-    match e:
-        case ev.Rolled():
-            tgt = f" vs {n(e.target)}" if e.target else ""
-            actor = state.combatants[e.actor]
-            outcome = f" -> {e.outcome}" if e.outcome else ""
-            if actor.player:
-                what = f"{e.expr or 'step ' + str(e.step)} ({faces_text(e.roll)}) = {e.total}"
-                return f"{actor.name}: {e.test}{tgt}, {what}{outcome}"
-            return f"{actor.name}: {e.test}{tgt}{outcome}"
-        case ev.InitiativeRolled():
-            return f"{n(e.actor)} rolls Initiative."
-        case ev.OrderSet():
-            return "Order: " + ", ".join(n(c) for c in e.order if c in visible)
-        case ev.Damaged():
-            src = f" from {n(e.source)}" if e.source else ""
-            return f"  {n(e.target)} takes {e.amount} {e.counter}{src}"
-        case ev.Declared():
-            return f"{n(e.actor)} declares."
-        case (
-            ev.Moved()
-            | ev.Wounded()
-            | ev.StatusChanged()
-            | ev.ConditionAdded()
-            | ev.ConditionRemoved()
-            | ev.TurnStarted()
-            | ev.TurnEnded()
-        ):
-            text = narrate(e, state, None)
-            return text.strip("\n") if text else None
-    return _generic(e, involved, state)
+    body = json.dumps({k: v for k, v in view.items() if k != "seq"}, sort_keys=True, default=str)
+    return int.from_bytes(hashlib.blake2b(body.encode(), digest_size=6).digest(), "big")
 
 
-def _unseen(e: ev.Event, state: FightState, visible: set[str]) -> str | None:
-    """An attack or damage from a combatant the players cannot see, on one they can: "an unseen attacker"
-    (nothing of the attacker: no name, no test, no dice). Anything else about it is left out."""
-    target = getattr(e, "target", None)
-    if not isinstance(target, str) or target not in visible:
-        return None
-    name = state.combatants[target].name
-    if isinstance(e, ev.Damaged) and e.source not in visible:
-        return f"  {name} takes {e.amount} {e.counter} from an unseen attacker"
-    if isinstance(e, ev.Rolled) and e.actor not in visible:
-        outcome = f" -> {e.outcome}" if e.outcome else ""
-        return f"An unseen attacker attacks {name}{outcome}"
-    return None
-
-
-def _generic(e: ev.Event, involved: set[str], state: FightState) -> str:
-    """Who and what kind of event, nothing more: "  Ghoul 1: knocked down"."""
-    who = ", ".join(sorted(state.combatants[cid].name for cid in involved))
-    words = "".join(" " + ch.lower() if ch.isupper() else ch for ch in e.kind).strip()
-    return f"  {who}: {words}"
+def side_colours(state: FightState) -> dict[str, int]:
+    """A colour number (0-3) per side: the players' side is always 0, the others follow in the encounter's
+    order, so a table learns its colour once."""
+    theirs = player_sides(state)
+    out: dict[str, int] = {}
+    k = 1
+    for side in state.sides:
+        if side in theirs:
+            out[side] = 0
+        else:
+            out[side] = k % 4 or 1
+            k += 1
+    return out
 
 
 # ----- the battle map ----------------------------------------------------------------------------------
@@ -486,7 +431,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
     cells = [dict(c) for c in _cells(xmin, xmax, ymin, ymax, frozenset(blocked), frozenset(cover))]
     tokens = []
     stacked: dict[tuple[int, int], int] = {}
-    sides = list(state.sides)
+    colours = side_colours(state)
     for c in shown:
         q, r = c.pos  # type: ignore[misc]
         k = stacked.get((q, r), 0)
@@ -505,7 +450,7 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
                 "y": round(y, 1),
                 "q": q,
                 "r": r,
-                "side": sides.index(c.side) if c.side in sides else 0,
+                "side": colours.get(c.side, 0),
                 "current": c.id == state.current and not state.ended,
                 "active": c.status == "active",
                 "hidden": c.hidden if visible is None else False,
