@@ -1607,3 +1607,78 @@ def test_B_aggressive_attack_lowers_mystic_defense_too():
     until(f, "hero")
     out = play(f, Command("hero", "attack", "foe", {}), faces(10, 4))
     assert (rolls(out)[0].dn, rolls(out)[0].success) == (5, False)
+
+
+def test_C_a_miss_into_close_combat_strikes_ulm_silars_example():
+    """p.392: "The target has a Physical Defense of 9, but there are four other characters ... in the way,
+    increasing the Difficulty Number of the Attack test to 13. Silar makes a Missile Weapons test, with a
+    result of 9; he misses ... The closest character is an enemy character with a Physical Defense of 10, so
+    the bolt does not hit him. The next character is Silar's companion Ulm, with a Physical Defense of 8.
+    Silar's bolt strikes Ulm"."""
+    silar = who("silar", [0, 0], initiative=7, attacks=bow(40, 80))
+    ulm = who("ulm", [3, 0], initiative=2, tactic="hold", physical_defense=8, wound_threshold=30)
+    foes = [
+        who("target", [6, 0], initiative=1, tactic="hold", physical_defense=9),
+        who("enemy", [2, 0], initiative=1, tactic="hold", physical_defense=10),
+        who("x1", [4, 0], initiative=1, tactic="hold", physical_defense=12),
+        who("x2", [5, 0], initiative=1, tactic="hold", physical_defense=12),
+    ]
+    f = start([silar, ulm], foes, [])
+    until(f, "silar")
+    out = play(f, Command("silar", "attack", "target", {}), faces(13, 9) + faces(10, 6))
+    att = rolls(out)[0]
+    assert (att.total, att.dn, att.success) == (9, 13, False)
+    assert [(d.target, d.amount) for d in out if isinstance(d, ev.Damaged)] == [("ulm", 6)]
+
+
+def test_C_a_missed_throw_scatters_brighton():
+    """p.393: "the gamemaster rolls a D6 and consults the Scatter Diagram ... the gamemaster subtracts the
+    Attack test result from the Difficulty Number; the difference becomes a Step used by the gamemaster to
+    make a test, the result of which is the distance in feet" - Brighton "rolls a 6 ... against his target's
+    Physical Defense of 9 ... a scatter direction of 5. He makes a Step 3 test (9-6=3) ... with a result of
+    5." """
+    flask = [{"name": "Flask", "kind": "thrown", "step": 10, "damage": 6, "range": [2, 10, 20]}]
+    f = duel(who("brighton", [0, 0], initiative=7, attacks=flask), who("foe", [4, 0], physical_defense=9))
+    until(f, "brighton")
+    out = play(f, Command("brighton", "attack", "foe", {}), faces(10, 6) + [5] + [4, 1])
+    att = rolls(out)[0]
+    assert (att.total, att.dn, att.success) == (6, 9, False)
+    scatter = rolls(out)[-1]
+    assert (scatter.step, scatter.total) == (3, 5)
+    assert not damaged(out, "foe")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="p.392: ranged combat is 'toward a target more than 2 yards away' and 'If an attacker is within "
+    "the minimum range given for his ranged weapon, he cannot attack with ranged combat': fracas lets a "
+    "bow with a 2-yard minimum shoot the enemy in the adjacent hex (2 yards)",
+)
+def test_D_no_bow_shot_at_the_adjacent_hex():
+    """p.392: "Ranged combat is any type of physical combat that occurs beyond the reach of the combatants.
+    Normally, this is reserved for weapons that project a missile, or are thrown, toward a target more than 2
+    yards away ... If an attacker is within the minimum range given for his ranged weapon, he cannot attack
+    with ranged combat." A bow with a minimum range of 2 yards against the foe 2 yards away: refused."""
+    f = duel(who("hero", [0, 0], initiative=7, attacks=bow(30, 60, minimum=2)))
+    until(f, "hero")
+    with pytest.raises(IllegalCommand):
+        R.validate(f.state, Command("hero", "attack", "foe", {}))
+
+
+def test_E_no_recovery_test_left_no_revival():
+    """p.380: "If he has one available, an unconscious character may make a Recovery test one minute after he
+    falls unconscious." With no Recovery test left for the day (Recovery tests 0), the ally's attempt to
+    revive him rolls nothing and he stays unconscious."""
+    hero = who("hero", [0, 0], initiative=4, recovery_tests=0)
+    ally = who("ally", [0, 1], initiative=3)
+    striker = who("striker", [1, 0], initiative=7, attacks=axe(19), wound_threshold=40, tactic="hold")
+    f = start([hero, ally], [striker], [])
+    until(f, "striker")
+    play(f, Command("striker", "attack", "hero", {}), faces(10, 9) + faces(19, 21))
+    until(f, "ally")
+    try:
+        out = play(f, Command("ally", "revive", "hero", {}), [])
+    except IllegalCommand:
+        out = []
+    assert not rolls(out, "Recovery")
+    assert c(f, "hero").status == "unconscious"
