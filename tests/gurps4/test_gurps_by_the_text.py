@@ -2468,3 +2468,30 @@ def test_G_an_unconscious_rider_stays_seated_only_by_the_war_saddles_chance(sadd
     assert status(fight, "k") == "unconscious"
     assert (knight.marks.get("mount") == "horse") is seated
     assert all_used(fight)
+
+
+def test_B_riding_limit_mounts_attack_and_velocity_all_count_on_one_lance_thrust():
+    """B397 and B396 together: the lance at "the lower of his Melee Weapon skill or Riding skill" (14 -> 13),
+    "-2 if the mount attacked on its last turn", and "-1 to hit" at velocity 7+. The warhorse's Move and
+    Attack carries the knight 7 yards and kicks one spearman (Brawling 12 - 4 = 8, a miss); the knight then
+    thrusts his lance at another 4 yards off: 13 - 2 - 1 = 10."""
+    fight = new_fight(
+        [
+            {"template": "heavy_warhorse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 4}},
+            {"template": "knight", "id": "k", "options": {"mount": "horse"}, "stats": {"basic_speed": 7}},
+        ],
+        [
+            {"template": "spearman", "id": "a", "at": [8, 0], "stats": {"basic_speed": 6}},
+            {"template": "spearman", "id": "b", "at": [11, -3], "stats": {"basic_speed": 5}},
+        ],
+        faces=[6, 5, 5, 6, 5, 5],
+    )
+    act(fight, "k", "do_nothing")
+    act(fight, "a", "do_nothing")
+    act(fight, "b", "do_nothing")
+    kick = one_roll(act(fight, "horse", "attack", "a", weapon="kick", maneuver="move_and_attack"), "kick")
+    assert kick.dn == 8
+    assert fight.state.combatants["k"].pos == (7, 0)
+    lance = one_roll(act(fight, "k", "attack", "b", weapon="lance", maneuver="attack"), "lance")
+    assert lance.dn == 10
+    assert all_used(fight)
