@@ -132,3 +132,22 @@ def test_pyproject_keeps_the_heavy_parts_in_extras() -> None:
     extras = project["optional-dependencies"]
     assert {"web", "sim", "all", "dev"} <= set(extras)
     assert any("fastapi" in d for d in extras["web"]) and any("numba" in d for d in extras["sim"])
+
+
+def test_fights_import_reads_standard_input(tmp_path: Path, run, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from fracas.engine.encounter import read_file
+    from fracas.store import FightService, Store
+
+    example = ROOT / "examples/ed4/mica-and-the-ghouls.yaml"
+    source_db = tmp_path / "a.sqlite3"
+    service = FightService(Store(source_db))
+    book = service.create(read_file(example), source=str(example))
+    exported = json.dumps(service.export(book.record.id))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(exported))
+    code, out, err = run("fights", "import", "-", "--db", tmp_path / "b.sqlite3")
+    assert code == 0, err
+    assert "imported" in out
+    code, out, _ = run("fights", "list", "--json", "--db", tmp_path / "b.sqlite3")
+    assert [f["name"] for f in json.loads(out)["fights"]] == ["Mica and the ghouls"]

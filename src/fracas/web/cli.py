@@ -287,17 +287,20 @@ def _export(
 
 @fights_app.command("import")
 def _import(
-    file: Path = typer.Argument(..., help="A file written by `fracas fights export`."),
+    file: Path = typer.Argument(
+        ..., help="A file written by `fracas fights export` (- reads standard input)."
+    ),
     db: Path | None = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Load an exported fight (checked and replayed first; it gets a new id if its own is taken)."""
     from fracas.errors import EncounterFileError
     from fracas.store import FightService, Store
 
-    if not file.exists():
+    stdin = str(file) == "-"
+    if not stdin and not file.exists():
         raise UsageError(f"{file}: no such file")
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(sys.stdin.read() if stdin else file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise EncounterFileError(f"{file}: not a JSON file: {exc}") from None
     book = FightService(Store(db)).import_(data, source=str(file))
