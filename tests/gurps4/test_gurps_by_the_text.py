@@ -2495,3 +2495,37 @@ def test_B_riding_limit_mounts_attack_and_velocity_all_count_on_one_lance_thrust
     lance = one_roll(act(fight, "k", "attack", "b", weapon="lance", maneuver="attack"), "lance")
     assert lance.dn == 10
     assert all_used(fight)
+
+
+def feint_then(faces: list[int]):
+    fight = new_fight(
+        [
+            {
+                "template": "knight",
+                "id": "k",
+                "at": [0, 0],
+                "equipment": {"weapons": ["broadsword"]},
+                "stats": {"basic_speed": 7},
+            }
+        ],
+        [{"template": "axeman", "id": "ax", "at": [1, 0]}],
+        faces=faces,
+    )
+    act(fight, "k", "feint", "ax", weapon="broadsword:swing")
+    act(fight, "ax", "do_nothing")
+    act(fight, "k", "attack", "ax", weapon="broadsword:swing", maneuver="attack")
+    return fight
+
+
+@pytest.mark.parametrize(
+    ("resist", "dodge"),
+    [((6, 5, 5), 9 - 8), ((3, 3, 4), 9 - 5)],
+)
+def test_B_a_feints_margin_comes_off_the_foes_next_defense(resist: tuple[int, int, int], dodge: int):
+    """Feint: "If you succeed and the foe fails, your margin of success is taken off the foe's next defence;
+    if both succeed, your margin of victory is" (gurps.md 1.3, B365). The knight feints at Broadsword 14 and
+    rolls 6 (margin 8); the axeman resists at Axe/Mace 13: a 16 fails (Dodge 9 - 8 = 1), a 10 succeeds by 3
+    (Dodge 9 - 5 = 4)."""
+    fight = feint_then([2, 2, 2, *resist, 3, 3, 3])
+    assert defense_value(fight, "ax", "dodge") == dodge
+    assert all_used(fight)
