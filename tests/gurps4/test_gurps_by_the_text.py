@@ -2529,3 +2529,23 @@ def test_B_a_feints_margin_comes_off_the_foes_next_defense(resist: tuple[int, in
     fight = feint_then([2, 2, 2, *resist, 3, 3, 3])
     assert defense_value(fight, "ax", "dodge") == dodge
     assert all_used(fight)
+
+
+def test_C_the_velocity_modifiers_are_for_melee_weapons_not_a_bow_shot():
+    """The -1 to hit and +1 damage at the mount's velocity 7+ belong to the text's "Melee Weapons" paragraph
+    (B397); ranged fire from a mount has its own rules (B397: the lower of Riding and weapon skill). The
+    cavalry horse rides 8 yards; the archer's shot at 12 yards is Bow 13 - 5 (range), with no velocity
+    modifier."""
+    fight = new_fight(
+        [
+            {"template": "cavalry_horse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 7}},
+            {"template": "horse_archer", "id": "a", "options": {"mount": "horse"}},
+        ],
+        [{"template": "spearman", "id": "s", "at": [20, 0], "stats": {"basic_speed": 3}}],
+        faces=[6, 5, 5],
+    )
+    act(fight, "horse", "move", to=[8, 0])
+    shot = one_roll(act(fight, "a", "attack", "s", weapon="composite_bow", maneuver="attack"), "bow")
+    assert shot.dn == 8
+    assert [m[1] for m in shot.modifiers] == ["range 12 yd"]
+    assert all_used(fight)
