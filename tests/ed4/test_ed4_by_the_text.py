@@ -1682,3 +1682,87 @@ def test_E_no_recovery_test_left_no_revival():
         out = []
     assert not rolls(out, "Recovery")
     assert c(f, "hero").status == "unconscious"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="p.395 'If trained, the mount acts on the rider's Initiative': fracas still asks for the trained "
+    "mount's own Initiative test (War Horse, step 8, 2d6) and then discards it for the rider's result",
+)
+def test_A_a_trained_mount_acts_on_its_riders_initiative():
+    """p.395: "The rider and his mount each have their own actions. If trained, the mount acts on the rider's
+    Initiative." Kira (a player) rolls 5 on her Initiative; her war horse (step 8) rolls nothing of its own
+    and acts on her 5, ahead of the foe's 4: the dice are Kira's d12 and the foe's d6, nothing else."""
+    horse = {
+        "template": "war-horse",
+        "id": "horse",
+        "options": {"training": "combat"},
+        "at": [0, 0],
+        "tactic": "hold",
+    }
+    kira = {"template": "kira", "id": "kira", "player": True, "options": {"rides": "horse", "familiar": True}}
+    f = start([horse, kira], [who("foe", [5, 0], initiative=4)], [5, 4], roll_initiative=True)
+    f.advance_until_decision()
+    assert f.dice.remaining == 0
+    assert initiative(f, "kira", 1).value == 5
+    assert initiative(f, "horse", 1).value == 5
+    assert order(f, 1).index("horse") < order(f, 1).index("foe")
+
+
+def test_E_after_a_failed_jump_up_he_may_still_stand_with_his_standard_action():
+    """p.384 Jump Up: "If the test fails, the character may still get to his feet using a Standard action."
+    A 2 on the Dexterity (6) test: still down; standing up is offered and stands him up."""
+    hero = who("hero", [0, 0], initiative=5, combat_options=["jump-up"], wound_threshold=20)
+    hero["stats"].update(unconsciousness=40, death=50)
+    f = start([hero], [who("striker", [1, 0], initiative=7, attacks=axe(19))], [])
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act"}))
+    until(f, "striker")
+    play(f, Command("striker", "attack", "hero", {}), faces(10, 9) + faces(19, 25) + faces(5, 4))
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["jump-up"]}))
+    until(f, "hero")
+    out = play(f, Command("hero", "jump-up", None, {"end": False}), [2])
+    assert rolls(out)[0].success is False
+    assert "knocked-down" in c(f, "hero").conditions
+    d = f.advance_until_decision()
+    assert (d.actor, f.state.round) == ("hero", 2)
+    assert "stand-up" in {cmd.action for cmd in R.choices(f.state, d)}
+    play(f, Command("hero", "stand-up", None, {}), [])
+    assert "knocked-down" not in c(f, "hero").conditions
+
+
+def test_C_defensive_stance_only_against_attacks_he_is_aware_of():
+    """p.384: Defensive Stance: "the character only receives this bonus against attacks he is aware of";
+    p.386: "When a character cannot see his attacker ... he is considered Blindsided." The hero in Defensive
+    Stance (PD 8 + 3) is engaged by a foe in front; the foe behind him attacks at PD 8 - 2 = 6, not 9."""
+    hero = who("hero", [0, 0], initiative=5, facing=0, combat_options=["defensive-stance"], tactic="hold")
+    front = who("front", [1, 0], initiative=9, tactic="hold")
+    behind = who("behind", [-1, 0], initiative=8, tactic="hold")
+    f = start([hero], [front, behind], [])
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["defensive-stance"]}))
+    until(f, "front")
+    out = play(f, Command("front", "attack", "hero", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 11
+    until(f, "behind")
+    out = play(f, Command("behind", "attack", "hero", {}), faces(10, 3))
+    assert one_roll(out, "Attack").dn == 6
+
+
+def test_D_splitting_movement_shares_one_movement_rate():
+    """p.386: Splitting Movement: "A character uses part of his movement to approach a target, make an attack,
+    then uses the rest of his movement to move away." Movement Rate 10 (5 hexes): 3 in and 2 out is allowed,
+    3 in and 3 out is not."""
+    hero = who("hero", [0, 0], initiative=7, combat_options=["split-movement"], movement=10)
+    f = duel(hero, who("foe", [4, 0], tactic="hold"))
+    until(f, "hero", "declare")
+    f.submit(Command("hero", "declare", None, {"action": "act", "options": ["split-movement"]}))
+    until(f, "hero")
+    path = [[1, 0], [2, 0], [3, 0]]
+    with pytest.raises(IllegalCommand):
+        R.validate(
+            f.state, Command("hero", "attack", "foe", {"path": path, "after": [[3, 1], [2, 1], [1, 1]]})
+        )
+    play(f, Command("hero", "attack", "foe", {"path": path, "after": [[3, 1], [2, 1]]}), faces(8, 3))
+    assert c(f, "hero").pos == (2, 1)
