@@ -137,3 +137,20 @@ def test_ecte_german_names(files: Path, tmp_path: Path) -> None:
     got = import_file(p)
     assert _attack(got.entry, "Broadsword")["step"] == 12  # Nahkampfwaffen 5 + DEX 7
     assert any("Ausweichen" in d.what for d in got.report.unusable)
+
+
+def test_foundry_export_of_the_system_before_0_8_2(files: Path) -> None:
+    """The old earthdawn4e system stored its numbers flat (dexterityStep, physicaldefense, deathThreshold,
+    ...; the system's own migration maps them): read as stored, like an npc's."""
+    got = import_file(files / "foundry/guard-legacy.json", "ed4")
+    s = got.entry["stats"]
+    assert (s["dex_step"], s["physical_defense"], s["death"], s["unconsciousness"], s["initiative"]) == (
+        6,
+        9,
+        40,
+        32,
+        6,
+    )
+    assert _attack(got.entry, "Spear") == {"name": "Spear", "kind": "melee", "step": 10, "damage": 10}
+    assert "before 0.8.2" in got.report.version
+    _fights(got.entry)

@@ -78,16 +78,52 @@ def read(path: Path, text: str) -> Imported:
         raise CharacterFileError(f"{path}: not a Foundry actor export: the top is not a JSON object")
     stats = doc.get("_stats")
     system_id = stats.get("systemId") if isinstance(stats, dict) else None
-    if system_id is not None and system_id != "ed4e":
+    if system_id is not None and system_id not in ("ed4e", "earthdawn4e"):
         raise CharacterFileError(
             f"{path}: _stats.systemId: {system_id!r}; fracas reads Foundry actors of the Earthdawn 4e "
             "system (ed4e)"
         )
     if not isinstance(doc.get("system"), dict):
         raise CharacterFileError(f"{path}: system: missing or not an object (a Foundry actor export has it)")
+    if "attributes" not in doc["system"] and "dexterityStep" in doc["system"]:
+        doc = _from_legacy(doc)
     if "items" in doc and not isinstance(doc["items"], list):
         raise CharacterFileError(f"{path}: items: expected a list")
     return _Reader(path, doc).run()
+
+
+# The system before 0.8.2 (earthdawn4e) stored an actor's numbers flat; the system's own migration
+# (config systemV0_8_2 and the actor migration) maps them to today's model.
+_LEGACY = {
+    "physicaldefense": ("characteristics", "defenses", "physical", "value"),
+    "mysticdefense": ("characteristics", "defenses", "mystical", "value"),
+    "socialdefense": ("characteristics", "defenses", "social", "value"),
+    "physicalarmor": ("characteristics", "armor", "physical", "value"),
+    "mysticarmor": ("characteristics", "armor", "mystical", "value"),
+    "deathThreshold": ("characteristics", "health", "death"),
+    "unconsciousThreshold": ("characteristics", "health", "unconscious"),
+    "woundThreshold": ("characteristics", "health", "woundThreshold"),
+    "movement": ("characteristics", "movement", "walk"),
+    "recoverytestsrefresh": ("characteristics", "recoveryTestsResource", "max"),
+    "initiativeStep": ("initiative",),
+}
+
+
+def _from_legacy(doc: dict[str, Any]) -> dict[str, Any]:
+    """An export of the system before 0.8.2 in today's model (its numbers stored: read as an npc's)."""
+    old = doc["system"]
+    new: dict[str, Any] = {"attributes": {}, "characteristics": {}, "legacy": True}
+    for a, full in _FULL.items():
+        new["attributes"][a] = {"step": old.get(f"{full}Step")}
+    for key, path in _LEGACY.items():
+        if key in old:
+            node = new
+            for part in path[:-1]:
+                node = node.setdefault(part, {})
+            node[path[-1]] = old[key]
+    if isinstance(old.get("karma"), dict):
+        new["karma"] = old["karma"]
+    return {**doc, "system": new, "type": "npc", "legacy_type": doc.get("type")}
 
 
 def _num(value: Any) -> float | None:
@@ -110,6 +146,8 @@ class _Reader:
         version = (
             f"system {st.get('systemVersion', '?')}, Foundry {st.get('coreVersion', '?')}, type {self.type}"
         )
+        if self.sys.get("legacy"):
+            version += f" (the system before 0.8.2, type {doc.get('legacy_type')!r}: its stored numbers)"
         self.report = MappingReport(str(path), "foundry-ed4e", version, self.name)
         self.stats: dict[str, Any] = {
             "kind": "character" if self.type in ("character", "npc") else "creature"
@@ -382,7 +420,7 @@ class _Reader:
         ranks: dict[str, tuple[int, str]] = {}
         for i, it in self.items_of("talent", "skill", "devotion"):
             name = str(it.get("name") or "").strip()
-            level = int(_num(self.get(it, "system.level")) or 0)
+            level = int(_num(self.get(it, "system.level")) or _num(self.get(it, "system.ranks")) or 0)
             if level <= 0:
                 continue
             src = f"items[{i}] {it.get('type')} {name!r} level {level}"
@@ -419,6 +457,8 @@ class _Reader:
                 )
                 continue
             base = _num(self.get(it, "system.damage.baseStep"))
+            if base is None:
+                base = _num(self.get(it, "system.damagestep"))  # the system before 0.8.2
             if base is None:
                 self.report.unusable_thing(
                     f"{where} weapon {name!r}", "no system.damage.baseStep: its damage cannot be read"
