@@ -495,12 +495,6 @@ def test_E_a_horse_does_not_trample_a_standing_man():
     assert attacks == {"kick", "bite"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B397: a mount's only defense is Dodge, so All-Out Defense can only raise its Dodge; fracas "
-    "offers "
-    "a mount Increased Parry, Increased Block and Double Defense",
-)
 def test_E_a_mount_is_offered_all_out_defense_only_for_its_dodge():
     """ "A mount's only defense is Dodge" (B397). All-Out Defense gives "+2 to one of Dodge, Parry or Block"
     or "two different defences against one attack" (gurps.md 1.3, B366): a mount has no Parry or Block and no
@@ -1026,11 +1020,6 @@ def test_B_a_second_parry_with_the_same_weapon_is_at_minus_4():
     assert all_used(fight)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B376 (gurps.md 1.4): the -4 for more parries counts parries 'with the same weapon'; after a "
-    "broadsword parry fracas also lowers the first parry with the empty hand (punch) from 7 to 3",
-)
 def test_B_a_parry_with_another_weapon_is_not_lowered_by_the_first():
     """ "Each parry after the first with the same weapon is -4 cumulative" (gurps.md 1.4, B376). After a
     broadsword parry, the knight's free hand still parries at its full 7 (Brawling 12 / 2 + 3 + 1 - 3 against

@@ -55,3 +55,59 @@ def test_every_offered_defense_validates_and_the_default_tactic_stays_on_its_fee
         RS.validate(f.state, cmd)
     chosen = f.auto_command(f.pending())
     assert not chosen.args.get("drop")
+
+
+# ------------------------------------------------------------------ several parries (B376)
+
+
+def test_parries_are_counted_per_weapon() -> None:
+    # B376 (reference 1.4): "each parry after the first with the same weapon is -4 cumulative": after a
+    # broadsword parry the sword is at -4 (its thrust too: one weapon) and the free hand is not; the old
+    # code counted every parry of the turn against every weapon
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "axeman", "id": "ax", "at": [0, 0], "stats": {"basic_speed": 7}},
+                {"template": "axeman", "id": "ax2", "at": [2, -1], "stats": {"basic_speed": 6.5}},
+            ]},
+            {"name": "B", "combatants": [
+                {"template": "knight", "id": "k", "at": [1, 0],
+                 "equipment": {"weapons": ["broadsword"], "armor": [], "shield": None}},
+            ]},
+        ]
+    )  # fmt: skip
+    f.advance_until_decision()
+    play(f, [3, 3, 3], Command("ax", "attack", "k", {"weapon": "axe"}))
+    first = offered(f)
+    play(f, [3, 3, 3], Command("k", "defend", None, {"defense": "parry", "weapon": "broadsword:swing"}))
+    play(f, [3, 3, 3], Command("ax2", "attack", "k", {"weapon": "axe"}))
+    second = offered(f)
+    assert second["parry broadsword:swing"] == first["parry broadsword:swing"] - 4 == 7
+    assert second["parry broadsword:thrust"] == first["parry broadsword:thrust"] - 4
+    assert second["parry punch"] == first["parry punch"] == 7
+
+
+# ------------------------------------------------------------------ All-Out Defense (B366)
+
+
+def test_all_out_defense_raises_only_a_defense_the_figure_has() -> None:
+    # a mount defends by Dodge only (B397): Increased Dodge, nothing else; a figure without a shield has no
+    # Block to raise (B375). The old code offered a horse Increased Parry, Increased Block, Double Defense
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [
+                {"template": "cavalry_horse", "id": "horse", "at": [0, 0], "stats": {"basic_speed": 9}},
+                {"template": "horse_archer", "id": "archer", "options": {"mount": "horse"}},
+            ]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "spear", "at": [9, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d.actor == "horse"
+    aod = {c.args["variant"] for c in RS.choices(f.state, d) if c.action == "all_out_defense"}
+    assert aod == {"increased_dodge"}
+    play(f, [], Command("horse", "do_nothing"))
+    d = f.pending()
+    assert d.actor == "archer"
+    aod = {c.args["variant"] for c in RS.choices(f.state, d) if c.action == "all_out_defense"}
+    assert aod == {"increased_dodge", "increased_parry", "double"}  # no shield: no Increased Block

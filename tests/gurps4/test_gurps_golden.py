@@ -31,12 +31,12 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/gurps4/fight-on-foot.yaml#1": "4a4e36be3660f20403959434",
-    "examples/gurps4/fight-on-foot.yaml#2": "db17ebb0af5ce94b09aa6ecb",
-    "examples/gurps4/fight-on-foot.yaml#3": "974e3cfacfc09da5141ab0f5",
-    "examples/gurps4/fight-on-foot.yaml#4": "96ae8786cf1b48b15f6cd8db",
-    "examples/gurps4/fight-on-foot.yaml#5": "6aa9bbfa61e2bcf00becc241",
-    "examples/gurps4/fight-on-foot.yaml#10": "05bdbf5d90d7a6f0f9b60dc4",
+    "examples/gurps4/fight-on-foot.yaml#1": "cb6f142de2ef0db583e9d280",
+    "examples/gurps4/fight-on-foot.yaml#2": "ff957d8639df64fb61a7a37c",
+    "examples/gurps4/fight-on-foot.yaml#3": "eeccc1b017c756191d13209a",
+    "examples/gurps4/fight-on-foot.yaml#4": "522ab0ed16e731ac8d48e01f",
+    "examples/gurps4/fight-on-foot.yaml#5": "1c5d88f0ad45b0ab39a30a4f",
+    "examples/gurps4/fight-on-foot.yaml#10": "a7b56de015902b53df287cf6",
     "examples/gurps4/horse-archers.yaml#1": "2fc6c7c082007e0c1124c357",
     "examples/gurps4/horse-archers.yaml#2": "ff1646ce7e5f4e0e8eb50779",
     "examples/gurps4/horse-archers.yaml#3": "4e2944fa6cea36ac4bf245f2",
@@ -49,12 +49,12 @@ GOLDEN: dict[str, str] = {
     "examples/gurps4/knights-jousting.yaml#4": "bda136d4048b19df1f8a904d",
     "examples/gurps4/knights-jousting.yaml#5": "d70385eed66e35c3b34477ae",
     "examples/gurps4/knights-jousting.yaml#10": "cff736b52015e5d19e7bf8cb",
-    "examples/gurps4/winged-duel.yaml#1": "6434783713cbf2cee789bbd7",
-    "examples/gurps4/winged-duel.yaml#2": "4573d912e90b5b48b01be336",
-    "examples/gurps4/winged-duel.yaml#3": "e184d2ba9fa5ee194d9e7bda",
-    "examples/gurps4/winged-duel.yaml#4": "6722ec900f17be7463a45580",
-    "examples/gurps4/winged-duel.yaml#5": "f29d0733026120098b6711aa",
-    "examples/gurps4/winged-duel.yaml#10": "f11dcf1c913a68bf240f65f9",
+    "examples/gurps4/winged-duel.yaml#1": "4577ee8142bbdc32892d9289",
+    "examples/gurps4/winged-duel.yaml#2": "b790be628b1f6b0a9233c2cc",
+    "examples/gurps4/winged-duel.yaml#3": "fa487ad60c90d5e6666dfc83",
+    "examples/gurps4/winged-duel.yaml#4": "a8d991e53999b7c25f5cd88f",
+    "examples/gurps4/winged-duel.yaml#5": "d74b4cd05f2ee7305631a8e3",
+    "examples/gurps4/winged-duel.yaml#10": "2e9f82f1913582aa712186e5",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

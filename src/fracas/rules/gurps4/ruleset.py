@@ -115,7 +115,7 @@ class DefenseContext:
     stunned: bool
     shield_db: int
     deceptive: int
-    parries: int
+    parries: tuple[str, ...]  # the weapons parried with this turn, one entry a parry (B376)
     height_ft: float
     ranged: bool
 
@@ -486,8 +486,7 @@ class GurpsRuleset(Ruleset):
             self._validate_wait(state, a, command)
             return
         if action == "all_out_defense":
-            v = args.get("variant", "increased_dodge")
-            core.maneuver(f"all_out_defense_{v}")
+            self._validate_all_out_defense(a, args.get("variant", "increased_dodge"))
             return
         if action == "move":
             if mount_of(state, a) is not None:
@@ -608,6 +607,20 @@ class GurpsRuleset(Ruleset):
             return
         if not self._reachable(state, a, t, atk, maneuver):
             raise IllegalCommand(f"{t.name} is out of {atk.name}'s reach", "gurps4/core/maneuver B363")
+
+    @staticmethod
+    def _validate_all_out_defense(a: Combatant, v: str) -> None:
+        """All-Out Defense (B366): its variant raises a defense the figure has."""
+        st = S(a)
+        core.maneuver(f"all_out_defense_{v}")
+        if st.mount and v != "increased_dodge":
+            # a mount's only defense is Dodge (B397): All-Out Defense can raise nothing else
+            raise IllegalCommand(
+                f"{a.name} defends by Dodge only: All-Out Defense (Increased Dodge)",
+                "gurps4/mounted/mount-defense B397",
+            )
+        if v == "increased_block" and not st.shield:
+            raise IllegalCommand(f"{a.name} has no shield to block with", "gurps4/core/active-defense B375")
 
     def _validate_wait(self, state: FightState, a: Combatant, command: Command) -> None:
         """Wait (B366; reference 1.3: "becomes an attack ... when triggered"): the response is an Attack
@@ -839,7 +852,7 @@ class GurpsRuleset(Ruleset):
             stunned=d.has("stunned"),
             shield_db=S(d).shield_db(),
             deceptive=2 * int(att.get("deceptive", 0)),
-            parries=int(d.marks.get("parries", 0) or 0),
+            parries=tuple(d.marks.get("parries") or ()),
             height_ft=0.0 if ranged else height_ft(d, a, state),
             ranged=ranged,
         )
@@ -912,7 +925,11 @@ class GurpsRuleset(Ruleset):
             shield_db=ctx.shield_db,
             deceptive=ctx.deceptive,
             feint=ctx.feint,
-            earlier_parries=ctx.parries if kind == "parry" else 0,
+            # "each parry after the first with the same weapon" (B376): counted per weapon, a sword's swing
+            # and thrust one weapon, the free hand another
+            earlier_parries=ctx.parries.count(weapon_attack.weapon)
+            if kind == "parry" and weapon_attack is not None
+            else 0,
             fencing=fencing,
             height_above_attacker_ft=ctx.height_ft,
             ranged_attack=ctx.ranged,
@@ -1419,7 +1436,9 @@ class GurpsRuleset(Ruleset):
             if drop:  # prone, whether the Dodge succeeded or not (B377)
                 w.mark(d, "posture", "lying", "gurps4/core/active-defense/dodge-and-drop B377")
             if kind == "parry":
-                w.mark(d, "parries", int(d.marks.get("parries", 0) or 0) + 1)
+                used = ds.attack(weapon)
+                assert used is not None
+                w.mark(d, "parries", (*tuple(d.marks.get("parries") or ()), used.weapon))
             if kind == "block":
                 w.mark(d, "blocked", True)
             if d.marks.get("feinted") and d.marks["feinted"][0] == a.id:
