@@ -2538,3 +2538,16 @@ def test_C_the_velocity_modifiers_are_for_melee_weapons_not_a_bow_shot():
     assert shot.dn == 8
     assert [m[1] for m in shot.modifiers] == ["range 12 yd"]
     assert all_used(fight)
+
+
+@pytest.mark.parametrize(("faces", "to_the_mount"), [((3, 3, 3), True), ((3, 3, 4), False)])
+def test_D_only_a_miss_by_4_or_less_at_a_hanging_rider_hits_the_mount(faces: tuple, to_the_mount: bool):
+    """ "If he attacks and misses by 4 or less, he hits your mount!" (B397). At the hanging gunner's skull
+    (Spear 12 - 7 = 5) a 9 misses by 4: the horse must defend; a 10 misses by 5: nothing happens, and the
+    horse's own turn comes next."""
+    fight, _events = gunner_hanging_on_the_far_side([6, 5, 5, 3, 3, 3])
+    script(fight, *faces)
+    act(fight, "s", "attack", "a", weapon="spear:thrust", maneuver="attack", location="skull")
+    d = decision(fight)
+    assert (d.actor, d.kind) == (("horse", "react") if to_the_mount else ("horse", "act"))
+    assert all_used(fight)
