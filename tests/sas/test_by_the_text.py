@@ -254,12 +254,6 @@ def test_a_heavy_wound_17_18_knocks_prone_and_costs_the_next_action() -> None:
     p.done()
 
 
-@defect(
-    "DEATH BY A THOUSAND CUTS: 'Non-Heroic Foes and Creatures will just die "
-    "immediately'; fracas checks it only at the end of a side's turn, so a non-heroic foe "
-    "that reaches its Wound Level from the Bleed Table as the round begins lives on and takes "
-    "its turn"
-)
 def test_a_bleeding_foe_at_its_wound_level_dies_as_the_round_begins() -> None:
     """BLEEDING: "At the beginning of every Round you start with one or more Bleeds, Roll once on the Bleed
     Table"; BLEED TABLE "1 Life Blood Draining Out: Get 1 Wound Marker"; DEATH BY A THOUSAND CUTS:

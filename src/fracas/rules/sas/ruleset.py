@@ -864,6 +864,9 @@ class SasRuleset(Ruleset):
                 r = P.bleed_roll(view(state, c), dice)
                 b.events.append(_rolled(c.id, "Bleed Table", r.roll))
                 b.effects(r.effects)
+        # a Bleed's Wound Marker lands now: DEATH BY A THOUSAND CUTS "Non-Heroic Foes and Creatures will just
+        # die immediately" (before anyone acts this round)
+        self._deaths(b, state, dice)
         out += b.events
         out += self._morale(state, dice)
         out += [ev.ExtraSet("side_index", 0), ev.PhaseChanged("side-start")]
@@ -2313,6 +2316,7 @@ class SasRuleset(Ruleset):
                         )
                     ]
                 )
+                self._deaths(b, state, dice)  # the markers land now (DEATH BY A THOUSAND CUTS)
         return row.success
 
     # --- attack actions

@@ -757,6 +757,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                 else:
                     _push(Q, qn, E_STAT, i, -1, 0, 0)  # Weakened: Strength -1
                 _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+        # a Bleed's Wound Marker lands at once: DEATH BY A THOUSAND CUTS before anyone acts (as _round_start)
+        _deaths(P, S, X, rnd, rs, tr, tn)
         result = _result(S, X)
         if result >= 0:
             break
