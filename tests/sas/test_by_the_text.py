@@ -221,11 +221,6 @@ def test_a_feint_defense_2_then_attack_2() -> None:
     p.done()
 
 
-@defect(
-    "DAMAGE TABLE 14-16 is a 'Heavy Wound ... Major Wound' and MAJOR WOUNDS "
-    "says most Major Wounds knock the victim Prone and miss their next Action (the tool's "
-    "setting major_wound_prone reads 'all do'); fracas knocks down only on 17-18"
-)
 def test_a_heavy_wound_14_16_knocks_prone_and_costs_the_next_action() -> None:
     """DAMAGE TABLE: "14-16 Heavy Wound - Get 3 Wound Markers. Major Wound"; MAJOR WOUNDS: "Most Major
     Wounds will Cause the victim to be knocked Prone and miss their next Action per GM" (docs/rulesets/

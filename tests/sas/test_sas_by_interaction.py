@@ -11,7 +11,10 @@ from typing import Any
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
+from fracas.engine import events as ev
+from fracas.engine.commands import Command
 from fracas.engine.play import Fight
+from fracas.errors import IllegalCommand
 from fracas.rules.registry import get_ruleset
 
 SAS = get_ruleset("sas")
@@ -47,3 +50,92 @@ def test_a_bleeding_foe_at_its_wound_level_dies_at_the_start_of_the_round_and_ne
     assert state.combatants["o"].status == "dead"
     assert decision is None or decision.actor != "o"
     assert state.ended and state.winner == "left"
+
+
+# ----- Every Major Wound knocks prone (setting major_wound_prone) -----------------------------------------
+
+
+def _fighters(**top: Any) -> Fight:
+    state = _state(
+        [{"template": "fighter", "id": "a", "at": [0, 0]}],
+        [{"template": "fighter", "id": "b", "at": [1, 0]}],
+        **top,
+    )
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
+    fight.advance_until_decision()
+    return fight
+
+
+def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
+    fight.dice = ScriptedDice(faces)
+    events = fight.submit(cmd)
+    fight.dice = ScriptedDice([])
+    fight.advance_until_decision()
+    return events
+
+
+def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> None:
+    """004 DAMAGE TABLE 14-16 "Heavy Wound ... Major Wound"; MAJOR WOUNDS "Most Major Wounds will Cause the
+    victim to be knocked Prone and miss their next Action per GM" (setting major_wound_prone, on); KNOCKED
+    DOWN: 50% drop (1D100 99: kept)."""
+    fight = _fighters()
+    # Attack 15 (Hit); Damage 18 (the fighters' sword against chain: 15, Heavy Wound); the drop die 99
+    events = _turn(fight, Command("a", "attack", "b"), [15, 18, 99])
+    damage = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Damage")
+    assert 14 <= damage.total <= 16, damage.total
+    assert "knocked-down" in fight.state.combatants["b"].conditions
+    lost = [e for e in fight.log or [] if isinstance(e, ev.Note) and e.actor == "b" and "loses" in e.text]
+    assert lost and fight.state.round == 2  # b's turn of round 1 went by without his action
+
+
+def test_without_the_setting_a_heavy_wound_leaves_the_victim_standing() -> None:
+    fight = _fighters(settings={"major_wound_prone": False})
+    _turn(fight, Command("a", "attack", "b"), [15, 18])
+    assert "knocked-down" not in fight.state.combatants["b"].conditions
+
+
+# ----- E. what the text says a creature cannot do -------------------------------------------------------
+
+
+def _charge_refusal(marks: dict[str, Any]) -> str | None:
+    state = _state(
+        [{"template": "fighter", "id": "a", "at": [0, 0]}],
+        [{"template": "fighter", "id": "b", "at": [3, 0]}],
+    )
+    state.combatants["a"].marks.update(marks)
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))
+    fight.advance_until_decision()
+    try:
+        SAS.validate(fight.state, Command("a", "charge", "b"))
+    except IllegalCommand as e:
+        return str(e)
+    return None
+
+
+# ----- D. counting: sides and spaces, not combatants ----------------------------------------------------
+
+
+def _surrounded_line(extra_goblin: bool) -> bool:
+    """Sir k on his warhorse h (one space) attacks the goblin boss g; with ``extra_goblin`` a second knight
+    stands on another side of g. Whether the attack reads Defender Surrounded."""
+    left = [
+        {"template": "warhorse", "id": "h", "at": [0, 0]},
+        {"template": "fighter", "id": "k", "options": {"mount": "h"}},
+    ]
+    if extra_goblin:
+        left.append({"template": "fighter", "id": "k2", "at": [2, -1]})
+    state = _state(left, [{"template": "goblin-boss", "id": "g", "at": [1, 0]}])
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))
+    decision = fight.advance_until_decision()
+    assert decision is not None and decision.actor in ("h", "k")
+    while decision is not None and decision.actor != "k":
+        fight.dice = ScriptedDice([])
+        fight.submit(Command(decision.actor, "nothing"))
+        decision = fight.advance_until_decision()
+    fight.dice = ScriptedDice([5])  # Attack 5: a Miss
+    events = fight.submit(Command("k", "attack", "g"))
+    attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
+    return any("Surrounded" in m[1] for m in attack.modifiers)
+
+
+# ----- C. saves: race and calling (reference 2.5) -------------------------------------------------------

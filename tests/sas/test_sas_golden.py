@@ -31,21 +31,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "ae76ac8aece4e382d49c20e3",
-    "examples/sas/ambush.yaml#2": "67f03d0a31aaca2f577f28dd",
-    "examples/sas/ambush.yaml#3": "91f83dc6482f8bd63b9d3328",
-    "examples/sas/cavalry-charge.yaml#1": "105f25342aefad110975feee",
-    "examples/sas/cavalry-charge.yaml#2": "09e43ffae2e5238cb0f5517a",
-    "examples/sas/cavalry-charge.yaml#3": "ae715594edff974628233304",
+    "examples/sas/ambush.yaml#1": "b41df37de0a7aa1aa9d98c78",
+    "examples/sas/ambush.yaml#2": "8507e2bd96223cf18e9d4ace",
+    "examples/sas/ambush.yaml#3": "c9e3c69dd506d0195e41d9c9",
+    "examples/sas/cavalry-charge.yaml#1": "f2063a99e7e80ba29ccd6cc8",
+    "examples/sas/cavalry-charge.yaml#2": "d2bdd698f473f2f1edd1f675",
+    "examples/sas/cavalry-charge.yaml#3": "5e9536f900670e863d3d86c8",
     "examples/sas/dog-pile.yaml#1": "42f8fc898ca9575657e19cd4",
-    "examples/sas/dog-pile.yaml#2": "768f0aab76b082f3bc20c33d",
+    "examples/sas/dog-pile.yaml#2": "f082a398d0e7306ad8fac728",
     "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
-    "examples/sas/goblin-horde.yaml#1": "e764974cdf1e74f2c0bf275d",
-    "examples/sas/goblin-horde.yaml#2": "d3160cf0e627bbf56a45fe86",
-    "examples/sas/goblin-horde.yaml#3": "5255caa04b5652fcefd684c8",
-    "examples/sas/underwater.yaml#1": "7b532bb7d607560b4e9ac603",
-    "examples/sas/underwater.yaml#2": "39ec8df3fbdd1f76b5fa1f7d",
-    "examples/sas/underwater.yaml#3": "dfd06f7d5af37e733f9a6dc2",
+    "examples/sas/goblin-horde.yaml#1": "fb811d1e563221b9eb3758fe",
+    "examples/sas/goblin-horde.yaml#2": "940bf87074fc8784a7aa6363",
+    "examples/sas/goblin-horde.yaml#3": "44d50c6a2d516133dbaef976",
+    "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
+    "examples/sas/underwater.yaml#2": "058848948aa49adc0dcf39ef",
+    "examples/sas/underwater.yaml#3": "788acc31509aa77bee79c94c",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

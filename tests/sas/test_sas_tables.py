@@ -286,7 +286,8 @@ DAMAGE = {**{f: ("superficial", 1) for f in range(1, 8)}, **{f: ("light", 2) for
 
 @pytest.mark.parametrize("face", range(1, 21))
 def test_damage_table_every_face(face: int) -> None:
-    follow = {5: [2], 6: [2], 7: [2], 11: [6], 12: [6], 13: [6], 17: [2, 51], 18: [2, 51]}.get(face, [])
+    # 14-16 and 17-18 (a Major Wound) knock down: the 50% drop die (51: kept), MAJOR WOUNDS
+    follow = {5: [2], 6: [2], 7: [2], 11: [6], 12: [6], 13: [6], 17: [2, 51], 18: [2, 51]}.get(face, [51])
     d = plain("d")
     r = P.resolve_damage(plain("a"), d, P.Situation(), ScriptedDice([face, *follow]))
     assert (r.wound, r.markers) == DAMAGE[face]
@@ -301,6 +302,8 @@ def test_damage_table_every_face(face: int) -> None:
         assert ("stat", "appearance") in [(e.kind, e.name) for e in r.effects]  # Light Wound 6
     if face in (17, 18):
         assert ("condition", "partial-blindness") in [(e.kind, e.name) for e in r.effects]  # Major 2
+    if 14 <= face <= 18:
+        assert ("condition", "knocked-down") in [(e.kind, e.name) for e in r.effects]
 
 
 def test_damage_foe_fumble_is_a_d6() -> None:

@@ -924,6 +924,8 @@ def resolve_damage(
         effects += light_wound(dfn, dice).effects
     elif row.wound_table == "major":
         effects += major_wound(dfn, weapon.cut if _weapon_used(sit) else "blunt", dice).effects
+    elif row.wound == "heavy":  # 14-16 "Major Wound", no table to roll: prone all the same
+        effects += major_wound_prone(dfn, dice)
     if t.settings.minions and dfn.stats.minion:
         effects += minion_check(dfn, row.wound)
     return DamageResult(att.id, dfn.id, roll, row.wound, row.markers, tuple(effects))
@@ -1111,10 +1113,20 @@ def major_wound(f: Fighter, cut: str, dice: DiceSource) -> TableResult:
             out += _lost_limb(f, dice, rid)
         else:
             out += _bleed(f, dice, rid)
-    if t.settings.major_wound_prone:
-        out += knocked_down(f, dice, "Major Wound")
-        out.append(Effect("next", me, 1, "miss_action", why="Major Wound", rule=setting("major_wound_prone")))
+    out += major_wound_prone(f, dice)
     return TableResult(_table_roll("major-wound", table.die, face, row, rid), tuple(out))
+
+
+def major_wound_prone(f: Fighter, dice: DiceSource) -> list[Effect]:
+    """MAJOR WOUNDS "Most Major Wounds will Cause the victim to be knocked Prone and miss their next Action
+    per GM" (setting major_wound_prone): every Major Wound, the DAMAGE TABLE's 14-16 ("Major Wound") as well
+    as a roll on the Major Wound Table (17-18)."""
+    if not tables().settings.major_wound_prone:
+        return []
+    return [
+        *knocked_down(f, dice, "Major Wound"),
+        Effect("next", f.id, 1, "miss_action", why="Major Wound", rule=setting("major_wound_prone")),
+    ]
 
 
 def bleed_roll(f: Fighter, dice: DiceSource) -> TableResult:

@@ -636,6 +636,9 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
                     # the weapon's cut only for an attack with it: a brawl, on a row or not, is blunt
                     # (procedures._weapon_used, MAJOR WOUND TABLE 6+)
                     _major_wound(P, S, Q, qn, d, W[a, wa, 2] if brow == B_WEAPON else 0, rs, tr, tn)
+                elif r[1] == 2 and P[P_MAJOR_PRONE]:  # 14-16 "Major Wound" (procedures.major_wound_prone)
+                    _knocked_down(P, Q, qn, d, rs, tr, tn)
+                    _push(Q, qn, E_NEXT, d, 1, K_MISS_ACTION, 0)
                 lvl = S[d, S_MINION] if P[P_MINIONS] else 0
                 if lvl:
                     severe = (lvl == 2 and (r[1] == 1 or r[1] == 2)) or (lvl == 3 and r[1] == 2)
