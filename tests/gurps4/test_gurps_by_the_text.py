@@ -2551,3 +2551,41 @@ def test_D_only_a_miss_by_4_or_less_at_a_hanging_rider_hits_the_mount(faces: tup
     d = decision(fight)
     assert (d.actor, d.kind) == (("horse", "react") if to_the_mount else ("horse", "act"))
     assert all_used(fight)
+
+
+def test_E_dodge_and_drop_only_against_ranged_attacks_and_not_from_the_saddle_or_the_air():
+    """Dodge and Drop: "+3 to Dodge against ranged attacks; the defender ends prone" (gurps.md 1.4, B377).
+    It is not offered against a spear thrust (melee), nor to a rider (he cannot drop prone in the saddle),
+    his mount (its only defense is its Dodge, B397) or a flyer aloft (no ground to drop to, B398)."""
+
+    def drops(fight, defender: str) -> list:
+        d = decision(fight, defender, "react")
+        return [c for c in R.choices(fight.state, d) if "drop" in (c.label + str(c.args)).lower()]
+
+    javelin = {
+        "template": "spearman",
+        "id": "s",
+        "at": [5, 0],
+        "equipment": {"weapons": ["javelin"]},
+        "stats": {"basic_speed": 7, "skills": {"Thrown Weapon (Spear)": 14}},
+    }
+    mounted = [
+        {"template": "cavalry_horse", "id": "horse", "at": [0, 0]},
+        {"template": "horse_archer", "id": "a", "options": {"mount": "horse"}},
+    ]
+    for target in ("a", "horse"):
+        fight = new_fight(mounted, [javelin], faces=[3, 3, 3])
+        act(fight, "s", "attack", target, weapon="javelin", maneuver="attack")
+        assert drops(fight, target) == [], target
+    fight = new_fight(
+        [{"template": "winged_duelist", "id": "d", "at": [0, 0], "altitude": 5}], [javelin], faces=[3, 3, 3]
+    )
+    act(fight, "s", "attack", "d", weapon="javelin", maneuver="attack")
+    assert drops(fight, "d") == []
+    fight = new_fight(
+        [{"template": "horse_archer", "id": "a", "at": [0, 0]}],
+        [{"template": "spearman", "id": "s", "at": [1, 0], "stats": {"basic_speed": 7}}],
+        faces=[3, 3, 3],
+    )
+    act(fight, "s", "attack", "a", weapon="spear:thrust", maneuver="attack")
+    assert drops(fight, "a") == []
