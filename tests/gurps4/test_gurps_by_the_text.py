@@ -2589,3 +2589,38 @@ def test_E_dodge_and_drop_only_against_ranged_attacks_and_not_from_the_saddle_or
     )
     act(fight, "s", "attack", "a", weapon="spear:thrust", maneuver="attack")
     assert drops(fight, "a") == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="B398: Move and Attack too must cover 1/4 of the top airspeed or the flyer stalls; fracas lets a "
+    "flyer that cannot hover Move and Attack a foe beside it without moving at all (its docs say Move and "
+    "Attack distances are not checked, but the text is not silent on it)",
+)
+def test_E_a_flyer_that_cannot_hover_stalls_on_a_move_and_attack_without_moving():
+    """ "You must take a Move or Move and Attack maneuver and move at least 1/4 your top airspeed each turn,
+    or you'll stall and start to fall" (B398). The duelist (air Move 12: 3 yards needed) cannot hover and has
+    a foe beside her: a Move and Attack that stays in place would stall her, so it is either refused (as the
+    tool refuses a stalling Do Nothing) or carries her at least 3 yards."""
+    fight = new_fight(
+        [
+            {
+                "template": "winged_duelist",
+                "id": "g",
+                "at": [0, 0],
+                "altitude": 3,
+                "stats": {"basic_speed": 7, "flight_limitation": "cannot_hover"},
+            }
+        ],
+        [{"template": "winged_warrior", "id": "w", "at": [1, 0], "altitude": 3}],
+        faces=[6, 5, 5],
+    )
+    decision(fight, "g", "act")
+    cmd = Command("g", "attack", "w", {"weapon": "shortsword:swing", "maneuver": "move_and_attack"})
+    try:
+        R.validate(fight.state, cmd)
+    except Exception as refused:
+        assert "stall" in str(refused)
+        return
+    fight.submit(cmd)
+    assert (fight.state.combatants["g"].marks.get("moved") or 0) >= 3
