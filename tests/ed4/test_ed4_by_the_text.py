@@ -1766,3 +1766,45 @@ def test_D_splitting_movement_shares_one_movement_rate():
         )
     play(f, Command("hero", "attack", "foe", {"path": path, "after": [[3, 1], [2, 1]]}), faces(8, 3))
     assert c(f, "hero").pos == (2, 1)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="p.389/p.373/p.372: after standing up (his Standard action) a character moves his Movement Rate, "
+    "5 yards = 3 hexes; fracas's stand-up check says 3 hexes but its movement check refuses the 3rd "
+    "(it still rounds 5/2 down there)",
+)
+def test_D_after_standing_up_a_movement_rate_of_5_moves_3_hexes():
+    """p.389: "Standing is a simple matter, but uses the character's Standard action"; p.373: "Movement may be
+    done before or after your character's Simple and Standard actions"; p.372: round up to cover a full hex.
+    Knocked down, Movement Rate 5: he stands and walks 3 hexes."""
+    f = knocked_down_hero(movement=5)
+    until(f, "hero")
+    play(f, Command("hero", "stand-up", None, {"path": [[-1, 0], [-2, 0], [-3, 0]]}), [])
+    assert c(f, "hero").pos == (-3, 0)
+    assert "knocked-down" not in c(f, "hero").conditions
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the default tactic of a knocked-down character with an odd Movement Rate (3 yards = 2 hexes, "
+    "p.372) answers stand-up with a 2-hex path that validate refuses (the stand-up movement check rounds "
+    "down)",
+)
+def test_F_a_knocked_down_characters_tactic_stands_him_up_legally():
+    """p.389: "Standing is a simple matter, but uses the character's Standard action to get back on his feet";
+    the tactic's command for a knocked-down character (Movement Rate 3) whose foe ran off to 5 hexes away
+    passes validation and resolves."""
+    hero = who("hero", [0, 0], initiative=4, movement=3)
+    striker = who("striker", [1, 0], initiative=7, attacks=axe(14), tactic="hold")
+    far = who("far", [-4, 0], initiative=6, tactic="hold")
+    f = start([hero], [striker, far], [])
+    until(f, "striker")
+    play(f, Command("striker", "attack", "hero", {}), faces(10, 9) + faces(14, 13) + faces(5, 4))
+    until(f, "striker")
+    play(f, Command("striker", "run", None, {"path": [[2, -1], [3, -1], [4, -1], [5, -1]]}), [])
+    d = until(f, "hero")
+    cmd = f.auto_command(d)
+    R.validate(f.state, cmd)
+    f.dice = ScriptedDice([4] * 10)
+    f.submit(cmd)
