@@ -449,3 +449,65 @@ class Note(Event):
     text: str
     actor: str | None = None
     rule: str = ""
+
+
+# ----- the game master's overrides ---------------------------------------------------------------------
+# A game master may break any rule (docs/web.md, "Overruling"): these events change what no rule changes.
+# The other overrides are the ordinary events (CounterChanged, ConditionAdded, StatusChanged, Moved, OrderSet,
+# FightEnded) after a Note "GM: ..." that says who did it.
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenChanged(Event):
+    """The game master hides a combatant from the players, or reveals it."""
+
+    changes_combatant: ClassVar[bool] = True
+    target: str
+    hidden: bool
+
+    def apply(self, state: FightState) -> None:
+        c = state.combatants[self.target]
+        c.hidden = self.hidden
+        if self.hidden:
+            c.marks.pop("revealed", None)
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantAdded(Event):
+    """A combatant joins mid-fight: ``entry`` is an encounter file's combatant entry (a template or a stat
+    block, one copy, with its ``id`` and ``at``), built by the fight's ruleset as the file's would be."""
+
+    side: str
+    entry: dict[str, Any]
+
+    def apply(self, state: FightState) -> None:
+        from fracas.engine.encounter import CombatantSpec
+        from fracas.rules.registry import get_ruleset
+
+        spec = CombatantSpec.model_validate(_thaw(self.entry))
+        for c in get_ruleset(state.ruleset).make_combatants(spec, self.side, "entry"):
+            state.combatants[c.id] = c
+        if self.side not in state.sides:
+            state.sides = (*state.sides, self.side)
+        state.drop_grid()
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantRemoved(Event):
+    """A combatant leaves the fight altogether (not killed: gone from the roster and the order)."""
+
+    target: str
+
+    def apply(self, state: FightState) -> None:
+        current = state.current
+        state.combatants.pop(self.target, None)
+        if self.target in state.order:
+            state.order = [c for c in state.order if c != self.target]
+            if current == self.target:
+                state.turn = min(state.turn, len(state.order)) - 1
+            else:
+                state.turn = state.order.index(current) if current in state.order else -1
+        state.initiative.pop(self.target, None)
+        state.declarations.pop(self.target, None)
+        state.acted.discard(self.target)
+        state.drop_grid()

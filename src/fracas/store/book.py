@@ -247,6 +247,8 @@ class FightBook:
             state.apply(e)
             if isinstance(e, ev.Rolled | ev.Damaged):
                 _note_seen(e, state, seen)
+            elif isinstance(e, ev.HiddenChanged) and e.hidden:  # the game master hides it again
+                seen.discard(e.target)
             text = narrate(e, state, self.ruleset)
             if text:
                 now = frozenset(c.id for c in state.combatants.values() if concealed(c, seen))
@@ -457,6 +459,32 @@ class FightBook:
         self._settle(fight)
         what = f"tactics play the rest of round {target}"
         return Plan("round", what, list(fight.log or []), state=fight.state)
+
+    def plan_override(self, body: dict[str, Any]) -> Plan:
+        """The game master overrules (:mod:`fracas.store.overrule`): the override's events, then the
+        automatic steps without dice that follow from the new state (a round ended starts the next)."""
+        from fracas.store.overrule import OverrideRefused, override_events
+
+        if self.state.phase == "start":
+            raise Refused("the fight has not started")
+        try:
+            what, events = override_events(self.state, body)
+        except OverrideRefused as exc:
+            raise Refused(str(exc)) from None
+        fight = self._fight(NO_DICE)
+        try:
+            fight.apply(events)
+            self._settle(fight)
+            # the rules must be able to go on: who decides now, and what may he do
+            decision = None if fight.state.ended else fight.ruleset.pending(fight.state)
+            if decision is not None:
+                fight.ruleset.choices(fight.state, decision)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError, FracasError) as exc:
+            raise Refused(
+                f"the rules cannot carry on from that ({type(exc).__name__}: {exc}): "
+                "finish what is under way first (an attack being resolved, a ride)"
+            ) from None
+        return Plan("gm", f"GM: {what}", list(fight.log or []), state=fight.state)
 
     def plan_undo(self) -> Plan:
         if not self.undoable:

@@ -27,6 +27,7 @@ from fracas.store.fights import BatchRow, FightRecord, LogRow, StaleFight, Store
 T = TypeVar("T")
 EXPORT_FORMAT = "fracas-fight"
 EXPORT_VERSION = 1
+MAX_NAME = 200  # a fight's name, as an encounter's (fracas.engine.bounds.MAX_TEXT)
 
 
 class FightService:
@@ -117,6 +118,27 @@ class FightService:
         with self._guard:
             self._books[fight_id] = book
         return book
+
+    def rename(self, fight_id: str, name: str) -> None:
+        """A fight's new name (not an event: the name is the store's, not the fight's)."""
+        check_id(fight_id)
+        name = name.strip()
+        if not name or len(name) > MAX_NAME:
+            raise UsageError(f"a fight's name has 1 to {MAX_NAME} characters")
+        with self._lock(fight_id):
+            if not self.store.exists(fight_id):
+                raise UsageError(f"no saved fight with id {fight_id!r}")
+            with self.store.db.write() as conn:
+                conn.execute("UPDATE fights SET name=? WHERE id=?", (name, fight_id))
+            self._books.pop(fight_id, None)
+
+    def delete(self, fight_id: str) -> None:
+        check_id(fight_id)
+        with self._lock(fight_id):
+            if not self.store.exists(fight_id):
+                raise UsageError(f"no saved fight with id {fight_id!r}")
+            self.store.delete(fight_id)
+            self._books.pop(fight_id, None)
 
     # ----- export and import -----------------------------------------------------------------------
     def export(self, fight_id: str) -> dict[str, Any]:

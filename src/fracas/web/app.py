@@ -28,7 +28,7 @@ from fracas.engine import encounter as enc
 from fracas.errors import EncounterFileError, FracasError, RuleNotImplemented, UsageError
 from fracas.store.book import FacesNeeded, FightBook
 from fracas.store.fights import StaleFight, check_id
-from fracas.store.session import FightService
+from fracas.store.session import MAX_NAME, FightService
 from fracas.web.guard import COOKIE, BodyLimit, SecurityHeaders, TokenInAddress
 from fracas.web.views import gm_view, player_view
 
@@ -68,6 +68,15 @@ class CommandIn(ActionIn):
 
 class PlainIn(_Strict):
     expected: StrictInt | None = None
+
+
+class OverrideIn(_Strict):
+    expected: StrictInt | None = None
+    override: dict[str, Any]
+
+
+class RenameIn(_Strict):
+    name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
 class CreateIn(_Strict):
@@ -329,6 +338,8 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         book, plan = service.act(fight_id, lambda b: b.plan_round(), body.expected)
         return done(book, plan)
 
+    _overrule_routes(app, service, gm_only, done)
+
     @app.post("/api/fights/{fight_id}/undo", dependencies=[Depends(gm_only)])
     def undo(fight_id: str, body: PlainIn) -> Any:
         book, plan = service.act(fight_id, lambda b: b.plan_undo(), body.expected)
@@ -373,6 +384,25 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         return {"status": "ok", "encounter": json.loads(json.dumps(data, default=str))}
 
     return app
+
+
+def _overrule_routes(app: FastAPI, service: FightService, gm_only: Any, done: Any) -> None:
+    """The game master's overrides (docs/web.md, "Overruling"), renaming and deleting a fight."""
+
+    @app.post("/api/fights/{fight_id}/override", dependencies=[Depends(gm_only)])
+    def override(fight_id: str, body: OverrideIn) -> Any:
+        book, plan = service.act(fight_id, lambda b: b.plan_override(body.override), body.expected)
+        return done(book, plan)
+
+    @app.post("/api/fights/{fight_id}/rename", dependencies=[Depends(gm_only)])
+    def rename(fight_id: str, body: RenameIn) -> Any:
+        service.rename(fight_id, body.name)
+        return {"status": "ok", "name": body.name.strip()}
+
+    @app.post("/api/fights/{fight_id}/delete", dependencies=[Depends(gm_only)])
+    def delete(fight_id: str) -> Any:
+        service.delete(fight_id)
+        return {"status": "ok"}
 
 
 def _parse_text(text: str, name: str) -> dict[str, Any]:

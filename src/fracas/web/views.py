@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine.hexgrid import distance
 from fracas.engine.narrate import faces_text
 from fracas.store.book import attack_words, concealed, describe
+from fracas.store.overrule import STATUSES
 from fracas.web.players import hidden_sides, line_for_players, player_sides, secret_words
 
 if TYPE_CHECKING:
@@ -229,6 +230,14 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
         "can_undo": book._what(undo[-1]) if undo else None,
         "can_redo": book._what(book.redo[-1]) if book.redo else None,
         "map": hex_map(state, visible=None),
+        "overrule": {
+            "statuses": list(STATUSES),
+            "templates": sorted(ruleset.templates()),
+            "sides": list(state.sides),
+            "can_end_round": state.round >= 1
+            and state.phase not in ("round-end", "start")
+            and not state.ended,
+        },
     }
     if with_log:
         view["log"] = [_gm_line(line) for line in book.lines[-MAX_LOG:]]
