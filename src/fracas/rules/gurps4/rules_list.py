@@ -40,12 +40,85 @@ RULES: list[Rule] = [
         "Move and Attack: -4 melee capped at 9 last; ranged -2 or Bulk; no Parry, no retreat",
         "B365",
     ),
+    Rule("gurps4/core/maneuver/attack", "Attack: one attack, a step before or after", "B365"),
+    Rule("gurps4/core/maneuver/move", "Move: full Move, any defense", "B364"),
+    Rule(
+        "gurps4/core/maneuver/aim",
+        "Aim: +Acc, +1 more after 2 turns, +2 after 3; spoiled by defending, "
+        "and by injury unless a Will roll succeeds",
+        "B364",
+    ),
+    Rule(
+        "gurps4/core/maneuver/evaluate", "Evaluate: +1 a turn (max +3) to the next attack on that foe", "B364"
+    ),
+    Rule(
+        "gurps4/core/maneuver/feint",
+        "Feint: a Quick Contest; the win comes off the foe's next defense",
+        "B365",
+    ),
+    Rule("gurps4/core/maneuver/ready", "Ready: take up or reload a weapon, ready a shield", "B366"),
+    Rule(
+        "gurps4/core/maneuver/all-out-attack", "All-Out Attack: no active defense until the next turn", "B365"
+    ),
+    Rule(
+        "gurps4/core/maneuver/all_out_attack_determined",
+        "All-Out Attack (Determined): +4 melee, +1 ranged",
+        "B365",
+    ),
+    Rule("gurps4/core/maneuver/all_out_attack_double", "All-Out Attack (Double): two melee attacks", "B365"),
+    Rule(
+        "gurps4/core/maneuver/all_out_attack_feint", "All-Out Attack (Feint): a feint, then an attack", "B365"
+    ),
+    Rule(
+        "gurps4/core/maneuver/all_out_attack_strong", "All-Out Attack (Strong): +2 damage or +1 a die", "B365"
+    ),
+    Rule(
+        "gurps4/core/maneuver/move_and_attack",
+        "Move and Attack: the attack roll (-4 melee, capped at 9; ranged -2 or Bulk)",
+        "B365",
+    ),
+    Rule(
+        "gurps4/core/maneuver/all-out-defense",
+        "All-Out Defense: Increased (+2 to one defense) or Double "
+        "(a second defense); only a defense the figure has",
+        "B366",
+    ),
     Rule(
         "gurps4/core/active-defense",
         "Dodge, Parry, Block; retreat; shields' DB; Combat Reflexes; "
         "multiple parries; Deceptive Attack; feints",
         "B374-377",
     ),
+    Rule("gurps4/core/active-defense/dodge", "Dodge: Basic Speed + 3, less encumbrance", "B374"),
+    Rule("gurps4/core/active-defense/parry", "Parry: skill/2 + 3 + the weapon's Parry; unarmed -3", "B376"),
+    Rule(
+        "gurps4/core/active-defense/multiple-parries",
+        "Each parry after the first with the same weapon -4 (fencing -2); counted per weapon",
+        "B376",
+    ),
+    Rule(
+        "gurps4/core/active-defense/retreat",
+        "Retreat: +3 Dodge, +1 Parry or Block (+3 fencing); once a turn, melee only; lasts against the same "
+        "attacker until the next turn; not while stunned, sitting, kneeling or mounted",
+        "B377",
+    ),
+    Rule(
+        "gurps4/core/active-defense/dodge-and-drop",
+        "Dodge and Drop: +3 to Dodge against a ranged attack; the defender ends prone",
+        "B377",
+        note="not from the saddle, in the air, by a mount, or when already down; the default tactics "
+        "never take it",
+    ),
+    Rule("gurps4/core/active-defense/shield-db", "A ready shield's Defense Bonus to every defense", "B287"),
+    Rule("gurps4/core/active-defense/combat-reflexes", "Combat Reflexes +1 to every active defense", "B43"),
+    Rule(
+        "gurps4/core/active-defense/deceptive-attack",
+        "Deceptive Attack: the defense -1 for every -2 the attacker took",
+        "B369",
+    ),
+    Rule("gurps4/core/deceptive-attack", "Deceptive Attack: -2 to the attack per -1 to the defense", "B369"),
+    Rule("gurps4/core/minimum-st", "Below a weapon's minimum ST: -1 to skill per point short", "B270"),
+    Rule("gurps4/core/shield", "A large shield: -2 to the bearer's attacks", "B287"),
     Rule(
         "gurps4/core/active-defense/direction",
         "Attacks from the side or behind",
@@ -54,6 +127,11 @@ RULES: list[Rule] = [
         "facing is not modelled: every attack comes from the front",
     ),
     Rule("gurps4/core/damage", "Damage by ST (thrust/swing), damage types, minimum damage", "B16, B378"),
+    Rule(
+        "gurps4/core/damage/hit-location",
+        "Wounding by hit location (skull x4, vitals x3, limbs capped, crippling)",
+        "B398-400",
+    ),
     Rule(
         "gurps4/core/damage/dr",
         "DR by location, armor divisors, wounding modifiers, blunt trauma",
@@ -101,6 +179,12 @@ RULES: list[Rule] = [
         "not modelled: reach C counts as 1 yard",
     ),
     # ---- mounted combat (text 002)
+    Rule(
+        "gurps4/mounted",
+        "Mounted combat: mount and rider as two combatants in one hex; the rider moves by the mount",
+        "B396-397",
+        note="GM's calls (options): a riderless mount leaves the fight; an unhorsed rider is out",
+    ),
     Rule("gurps4/mounted/mount-attacks", "War-trained mounts attack (bite, kick, trample)", "B396"),
     Rule(
         "gurps4/mounted/trample",
@@ -240,6 +324,12 @@ RULES: list[Rule] = [
         "B398",
     ),
     Rule("gurps4/aerial/retreat", "A hovering flyer with room retreats up or down: +1 more", "B398"),
+    Rule("gurps4/gear/stirrups", "Stirrups: +1 to control the mount; needed for Lance skill", "B289"),
+    Rule(
+        "gurps4/gear/war-saddle",
+        "War saddle: +1 to Riding to stay seated; 50% to stay seated while unconscious",
+        "B289",
+    ),
     Rule(
         "gurps4/aerial/acrobatic-dodge",
         "Acrobatic Dodge with Aerobatics",

@@ -646,7 +646,9 @@ class GurpsRuleset(Ruleset):
         if not isinstance(loc, str):
             raise IllegalCommand("args.location: a hit location name", "gurps4/core/hit-location B398")
         if not isinstance(args.get("deceptive", 0), int) or int(args.get("deceptive", 0)) < 0:
-            raise IllegalCommand("args.deceptive: levels of Deceptive Attack, 0 or more", "gurps4/core B369")
+            raise IllegalCommand(
+                "args.deceptive: levels of Deceptive Attack, 0 or more", "gurps4/core/deceptive-attack B369"
+            )
 
     def _explain_defense_refusal(self, state: FightState, d: Combatant, command: Command) -> None:
         kind = command.args.get("defense", "none")
