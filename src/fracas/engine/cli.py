@@ -120,12 +120,10 @@ def load_encounter(file: Path) -> tuple[Any, Any]:
 
     if str(file) != "-":
         return encounter.load(file)
-    from fracas.importers import expand_from_entries
-
     text = sys.stdin.read()
-    toml = _looks_like_toml(text)
-    data = encounter.read_text(text, "<stdin>", toml=toml)
-    data = expand_from_entries(data, Path.cwd(), "<stdin>")
+    data = encounter.read_text(text, "<stdin>", toml=_looks_like_toml(text))
+    # the loader's own `from:` step, relative to the current folder (the parent of "<stdin>")
+    data = encounter._characters_from_files(data, Path("<stdin>"))
     return encounter.load_data(data, "<stdin>")
 
 

@@ -284,11 +284,11 @@ class _Reader:
             where = f"HEALTH/{part}"
             value = self.int_attr(sub[0], "value", where, required=False)
             if value is None:
-                base = self.int_attr(sub[0], "base", where)
+                base = self.int_attr(sub[0], "base", where) or 0
                 adj = self.int_attr(sub[0], "adjustment", where, required=False) or 0
                 value = self.report.compute(
                     f"stats.{key}", base + adj, f"{where} base {base} + adjustment {adj}"
-                )  # type: ignore[operator]
+                )
             else:
                 self.report.take(f"stats.{key}", value, f"{where} @value")
             if value and value >= 1:
@@ -308,9 +308,9 @@ class _Reader:
                 self.report.unusable_thing(f"HEALTH/WOUNDS {n} Wounds", "a fight starts unhurt")
         rec = self.kids(el, "RECOVERY")
         if rec:
-            n = self.int_attr(rec[0], "testsperday", "HEALTH/RECOVERY")
+            tests = self.int_attr(rec[0], "testsperday", "HEALTH/RECOVERY")
             self.stats["recovery_tests"] = self.report.take(
-                "stats.recovery_tests", n, "HEALTH/RECOVERY @testsperday"
+                "stats.recovery_tests", tests, "HEALTH/RECOVERY @testsperday"
             )
         dmg = self.int_attr(el, "damage", "HEALTH", required=False)
         if dmg:

@@ -28,7 +28,7 @@ from typing import Any
 
 from fracas.importers.ecte import ATTACK_ABILITIES
 from fracas.importers.gcs import slug
-from fracas.importers.report import CharacterFileError, Imported, MappingReport
+from fracas.importers.report import CharacterFileError, Imported, MappingReport, mapping
 
 ATTRS = ("dex", "str", "tou", "per", "wil", "cha")
 _FULL = {
@@ -141,7 +141,7 @@ class _Reader:
         self.sys: dict[str, Any] = doc["system"]
         name = doc.get("name")
         self.name = name.strip() if isinstance(name, str) and name.strip() else path.stem
-        st = doc.get("_stats") if isinstance(doc.get("_stats"), dict) else {}
+        st = mapping(doc.get("_stats"))
         self.type = str(doc.get("type") or "character")
         version = (
             f"system {st.get('systemVersion', '?')}, Foundry {st.get('coreVersion', '?')}, type {self.type}"
@@ -391,7 +391,7 @@ class _Reader:
         init = _num(self.sys.get("initiative"))
         if init and self.type != "character":
             self.stats["initiative"] = self.report.take("stats.initiative", int(init), "system.initiative")
-        karma = self.sys.get("karma") if isinstance(self.sys.get("karma"), dict) else {}
+        karma = mapping(self.sys.get("karma"))
         v, step = _num(karma.get("value")), _num(karma.get("step"))
         if v is not None:
             self.stats["karma"] = self.report.take("stats.karma", max(0, int(v)), "system.karma.value")

@@ -30,7 +30,7 @@ from fracas.importers.gcs_gear import (
     parse_weight,
     slug,
 )
-from fracas.importers.report import CharacterFileError, Imported, MappingReport
+from fracas.importers.report import CharacterFileError, Imported, MappingReport, mapping
 
 VERSIONS = (2, 3, 4, 5)
 ENCUMBRANCE = ("None", "Light", "Medium", "Heavy", "Extra-Heavy")
@@ -79,7 +79,7 @@ class _Reader(GearReading):
         self.path = path
         self.doc = doc
         self.version = version
-        profile = doc.get("profile") if isinstance(doc.get("profile"), dict) else {}
+        profile = mapping(doc.get("profile"))
         name = profile.get("name") if isinstance(profile.get("name"), str) and profile.get("name") else None
         self.name = name or path.stem
         self.report = MappingReport(str(path), "gcs", f"version {version}", self.name)
@@ -363,7 +363,7 @@ class _Reader(GearReading):
         )
 
     def encumbrance(self) -> int:
-        calc = self.doc.get("calc") if isinstance(self.doc.get("calc"), dict) else {}
+        calc = mapping(self.doc.get("calc"))
         st = self.stats["st"]
         if isinstance(calc.get("basic_lift"), str):
             bl = parse_weight(calc["basic_lift"], self.fail, "calc.basic_lift")
@@ -392,7 +392,7 @@ class _Reader(GearReading):
         return level
 
     def move_and_dodge(self, level: int) -> None:
-        calc = self.doc.get("calc") if isinstance(self.doc.get("calc"), dict) else {}
+        calc = mapping(self.doc.get("calc"))
         move, dodge = calc.get("move"), calc.get("dodge")
         if isinstance(move, list) and len(move) == 5:
             self.stats["basic_move"] = self.report.take(
@@ -436,7 +436,7 @@ class _Reader(GearReading):
                     )
 
     def size(self) -> None:
-        profile = self.doc.get("profile") if isinstance(self.doc.get("profile"), dict) else {}
+        profile = mapping(self.doc.get("profile"))
         sm = profile.get("SM")
         if isinstance(sm, int) and sm:
             self.stats["sm"] = self.report.take("stats.sm", sm, "profile.SM")

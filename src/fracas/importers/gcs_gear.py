@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from fracas.importers.report import mapping
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
@@ -192,7 +194,7 @@ class GearReading:
     doc: dict[str, Any]
     name: str
     template: str | None
-    natural: list[str]
+    natural: list[tuple[dict[str, Any], str, str]]
     fail: Callable[[str, str], CharacterFileError]
     walk: Callable[[str, str], Iterator[tuple[dict[str, Any], str]]]
     _kind: Callable[[dict[str, Any], str], str]
@@ -273,8 +275,8 @@ class GearReading:
     ) -> bool:
         if not isinstance(wp, dict):
             raise self.fail(where, f"expected a weapon object, found {wp!r}")
-        calc = wp.get("calc") if isinstance(wp.get("calc"), dict) else {}
-        usage = wp.get("usage") if isinstance(wp.get("usage"), str) else ""
+        calc = mapping(wp.get("calc"))
+        usage = str(wp["usage"]) if isinstance(wp.get("usage"), str) else ""
         damage = calc.get("damage") if isinstance(calc.get("damage"), str) else None
         level = calc.get("level")
         label = f"{owner}" + (f" ({usage})" if usage else "")
@@ -411,7 +413,7 @@ class GearReading:
         """An animal's own attack (``stats.attacks``): GCS's final damage dice and level, its reach."""
         from fracas.rules.gurps4 import data
 
-        calc = wp.get("calc") if isinstance(wp.get("calc"), dict) else {}
+        calc = mapping(wp.get("calc"))
         damage = str(calc.get("damage", ""))
         m = _DAMAGE.match(damage.strip())
         if m is None or m.group("type") not in data.wounding():
@@ -429,7 +431,7 @@ class GearReading:
             0 if r == "C" else int(r)
             for r in re.findall(r"C|\d+", str(calc.get("reach") or wp.get("reach") or "C"))
         ]
-        usage = wp.get("usage") if isinstance(wp.get("usage"), str) and wp.get("usage") else label
+        usage = str(wp["usage"]) if isinstance(wp.get("usage"), str) and wp["usage"] else label
         attack: dict[str, Any] = {
             "name": plain(usage).replace(" ", "_"),
             "damage": m.group("dice").replace(" ", ""),

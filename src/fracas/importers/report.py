@@ -9,6 +9,11 @@ from typing import Any
 from fracas.errors import FracasError
 
 
+def mapping(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (a part missing or of another kind)."""
+    return value if isinstance(value, dict) else {}
+
+
 class CharacterFileError(FracasError):
     """A character file that is not the format or is damaged: names the file and the field (exit 2)."""
 
