@@ -708,3 +708,28 @@ def test_F_every_tactic_command_is_legal_to_the_end(path):
         fight = Fight(R, state, RandomDice(seed))
         fight.log = None
         assert fight.run_checked() is not None
+
+
+def test_E_a_declared_retreat_runs_at_full_movement_and_escapes():
+    """ch.12 Special Actions: special actions "can also include unusual actions such as surrendering to an
+    opponent or retreating"; ch.12 Movement: "If movement is the only action your character takes during a
+    Combat Round, a character can move up to a number of yards equal to his Full Movement." The foe declares a
+    retreat: his tactic runs his Full Movement (20 yards, 10 hexes) away and, beyond the hero's reach (Full
+    Movement 8 yards), he is gone."""
+    hero = who("hero", [0, 0], initiative=7, movement=4, full_movement=8)
+    foe = who("foe", [3, 0], movement=10, full_movement=20)
+    f = start([hero], [foe, who("other", [3, 3], tactic="hold")], [6, 3, 2])
+    d = until(f, "foe", plan={"hero": ("attack", "foe"), "foe": ("run", None, ["retreat"])})
+    cmd = f.auto_command(d)
+    assert (cmd.action, len(cmd.args["path"])) == ("run", 10)
+    play(f, cmd, [])
+    assert c(f, "foe").status == "fled"
+
+
+def test_D_without_group_initiative_each_ork_rolls():
+    """ch.12 Initiative: "We recommend that the gamemaster make one Initiative Test for groups of similar
+    characters" - a recommendation: with the option off, each of three identical orks tests (5, 3, 2)."""
+    orks = {"template": "ork-raider", "count": 3, "at": [[3, 0], [3, 1], [4, 0]]}
+    f = start([who("hero", [0, 0], initiative=7)], [orks], [6, 5, 3, 2], options={"group-initiative": False})
+    until(f, "hero")
+    assert [initiative(f, f"ork-raider-{i}", 1).value for i in (1, 2, 3)] == [5, 3, 2]
