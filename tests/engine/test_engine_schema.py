@@ -168,7 +168,7 @@ def _ed4_riders(mica: dict[str, Any], other: dict[str, Any] | None = None) -> di
             _ed4_riders(
                 {"options": {"rides": "horse"}}, {"template": "thrak", "options": {"rides": "horse"}}
             ),
-            "mount carries at most 1",
+            "mount carries at most one rider",
         ),
         (
             _ed4_riders(
@@ -193,7 +193,7 @@ def test_sas_riders_graph() -> None:
     data = yaml.safe_load((EXAMPLES / "sas/cavalry-charge.yaml").read_text())
     riders = [e for e in data["sides"][0]["combatants"] if e.get("options", {}).get("mount")]
     riders[1]["options"]["mount"] = riders[0]["options"]["mount"]
-    _refused(data, "a mount carries at most 1")
+    _refused(data, "a mount carries at most one rider")
 
 
 def test_too_many_combatants_are_refused_naming_the_limit() -> None:

@@ -313,7 +313,8 @@ def check_rides(spec: EncounterSpec, combatants: dict[str, Combatant]) -> list[s
             )
         elif len(carried.setdefault(mid, [])) >= most:
             who = ", ".join([*carried[mid], rider])
-            out.append(f"{path}: {who} all ride {mid}; a mount carries at most {most} in {spec.ruleset}")
+            most_said = {1: "one rider", 2: "two riders"}.get(most, f"{most} riders")
+            out.append(f"{path}: {who} all ride {mid}; a mount carries at most {most_said} in {spec.ruleset}")
         else:
             carried[mid].append(rider)
     return out

@@ -3,7 +3,7 @@ files"): typed ``stats`` overrides of a bestiary entry, ``equipment``, per-comba
 ``extra`` terrain and ``settings``; unknown keys refused.
 
 Ranges: printed bonuses (Attack +2, Swift +1, ...) are 0 to +20 on a d20 game; Movement 0-30 spaces (the
-bestiary's fastest is 12); Wound Level base 1-20; Minion hits 0-3 (reference 2.6); dice settings are
+bestiary's fastest is 12); Wound Level base 1-200 (the size chart runs to 200); Minion hits 0-3 (reference 2.6); dice settings are
 ``NdS+M`` with at most 20 dice of at most 100 faces."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Stats(Strict):
     race: Name | None = None
     size: Name | None = None
     movement: Annotated[int, Field(strict=True, ge=0, le=30)] | None = None
-    wound_level_base: Annotated[int, Field(strict=True, ge=1, le=20)] | None = None
+    wound_level_base: Annotated[int, Field(strict=True, ge=1, le=200)] | None = None
     attack: Bonus | None = None
     damage: Bonus | None = None
     defense: Bonus | None = None
