@@ -268,7 +268,7 @@ def test_a_tampered_or_malformed_export_is_refused_and_nothing_is_stored(tmp_pat
         if row["type"] == "Damaged":
             row["data"]["amount"] += 1
             break
-    with pytest.raises(EncounterFileError, match="does not replay to the exported state"):
+    with pytest.raises(EncounterFileError, match="does not follow from the rules"):
         other.import_(tampered)
 
     broken = json.loads(json.dumps(data))

@@ -26,7 +26,7 @@ from fracas.engine.narrate import narrate
 from fracas.engine.play import Fight, TooManySteps
 from fracas.errors import FracasError, IllegalCommand, UsageError
 from fracas.rules.registry import get_ruleset
-from fracas.store.fights import MARKERS, BatchRow, FightRecord, LogRow
+from fracas.store.fights import MARKERS, PLAY, BatchRow, FightRecord, LogRow
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
@@ -165,11 +165,17 @@ class Plan:
     marker: tuple[str, int] | None = None
     state: FightState | None = None
     seq: int = 0  # where the log ended once this plan was written
+    command: Command | None = None  # a person's command (a tactic's is found again by the tactic)
+    faces: list[int] | None = None  # the faces typed in (None: the server's dice for this batch)
 
     def rows(self) -> list[tuple[str, dict[str, Any]]]:
         if self.marker is not None:
             return [(self.marker[0], {"batch": self.marker[1]})]
-        return [(e.kind, ev.to_json(e)) for e in self.events]
+        events = [(e.kind, ev.to_json(e)) for e in self.events]
+        if self.command is None and self.faces is None:
+            return events
+        play = {"command": None if self.command is None else self.command.to_json(), "faces": self.faces}
+        return [(PLAY, play), *events]
 
 
 def batch_seed(seed: int, batch: int) -> int:
@@ -203,6 +209,8 @@ class FightBook:
 
     # ----- reading the log ---------------------------------------------------------------------------
     def _take_row(self, row: LogRow) -> None:
+        if row.type == PLAY:  # how the batch was played: read by the replay check, not folded
+            return
         if row.type in MARKERS:
             self._marker(row.type, int(row.data["batch"]))
             self.events.setdefault(row.batch, [])
@@ -330,11 +338,15 @@ class FightBook:
             fight.apply(events)
         raise TooManySteps(f"no decision after {MAX_ROUND_STEPS} automatic steps")
 
-    def _finish(self, fight: Fight, dice: DiceSource, kind: str, what: str) -> Plan:
+    def _finish(
+        self, fight: Fight, dice: DiceSource, kind: str, what: str, command: Command | None = None
+    ) -> Plan:
+        faces = None
         if isinstance(dice, TypedDice):
             dice.check_all_used()
+            faces = list(dice.faces)
         self._settle(fight)
-        return Plan(kind, what, list(fight.log or []), state=fight.state)
+        return Plan(kind, what, list(fight.log or []), state=fight.state, command=command, faces=faces)
 
     def plan_start(self) -> Plan:
         if self.active:
@@ -415,7 +427,7 @@ class FightBook:
         except IllegalCommand as exc:
             raise Refused(str(exc)) from None
         what = f"{self._name(command.actor)}: {describe(command, self.state)}"
-        return self._finish(fight, dice, "command", what)
+        return self._finish(fight, dice, "command", what, command)
 
     def plan_tactic(self, faces: list[int] | None = None) -> Plan:
         """Let the deciding combatant's tactic choose its command."""

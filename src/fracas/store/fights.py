@@ -20,6 +20,10 @@ from fracas.errors import FracasError, UsageError
 from fracas.store.db import Database, default_path
 
 MARKERS = ("Undo", "Redo")
+PLAY = "Play"
+"""A log row before a batch's events saying how the batch was played: the person's command and the faces
+typed in, when there were any (``{"command": {...} | null, "faces": [...] | null}``); with it every batch
+replays exactly through the rules (store/replay.py)."""
 
 
 class StaleFight(FracasError):

@@ -23,6 +23,7 @@ from fracas.engine.encounter import explain
 from fracas.errors import EncounterFileError, FracasError, UsageError
 from fracas.store.book import FightBook, Plan, Planner
 from fracas.store.fights import BatchRow, FightRecord, LogRow, StaleFight, Store, check_id
+from fracas.store.replay import MAX_SEED, replay_log
 
 T = TypeVar("T")
 EXPORT_FORMAT = "fracas-fight"
@@ -105,6 +106,8 @@ class FightService:
         fight_id = self.store.new_id(name)
         if seed is None:
             seed = secrets.randbelow(2**31 - 1) + 1
+        if isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise UsageError(f"seed: a whole number 0 to 2**63-1, found {seed!r}")
         now = time.time()
         record = FightRecord(fight_id, name, spec.ruleset, _plain(data), seed, now, now)
         book = FightBook(record, [], [])
@@ -178,17 +181,12 @@ class FightService:
         record = FightRecord(fight_id, f.name, f.ruleset, f.encounter, f.seed, f.created, time.time())
         batches = [BatchRow(b.batch, b.kind, b.what, b.created) for b in doc.batches]
         rows = [LogRow(r.seq, r.batch, r.type, r.data) for r in doc.log]
-        known = {b.batch for b in batches}
-        missing = sorted({r.batch for r in rows} - known)
-        if missing:
-            raise EncounterFileError(f"{source}: log rows name batches that are not listed: {missing[:5]}")
         try:
-            book = FightBook(record, batches, rows)
+            book = replay_log(record, batches, rows, source)
+        except EncounterFileError:
+            raise
         except FracasError as exc:
             raise EncounterFileError(f"{source}: {exc}") from None
-        except Exception as exc:  # an event that does not apply to this encounter
-            why = f"{type(exc).__name__}: {exc}"
-            raise EncounterFileError(f"{source}: the log does not replay: {why}") from None
         if doc.snapshot is not None and _plain(book.state.snapshot()) != _plain(doc.snapshot):
             raise EncounterFileError(f"{source}: the log does not replay to the exported state")
         with self._lock(fight_id), self.store.db.write() as conn:
@@ -234,24 +232,24 @@ class _Strict(BaseModel):
 
 
 class _Fight(_Strict):
-    id: str
-    name: str
+    id: str = Field(max_length=200)
+    name: str = Field(max_length=200)
     ruleset: str
-    seed: int
+    seed: int = Field(ge=0, le=MAX_SEED, strict=True)
     created: float
     encounter: dict[str, Any]
 
 
 class _Batch(_Strict):
-    batch: int = Field(ge=1)
-    kind: str
-    what: str
+    batch: int = Field(ge=1, le=10**9)
+    kind: str = Field(max_length=40)
+    what: str = Field(max_length=2000)
     created: float
 
 
 class _Row(_Strict):
-    seq: int = Field(ge=1)
-    batch: int = Field(ge=1)
+    seq: int = Field(ge=1, le=10**9)
+    batch: int = Field(ge=1, le=10**9)
     type: str
     data: dict[str, Any]
 
