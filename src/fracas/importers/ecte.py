@@ -471,9 +471,9 @@ class _Reader:
             "damage = Strength step (ED4 p.377)",
         )
         if re.sub(r"[^a-z]", "", self.race.lower()) == "tskrang":
-            from fracas.rules.ed4 import options as opt
-
-            step, dmg = opt.tail_attack_steps(dex, unarmed_rank, st)
+            # an Unarmed Combat test and a Damage test on the Strength step (p.386; the same sums as
+            # rules.ed4.options.tail_attack_steps, which sits above the importers' layer)
+            step, dmg = dex + unarmed_rank, st
             attacks.append({"name": "Tail", "kind": "natural", "step": step, "damage": dmg})
             self.report.compute(
                 f"stats.attacks[{len(attacks) - 1}]",

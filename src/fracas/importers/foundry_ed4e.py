@@ -517,9 +517,9 @@ class _Reader:
             "damage = Strength step (ED4 p.377)",
         )
         if self.tail:
-            from fracas.rules.ed4 import options as opt
-
-            step, dmg = opt.tail_attack_steps(dex, urank, st)
+            # an Unarmed Combat test and a Damage test on the Strength step (p.386; the same sums as
+            # rules.ed4.options.tail_attack_steps, which sits above the importers' layer)
+            step, dmg = dex + urank, st
             attacks.append({"name": "Tail", "kind": "natural", "step": step, "damage": dmg})
             self.report.compute(
                 f"stats.attacks[{len(attacks) - 1}]",

@@ -75,15 +75,23 @@ DR_LOCATIONS = ("skull", "face", "neck", "torso", "vitals", "groin", "arm", "han
 
 
 def row_damage(row: str, st: int) -> list[str]:
-    """A fracas weapon row's damage at ST, each mode ('1d+3 cut')."""
-    from fracas.rules.gurps4 import core, data
+    """A fracas weapon row's damage at ST, each mode ('1d+3 cut'): thr/sw of data/damage_by_st.toml (p.B16)
+    plus the row's adds, as ``rules.gurps4.core.weapon_damage`` works it out (read here from the data
+    layer: the importers sit below the rules engine, which the encounter loader calls them from)."""
+    from fracas.rules.gurps4 import data
+    from fracas.rules.gurps4.dice import parse_dice
 
+    table = data.damage_table()
     out = []
     for m in data.weapons()[row].modes:
-        try:
-            out.append(f"{core.weapon_damage(st, m.damage)} {m.type}")
-        except Exception:  # a ST outside the damage table: show the row's formula
-            out.append(f"{m.damage} {m.type}")
+        text = f"{m.damage} {m.type}"  # a ST outside the table: the row's formula
+        for base, idx in (("thr", 0), ("sw", 1)):
+            if m.damage.startswith(base) and st in table:
+                rest = m.damage[len(base) :]
+                text = f"{table[st][idx].plus(int(rest) if rest else 0)} {m.type}"
+        if not m.damage.startswith(("thr", "sw")):
+            text = f"{parse_dice(m.damage)} {m.type}"
+        out.append(text)
     return out
 
 
