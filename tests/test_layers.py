@@ -148,3 +148,13 @@ def test_ruff_finds_nothing() -> None:
         [str(tool), "format", "--check", *where], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert fmt.returncode == 0, fmt.stdout[-4000:]
+
+
+def test_every_test_module_has_its_own_name() -> None:
+    """The test folders are not packages: two test modules of one name stop pytest at collection."""
+    seen: dict[str, Path] = {}
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        if path.name in ("__init__.py", "conftest.py"):
+            continue
+        other = seen.setdefault(path.name, path)
+        assert other == path, f"{path.relative_to(ROOT)} and {other.relative_to(ROOT)}: rename one"

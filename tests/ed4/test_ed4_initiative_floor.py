@@ -22,7 +22,8 @@ def _silar_at_step_2(wounds: int = 0) -> Any:
                      "stats": {"initiative": 2}},
                 ],
             },
-            {"name": "B", "combatants": [{"template": "bandit", "id": "bandit", "at": [3, 0], "tactic": "hold"}]},
+            {"name": "B",
+             "combatants": [{"template": "bandit", "id": "bandit", "at": [3, 0], "tactic": "hold"}]},
         ],
         options={"wound-penalties": True},
     )  # fmt: skip

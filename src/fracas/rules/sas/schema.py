@@ -3,8 +3,8 @@ files"): typed ``stats`` overrides of a bestiary entry, ``equipment``, per-comba
 ``extra`` terrain and ``settings``; unknown keys refused.
 
 Ranges: printed bonuses (Attack +2, Swift +1, ...) are 0 to +20 on a d20 game; Movement 0-30 spaces (the
-bestiary's fastest is 12); Wound Level base 1-200 (the size chart runs to 200); Minion hits 0-3 (reference 2.6); dice settings are
-``NdS+M`` with at most 20 dice of at most 100 faces."""
+bestiary's fastest is 12); Wound Level base 1-200 (the size chart runs to 200); Minion hits 0-3 (reference
+2.6); dice settings are ``NdS+M`` with at most 20 dice of at most 100 faces."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from by_the_text_helpers import Play, R, mods, start, try_every_offer, unit
+from sas_by_the_text_helpers import Play, R, mods, start, try_every_offer, unit
 
 from fracas.engine import encounter
 from fracas.engine import events as ev
