@@ -22,8 +22,8 @@ MICA = Path(__file__).resolve().parents[2] / "examples/ed4/mica-and-the-ghouls.y
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A fight played every way a saved fight is played: rounds of tactics, a person's command, a tactic's
-    turn, typed-in faces, an undo and a redo; to the end."""
+    """A fight played every way a saved fight is played: rounds of tactics, a person's command, a game
+    master's override, an undo and a redo; to the end."""
     svc = FightService(Store(tmp_path_factory.mktemp("db") / "f.sqlite3"))
     fid = svc.create(yaml.safe_load(MICA.read_text()), seed=7).record.id
     svc.act(fid, lambda b: b.plan_advance(None))  # Initiative, server dice
@@ -32,6 +32,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         choice = book.choices()[-1]
         svc.act(fid, lambda b: b.plan_command(choice))
     svc.act(fid, lambda b: b.plan_round())
+    svc.act(
+        fid,
+        lambda b: b.plan_override({"kind": "damage", "target": "ghoul-1", "counter": "damage", "amount": 2}),
+    )
     svc.act(fid, lambda b: b.plan_undo())
     svc.act(fid, lambda b: b.plan_redo())
     for _ in range(60):
@@ -95,6 +99,11 @@ def _order_unknown(data: dict[str, Any]) -> None:
     row["data"]["order"] = ["nobody", *row["data"]["order"][1:]]
 
 
+def _override_changed(data: dict[str, Any]) -> None:
+    play = next(r for r in data["log"] if r["type"] == "Play" and "override" in r["data"])
+    play["data"]["override"]["amount"] = 3
+
+
 def _batch_twice(data: dict[str, Any]) -> None:
     data["batches"].append(dict(data["batches"][-1]))
 
@@ -110,6 +119,7 @@ FORGERIES = {
     "won by Martians": _set("FightEnded", "winner", "Martians"),
     "an order of unknown ids": _order_unknown,
     "a batch listed twice": _batch_twice,
+    "an override other than the one logged": _override_changed,
 }
 
 

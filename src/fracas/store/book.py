@@ -13,6 +13,7 @@ rolls dice (Initiative, say) waits for the game master, who rolls it on the serv
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -167,14 +168,20 @@ class Plan:
     seq: int = 0  # where the log ended once this plan was written
     command: Command | None = None  # a person's command (a tactic's is found again by the tactic)
     faces: list[int] | None = None  # the faces typed in (None: the server's dice for this batch)
+    override: dict[str, Any] | None = None  # a game master's override, as posted (store/overrule.py)
 
     def rows(self) -> list[tuple[str, dict[str, Any]]]:
         if self.marker is not None:
             return [(self.marker[0], {"batch": self.marker[1]})]
         events = [(e.kind, ev.to_json(e)) for e in self.events]
-        if self.command is None and self.faces is None:
+        if self.command is None and self.faces is None and self.override is None:
             return events
-        play = {"command": None if self.command is None else self.command.to_json(), "faces": self.faces}
+        play: dict[str, Any] = {
+            "command": None if self.command is None else self.command.to_json(),
+            "faces": self.faces,
+        }
+        if self.override is not None:
+            play["override"] = self.override
         return [(PLAY, play), *events]
 
 
@@ -496,7 +503,8 @@ class FightBook:
                 f"the rules cannot carry on from that ({type(exc).__name__}: {exc}): "
                 "finish what is under way first (an attack being resolved, a ride)"
             ) from None
-        return Plan("gm", f"GM: {what}", list(fight.log or []), state=fight.state)
+        plain = json.loads(json.dumps(body, default=str))  # kept in the log: the replay check plays it again
+        return Plan("gm", f"GM: {what}", list(fight.log or []), state=fight.state, override=plain)
 
     def plan_undo(self) -> Plan:
         if not self.undoable:

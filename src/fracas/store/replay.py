@@ -4,10 +4,11 @@ encounter, and compared with what the log says; the file is refused at the first
 A batch is what one action appended (store/book.py). It is played again the way it was played: the start
 (no dice), an automatic step, a tactic's turn or a round of tactics with the server's dice for that batch
 (``book.batch_seed``: the same fight and batch roll the same faces), or with the faces typed in; a person's
-command as recorded in the batch's ``Play`` row (a log written before that row existed: each command the
-rules offered then is tried). Undo and redo markers move between batches already checked. A snapshot, if
-the export has one, must be the state the replay ends in. Nothing is trusted from the file but the
-encounter (validated like any encounter file), the seed and the choices a person made.
+command and a game master's override as recorded in the batch's ``Play`` row (a log written before that
+row existed: each command the rules offered then is tried). Undo and redo markers move between batches
+already checked. A snapshot, if the export has one, must be the state the replay ends in. Nothing is
+trusted from the file but the encounter (validated like any encounter file), the seed and the choices a
+person made.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def _played_again(
         bad = next(r for r in recorded if r.type in MARKERS or r.type == PLAY)
         raise DoesNotFollow(f"{where}: log row {bad.seq}: a {bad.type} row inside a batch of events")
     faces = _faces(play, where)
-    if book.state.ended:
+    if book.state.ended and b.kind != "gm":  # a game master may still end it his way (store/overrule.py)
         raise DoesNotFollow(f"{where}: log row {recorded[0].seq if recorded else '?'}: events after the end")
     candidates: list[Callable[[], Plan]]
     if b.kind == "start":
@@ -152,6 +153,11 @@ def _played_again(
         candidates = [book.plan_round]
     elif b.kind == "command":
         candidates = _commands(book, play, faces, where)
+    elif b.kind == "gm":
+        body = None if play is None else play.get("override")
+        if not isinstance(body, dict):
+            raise DoesNotFollow(f"{where}: a game master's override without the override it made")
+        candidates = [lambda: book.plan_override(body)]
     else:
         raise DoesNotFollow(f"{where}: unknown kind of batch {b.kind!r}")
     best: tuple[int, str] | None = None
