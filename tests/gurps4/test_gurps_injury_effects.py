@@ -81,3 +81,19 @@ def test_shock_comes_off_every_skill_roll_of_the_next_turn_not_only_attacks() ->
     assert sum(m.value for m in riding_base(f.state, archer)[1]) == before - 2
     r = core.knockback_fall_roll(13, 2, ScriptedDice([3, 3, 3]), shock_now(archer))
     assert r.effective == 13 - 1 - 2
+
+
+def test_a_double_shock_is_not_cut_back_by_a_later_hit() -> None:
+    # Critical Hit Table 8: double shock, max -8 (B556); a later ordinary hit adds to it (B419: shock from
+    # several hits adds up) and cannot lower it to the ordinary cap of -4 (the old code did: -8 -> -4)
+    from fracas.engine import events as ev
+    from fracas.rules.gurps4.combat import Work, after_injury, scratch
+
+    f = duel(ARCHER, SPEAR)
+    f.apply([ev.ConditionAdded("archer", "shock", None, -8, "spear", "gurps4/core/shock B419")])
+    w = Work(scratch(f.state), ScriptedDice([]))
+    archer = w.c("archer")
+    inj = core.Injury(3, 2, 1, 1.0, 1, "torso", False, 0, ())
+    archer.counters["injury"] = 1
+    after_injury(w, w.c("spear"), archer, inj, 3, "cr", 11, None)
+    assert w.c("archer").conditions["shock"].value == -8

@@ -932,9 +932,9 @@ def after_injury(
             shock, cap = shock * 2, -8
         if shock:
             old = t.conditions["shock"].value if "shock" in t.conditions else 0
-            w.emit(
-                ev.ConditionAdded(t.id, "shock", None, max(cap, old + shock), a.id, "gurps4/core/shock B419")
-            )
+            # several hits add up, to the cap; a cap already passed (double shock, -8) is not undone
+            total = max(min(cap, old), old + shock)
+            w.emit(ev.ConditionAdded(t.id, "shock", None, total, a.id, "gurps4/core/shock B419"))
     if inj.injury and t.active and t.marks.get("aim"):
         # hurt while aiming: a Will roll or the Aim is lost (B364; reference 1.3)
         r = core.success_roll("Will (keep the Aim)", ts.will, [], w.dice)
@@ -945,7 +945,9 @@ def after_injury(
         # "If the mount is hit": any hit, also one its DR stops (no shock then), calls for the rider's Riding
         # minus the mount's shock, or it spooks (002 p.B397)
         base, rmods = riding_base(w.state, rider)
-        r = mounted.mount_hit_spook_roll(base, shock, rmods, w.dice)
+        # "minus the shock penalty suffered by the mount": all of it, this hit's and the turn's before (B419)
+        suffered = t.conditions["shock"].value if "shock" in t.conditions else 0
+        r = mounted.mount_hit_spook_roll(base, suffered, rmods, w.dice)
         w.rolled(rider.id, r, rule="gurps4/mounted/results B397")
         if not r.success:
             spook(w, t, "hit")
@@ -953,8 +955,7 @@ def after_injury(
         w.mark(
             t, "crippled", tuple(t.marks.get("crippled", ())) + (inj.location,), "gurps4/core/crippling B420"
         )
-        if ts.mount and inj.location in ("foreleg", "hind_leg", "foot"):
-            mount_loses_control(w, t, mounted.crippled_mount_falls(), "crippled mount falls")
+    fallen = False
     major = core.is_major_wound(inj.injury, ts.hp, inj.crippled) or (crit == "major" and inj.penetrating > 0)
     this_shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
     if t.active and (major or core.knockdown_needed(inj, ts.hp, this_shock, ts.body)):
@@ -975,6 +976,7 @@ def after_injury(
                 w.mark(t, "unready", 1, "gurps4/core/knockdown B420")
             if ts.mount:
                 mount_loses_control(w, t, mounted.crippled_mount_falls(), "knocked down")
+                fallen = True
             elif mount_of(w.state, t) is not None:
                 stay_on(
                     w,
@@ -984,6 +986,9 @@ def after_injury(
                 )
         elif k.outcome == "unconscious":
             knocked_out(w, t, "unconscious", "gurps4/core/knockdown B420")
+    if inj.crippled and ts.mount and inj.location in ("foreleg", "hind_leg", "foot") and not fallen:
+        # after the knockdown roll the crippling calls for at once (B420): the crippled mount falls (B397)
+        mount_loses_control(w, t, mounted.crippled_mount_falls(), "crippled mount falls")
     # death checks (B419)
     for k_ in core.death_checks_crossed(before, now, ts.hp):
         if not t.active and t.status != "unconscious":
