@@ -163,3 +163,28 @@ def test_equipment_without_equipped_is_carried_not_used(files: Path, tmp_path: P
     assert got.entry["equipment"]["weapons"] == ["lance"]
     assert any("Broadsword" in d.what and "not equipped" in d.why for d in got.report.unused)
     assert got.entry["stats"]["encumbrance"] == 3  # still carried
+
+
+def test_a_weapon_without_a_row_of_its_name_takes_its_skills_row(files: Path, tmp_path: Path) -> None:
+    doc = json.loads((files / "gcs/knight-v5.gcs").read_text())
+    doc["equipment"].append(
+        {
+            "id": "eLargeKnife00001", "description": "Large Knife", "quantity": 1, "weight": "1 lb",
+            "equipped": True,
+            "weapons": [
+                {"id": "wLargeKnife00001", "sv": 1, "damage": {"type": "imp", "st": "thr"}, "usage": "Thrust",
+                 "reach": "C", "parry": "-1", "defaults": [{"type": "skill", "name": "Knife"}],
+                 "calc": {"level": 10, "damage": "1d-1 imp", "parry": "7"}},
+            ],
+            "calc": {"extended_weight": "1 lb"},
+        }
+    )  # fmt: skip
+    p = tmp_path / "k.gcs"
+    p.write_text(json.dumps(doc))
+    got = import_file(p)
+    assert got.entry["equipment"]["weapons"] == ["lance", "broadsword", "dagger"]
+    assert any(
+        c.field == "equipment.weapons" and "Knife" in c.how or "dagger" in c.how for c in got.report.computed
+    )
+    # the dagger row does thr-1 imp = 1d-2 at ST 12, not the file's 1d-1: said
+    assert any("1d-1 imp" in d.what and "dagger" in d.why for d in got.report.unusable)

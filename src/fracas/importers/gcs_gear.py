@@ -95,6 +95,34 @@ def row_damage(row: str, st: int) -> list[str]:
     return out
 
 
+# A weapon without a row of its name takes the row of the skill it is used with (its first skill default):
+# the report then compares the row's damage with the file's.
+SKILL_ROWS = {
+    "broadsword": "broadsword",
+    "shortsword": "shortsword",
+    "knife": "dagger",
+    "spear": "spear",
+    "lance": "lance",
+    "bow": "regular_bow",
+    "thrown weapon (spear)": "javelin",
+    "guns (musket)": "matchlock_musket",
+}
+
+
+def row_for_skill(wp: dict[str, Any], damage: str) -> str | None:
+    for d in wp.get("defaults") or []:
+        if not isinstance(d, dict) or str(d.get("type", "")).lower() != "skill":
+            continue
+        name = str(d.get("name", "")).lower()
+        spec = str(d.get("specialization", "") or "").lower()
+        if name == "axe/mace":
+            return "mace" if " cr" in f" {damage}" else "axe"
+        row = SKILL_ROWS.get(f"{name} ({spec})" if spec else name) or SKILL_ROWS.get(name)
+        if row is not None:
+            return row
+    return None
+
+
 def row_skill(row: str) -> str:
     from fracas.rules.gurps4 import data
 
@@ -307,12 +335,17 @@ class GearReading:
             return True
         row = WEAPONS.get(low)
         if row is None:
-            self.report.unusable_thing(
-                what,
-                f"{detail}: no row of that name in fracas's weapon table "
-                f"({', '.join(sorted(set(WEAPONS.values())))})",
+            row = row_for_skill(wp, damage)
+            if row is None:
+                self.report.unusable_thing(
+                    what,
+                    f"{detail}: no row of that name or skill in fracas's weapon table "
+                    f"({', '.join(sorted(set(WEAPONS.values())))})",
+                )
+                return False
+            self.report.compute(
+                "equipment.weapons", row, f"{label!r} has no row of its name: the row of its skill ({row})"
             )
-            return False
         theirs = row_damage(row, self.stats["st"])
         same = norm_damage(damage) in theirs
         if not same:
