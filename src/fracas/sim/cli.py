@@ -88,6 +88,27 @@ def _prepare_kernels(scenarios: list[Any], engine: str) -> None:
                 choose_engine(scenario, engine)
 
 
+def _announce_path(text: str, as_json: bool) -> None:
+    """Say which path a run takes before it starts ("kernel ed4-group" or "engine: why"): the terminal
+    report's first line, or a line on stderr when stdout carries JSON."""
+    if as_json:
+        err_console.print(text, markup=False, highlight=False, soft_wrap=True)
+    else:
+        console.print(text, markup=False)
+
+
+def _sweep_paths(chosen: list[tuple[str, str]]) -> str:
+    """The paths of a sweep's points, grouped: "kernel sas-duel: 1 point; engine: one against one only:
+    2 points"."""
+    from fracas.sim.runner import path_text
+
+    counts: dict[str, int] = {}
+    for engine, why in chosen:
+        text = path_text(engine, why)
+        counts[text] = counts.get(text, 0) + 1
+    return "; ".join(f"{text}: {n} point{'s' if n != 1 else ''}" for text, n in counts.items())
+
+
 def _check_out(path: Path | None, option: str) -> None:
     """Refuse an output file that cannot be written before any fight is played, not after."""
     if path is None:
@@ -268,14 +289,15 @@ def _sim_run(
     precision: float | None = None,
 ) -> None:
     from fracas.sim import report as rep
-    from fracas.sim.runner import choose_engine, load_scenario, simulate
+    from fracas.sim.runner import choose_engine, load_scenario, path_text, simulate
 
     _check_out(report, "--report")
     scenario = load_scenario(str(file), max_rounds)
     backend = _backend(workers, scheduler)
     s = _seed(seed)
     _prepare_kernels([scenario], engine)
-    choose_engine(scenario, engine)  # builds the batch kernel now (simulate reuses it), with the same errors
+    # builds the batch kernel now (simulate reuses it), with the same errors, and says which path it takes
+    _announce_path(path_text(*choose_engine(scenario, engine)), as_json)
     settle_gc()
     tip = _PRECISION_TIP if precision is None else ""
     with _progress(scenario.name + _until(precision), runs, tip=tip) as cb:
@@ -287,8 +309,6 @@ def _sim_run(
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
         rep.print_report(data, console)
-        if result.note and result.engine == "reference" and engine == "auto":
-            console.print(f"(reference engine: {result.note})", style="dim", markup=False)
     if report is not None:
         from fracas.sim import plots
 
@@ -374,7 +394,7 @@ def _sweep_run(
     from fracas.sim import plots
     from fracas.sim import report as rep
     from fracas.sim import sweep as sw
-    from fracas.sim.runner import scenario_from_data, simulate_many
+    from fracas.sim.runner import choose_engine, scenario_from_data, simulate_many
 
     _check_out(plot, "--plot")
     _check_out(report, "--report")
@@ -392,6 +412,8 @@ def _sweep_run(
     s = _seed(seed)
     start = time.perf_counter()
     _prepare_kernels(scenarios, engine)
+    # every point that a kernel models takes it (simulate_many chooses per point, as here)
+    _announce_path(_sweep_paths([choose_engine(sc, engine) for sc in scenarios]), as_json)
     settle_gc()
     tip = _PRECISION_TIP.replace("every side's", "at each point every side's") if precision is None else ""
     with _progress(f"sweep of {len(points)} points" + _until(precision), runs * len(points), tip=tip) as cb:
@@ -433,6 +455,9 @@ def _print_sweep(out: dict[str, Any]) -> None:
         t.add_column(n, justify="right")
     if precise:
         t.add_column("fights", justify="right")
+    mixed = len({p["engine"] for p in out["points"]}) > 1  # then each row says which path it took
+    if mixed:
+        t.add_column("engine")
     sides = list(out["points"][0]["sides"]) if out["points"] else []
     for side in sides:
         t.add_column(f"{side} wins (95%)", justify="right")
@@ -442,6 +467,8 @@ def _print_sweep(out: dict[str, Any]) -> None:
         row = [str(p["values"][n]) for n in names]
         if precise:
             row.append(f"{p['runs']:,}" + ("" if p["precision"]["reached"] else " (not reached)"))
+        if mixed:
+            row.append(p["engine"])
         for side in sides:
             s = p["sides"][side]
             row.append(f"{100 * s['win_rate']:.1f}% ({100 * s['ci_low']:.1f}–{100 * s['ci_high']:.1f})")

@@ -28,6 +28,8 @@ def to_json(result: SimResult) -> dict[str, Any]:
         "file": sc.source,
         "ruleset": sc.ruleset.id,
         "engine": result.engine,
+        # why the reference engine played it (no kernel models the encounter, or --engine reference)
+        "kernel_fallback_reason": (result.note or None) if result.engine == "reference" else None,
         "runs": result.tally.runs,
         "requested": result.requested,
         "interrupted": result.interrupted,

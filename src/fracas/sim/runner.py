@@ -417,6 +417,14 @@ def choose_engine(scenario: Scenario, engine: str) -> tuple[str, str]:
     return "kernel:" + kernel.name, ""
 
 
+def path_text(engine: str, why: str) -> str:
+    """The path a simulation takes, as ``fracas sim`` announces it: "kernel ed4-group" or "engine: <why no
+    kernel>" (``engine`` and ``why`` as :func:`choose_engine` returns them)."""
+    if engine.startswith("kernel:"):
+        return "kernel " + engine.removeprefix("kernel:")
+    return f"engine: {why}" if why else "engine"
+
+
 def _chunk_size(scenario: Scenario, engine: str) -> int:
     if engine == "reference":
         return ENGINE_CHUNK

@@ -161,6 +161,7 @@ def sweep_json(
             {
                 "values": vals,
                 "engine": r["engine"],
+                "kernel_fallback_reason": r.get("kernel_fallback_reason"),
                 "runs": r["runs"],
                 "precision": r.get("precision"),
                 "sides": r["sides"],
