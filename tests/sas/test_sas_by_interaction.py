@@ -112,6 +112,15 @@ def _charge_refusal(marks: dict[str, Any]) -> str | None:
     return None
 
 
+def test_a_fighter_who_has_lost_a_leg_may_not_charge() -> None:
+    """004 CHARGE RULES "A Combatant who is Fatigued, Encumbered, or has a Hurt or Broken Leg, Knee, or Foot
+    may not Charge": a leg lost (MAJOR WOUND TABLE 4 Lost Limb) is past hurt or broken."""
+    assert _charge_refusal({}) is None
+    assert "lost a leg" in (_charge_refusal({"lost_leg": True}) or "")
+    assert "hurt or broken" in (_charge_refusal({"hurt": ("knee",)}) or "")
+    assert _charge_refusal({"lost_arm": True}) is None
+
+
 # ----- D. counting: sides and spaces, not combatants ----------------------------------------------------
 
 
@@ -136,6 +145,23 @@ def _surrounded_line(extra_goblin: bool) -> bool:
     events = fight.submit(Command("k", "attack", "g"))
     attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
     return any("Surrounded" in m[1] for m in attack.modifiers)
+
+
+def test_a_bite_cannot_be_disarmed() -> None:
+    """004 DISARMED "Target Loses his Weapon. Drops within 1D3 Meters": a wolf's bite is not a weapon held,
+    so a Disarm attack at it is refused (and KNOCKED DOWN's drop leaves it: tests/sas/test_by_the_text.py)."""
+    state = _state(
+        [{"template": "fighter", "id": "a", "at": [0, 0]}],
+        [{"template": "wolf", "id": "w", "at": [1, 0]}],
+    )
+    fight = Fight(SAS, state, ScriptedDice([20, 1]))
+    fight.advance_until_decision()
+    try:
+        SAS.validate(fight.state, Command("a", "attack", "w", {"disarm": True}))
+    except IllegalCommand as e:
+        assert "holds no weapon" in str(e)
+    else:
+        raise AssertionError("a Disarm attack at a bite was accepted")
 
 
 # ----- C. saves: race and calling (reference 2.5) -------------------------------------------------------

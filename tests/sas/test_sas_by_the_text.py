@@ -348,11 +348,6 @@ def test_d_two_foes_on_two_sides_surround() -> None:
 # E: what the text says a creature cannot do
 
 
-@defect(
-    "KNOCKED DOWN: 'a 50% the Character will Drop whatever he is holding': "
-    "a wolf's bite is not held; fracas has the Knocked Down wolf drop its bite and fight "
-    "'unarmed'"
-)
 def test_e_natural_weapon_is_not_dropped_when_knocked_down() -> None:
     """MONSTER FUMBLES: "6 Monster Knocked Down (Trips over self while giving Chase)"; KNOCKED DOWN:
     "There is a 50% the Character will Drop whatever he is holding." A wolf holds nothing: its bite

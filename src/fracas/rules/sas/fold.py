@@ -166,6 +166,7 @@ _FIGHTER_FIELDS = (
     "mount_moving",
     "hits_taken",
     "defense_why",
+    "lost",
 )
 if tuple(f.name for f in dataclasses.fields(Fighter)) != _FIGHTER_FIELDS:  # pragma: no cover
     raise RuntimeError("fold._view sets the Fighter fields it knows: update _FIGHTER_FIELDS and _view")
@@ -234,7 +235,16 @@ def _view(state: FightState, c: Combatant) -> Fighter:
     f.mount_moving = marks.get("moved_round") == rnd
     f.hits_taken = counters.get("hits", 0)
     f.defense_why = defense_why
+    f.lost = _LOST[bool(marks.get("lost_leg")), bool(marks.get("lost_arm"))]
     return f
+
+
+def _natural(weapon: str) -> bool:
+    w = tables().weapons.get(weapon)
+    return w is not None and w.hands == 0
+
+
+_LOST = {(False, False): (), (True, False): ("leg",), (False, True): ("arm",), (True, True): ("leg", "arm")}
 
 
 class EventBuilder:
@@ -416,7 +426,9 @@ class EventBuilder:
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)
             elif k == "drop-weapon":
                 held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
-                if held != "unarmed":
+                # a natural weapon (a bite, claws, hooves: no hands) is not held, so never dropped (KNOCKED
+                # DOWN "Drop whatever he is holding"; FUMBLE TABLE 1 "Drop Weapon or Item")
+                if held != "unarmed" and not _natural(held):
                     self.set_mark(t, "dropped", held, e.rule)
                     self.set_mark(t, "weapon", "unarmed", e.rule)
                     self.note(f"{self.state.combatants[t].name} drops the {held} ({e.why})", t, e.rule)

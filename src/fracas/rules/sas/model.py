@@ -218,6 +218,7 @@ class Fighter:
     mount_moving: bool = False
     hits_taken: int = 0
     defense_why: str = ""
+    lost: tuple[str, ...] = ()  # limbs lost (MAJOR WOUND TABLE 4 Lost Limb): "leg", "arm"
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

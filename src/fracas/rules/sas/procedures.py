@@ -1495,11 +1495,14 @@ def zone_of_control_blocks(f: Fighter, adjacent_foes: Iterable[Fighter]) -> bool
 
 def can_charge(f: Fighter, adjacent_foes: int, hidden: bool = False) -> str | None:
     """CHARGE RULES: None if the fighter may charge, else the reason it may not (Fatigued, Encumbered, a
-    Hurt or Broken Leg, Knee or Foot; adjacent to a foe; not with an Ambush or Surprise attack)."""
+    Hurt or Broken Leg, Knee or Foot, and so a lost leg (MAJOR WOUND TABLE 4 Lost Limb, Move -4); adjacent to
+    a foe; not with an Ambush or Surprise attack)."""
     if f.has("fatigued"):
         return "Fatigued"
     if f.has("encumbered"):
         return "Encumbered"
+    if "leg" in f.lost:
+        return "has lost a leg"
     for part in ("leg", "knee", "foot"):
         if part in f.hurt or part in f.broken:
             return f"{part} hurt or broken"
@@ -1679,6 +1682,10 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
             elif e.name == "appearance":
                 f.appearance_loss -= e.value
         elif k == "drop-weapon":
-            f.weapon = "unarmed"
-        elif k == "lost-limb" and e.name == "leg":
-            f.next["move"] = f.next.get("move", 0) + e.value
+            held = tables().weapons.get(f.wielded)
+            if held is None or held.hands:  # a natural weapon is never dropped
+                f.weapon = "unarmed"
+        elif k == "lost-limb":
+            f.lost = (*f.lost, e.name)
+            if e.name == "leg":
+                f.next["move"] = f.next.get("move", 0) + e.value

@@ -1463,6 +1463,10 @@ class SasRuleset(Ruleset):
                     f"{target.name} is not adjacent: Close to Attack or Charge",
                     rule("actions", "close-to-attack"),
                 )
+            if cmd.args.get("disarm"):
+                held = target.marks.get("weapon") or target.stats.weapons[0]
+                if t.weapons[held].hands == 0:  # unarmed, or a bite, claws, hooves: nothing held to lose
+                    raise IllegalCommand(f"{target.name} holds no weapon to lose", rule("disarmed"))
             if cmd.args.get("dual"):
                 hands = _dual_weapons(c, t)
                 if len(hands) < 2:

@@ -466,8 +466,8 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
             X[t, 0] = DEAD
         elif kind == E_NEXT:
             _set_next(nv, nu, t, Q[k, 3], Q[k, 2], rnd)
-        elif kind == E_DROP:
-            if X[t, 3] != S[t, S_NW]:
+        elif kind == E_DROP:  # a natural weapon (no hands: a bite, claws) is not held, never dropped
+            if X[t, 3] != S[t, S_NW] and W[t, X[t, 3], 1] != 0:
                 X[t, 3] = S[t, S_NW]
         elif kind == E_STAT:  # Strength (the only one queued): its loss, as the engine's strength_loss
             X[t, 12] -= Q[k, 2]
