@@ -147,6 +147,14 @@ def _surrounded_line(extra_goblin: bool) -> bool:
     return any("Surrounded" in m[1] for m in attack.modifiers)
 
 
+def test_a_rider_and_his_steed_are_one_side_of_the_defender() -> None:
+    """004 ATTACK TABLE MODIFIERS "Defender Surrounded +1 On at least 2 Sides (2-4+ Foes)": a horseman is
+    one position (the rider shares his steed's space), so one horseman beside a goblin does not surround
+    it; a second foe on another side does."""
+    assert not _surrounded_line(extra_goblin=False)
+    assert _surrounded_line(extra_goblin=True)
+
+
 def test_a_bite_cannot_be_disarmed() -> None:
     """004 DISARMED "Target Loses his Weapon. Drops within 1D3 Meters": a wolf's bite is not a weapon held,
     so a Disarm attack at it is refused (and KNOCKED DOWN's drop leaves it: tests/sas/test_by_the_text.py)."""

@@ -310,11 +310,6 @@ def _mounted_knight() -> list[dict]:
     return [horse, unit("x", (0, 0), 0, opts={"mount": "h"}, skills={"ride": 2})]
 
 
-@defect(
-    "ATTACK TABLE MODIFIERS 'Defender Surrounded +1 On at least 2 Sides': a "
-    "rider and his steed share one space, so one foe beside them is attacked from one side; "
-    "fracas counts the two combatants and gives +1"
-)
 def test_d_rider_and_steed_are_one_side_not_a_surround() -> None:
     """ATTACK TABLE MODIFIERS: "Defender Surrounded +1 On at least 2 Sides (2-4+ Foes)"; docs: steed and
     rider share a hex. A knight on his horse in one hex beside a lone foe y: the horse's attack on y has

@@ -1965,9 +1965,11 @@ class SasRuleset(Ruleset):
             rel = (direction_to(target.pos, pos) - target.facing) % 6
             behind = rel == 3 or target.has("fleeing") or target.has("routed")
             flank = rel in (2, 4)
-        # ATTACK TABLE MODIFIERS, Defender Surrounded "On at least 2 Sides (2-4+ Foes)": the foes next to him
-        # as the attack is made, an attacker who has just Closed, Charged or Sneaked up among them
-        adjacent = 0
+        # ATTACK TABLE MODIFIERS, Defender Surrounded "On at least 2 Sides (2-4+ Foes)": the sides of him
+        # that foes hold as the attack is made (an attacker who has just Closed, Charged or Sneaked up among
+        # them counted where he now stands), each space once: a rider and his steed, or two foes in one
+        # space, are one side
+        sides_held: set[tuple[int, int]] = set()
         if target.pos is not None:
             tq, tr = target.pos
             for o in state.combatants.values():
@@ -1978,7 +1980,8 @@ class SasRuleset(Ruleset):
                     continue
                 a, b = at[0] - tq, at[1] - tr  # within one space (hex distance <= 1)
                 if -1 <= a <= 1 and -1 <= b <= 1 and -1 <= a + b <= 1:
-                    adjacent += 1
+                    sides_held.add((a, b))
+        adjacent = len(sides_held)
         cover = None
         terrain = state.extra.get("map", {})
         spot = tuple(target.pos) if target.pos is not None else None
