@@ -149,11 +149,6 @@ def _stagger_round_one(p: Play) -> None:
     assert p.rolls("Fumble", "x")[-1].outcome.startswith("Stagger")
 
 
-@defect(
-    "FUMBLE TABLE (HTH WEAPON) 6 says 'Stagger: Cannot Move next Round'; "
-    "fracas removes the Stagger when the staggered one's side starts its next turn, so he may "
-    "walk, run and charge in the very next round"
-)
 def test_a_stagger_cannot_move_in_the_next_round() -> None:
     """FUMBLE TABLE (HTH WEAPON): "6 Stagger: Cannot Move next Round and get -1 Defense Penalty".
 
@@ -187,11 +182,6 @@ def test_a_stagger_defense_penalty_lasts_through_the_next_round() -> None:
     p.done()
 
 
-@defect(
-    "FUMBLE TABLE (HTH WEAPON) 6 Stagger's -1 Defense (next round) and the "
-    "Defensive Stance's Defense +4 are separate lines and both count; fracas keeps only the "
-    "stance's +4 (the foe rolls 10 - 4 = 6, not 10 + 1 - 4 = 7)"
-)
 def test_b_stagger_and_defensive_stance_both_count() -> None:
     """FUMBLE TABLE (HTH WEAPON) 6 "-1 Defense Penalty" (next round) and COMBAT ROUND ACTIONS LIST
     "Defensive Stance - Get Defense +4 on Foes next Attack". x staggers in round 1 and takes a Defensive

@@ -31,21 +31,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "b41df37de0a7aa1aa9d98c78",
-    "examples/sas/ambush.yaml#2": "8507e2bd96223cf18e9d4ace",
+    "examples/sas/ambush.yaml#1": "a4f2617e978b86bc2ee4adf4",
+    "examples/sas/ambush.yaml#2": "1663cfe33cd51cd4c6428a97",
     "examples/sas/ambush.yaml#3": "c9e3c69dd506d0195e41d9c9",
     "examples/sas/cavalry-charge.yaml#1": "fbfb1454062d748b84f795a0",
     "examples/sas/cavalry-charge.yaml#2": "d2bdd698f473f2f1edd1f675",
-    "examples/sas/cavalry-charge.yaml#3": "f4263430dd7b8de6d8442477",
+    "examples/sas/cavalry-charge.yaml#3": "5c95d9ab817e0cf5ab0c1bdb",
     "examples/sas/dog-pile.yaml#1": "42f8fc898ca9575657e19cd4",
     "examples/sas/dog-pile.yaml#2": "f082a398d0e7306ad8fac728",
     "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
-    "examples/sas/goblin-horde.yaml#1": "fb811d1e563221b9eb3758fe",
-    "examples/sas/goblin-horde.yaml#2": "940bf87074fc8784a7aa6363",
-    "examples/sas/goblin-horde.yaml#3": "44d50c6a2d516133dbaef976",
+    "examples/sas/goblin-horde.yaml#1": "7d05d6a2e2f4470be9d4f864",
+    "examples/sas/goblin-horde.yaml#2": "0acae22a93a4fb0acc3c23d8",
+    "examples/sas/goblin-horde.yaml#3": "d6b4857474572f2e73ee0043",
     "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
-    "examples/sas/underwater.yaml#2": "058848948aa49adc0dcf39ef",
-    "examples/sas/underwater.yaml#3": "788acc31509aa77bee79c94c",
+    "examples/sas/underwater.yaml#2": "54066c6abb9899027d51970c",
+    "examples/sas/underwater.yaml#3": "9e67758e03fd956f34bed03c",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -29,9 +29,11 @@ from fracas.rules.sas.tables import tables
 
 _EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))
 
-# conditions that carry a Defense change in their value and last until the owner's next side turn
+# conditions that carry a Defense change in their value (Staggered's -1 is a "next" mark: its label only)
 DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
-TURN_SCOPED = (*DEFENSE_CONDITIONS, "fleeing")
+# ... and those that last until the owner's next side turn. Not Staggered: FUMBLE TABLE 6 "Cannot Move next
+# Round" lasts through the next round, to its own end (rounds=1)
+TURN_SCOPED = ("stance", "feint", "charging", "withdrawal", "fleeing")
 DEFENSE_LABELS = {
     "stance": "Defensive Stance",
     "feint": "Feint",
@@ -203,7 +205,8 @@ def _view(state: FightState, c: Combatant) -> Fighter:
     if conds:
         present = [n for n in DEFENSE_CONDITIONS if n in conds]
         if present:
-            defense = sum(conds[n].value for n in present)
+            # every Defense change counts (a Stagger's -1 and a Defensive Stance's +4 make +3): they add
+            defense = sum(conds[n].value for n in present) + nxt.get("defense", 0)
             if defense:
                 nxt["defense"] = defense
                 defense_why = ", ".join(DEFENSE_LABELS[n] for n in present)

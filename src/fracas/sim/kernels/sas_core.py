@@ -518,10 +518,10 @@ def _penalty(P, S, X, cu, t, kind) -> int:  # noqa: ANN001
 
 @_jit()
 def _defense_next(P, cu, nv, nu, d, rnd) -> int:  # noqa: ANN001
-    """The target's Defense change this round (fold.view): a Charge's Defense -4 while it lasts replaces
-    any other (Stagger's -1)."""
+    """The target's Defense change this round (fold.view): a Charge's Defense -4 while it lasts and a
+    Stagger's -1 add up (they are separate lines)."""
     if _has(cu, d, C_CHARGING):
-        return P[P_CHARGE_DEF]
+        return P[P_CHARGE_DEF] + _next(nv, nu, d, K_DEFENSE, rnd)
     return _next(nv, nu, d, K_DEFENSE, rnd)
 
 
