@@ -273,7 +273,7 @@ class _Reader(GearReading):
     def flight(self, t: dict[str, Any], w: str) -> None:
         mods = [m for m in t.get("modifiers", []) if isinstance(m, dict) and not m.get("disabled")]
         names = [str(m.get("name", "")).lower() for m in mods]
-        winged = any(n.startswith("winged") for n in names)
+        winged = any(n.startswith("winged") for n in names) or "winged" in label(t).lower()
         self.stats["flight"] = self.report.take(
             "stats.flight",
             "winged" if winged else "flight",
