@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from fracas.engine.encounter import load
 
 
@@ -54,3 +56,21 @@ def test_a_missing_character_file_names_the_entry(tmp_path: Path, run) -> None: 
     code, _, err = run("validate", enc)
     assert code == 2
     assert "sides.0.combatants.0.from" in err and "nobody.gcs: no such file" in err
+
+
+@pytest.mark.parametrize("folder", ["ecte", "foundry"])
+def test_earthdawn_parties_of_from_entries_simulate(files: Path, folder: str, run) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run(
+        "sim",
+        files / folder / "party-from-files.yaml",
+        "-n",
+        "50",
+        "--seed",
+        "1",
+        "--engine",
+        "reference",
+        "--json",
+    )
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["runs"] == 50 and got["ruleset"] == "ed4"
