@@ -873,11 +873,6 @@ def test_B_splitting_movement_and_four_attackers_are_two_harried_effects():
 # ----- F: offered equals legal ------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.380 'Another character can use a Standard action to try and revive him': fracas offers revive "
-    "to a ghoul (R.choices) and then refuses it in R.validate (a creature is not a Namegiver)",
-)
 def test_F_revive_is_not_offered_where_it_is_refused():
     """p.380: "Another character can use a Standard action to try and revive him, allowing the unconscious
     character to make the test immediately." Whoever may revive is fracas's call; what it offers a ghoul next
@@ -900,22 +895,7 @@ def test_F_revive_is_not_offered_where_it_is_refused():
 EXAMPLES = sorted(str(p) for p in (Path(__file__).resolve().parents[2] / "examples" / "ed4").glob("*.yaml"))
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="p.380: choices offers ghouls 'revive' next to a fallen ghoul, validate refuses it",
-            ),
-        )
-        if p.endswith("mica-and-the-ghouls.yaml")
-        else p
-        for p in EXAMPLES
-    ],
-    ids=lambda p: Path(p).stem,
-)
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: Path(p).stem)
 def test_F_every_offered_command_is_legal_in_the_bundled_fights(path):
     """p.371-398 as a whole: whatever fracas offers a combatant (R.choices) is a command the rules allow
     (R.validate) and that resolves - checked at the first 30 decisions of each bundled ED4 fight (seed 2)."""

@@ -559,6 +559,14 @@ class EarthdawnRuleset(Ruleset):
 
     # ----- commands ---------------------------------------------------------------------------------------
     def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        """What the actor may do now: every command :meth:`offered` lists that ``validate`` accepts, so a
+        person (the CLI, the browser) is never offered a choice the rules then refuse."""
+        legal = self._is_legal
+        return [c for c in self.offered(state, decision) if legal(state, c)]
+
+    def offered(self, state: FightState, decision: Decision) -> list[Command]:
+        """The candidate commands of a decision, legal or not (the editions add theirs); :meth:`choices`
+        keeps the legal ones."""
         me = state.combatants[decision.actor]
         kind = decision.kind
         if kind == "declare":

@@ -459,7 +459,7 @@ class Ed1Ruleset(EarthdawnRuleset):
         return ()
 
     # ----- declaring (ch.12§Combat-Round.1, §Special-Actions) --------------------------------------------
-    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+    def offered(self, state: FightState, decision: Decision) -> list[Command]:
         me = state.combatants[decision.actor]
         if decision.kind == "declare":
             out = []
@@ -476,7 +476,7 @@ class Ed1Ruleset(EarthdawnRuleset):
             out.append(Command(me.id, "declare", args={"action": "run", "options": ["retreat"]}))
             out.append(Command(me.id, "declare", args={"action": "other", "options": ["surrender"]}))
             return out
-        out = [c for c in super().choices(state, decision) if c.action not in ("reserve", "delay")]
+        out = [c for c in super().offered(state, decision) if c.action not in ("reserve", "delay")]
         now = state.initiative.get(me.id)
         if decision.kind == "act" and now is not None and now > 1 and not self.moved_this_round(state, me):
             out.insert(-1, Command(me.id, "reserve", args={"initiative": now - 1}))

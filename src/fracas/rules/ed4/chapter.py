@@ -2882,12 +2882,12 @@ class ChapterMixin:
         self._end_or_mark(state, command, sc, True)  # type: ignore[attr-defined]
 
     # ----- choices for a person ----------------------------------------------------------------------------
-    def choices(self, state: FightState, decision: Decision) -> list[Command]:
-        """The core's choices plus the chapter's: declarations with each legal option, Jump Up, picking up a
-        thrown weapon, tail attacks, breaking free, holding, spells, dismounting, charges."""
-        base = super().choices(state, decision)  # type: ignore[misc]
+    def offered(self, state: FightState, decision: Decision) -> list[Command]:
+        """The core's candidates plus the chapter's: declarations with each legal option, Jump Up, picking up
+        a thrown weapon, tail attacks, breaking free, holding, spells, dismounting, charges (the core's
+        ``choices`` keeps those ``validate`` accepts)."""
+        base = super().offered(state, decision)  # type: ignore[misc]
         me = state.combatants[decision.actor]
-        legal = self._is_legal  # type: ignore[attr-defined]
         if decision.kind == "declare":
             extra = [
                 Command(
@@ -2895,7 +2895,7 @@ class ChapterMixin:
                 )
                 for o in opt.options_table()
             ]
-            return base + [c for c in extra if legal(state, c)]
+            return base + extra
         if decision.kind != "act":
             return base
         foes = [c for c in state.combatants.values() if c.side != me.side and c.status == "active"]
@@ -2918,7 +2918,7 @@ class ChapterMixin:
             free = [h for h in neighbours(me.pos) if h not in state.occupied(me.id)]
             if free:
                 extra.append(Command(me.id, "dismount", args={"to": list(free[0])}))
-        return base + [c for c in extra if legal(state, c)]
+        return base + extra
 
     # ----- narration --------------------------------------------------------------------------------------
     def narrate(self, event: ev.Event, state: FightState) -> str | None:
