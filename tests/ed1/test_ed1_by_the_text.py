@@ -648,12 +648,6 @@ def test_G_unconscious_recovery_one_minute_is_6_rounds_of_ten_seconds():
     assert offline_rounds(f, 12) == [7]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ch.12 Declare Actions: a character declares what he intends against what he knows; the player's "
-    "default tactic declares an attack on a hidden: true monster and walks up to it (encounter format: "
-    "hidden combatants are unseen by the other side's tactics)",
-)
 def test_E_a_players_tactic_does_not_hunt_a_hidden_monster():
     """ch.12 Combat Round: "All characters declare the general type of action they intend to perform in the
     upcoming round, such as attacking" - a character cannot intend to attack a monster he does not know is

@@ -498,11 +498,6 @@ def test_E_knocked_down_cannot_move_but_crawls_one_hex():
     assert "knocked-down" in c(f, "hero").conditions
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.389 lets a knocked-down character crawl; after a crawl the default tactic answers stand-up "
-    "with a path back, which validate refuses (moving before and after the Standard action, p.386)",
-)
 def test_F_knocked_down_crawler_tactic_finishes_its_turn():
     """p.389: "If he chooses to remain on the ground, a character may crawl at a Movement Rate of 2." After
     crawling a hex, the character's tactic is asked again and its command is legal and ends the turn."""

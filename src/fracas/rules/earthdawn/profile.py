@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from fracas.errors import EncounterFileError
+from fracas.rules.earthdawn.battle_map import hexes
 
 AttackKind = Literal["melee", "unarmed", "natural", "missile", "thrown", "spell"]
 Against = Literal["physical", "mystic", "social"]
@@ -59,10 +60,10 @@ class AttackProfile:
 
     @property
     def reach_hexes(self) -> int:
-        """Longest distance in hexes (1 for close combat; long range / 2 yards per hex, rounded up)."""
+        """Longest distance in hexes (1 for close combat; the long range in hexes, rounded up, p.372)."""
         if self.close or self.long is None:
             return 1
-        return -(-self.long // 2)
+        return hexes(self.long)
 
 
 @dataclass(frozen=True, slots=True)

@@ -982,7 +982,7 @@ class EarthdawnRuleset(Ruleset):
             raise IllegalCommand(f"{me.name} is not knocked down", self.ref("situation.knocked-down"))
         p: CombatProfile = me.stats
         # the walk after standing up is what is left of the round's Movement Rate (p.373: one a round)
-        left = max(p.movement // 2 - self.moved_this_round(state, me), 0)
+        left = max(hexes(p.movement) - self.moved_this_round(state, me), 0)
         self._check_path(state, me, command.args.get("path"), left, self.ref("movement"))
 
     def _v_revive(self, state: FightState, command: Command) -> None:

@@ -113,7 +113,7 @@ class Ed1Ruleset(EarthdawnRuleset):
         self.actions.pop("delay", None)
         self.actions.pop("sustain", None)
         for a in (
-            Action("attack", STANDARD, self._v_attack_ed1, self._r_attack, r("attack")),
+            Action("attack", STANDARD, self._v_attack_ed1, self._r_attack_ed1, r("attack")),
             Action("move", SIMPLE, self._v_move_ed1, self._r_move, r("movement")),
             Action("run", STANDARD, self._v_run_ed1, self._r_run, r("movement.full")),
             Action("reserve", "turn", self._v_reserve_ed1, self._r_reserve_ed1, r("actions.reserved")),
@@ -575,6 +575,15 @@ class Ed1Ruleset(EarthdawnRuleset):
         return dataclasses.replace(e, outcome=outcome, extra=0)
 
     # ----- the attack ---------------------------------------------------------------------------------
+    def _r_attack_ed1(self, state: FightState, command: Command, dice: DiceSource, sc: Scratch) -> None:
+        """The shared attack; a hidden attacker is seen from then on: the other side's tactics know of him
+        (they declare against what their characters know, ch.12§Combat-Round.1) [choice: the ED1 text has
+        no surprise rule; ED4 reveals an ambusher the same way, p.388]."""
+        me = state.combatants[command.actor]
+        if me.hidden and not me.marks.get("revealed"):
+            sc.emit(ev.Marked(me.id, "revealed", True, self.ref("round.declare")))
+        self._r_attack(state, command, dice, sc)
+
     def _v_attack_ed1(self, state: FightState, command: Command) -> None:
         self._v_attack(state, command)  # a fled target is refused there (_target, FLED_RULE)
         if command.args.get("stun"):

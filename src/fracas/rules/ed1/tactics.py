@@ -59,7 +59,9 @@ def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
     return [
         c
         for c in state.combatants.values()
-        if c.side != me.side and c.status == "active" and not (c.hidden and not me.player)
+        # hidden: unseen by the other side's tactics, a player character's too (encounter format), until it
+        # attacks (``marks["revealed"]``)
+        if c.side != me.side and c.status == "active" and not (c.hidden and not c.marks.get("revealed"))
     ]
 
 
@@ -235,6 +237,8 @@ class Ed1Tactic:
 
     # ----- acting ------------------------------------------------------------------------------------
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        if me.marks.get("std") == state.round:
+            return Command(me.id, "end")  # the round's action went already (a mount's, on a charge)
         foes = _enemies(state, me)
         left = max(0, ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me))
         if "knocked-down" in me.conditions:

@@ -536,6 +536,8 @@ class ChapterMixin:
             sc.emit(rolled_event(c.id, "Perception (surprise)", res, SURPRISE_RULE, against="surprise DN"))
             if not res.success:
                 sc.emit(ev.ConditionAdded(c.id, "surprised", rnd, 3, "ambush", SURPRISE_RULE))
+            else:  # he noticed the ambush: his side's tactics may count the hidden ones among his foes
+                sc.emit(ev.Marked(c.id, "noticed_hidden", True, SURPRISE_RULE))
 
     def _mounts_on_riders(self, state: FightState, events: list[ev.Event]) -> list[ev.Event]:
         """A trained mount acts on its rider's Initiative (p.395): its test result becomes the rider's and

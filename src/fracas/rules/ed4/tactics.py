@@ -23,7 +23,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.state import BLOCK_SHIFT
 from fracas.engine.tactics import GRID_FROM, Taken
-from fracas.rules.earthdawn.battle_map import within
+from fracas.rules.earthdawn.battle_map import hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
 from fracas.rules.earthdawn.round import can_rouse
@@ -156,16 +156,17 @@ def path_away(
 
 
 def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
-    return [
-        c
-        for c in state.combatants.values()
-        if c.side != me.side and c.status == "active" and not (_unseen(c) and not me.player)
-    ]
+    side = me.side
+    cs = state.combatants.values()
+    return [c for c in cs if c.side != side and c.status == "active" and not _unseen(c, me)]
 
 
-def _unseen(c: Combatant) -> bool:
-    """Hidden and not yet revealed (an ambusher who attacked is seen: ``marks["revealed"]``, p.388)."""
-    return c.hidden and not c.marks.get("revealed")
+def _unseen(c: Combatant, me: Combatant) -> bool:
+    """``c`` is hidden from ``me``: hidden, not yet revealed (an ambusher who attacked is seen:
+    ``marks["revealed"]``, p.388), and ``me`` did not notice the ambush (made his Perception test against
+    it, ``marks["noticed_hidden"]``, p.390). A player character's tactic knows no more than a gamemaster's
+    (encounter format: "unseen by the other side's tactics")."""
+    return c.hidden and not c.marks.get("revealed") and not me.marks.get("noticed_hidden")
 
 
 def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
@@ -204,7 +205,6 @@ class Survey:
         side = me.side
         pos = me.pos
         mq, mr = pos if pos is not None else (0, 0)
-        see_hidden = me.player
         for c in state.combatants.values():
             cpos = c.pos
             if cpos is None or pos is None:
@@ -217,7 +217,7 @@ class Survey:
                 if d == 1 and c.status == "unconscious":
                     fallen.append(c)
                 continue
-            if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+            if c.status != "active" or _unseen(c, me):
                 continue
             foes.append((d, c))
             if d <= 2:
@@ -240,7 +240,6 @@ class Survey:
         if state.grid().unplaced:
             return False
         side = me.side
-        see_hidden = me.player
         near: list[Combatant] = []
         fallen: list[Combatant] = []
         best = None
@@ -262,7 +261,7 @@ class Survey:
                     if r == 1 and c.status == "unconscious":
                         fallen.append(c)
                     continue
-                if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+                if c.status != "active" or _unseen(c, me):
                     continue
                 near.append(c)
                 if r == 1:
@@ -353,26 +352,25 @@ def _block_ring(bq: int, br: int, k: int) -> list[tuple[int, int]]:
 def _nearest_by_blocks(state: FightState, me: Combatant) -> Combatant | None:
     """The enemy :meth:`Survey._scan_all` names nearest (least distance, then most hurt, then the id), from
     the blocks around the actor outward until no block left can hold anyone as near."""
-    see_hidden = me.player
-    mq, mr = me.pos  # type: ignore[misc]
     best = None
     key: tuple[int, int, str] | None = None
     for lb, group in _enemy_blocks(state, me):
         if key is not None and lb > key[0]:
             break
-        for d, c in _in_sight(group, mq, mr, see_hidden):
+        for d, c in _in_sight(group, me):
             k = (d, -(c.counters.get("damage", 0) + c.counters.get("stun", 0)), c.id)
             if key is None or k < key:
                 best, key = c, k
     return best
 
 
-def _in_sight(group: list[Combatant], mq: int, mr: int, see_hidden: bool) -> list[tuple[int, Combatant]]:
-    """The active enemies of ``group`` the actor at (mq, mr) knows of (hidden ones only if he sees hidden
-    or they were revealed), each with its distance in hexes."""
+def _in_sight(group: list[Combatant], me: Combatant) -> list[tuple[int, Combatant]]:
+    """The active enemies of ``group`` the actor ``me`` knows of (:func:`_unseen`), each with its distance
+    in hexes."""
+    mq, mr = me.pos  # type: ignore[misc]
     out = []
     for c in group:
-        if c.status != "active" or (c.hidden and not see_hidden and not c.marks.get("revealed")):
+        if c.status != "active" or _unseen(c, me):
             continue
         dq = c.pos[0] - mq  # type: ignore[index]
         dr = c.pos[1] - mr  # type: ignore[index]
@@ -385,13 +383,11 @@ def _closest_by_grid(state: FightState, me: Combatant, n: int) -> list[tuple[int
     until no block left can hold one nearer than the n-th found; None when a combatant has no hex."""
     if state.grid().unplaced:
         return None
-    see_hidden = me.player
-    mq, mr = me.pos  # type: ignore[misc]
     found: list[tuple[int, Combatant]] = []
     for lb, group in _enemy_blocks(state, me):
         if len(found) >= n and heapq.nsmallest(n, [d for d, _ in found])[-1] < lb:
             break
-        found += _in_sight(group, mq, mr, see_hidden)
+        found += _in_sight(group, me)
     return heapq.nsmallest(n, found, key=lambda dc: (dc[0], dc[1].id))
 
 
@@ -526,6 +522,10 @@ class Ed4Tactic:
         return worst > 0 and current_damage(me) + worst >= p.death
 
     def act(self, state: FightState, me: Combatant, ruleset: Any) -> Command:
+        if me.marks.get("std") == state.round:
+            # his Standard action went already (a mount's on its rider's charge or gallop, p.395-396): one
+            # a round (p.373), and every plan below needs it
+            return Command(me.id, "end")
         sv = Survey(state, me)
         target = sv.nearest
         left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
@@ -537,9 +537,13 @@ class Ed4Tactic:
                 and target.pos is not None
                 and distance(me.pos, target.pos) > 1
             ):
-                walk = me.stats.movement // 2
+                walk = hexes(me.stats.movement)
                 if hasattr(ruleset, "standing_hexes"):  # the chapter: impaired terrain, what was crawled
                     walk = ruleset.standing_hexes(state, me)
+                if ruleset.moved_this_round(state, me):
+                    # crawled already: a walk after the Standard action of standing up would be moving
+                    # before and after it, which needs Splitting Movement (p.386), not declared while down
+                    walk = 0
                 path = path_towards(me.pos, target.pos, walk, blocked_for(state, me)) if walk > 0 else None
                 if path:
                     args["path"] = [list(h) for h in path]
