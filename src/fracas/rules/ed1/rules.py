@@ -345,4 +345,36 @@ RULES: list[Rule] = [
         "spell attacks roll against Spell Defense; the effects are in the Magic chapters, "
         "not in this text: the game master's call",
     ),
+    # ids the shared Earthdawn code cites under ED1 (refusals and shared modifiers): listed so that
+    # ``fracas rules`` explains every citation a fight can show
+    _r(
+        "situation.harried",
+        "Harried: -2 to tests and Defenses (the shared Earthdawn modifier, when a combatant is harried)",
+        NOT_HELD,
+        "referenced by the ED1 text (Situation Modifiers) but not in it",
+    ),
+    _r(
+        "actions.sustained",
+        "No sustained action: the ED4 sustain command is refused",
+        "implemented",
+        "the ED1 text has no sustained action",
+    ),
+    _r(
+        "initiative.below-one",
+        "An Initiative step below 1 is rolled at Step 1 (no acting last)",
+        "implemented",
+        "the ED1 text has no rule for it; the Step table starts at 1",
+    ),
+    _r(
+        "initiative.take",
+        "No Take the Initiative: the ED4 option is refused under ED1",
+        "implemented",
+        "an ED4 option",
+    ),
+    _r(
+        "strain",
+        "Strain: damage a character takes to power an ability (the shared Earthdawn rule)",
+        NOT_HELD,
+        "not in the ED1 text held",
+    ),
 ]

@@ -232,6 +232,8 @@ CHAPTER_RULES: list[Rule] = [
         "p.393",
         note="bundled spells: Earth Darts, Flame Weapon, Mind Dagger, Spirit Dart (numbers to verify)",
     ),
+    _r("ed4/combat/spell-threads", "Weaving a spell thread takes a Standard action", "p.373"),
+    _r("ed4/damage/effect-test", "A spell's Effect test: its damage, against the target's armor", "p.378"),
     _r(
         "ed4/attack/spell-extra-successes",
         "Extra successes of spells: the spell's own bonus (Maloren's Earth Darts)",
