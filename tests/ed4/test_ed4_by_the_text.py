@@ -1743,12 +1743,6 @@ def test_D_splitting_movement_shares_one_movement_rate():
     assert c(f, "hero").pos == (2, 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.389/p.373/p.372: after standing up (his Standard action) a character moves his Movement Rate, "
-    "5 yards = 3 hexes; fracas's stand-up check says 3 hexes but its movement check refuses the 3rd "
-    "(it still rounds 5/2 down there)",
-)
 def test_D_after_standing_up_a_movement_rate_of_5_moves_3_hexes():
     """p.389: "Standing is a simple matter, but uses the character's Standard action"; p.373: "Movement may be
     done before or after your character's Simple and Standard actions"; p.372: round up to cover a full hex.
@@ -1760,12 +1754,6 @@ def test_D_after_standing_up_a_movement_rate_of_5_moves_3_hexes():
     assert "knocked-down" not in c(f, "hero").conditions
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the default tactic of a knocked-down character with an odd Movement Rate (3 yards = 2 hexes, "
-    "p.372) answers stand-up with a 2-hex path that validate refuses (the stand-up movement check rounds "
-    "down)",
-)
 def test_F_a_knocked_down_characters_tactic_stands_him_up_legally():
     """p.389: "Standing is a simple matter, but uses the character's Standard action to get back on his feet";
     the tactic's command for a knocked-down character (Movement Rate 3) whose foe ran off to 5 hexes away
