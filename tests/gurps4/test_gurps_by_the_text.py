@@ -2250,12 +2250,6 @@ def test_F_sixty_decisions_of_each_bundled_example_offer_only_legal_commands(exa
         fight.submit(chosen)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B398: a flyer that cannot hover and does not Move 1/4 of its airspeed stalls and falls (DX-4 to "
-    "recover); fracas offers a gliding flyer that tumbled (Dodge critical failure: lying, 1 yd a turn) no "
-    "command at all, and auto_command raises RuleNotImplemented: the fight cannot go on",
-)
 def test_F_a_tumbling_glider_is_offered_something_to_do():
     """ "You must take a Move or Move and Attack maneuver and move at least 1/4 your top airspeed each turn,
     or you'll stall and start to fall ... You may recover from a stall ... Roll vs. DX-4 each turn" (B398).
@@ -2582,12 +2576,6 @@ def test_E_dodge_and_drop_only_against_ranged_attacks_and_not_from_the_saddle_or
     assert drops(fight, "a") == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="B398: Move and Attack too must cover 1/4 of the top airspeed or the flyer stalls; fracas lets a "
-    "flyer that cannot hover Move and Attack a foe beside it without moving at all (its docs say Move and "
-    "Attack distances are not checked, but the text is not silent on it)",
-)
 def test_E_a_flyer_that_cannot_hover_stalls_on_a_move_and_attack_without_moving():
     """ "You must take a Move or Move and Attack maneuver and move at least 1/4 your top airspeed each turn,
     or you'll stall and start to fall" (B398). The duelist (air Move 12: 3 yards needed) cannot hover and has

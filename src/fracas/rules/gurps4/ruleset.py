@@ -385,6 +385,10 @@ class GurpsRuleset(Ruleset):
                     cands.append(Command(a.id, "feint", t.id, {"weapon": atk.name}))
             if t.pos is not None:
                 cands.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
+        if flying(a) and S(a).flight_limitation in aerial.NO_HOVER and a.pos is not None:
+            # a flyer that must keep moving (B398) is offered a glide straight on at its full air Move
+            ahead = [a.pos[0] + move_now(a, air=True), a.pos[1]]
+            cands.append(Command(a.id, "move", None, {"to": ahead, "altitude": a.altitude}))
         for v in ("increased_dodge", "increased_parry", "increased_block", "double"):
             cands.append(Command(a.id, "all_out_defense", None, {"variant": v}))
         cands += [Command(a.id, "ready", None, {"weapon": wpn}) for wpn in S(a).weapons]
@@ -493,7 +497,7 @@ class GurpsRuleset(Ruleset):
                 raise IllegalCommand(
                     "a rider moves by moving his mount (the mount's turn)", "gurps4/mounted B396"
                 )
-            if posture not in ("standing", "crouching"):
+            if posture not in ("standing", "crouching") and not self._tumbling_glider(a):
                 raise IllegalCommand(
                     f"{a.name} is {posture}: change posture first", "gurps4/core/posture B551"
                 )
@@ -684,6 +688,23 @@ class GurpsRuleset(Ruleset):
                     f"{a.name} cannot hover ({st.flight_limitation}): moving {yards:g} yd, under 1/4 of its "
                     "top airspeed, would stall it (falling, B431, is not implemented) (B398)"
                 )
+        if m == "move_and_attack":
+            # "move at least 1/4 your top airspeed" holds for Move and Attack too (B398): a ranged one or one
+            # at a foe already in reach moves nothing, one that closes in moves as far as the approach
+            t = state.combatants.get(command.target or "")
+            atk = st.attack(command.args.get("weapon") or "")
+            if t is None or atk is None:
+                return
+            yards = 0.0
+            if not atk.ranged and not in_reach(a, t, atk):
+                path, alt = self.approach(state, a, t, atk, self.movement_allowance(state, a, m))
+                yards = aerial.move_cost(len(path), abs(alt - a.altitude) if alt is not None else 0)
+            if aerial.stalls(st.flight_limitation, m, int(yards), st.air_move):
+                raise RuleNotImplemented(
+                    f"{a.name} cannot hover ({st.flight_limitation}): a Move and Attack covering {yards:g} "
+                    "yd, under 1/4 of its top airspeed, would stall it (falling, B431, is not implemented) "
+                    "(B398)"
+                )
 
     def _attack_of(self, a: Combatant, name: Any) -> Attack:
         if not isinstance(name, str):
@@ -712,11 +733,25 @@ class GurpsRuleset(Ruleset):
 
     def movement_allowance(self, state: FightState, a: Combatant, maneuver: str) -> int:
         move = move_now(a, air=flying(a))
-        if a.marks.get("posture", "standing") not in ("standing", "crouching"):
+        if a.marks.get("posture", "standing") not in ("standing", "crouching") and not self._tumbling_glider(
+            a
+        ):
             return 0
         if mount_of(state, a) is not None:
             return 0
         return core.maneuver_move(maneuver, move)
+
+    @staticmethod
+    def _tumbling_glider(a: Combatant) -> bool:
+        """A flyer that cannot hover, tumbling in the air (a critical failure on a Dodge): it must Move each
+        turn or stall (B398), and cannot take a Change Posture, which would stall it; so its Move rights it
+        (a GM's call, docs/rulesets/gurps4.md)."""
+        st = S(a)
+        return (
+            flying(a)
+            and st.flight_limitation in aerial.NO_HOVER
+            and a.marks.get("posture", "standing") not in ("standing", "crouching")
+        )
 
     def _reachable(self, state: FightState, a: Combatant, t: Combatant, atk: Attack, maneuver: str) -> bool:
         if in_reach(a, t, atk):
@@ -1012,6 +1047,9 @@ class GurpsRuleset(Ruleset):
             what = f"{cmd.target and w.c(cmd.target).name or 'any foe'} to come within reach"
             w.note(f"{a.name} waits with {args['weapon']} for {what}", a.id, WAIT_RULE)
         elif action == "move":
+            if self._tumbling_glider(a):
+                w.mark(a, "posture", "standing", "gurps4/aerial/stall B398")
+                w.note(f"{a.name} rights itself as it glides on", a.id, "gurps4/aerial/stall B398")
             before = self._wait_watch(w, a)
             self._move(w, a, args)
             if self._wait_trigger(w, a, before, {"kind": "move", "actor": a.id}):
