@@ -27,7 +27,10 @@ _app = typer.Typer(
         "Examples:\n\n"
         '  fracas roll "step 14"\n\n'
         '  fracas odds "step 14" --dn 9\n\n'
-        "  fracas fight examples/ed4/mica-and-the-ghouls.yaml"
+        "  fracas fight examples/ed4/mica-and-the-ghouls.yaml\n\n"
+        "Exit codes: 0 done; 2 refused (a bad file or argument, anything you can fix: the message says "
+        "what); 130 interrupted (Ctrl-C, SIGTERM, SIGHUP); 1 a bug in fracas. Limits (map size, counts, "
+        "stats, -n, --workers, grids, seeds): docs/encounter-format.md."
     ),
     no_args_is_help=True,
     add_completion=True,
