@@ -221,3 +221,13 @@ def test_every_error_at_once_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*/*.yaml")), ids=lambda p: p.stem)
 def test_every_bundled_example_is_accepted(path: Path) -> None:
     encounter.load(path)
+
+
+@pytest.mark.parametrize("ruleset", ["gurps4", "sas"])
+def test_riding_what_is_not_a_mount_is_refused_at_its_entry_path(ruleset: str) -> None:
+    data = _data(ruleset)
+    first = _first(data)
+    other = data["sides"][0]["combatants"][1]
+    other_id = other.get("id") or other["template"]
+    first["options"] = {"mount": other_id}
+    _refused(data, "sides.0.combatants.0.options.mount:", "is not a mount in this encounter (mounts:")

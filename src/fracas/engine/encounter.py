@@ -280,6 +280,7 @@ def check_rides(spec: EncounterSpec, combatants: dict[str, Combatant]) -> list[s
     ``schema.RIDERS`` (one in ED4 and S&S; in GURPS a controller and a passenger, p.B397)."""
     schema = _schema(spec.ruleset)
     key, most = schema.RIDES, schema.RIDERS
+    is_mount = getattr(schema, "is_mount", None)  # None: the ruleset lets any combatant be ridden
     if key is None:
         return []
     rides: dict[str, tuple[str, str]] = {}  # rider id -> (mount id, field path)
@@ -299,8 +300,13 @@ def check_rides(spec: EncounterSpec, combatants: dict[str, Combatant]) -> list[s
     carried: dict[str, list[str]] = {}
     for rider, (mid, path) in rides.items():
         me, m = combatants.get(rider), combatants.get(mid)
-        if m is None:
-            continue  # the ruleset names the mounts there are
+        if m is None and is_mount is None:
+            out.append(f"{path}: no combatant {mid!r} (ids: {', '.join(combatants)})")
+            continue
+        if m is None or (is_mount is not None and not is_mount(m) and mid != rider):
+            mounts = ", ".join(c.id for c in combatants.values() if is_mount is not None and is_mount(c))
+            out.append(f"{path}: {mid!r} is not a mount in this encounter (mounts: {mounts or 'none'})")
+            continue
         if mid == rider:
             out.append(f"{path}: {rider} cannot ride itself")
         elif me is not None and m.side != me.side:

@@ -14,7 +14,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt
 from fracas.engine.bounds import Name, Strict, check
 from fracas.rules.earthdawn.schema import NoExtra
 
-__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats"]
+__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats", "is_mount"]
 
 RIDES = "mount"
 """The option naming the mount an entry rides (one id, or one per copy)."""
@@ -98,3 +98,8 @@ def check_stats(entry: Any, where: str) -> list[str]:
     return check(Stats, entry.stats, f"{where}.stats") + check(
         Equipment, entry.equipment, f"{where}.equipment"
     )
+
+
+def is_mount(combatant: Any) -> bool:
+    """A combatant others may ride: a mount template (data/mounts.toml)."""
+    return getattr(combatant.stats, "kind", "") == "mount"

@@ -14,7 +14,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt
 
 from fracas.engine.bounds import HexList, Name, Strict, check
 
-__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats"]
+__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats", "is_mount"]
 
 RIDES = "mount"
 """The option naming the steed a rider sits on (Mounted Combat)."""
@@ -139,3 +139,8 @@ def check_stats(entry: Any, where: str) -> list[str]:
     return check(Stats, entry.stats, f"{where}.stats") + check(
         Equipment, entry.equipment, f"{where}.equipment"
     )
+
+
+def is_mount(combatant: Any) -> bool:
+    """A combatant others may ride: a steed of the bestiary (``mount = true``)."""
+    return bool(getattr(combatant.stats, "mount", False))
