@@ -4,6 +4,7 @@ kept on the ruleset, its tactics or its modules."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -75,11 +76,18 @@ def _interleaved(a: tuple[str, int], b: tuple[str, int]) -> tuple[list[Any], lis
 
 
 def _attributes() -> dict[str, Any]:
-    """What the shared ruleset and its tactics hold as attributes of their own."""
+    """What the shared ruleset and its tactics hold as attributes of their own, and how much the GURPS
+    modules hold in module-level containers (which would grow with the fights if one kept anything of
+    theirs)."""
     rs = get_ruleset("gurps4")
-    out = {"ruleset": dict(vars(rs))}
+    out: dict[str, Any] = {"ruleset": dict(vars(rs))}
     for name, tactic in rs.tactics().items():
         out[f"tactic {name}"] = dict(getattr(tactic, "__dict__", {}))
+    for mod_name, module in sorted(sys.modules.items()):
+        if mod_name.startswith("fracas.rules.gurps4"):
+            for key, value in vars(module).items():
+                if isinstance(value, dict | list | set) and not key.startswith("__"):
+                    out[f"{mod_name}.{key}"] = len(value)
     return out
 
 

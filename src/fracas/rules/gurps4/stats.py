@@ -42,9 +42,6 @@ class Attack:
     unbalanced: bool = False
 
 
-_ATTACKS: dict[int, tuple[GurpsStats, tuple[Attack, ...]]] = {}
-
-
 @dataclass(frozen=True, slots=True)
 class GurpsStats:
     kind: str  # "character" or "mount"
@@ -79,6 +76,8 @@ class GurpsStats:
     flight_limitation: str = "none"
     unused_to_cavalry: bool = False
     dodge_override: int | None = None
+    _attacks: tuple[Attack, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    """The attack list, worked out on first use and kept on the stat block itself (it dies with it)."""
 
     # ----- derived ---------------------------------------------------------------------------------
     @property
@@ -112,14 +111,13 @@ class GurpsStats:
         return self.dx - 5
 
     def attacks(self) -> list[Attack]:
-        cached = _ATTACKS.get(id(self))
-        if cached is not None and cached[0] is self:
-            return list(cached[1])
-        out = self._attacks()
-        _ATTACKS[id(self)] = (self, tuple(out))
-        return out
+        kept = self._attacks
+        if kept is None:
+            kept = tuple(self._build_attacks())
+            object.__setattr__(self, "_attacks", kept)  # a cache: frozen otherwise
+        return list(kept)
 
-    def _attacks(self) -> list[Attack]:
+    def _build_attacks(self) -> list[Attack]:
         out: list[Attack] = list(self.natural_attacks)
         table = data.weapons()
         for w in self.weapons:
