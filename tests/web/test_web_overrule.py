@@ -192,3 +192,17 @@ def test_rename_and_delete_a_fight(tmp_path: Path) -> None:
     assert client.post(f"/api/fights/{fid}/delete", headers={"X-Fracas-Token": "wrong"}).status_code == 403
     assert client.post(f"/api/fights/{fid}/delete", headers=GM).json()["status"] == "ok"
     assert client.get(f"/api/fights/{fid}/gm", headers=GM).status_code == 404
+
+
+def test_the_terminal_takes_overrides_at_the_step_prompt(tmp_path: Path, capsys, monkeypatch) -> None:
+    import io
+    import sys
+
+    from fracas.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ngm damage mica damage 5\ngm teleport mica\nq\n"))
+    code = main(["fight", str(ROOT / "examples/ed4/mica-and-the-ghouls.yaml"), "--seed", "1", "--step"])
+    out = capsys.readouterr().out
+    assert code in (0, None)
+    assert "GM: 5 damage to Mica" in out and "Mica takes 5 damage" in out
+    assert "gm damage|heal ID COUNTER N" in out  # an unknown override: the forms it takes

@@ -104,10 +104,10 @@ def _fight(
             break
         fight.submit(fight.auto_command(decision))
         if step:
-            if interactive:
-                answer = console.input("[dim](Enter: next action, q: stop)[/] ")
-            else:
-                answer = sys.stdin.readline()
+            from fracas.store.overrule import overrule_at_prompt
+
+            prompt = "[dim](Enter: next action, gm ...: overrule, q: stop)[/] "
+            answer = overrule_at_prompt(console, prompt, interactive, fight.state, fight.apply)
             if answer.strip().lower() == "q":
                 console.print("Stopped by request.")
                 return

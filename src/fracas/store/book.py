@@ -467,10 +467,12 @@ class FightBook:
         if self.state.ended:
             raise Refused("the fight is over")
         fight = self._fight(self.server_dice())
-        target = max(fight.state.round, 1)
+        # at a round's end (Earthdawn stops there, before the next round's Initiative) the rest of the round
+        # is the whole next one: one press plays one round, never just the start of the next
+        target = max(fight.state.round, 1) + (1 if fight.state.phase == "round-end" else 0)
         for steps in range(MAX_ROUND_STEPS):
             s = fight.state
-            if s.ended or (steps and (s.phase == "round-end" or s.round > target)):
+            if s.ended or (steps and ((s.phase == "round-end" and s.round >= target) or s.round > target)):
                 break
             fight.step()
         else:

@@ -47,8 +47,12 @@ def resume_fight(
                 console.print(line.text, markup=False)
         shown = len(book.lines)
         if step:
-            prompt = "[dim](Enter: next action, q: stop)[/] "
-            answer = console.input(prompt) if interactive else sys.stdin.readline()
+            from fracas.store.overrule import overrule_saved_at_prompt
+
+            prompt = "[dim](Enter: next action, gm ...: overrule, q: stop)[/] "
+            answer, book, shown = overrule_saved_at_prompt(
+                console, prompt, interactive, service, fight_id, shown
+            )
             if answer.strip().lower() == "q":
                 console.print(f"Stopped; saved. Resume with: fracas fight --resume {fight_id}")
                 return

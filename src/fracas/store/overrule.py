@@ -202,3 +202,100 @@ def _add(state: FightState, body: dict[str, Any]) -> tuple[str, list[ev.Event]]:
     name = trial.combatants[cid].name
     where = f" at ({entry['at'][0]}, {entry['at'][1]})" if "at" in entry else ""
     return f"{name} joins {side.strip()}{where}", [event]
+
+
+WORDS_HELP = (
+    "gm damage|heal ID COUNTER N; gm set ID COUNTER N; gm condition ID NAME [ROUNDS]; "
+    "gm uncondition ID NAME; gm status ID STATUS; gm reveal|hide|remove ID; gm move ID Q R; "
+    "gm add SIDE TEMPLATE Q R [NAME]; "
+    "gm order ID ID ...; gm end-round; gm end-fight [SIDE]"
+)
+
+
+def from_words(text: str) -> dict[str, Any]:
+    """An override typed at the terminal's prompt (``fracas fight --step``): ``gm damage mica damage 4``."""
+    words = text.split()
+    if words[:1] == ["gm"]:
+        words = words[1:]
+    if not words:
+        raise OverrideRefused(WORDS_HELP)
+    kind, rest = words[0], words[1:]
+
+    def num(w: str) -> int:
+        try:
+            return int(w)
+        except ValueError:
+            raise OverrideRefused(f"{w!r} is not a whole number ({WORDS_HELP})") from None
+
+    try:
+        if kind in ("damage", "heal"):
+            return {"kind": kind, "target": rest[0], "counter": rest[1], "amount": num(rest[2])}
+        if kind == "set":
+            return {"kind": kind, "target": rest[0], "counter": rest[1], "value": num(rest[2])}
+        if kind == "condition":
+            out = {"kind": kind, "target": rest[0], "name": rest[1]}
+            return {**out, "rounds": num(rest[2])} if len(rest) > 2 else out
+        if kind == "uncondition":
+            return {"kind": kind, "target": rest[0], "name": rest[1]}
+        if kind == "status":
+            return {"kind": kind, "target": rest[0], "status": rest[1]}
+        if kind in ("reveal", "hide", "remove"):
+            return {"kind": kind, "target": rest[0]}
+        if kind == "move":
+            return {"kind": kind, "target": rest[0], "to": [num(rest[1]), num(rest[2])]}
+        if kind == "add":
+            entry: dict[str, Any] = {"template": rest[1], "at": [num(rest[2]), num(rest[3])]}
+            if len(rest) > 4:
+                entry["name"] = " ".join(rest[4:])
+            return {"kind": kind, "side": rest[0], "entry": entry}
+        if kind == "order":
+            return {"kind": kind, "order": rest}
+        if kind == "end-round":
+            return {"kind": kind}
+        if kind == "end-fight":
+            return {"kind": kind, "winner": rest[0] if rest else None}
+    except IndexError:
+        pass
+    raise OverrideRefused(WORDS_HELP)
+
+
+def _ask(console: Any, prompt: str, interactive: bool) -> str:
+    import sys
+
+    return str(console.input(prompt)) if interactive else sys.stdin.readline()
+
+
+def overrule_at_prompt(console: Any, prompt: str, interactive: bool, state: FightState, apply: Any) -> str:
+    """``fracas fight FILE --step``: overrides typed at the prompt (``gm ...``) are applied to the fight in
+    memory (``apply``: the Fight's, which narrates them); returns the first answer that is not one."""
+    while True:
+        answer = _ask(console, prompt, interactive)
+        if not answer.strip().startswith("gm"):
+            return answer
+        try:
+            _, events = override_events(state, from_words(answer))
+        except FracasError as exc:
+            console.print(str(exc), markup=False)
+            continue
+        apply(events)
+
+
+def overrule_saved_at_prompt(
+    console: Any, prompt: str, interactive: bool, service: Any, fight_id: str, shown: int
+) -> tuple[str, Any, int]:
+    """``fracas fight --resume ID --step``: each override typed at the prompt is saved as one batch, as the
+    browser's would be; returns the first other answer, the book and how many of its lines are shown."""
+    book = service.book(fight_id)
+    while True:
+        answer = _ask(console, prompt, interactive)
+        if not answer.strip().startswith("gm"):
+            return answer, book, shown
+        try:
+            body = from_words(answer)
+            book, _ = service.act(fight_id, lambda b, body=body: b.plan_override(body))
+        except FracasError as exc:
+            console.print(str(exc), markup=False)
+            continue
+        for line in book.lines[shown:]:
+            console.print(line.text, markup=False)
+        shown = len(book.lines)

@@ -10,6 +10,7 @@ server and a refused one changes nothing; request bodies are limited before they
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from pathlib import Path
@@ -17,8 +18,9 @@ from typing import Any, Literal
 
 import yaml
 from fastapi import Depends, FastAPI, File, HTTPException, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
@@ -84,6 +86,44 @@ class CreateIn(_Strict):
     seed: StrictInt | None = Field(default=None, ge=1, le=2**62)
 
 
+STREAM_CHECK = 2.0  # seconds between looks at the store for another process's actions
+STREAM_KEEPALIVE = 15.0
+
+
+class Changes:
+    """Wakes the open event streams of a fight when an action through this server changed it (actions run in
+    worker threads; the streams wait on the event loop)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[str, set[asyncio.Future[None]]] = {}
+
+    def notify(self, fight_id: str) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake, fight_id)
+
+    def _wake(self, fight_id: str) -> None:
+        for f in self._waiting.pop(fight_id, set()):
+            if not f.done():
+                f.set_result(None)
+
+    async def wait(self, fight_id: str, timeout: float) -> float:
+        """Until the fight changes or ``timeout`` passes; how long it waited."""
+        loop = self._loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        waiting = self._waiting.setdefault(fight_id, set())
+        waiting.add(future)
+        start = loop.time()
+        try:
+            await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            waiting.discard(future)
+        return loop.time() - start
+
+
 def _faces(dice: DiceIn) -> list[int] | None:
     return None if dice.mode == "server" else list(dice.faces)
 
@@ -100,6 +140,7 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.state.service = service
     app.state.token = token
+    changes = app.state.changes = Changes()
     app.add_middleware(SecurityHeaders)
     app.add_middleware(BodyLimit, limit=MAX_BODY, larger={"/api/fights/import": MAX_IMPORT})
 
@@ -273,13 +314,16 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         players_versions[fight_id] = (last, number)
         return number
 
-    @app.get("/api/fights/{fight_id}/version")
-    def version(request: Request, fight_id: str) -> Any:
+    def version_of(request: Request, fight_id: str) -> int:
         """The game master's views: the log position. Anyone else: the players' version."""
         check_id(fight_id)
-        if is_gm(request):
-            return {"seq": service.store.last_seq(fight_id)}
-        return {"seq": players_seq(fight_id)}
+        return service.store.last_seq(fight_id) if is_gm(request) else players_seq(fight_id)
+
+    @app.get("/api/fights/{fight_id}/version")
+    def version(request: Request, fight_id: str) -> Any:
+        return {"seq": version_of(request, fight_id)}
+
+    _stream_route(app, service, changes, version_of)
 
     @app.get("/api/fights/{fight_id}/gm", dependencies=[Depends(gm_only)])
     def gm_json(fight_id: str, log: bool = True) -> Any:
@@ -303,6 +347,7 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
 
     # ----- changing ---------------------------------------------------------------------------------
     def done(book: FightBook, plan: Any) -> JSONResponse:
+        changes.notify(book.record.id)
         return JSONResponse({"status": "ok", "seq": plan.seq, "what": plan.what, "events": len(plan.events)})
 
     @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
@@ -338,7 +383,7 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         book, plan = service.act(fight_id, lambda b: b.plan_round(), body.expected)
         return done(book, plan)
 
-    _overrule_routes(app, service, gm_only, done)
+    _overrule_routes(app, service, gm_only, done, changes)
 
     @app.post("/api/fights/{fight_id}/undo", dependencies=[Depends(gm_only)])
     def undo(fight_id: str, body: PlainIn) -> Any:
@@ -386,7 +431,39 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
     return app
 
 
-def _overrule_routes(app: FastAPI, service: FightService, gm_only: Any, done: Any) -> None:
+def _stream_route(app: FastAPI, service: FightService, changes: Changes, version_of: Any) -> None:
+    @app.get("/api/fights/{fight_id}/stream")
+    async def stream(request: Request, fight_id: str) -> Any:
+        """Server-sent events: ``data: {"seq": N}`` at once and whenever the version moves (an action
+        through this server wakes the stream at once; another process's, the terminal's, within
+        ``STREAM_CHECK`` seconds); a comment line now and then keeps proxies from closing it."""
+        check_id(fight_id)
+        if not service.store.exists(fight_id):
+            raise HTTPException(404, f"no saved fight with id {fight_id!r}")
+
+        async def events() -> Any:
+            last = None
+            quiet = 0.0
+            yield "retry: 1000\n\n"
+            while not await request.is_disconnected():
+                try:
+                    now = await run_in_threadpool(version_of, request, fight_id)
+                except FracasError:  # deleted meanwhile
+                    yield "event: gone\ndata: {}\n\n"
+                    return
+                if now != last:
+                    last, quiet = now, 0.0
+                    yield f"data: {json.dumps({'seq': now})}\n\n"
+                elif quiet >= STREAM_KEEPALIVE:
+                    quiet = 0.0
+                    yield ": still here\n\n"
+                quiet += await changes.wait(fight_id, STREAM_CHECK)
+
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+def _overrule_routes(app: FastAPI, service: FightService, gm_only: Any, done: Any, changes: Changes) -> None:
     """The game master's overrides (docs/web.md, "Overruling"), renaming and deleting a fight."""
 
     @app.post("/api/fights/{fight_id}/override", dependencies=[Depends(gm_only)])
@@ -397,11 +474,13 @@ def _overrule_routes(app: FastAPI, service: FightService, gm_only: Any, done: An
     @app.post("/api/fights/{fight_id}/rename", dependencies=[Depends(gm_only)])
     def rename(fight_id: str, body: RenameIn) -> Any:
         service.rename(fight_id, body.name)
+        changes.notify(fight_id)
         return {"status": "ok", "name": body.name.strip()}
 
     @app.post("/api/fights/{fight_id}/delete", dependencies=[Depends(gm_only)])
     def delete(fight_id: str) -> Any:
         service.delete(fight_id)
+        changes.notify(fight_id)
         return {"status": "ok"}
 
 

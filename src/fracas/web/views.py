@@ -240,11 +240,12 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
         },
     }
     if with_log:
-        view["log"] = [_gm_line(line) for line in book.lines[-MAX_LOG:]]
+        first = max(len(book.lines) - MAX_LOG, 0)
+        view["log"] = [_gm_line(line, first + i) for i, line in enumerate(book.lines[first:])]
     return view
 
 
-def _gm_line(line: Line) -> dict[str, Any]:
+def _gm_line(line: Line, n: int) -> dict[str, Any]:
     e = line.event
     details: list[str] = []
     mods = getattr(e, "modifiers", ())
@@ -260,7 +261,7 @@ def _gm_line(line: Line) -> dict[str, Any]:
     rule = getattr(e, "rule", "")
     if rule:
         details.append(f"rule: {rule}")
-    return {"batch": line.batch, "type": e.kind, "text": line.text, "details": details}
+    return {"n": n, "batch": line.batch, "type": e.kind, "text": line.text, "details": details}
 
 
 def _order(state: FightState, ruleset: Any, visible: set[str] | None) -> list[dict[str, Any]]:
@@ -327,7 +328,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
         words = secret_words(state, then) if line.hidden else secret
         text = line_for_players(line, state, then, words, book.record.name)
         if text is not None:
-            log.append({"text": text})
+            log.append({"n": len(log), "text": text})
     winner = state.winner if state.winner not in gone_sides else None
     view: dict[str, Any] = {
         "id": book.record.id,
