@@ -32,6 +32,7 @@ HORDE = str(ROOT / "examples/sas/goblin-horde.yaml")
         ["sweep", MICA, "--vary", "ghoul.count=1..1000000", "-n", "10"],
         ["sweep", MICA, "--vary", "ghoul.count=1..40", "--vary", "mica.stats.karma=0..40", "-n", "10"],
         ["sweep", MICA, "--vary", "ghoul.count=1..2", "-n", str(10**12)],
+        ["sweep", MICA, "--vary", "ghoul.count=1..2", "--vary", "mica.stats.karma=0..499", "-n", "10000000"],
         ["fight", MICA, "--seed", str(2**63)],
         ["fight", MICA, "--max-rounds", str(10**12)],
         ["roll", "3d6", "--seed", str(10**30)],

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator
 
 from fracas.engine import bounds, safe_yaml
 from fracas.engine.state import Combatant, FightState
@@ -99,7 +99,8 @@ class EncounterSpec(_Strict):
     ruleset: Literal["ed4", "ed1", "gurps4", "sas"]
     name: _Text = ""
     description: Annotated[str, Field(strict=True, max_length=20 * bounds.MAX_TEXT)] = ""
-    options: dict[_Text, StrictBool | StrictInt | _Text] = Field(default_factory=dict)
+    options: dict[_Text, StrictBool] = Field(default_factory=dict)
+    """Optional rules switched on or off by id (every optional rule of every ruleset is on or off)."""
     max_rounds: int = Field(default=100, ge=1, le=bounds.MAX_ROUNDS, strict=True)
     map: MapSpec = Field(default_factory=MapSpec)
     sides: list[SideSpec] = Field(min_length=2, max_length=100)

@@ -401,6 +401,11 @@ def _sweep_run(
     data = encounter.read_file(file)
     varies = [sw.parse_vary(v, data) for v in vary]
     points = sw.grid(data, varies)
+    if runs * len(points) > bounds.MAX_RUNS:
+        raise UsageError(
+            f"-n {runs:,} at each of {len(points):,} points is {runs * len(points):,} fights; a sweep "
+            f"plays at most {bounds.MAX_RUNS:,} in all (lower -n, or use --precision)"
+        )
     scenarios = []
     for values, point in points:
         where = ", ".join(f"{k}={v}" for k, v in values.items())
