@@ -43,11 +43,11 @@ EXAMPLE = ROOT / "examples" / "ed4" / "mica-and-the-ghouls.yaml"
 class Server:
     """``fracas serve --port 0 --db DB --no-browser`` in a subprocess, with the links it printed."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, extra: tuple[str, ...] = ()) -> None:
         self.db = db
         code = "import sys; from fracas.cli import main; sys.exit(main())"
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--port", "0", "--db", str(db), "--no-browser"],
+            [sys.executable, "-c", code, "serve", "--port", "0", "--db", str(db), "--no-browser", *extra],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -268,3 +268,33 @@ def test_updates_are_pushed_and_a_stale_dice_dialog_closes(server, browser) -> N
     page.wait_for_timeout(2500)
     assert polls == []  # pushed, not polled
     page.close()
+
+
+def test_a_phone_opens_the_players_link_on_another_address(tmp_path, browser) -> None:
+    """``fracas serve --players-host 127.0.0.2``: the GM page shows the players' link and its QR code; a
+    phone (390 px wide) opens that link, sees the fight, follows it live and finds no game master's page."""
+    s = Server(tmp_path / "phone.sqlite3", extra=("--players-host", "127.0.0.2"))
+    try:
+        assert s.player.startswith("http://127.0.0.2:"), s.player
+        gm = browser.new_page(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+        gm.goto(s.gm)
+        assert gm.locator("#players-link img").get_attribute("src").startswith("data:image/svg+xml")
+        assert gm.locator("#players-link a").get_attribute("href") == s.player
+        phone = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2
+        )
+        p = phone.new_page()
+        p.goto(s.player)
+        assert p.locator("#fight .log").is_visible() and p.locator("#fight svg.hexmap").count() == 1
+        assert p.evaluate("document.documentElement.scrollWidth") <= 391  # nothing wider than the phone
+        seq = _seq(p)
+        _play(s, s.fight, 2)
+        p.wait_for_function(f"() => parseInt(document.querySelector('#fight .fight').dataset.seq) !== {seq}")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        p.screenshot(path=str(ARTIFACTS / "player-phone.png"), full_page=True)
+        gm_on_phone_host = s.player.split("/view/")[0] + f"/gm/{s.fight}?token={s.token}"
+        assert p.goto(gm_on_phone_host).status == 404  # the players' address serves nothing else
+        phone.close()
+        gm.close()
+    finally:
+        s.stop()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -122,6 +123,14 @@ class Changes:
         finally:
             waiting.discard(future)
         return loop.time() - start
+
+
+@lru_cache(maxsize=64)
+def qr_data_uri(url: str) -> str:
+    """The players' link as a QR code (an SVG data URI) for the game master's page: phones scan it."""
+    import segno
+
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
 def _faces(dice: DiceIn) -> list[int] | None:
@@ -272,7 +281,10 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
     @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_page(request: Request, fight_id: str) -> Response:
         view = gm_of(fight_id)
-        return templates.TemplateResponse(request, "gm.html", {"v": view})
+        base = getattr(app.state, "players_base", None) or str(request.base_url).rstrip("/")
+        link = f"{base}/view/{fight_id}"
+        players = {"link": link, "qr": qr_data_uri(link)}
+        return templates.TemplateResponse(request, "gm.html", {"v": view, "players": players})
 
     @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_fragment(request: Request, fight_id: str) -> Response:

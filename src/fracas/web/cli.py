@@ -169,6 +169,7 @@ def _serve(
         p_sock = _listen(players_host, players_port or (port + 1 if port else 0), "--players-port")
         players_base = f"http://{_url_host(p_sock, players_host)}:{p_sock.getsockname()[1]}"
         servers.append((create_app(service, token, players_only=True), p_sock))
+    servers[0][0].state.players_base = players_base  # the GM page shows the players' link and its QR code
     console.print(f"fracas is serving on {base} (database: {store.path})")
     gm_link = f"{base}/?token={token}"
     players_link = f"{players_base}/"
