@@ -3,9 +3,19 @@
     python benchmarks/bench_sim.py                # a few seconds per measurement
     python benchmarks/bench_sim.py --seconds 1    # quicker, rougher
     python benchmarks/bench_sim.py --mica 20000   # also time the JSON report of 20,000 Mica fights (slow)
+    python benchmarks/bench_sim.py --sim-only     # only the `fracas sim` wall times (long: minutes each)
+    python benchmarks/bench_sim.py --sim-only --runs 200   # a quick form, scaled to 10,000 fights
 
-Prints fights per second of wall time and per CPU-second of this process (the second is the fairer figure
-on a busy machine, where the process gets only part of a core)
+First, for every bundled example, the wall time of ``fracas sim FILE -n 10000 --seed 1 --json --workers 2``
+(with ``--runs N``, of ``-n N`` for the engine's examples, and the time 10,000 would take: the time
+outside the fights as measured plus the fights' time scaled by 10,000 / N; a kernel's examples always play
+10,000), the path it takes, and the share of a kernel's fights that it hands back to the engine (measured
+in this process over ``min(N, 10,000)`` kernel fights; also for the two S&S duels of the benchmark), with
+the peers' quoted figures beside them. The kernels are compiled (or loaded from numba's cache) before the
+timing. ``--runs 0`` skips that part.
+
+Then it prints fights per second of wall time and per CPU-second of this process (the second is the fairer
+figure on a busy machine, where the process gets only part of a core)
 
 - for every bundled example (examples/*/*.yaml) whose ruleset is installed, with the engine and, where an
   encounter qualifies, with the kernel (the reason is printed where it does not);
@@ -25,6 +35,9 @@ other games (D&D 5e, Dragonbane) with far less bookkeeping (no events, no modifi
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -200,13 +213,131 @@ def row(label: str, value: Any) -> None:
     print(f"| {label} | {value} |")
 
 
+SIM_RUNS = 10_000  # the fights of the wall-time figure of every bundled example
+SIM_WORKERS = 2
+
+
+def fracas_command() -> list[str]:
+    """The ``fracas`` command of this interpreter's environment (its entry point, else ``-m fracas``)."""
+    exe = Path(sys.executable).with_name("fracas")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("fracas")
+    return [found] if found else [sys.executable, "-m", "fracas"]
+
+
+def sim_wall(path: Path, runs: int, workers: int = SIM_WORKERS) -> tuple[float, float, str]:
+    """(wall seconds of ``fracas sim PATH -n RUNS --seed 1 --json --workers W``, the seconds it spent playing
+    fights (its JSON ``timing``), its engine)."""
+    cmd = [*fracas_command(), "sim", str(path), "-n", str(runs), "--seed", "1", "--json"]
+    cmd += ["--workers", str(workers)]
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]}")
+    data = json.loads(done.stdout)
+    return wall, float(data["timing"]["seconds"]), str(data["engine"])
+
+
+def handed_back(sc: Scenario, runs: int) -> tuple[int, int] | str:
+    """(fights handed back to the engine, fights) over ``runs`` fights of the scenario's kernel, in this
+    process; or why no kernel plays it. A kernel without a ``replay`` never hands a fight back."""
+    engine, why = choose_engine(sc, "auto")
+    if engine == "reference":
+        return why
+    from fracas.sim.kernels import find_kernel
+
+    kernel, _ = find_kernel(sc.ruleset, sc.state)
+    assert kernel is not None
+    rng = np.random.default_rng(1)
+    replay = getattr(kernel, "replay", None)
+    if replay is None:
+        kernel.run(min(runs, 100), rng)  # compiles it, or loads it from the cache, before the timing
+        return 0, runs
+    back = 0
+
+    def counting(seeds: list[int]) -> Any:
+        nonlocal back
+        back += len(seeds)
+        return replay(seeds)
+
+    kernel.replay = counting  # type: ignore[attr-defined]
+    try:
+        kernel.run(runs, rng)
+    finally:
+        del kernel.replay  # type: ignore[attr-defined]
+    return back, runs
+
+
+def share_text(h: tuple[int, int] | str) -> str:
+    if isinstance(h, str):
+        return "-"
+    back, runs = h
+    return f"{100 * back / runs:.2f}% ({back:,} of {runs:,})" if back else f"0 of {runs:,}"
+
+
+def sim_walls(runs: int) -> None:
+    """The wall time of ``fracas sim -n 10000 --workers 2`` (scaled from ``runs``) of every bundled example,
+    its path, and the share of a kernel's fights handed back to the engine."""
+    scaled = runs != SIM_RUNS
+    head = f"`fracas sim FILE -n {runs:,} --seed 1 --json --workers {SIM_WORKERS}`"
+    cols = ["example", "path", f"wall, -n {runs:,}"]
+    if scaled:
+        cols.append(f"wall for {SIM_RUNS:,}, scaled")
+    cols.append("handed back to the engine")
+    print(f"\n{head}, wall seconds (kernels compiled first)\n")
+    print("| " + " | ".join(cols) + " |\n|" + " --- |" * len(cols))
+    check = min(runs, SIM_RUNS)
+    for path in sorted(ROOT.glob("examples/*/*.yaml")):
+        name = str(path.relative_to(ROOT))
+        try:
+            sc = load_scenario(str(path))
+            h = handed_back(sc, check)
+            # a kernel's time does not scale from a few fights (a chunk costs about the same): always 10,000
+            n = SIM_RUNS if isinstance(h, tuple) else runs
+            wall, fights, engine = sim_wall(path, n)
+        except (FracasError, RuntimeError) as exc:
+            print(f"| {name} | not run: {str(exc).splitlines()[0]} |")
+            continue
+        path_ = engine.replace("kernel:", "kernel ") if isinstance(h, tuple) else f"engine: {h}"
+        cells = [name, path_, f"{wall:.2f} s" + ("" if n == runs else f" (-n {n:,})")]
+        if scaled:
+            cells.append(f"{wall - fights + fights * SIM_RUNS / n:.1f} s")
+        cells.append(share_text(h))
+        print("| " + " | ".join(cells) + " |")
+    for a, b in (("fighter", "goblin-boss"), ("troll", "troll")):
+        try:
+            h = handed_back(sas_duel(a, b), max(check, 2_000))
+        except FracasError as exc:
+            print(f"| S&S duel {a} v {b} (bench) | not run: {str(exc).splitlines()[0]} |")
+            continue
+        cells = [f"S&S duel {a} v {b} (bench)", "kernel sas-duel", *["-"] * (len(cols) - 3), share_text(h)]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    for label, value in QUOTED[:3]:
+        print(f"{label}: {value}")
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     ap.add_argument("--mica", type=int, default=0, help="also time `fracas sim --json` of N Mica fights")
     ap.add_argument("--max-n", type=int, default=100, help="largest N of the N-against-N scaling")
+    ap.add_argument(
+        "--runs",
+        type=int,
+        default=SIM_RUNS,
+        help=f"fights per example of the wall times (default {SIM_RUNS:,}; fewer: scaled; 0 skips them)",
+    )
+    ap.add_argument("--sim-only", action="store_true", help="only the `fracas sim` wall times")
     args = ap.parse_args(argv)
     t = args.seconds
+    if args.runs > 0:
+        sim_walls(args.runs)
+    if args.sim_only:
+        return 0
 
     print("| measurement (one process) | fights/s (wall) |\n| --- | --- |")
     for path in sorted(ROOT.glob("examples/*/*.yaml")):
