@@ -138,3 +138,40 @@ def test_the_listening_socket_lets_asyncio_turn_nagle_off() -> None:
 
     asyncio.run(main())
     assert seen and seen[0] != 0
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+)
+
+
+def test_hostile_names_seeds_and_yaml_are_refused_with_a_sentence(served) -> None:
+    service, fid = served
+    client = TestClient(create_app(service, TOKEN), raise_server_exceptions=False)
+    gm = GM
+    enc = service.book(fid).record.encounter
+    before = len(service.store.fights())
+    # a 1,000,000-character fight name: refused (before the body is read), and one just under 1 MB too
+    assert (
+        client.post(
+            "/api/fights", json={"encounter": {**enc, "name": "x" * 1_000_000}}, headers=gm
+        ).status_code
+        == 413
+    )
+    r = client.post("/api/fights", json={"encounter": {**enc, "name": "x" * 900_000}}, headers=gm)
+    assert r.status_code == 400 and "at most 200 characters" in r.json()["error"]
+    r = client.post(f"/api/fights/{fid}/rename", json={"name": "x" * 900_000}, headers=gm)
+    assert r.status_code == 400
+    # a seed of 2**70: on a new fight and in an import
+    r = client.post("/api/fights", json={"encounter": enc, "seed": 2**70}, headers=gm)
+    assert r.status_code == 400 and "seed" in r.json()["error"]
+    export = client.get(f"/api/fights/{fid}/export", headers=gm).json()
+    export["fight"]["seed"] = 2**70
+    export["fight"]["id"] = "another"
+    r = client.post("/api/fights/import", json=export, headers=gm)
+    assert r.status_code == 400 and "seed" in r.json()["error"]
+    # a billion laughs in an uploaded file: refused before it is expanded, and not echoed back
+    r = client.post("/api/encounters/parse", files={"file": ("bomb.yaml", BOMB)}, headers=gm)
+    assert r.status_code == 400 and len(r.text) < 2000, r.text[:300]
+    assert "alias" in r.json()["error"] or "nodes" in r.json()["error"]
+    assert len(service.store.fights()) == before

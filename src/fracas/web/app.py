@@ -17,7 +17,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from fastapi import Depends, FastAPI, File, HTTPException, Request, UploadFile
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -497,16 +496,9 @@ def _overrule_routes(app: FastAPI, service: FightService, gm_only: Any, done: An
 
 
 def _parse_text(text: str, name: str) -> dict[str, Any]:
-    import tomllib
-
-    try:
-        data = tomllib.loads(text) if name.lower().endswith(".toml") else yaml.safe_load(text)
-    except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-        kind = "TOML" if name.lower().endswith(".toml") else "YAML"
-        raise EncounterFileError(f"{name}: not valid {kind}: {exc}") from None
-    if not isinstance(data, dict):
-        raise EncounterFileError(f"{name}: the file must hold a mapping (ruleset, sides, ...)")
-    return data
+    """An uploaded encounter's text, read by the engine's bounded loader (no alias bomb, no deep nesting,
+    no duplicate key: :mod:`fracas.engine.safe_yaml`)."""
+    return enc.read_text(text, name, toml=name.lower().endswith(".toml"))
 
 
 def _page_error(status: int, message: str) -> str:
