@@ -173,3 +173,20 @@ def test_a_bite_cannot_be_disarmed() -> None:
 
 
 # ----- C. saves: race and calling (reference 2.5) -------------------------------------------------------
+
+
+def test_save_bonuses_of_race_and_calling_add() -> None:
+    """reference 2.5: Halflings +4 vs Death, Rogues +4 vs Falls; Elves +4 vs Sleep and Mages +4 vs Spells
+    both count on an elf mage's save against a Sleep spell; a Monster adds its Armor to every save."""
+    from fracas.rules.sas.model import build_stats
+    from fracas.rules.sas.procedures import save_bonuses
+
+    def total(template: str, *against: str) -> int:
+        return sum(m.value for m in save_bonuses(build_stats(template), against))
+
+    assert total("rogue", "death") == 4  # a halfling rogue
+    assert total("fighter", "death") == 0 and total("fighter", "fear") == 4
+    assert total("mage", "spells", "sleep") == 8  # an elf mage
+    assert total("priest", "poison") == 4  # a dwarf
+    aboleth = build_stats("aboleth")
+    assert total("aboleth", "death") == aboleth.armor > 0

@@ -351,10 +351,6 @@ def test_e_natural_weapon_is_not_dropped_when_knocked_down() -> None:
 # C: saves (reference 2.5)
 
 
-@defect(
-    "reference 2.5 (SSRSKILL): Halflings get +4 on saves vs Death; fracas "
-    "rolls a halfling's Save vs Death (CHOKE) without it (10 fails instead of 14 passing)"
-)
 def test_c_halfling_saves_vs_death_at_plus_4() -> None:
     """CHOKE: "The Character must Save vs Death or be Knocked out for 1D10 Minutes"; reference 2.5: saves
     succeed on 13+, "Halflings +4 vs Death". The Random Brawl Attack 14 Choke Hold (reference 1.2) hits
@@ -1295,10 +1291,6 @@ def _sleep_on(target: dict) -> Play:
     return p
 
 
-@defect(
-    "reference 2.5 (SSRSKILL): 'Elves +4 vs ... Sleep'; fracas rolls an elf's save vs the Sleep spell "
-    "without it (10 knocks him out instead of 14 saving)"
-)
 def test_c_elf_saves_vs_sleep_at_plus_4() -> None:
     """Reference 2.5: saves succeed on 13+; "Elves +4 vs Disease, Paralyzation, Sleep, Aging, Fairy Magic".
     An elf's save of 10 against Sleep is 14: he stays awake."""
@@ -1308,10 +1300,6 @@ def test_c_elf_saves_vs_sleep_at_plus_4() -> None:
     p.done()
 
 
-@defect(
-    "reference 2.5 (SSRSKILL): 'Mages +4 vs Spells'; fracas rolls a mage's save vs the Sleep spell without "
-    "it (10 knocks her out instead of 14 saving)"
-)
 def test_c_mage_saves_vs_spells_at_plus_4() -> None:
     """Reference 2.5: "Mages +4 vs Spells, Fire, Rods, Staves, Wands, Scrying". An enemy mage with no Power
     Points left (so no Counterspell) saves at 10 + 4 = 14 against Sleep: she stays awake."""

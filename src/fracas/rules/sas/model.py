@@ -64,6 +64,8 @@ class Stats:
     aquatic: bool = False
     regenerates: bool = False
     mount: bool = False
+    race: str | None = None
+    calling: str | None = None
 
     @property
     def humanoid(self) -> bool:
@@ -184,6 +186,8 @@ def build_stats(template: str, overrides: dict[str, Any] | None = None, where: s
         aquatic=c.aquatic,
         regenerates=c.regenerates,
         mount=c.mount,
+        race=c.race,
+        calling=c.calling,
     )
 
 

@@ -16,7 +16,7 @@ from fracas.dice.source import DiceSource
 from fracas.engine.events import fast_frozen_init
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, total
-from fracas.rules.sas.model import Fighter
+from fracas.rules.sas.model import Fighter, Stats
 from fracas.rules.sas.rules import rule, setting
 from fracas.rules.sas.tables import BrawlRow, EffectRow, FumbleRow, Tables, tables
 
@@ -141,6 +141,22 @@ def skill_check(
 def saving_throw(mods: Sequence[Modifier], dice: DiceSource, what: str = "save") -> Check:
     """A saving throw: 1D20 + bonuses, 13 or more (reference 2.5); natural 1 fails, 20 succeeds."""
     return _check(dice.roll(20, what), mods, tables().combat.num("save", "target"), what, rule("save"))
+
+
+def save_bonuses(stats: Stats, against: Sequence[str]) -> list[Modifier]:
+    """reference 2.5 Saving throws: the bonuses of a save against these threats ("death", "fear", "spells",
+    ...): the race's +4 and the calling's +4 when they list one of them (both count), and a Monster's total
+    Armor bonus "to all saves"."""
+    sv = tables().saves
+    out: list[Modifier] = []
+    for source, who, lists in (("race", stats.race, sv.race), ("calling", stats.calling, sv.calling)):
+        threats = lists.get(who or "", ())
+        hit = next((a for a in against if a in threats), None)
+        if hit is not None:
+            out.append(Modifier(sv.bonus, f"{who} vs {hit}", rule("save", f"{source}-{who}")))
+    if not stats.humanoid and stats.armor:
+        out.append(Modifier(stats.armor, "Monster: Armor bonus to saves", rule("save")))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1278,7 +1294,11 @@ def shock(f: Fighter, dice: DiceSource) -> list[Effect]:
         )
     ]
     save = saving_throw(
-        roll_penalties(f, "save") + [Modifier(-3, "Shock", rule("shock"))], dice, "save vs shock"
+        save_bonuses(f.stats, ("shock",))
+        + roll_penalties(f, "save")
+        + [Modifier(-3, "Shock", rule("shock"))],
+        dice,
+        "save vs shock",
     )
     if not save.success:
         out += knock_out(
@@ -1295,10 +1315,14 @@ def choke(f: Fighter, dice: DiceSource) -> list[Effect]:
     death."""
     c = tables().conditions.conditions["choke"]
     if f.has("knocked-out"):
-        save = saving_throw(roll_penalties(f, "save"), dice, "save vs death (choking)")
+        save = saving_throw(
+            save_bonuses(f.stats, ("death",)) + roll_penalties(f, "save"), dice, "save vs death (choking)"
+        )
         return [] if save.success else [Effect("dead", f.id, why="Choked to death", rule=rule("choke"))]
     save = saving_throw(
-        roll_penalties(f, "save") + [Modifier(c.all_rolls, "Choking", rule("choke"))],
+        save_bonuses(f.stats, ("death",))
+        + roll_penalties(f, "save")
+        + [Modifier(c.all_rolls, "Choking", rule("choke"))],
         dice,
         "save vs death (choke)",
     )
@@ -1564,7 +1588,11 @@ def save_vs_crush(f: Fighter, dice: DiceSource) -> Check:
         Modifier(f.stats.swift, "Swift", rule("large-creature-attacks")),
         Modifier(f.stats.dodge, "Dodge", rule("large-creature-attacks")),
     ]
-    return saving_throw([m for m in mods if m.value] + roll_penalties(f, "save"), dice, "save vs crush")
+    return saving_throw(
+        [m for m in mods if m.value] + save_bonuses(f.stats, ("crush",)) + roll_penalties(f, "save"),
+        dice,
+        "save vs crush",
+    )
 
 
 def large_creature(att: Fighter, dfn: Fighter) -> bool:

@@ -952,7 +952,7 @@ class SasRuleset(Ruleset):
                     if lead
                     else []
                 )
-                mods += self._save_bonus(c)
+                mods += self._save_bonus(c, "morale")
                 rider = state.combatants.get(c.marks.get("ridden_by") or "")
                 if rider is not None and rider.stats.skill("ride"):
                     per = tables().combat.num("mounted", "fear_save_per_ride")
@@ -964,17 +964,9 @@ class SasRuleset(Ruleset):
         return b.events
 
     @staticmethod
-    def _save_bonus(c: Combatant) -> list[Modifier]:
-        """Monsters add their total Armor bonus to every save (reference 2.5)."""
-        if c.stats.humanoid or not c.stats.armor:
-            return []
-        return [
-            Modifier(
-                c.stats.armor,
-                "Monster: Armor bonus to saves",
-                "sas/save (reference/spells-and-swords.md 2.5)",
-            )
-        ]
+    def _save_bonus(c: Combatant, *against: str) -> list[Modifier]:
+        """The bonuses of a save against these threats (reference 2.5: race, calling, a Monster's Armor)."""
+        return P.save_bonuses(c.stats, against)
 
     def _rout(self, b: EventBuilder, state: FightState, c: Combatant) -> None:
         b.add_condition(c.id, "routed", None, 0, "failed Fear or Morale save", rule("disengage", "rout"))
@@ -2157,7 +2149,7 @@ class SasRuleset(Ruleset):
             effects += dr.effects
             if c.marks.get("poisoned") and not sit.brawl and dr.roll is not None:
                 b.set_mark(c.id, "poisoned", None)
-                save = P.saving_throw(self._save_bonus(victim), dice, "save vs poison")
+                save = P.saving_throw(self._save_bonus(victim, "poison"), dice, "save vs poison")
                 b.events.append(_rolled(victim.id, "Save vs Poison", save))
                 if not save.success:
                     rounds = P.roll_expr(t.settings.poison_rounds, dice, "poison")
@@ -3104,7 +3096,8 @@ class SasRuleset(Ruleset):
             return
         if spell.save:
             chk = P.saving_throw(
-                self._save_bonus(target) + P.roll_penalties(view(state, target), "save"),
+                self._save_bonus(target, "spells", *t.saves.spell.get(spell_id, ()))
+                + P.roll_penalties(view(state, target), "save"),
                 dice,
                 f"save vs {spell.label}",
             )
@@ -3281,7 +3274,9 @@ class SasRuleset(Ruleset):
         if not chk.success:
             return
         save = P.saving_throw(
-            self._save_bonus(target) + P.roll_penalties(view(state, target), "save"), dice, "save vs fear"
+            self._save_bonus(target, "fear") + P.roll_penalties(view(state, target), "save"),
+            dice,
+            "save vs fear",
         )
         b.events.append(_rolled(target.id, "Save vs Fear", save))
         if not save.success:

@@ -534,6 +534,7 @@ class Creature(_Strict):
     label: str
     kind: Literal["human", "demi-human", "humanoid", "beast", "monster", "undead"]
     race: str | None = None
+    calling: Literal["fighter", "priest", "rogue", "mage"] | None = None  # reference 2.5 (saves)
     size: str
     movement: int
     wound_level_base: int | None = None
@@ -566,6 +567,15 @@ class Creature(_Strict):
 
 class Bestiary(_Strict):
     creatures: dict[str, Creature]
+
+
+class SaveBonuses(_Strict):
+    """reference 2.5 Saving throws: the threats each race and calling saves against at ``bonus``."""
+
+    bonus: int
+    race: dict[str, list[str]]
+    calling: dict[str, list[str]]
+    spell: dict[str, list[str]]
 
 
 class Settings(_Strict):
@@ -639,6 +649,7 @@ class Tables:
         "weapons",
         "magic",
         "bestiary",
+        "saves",
         "_settings",
     )
 
@@ -654,6 +665,7 @@ class Tables:
         self.weapons = Weapons.model_validate(_load("weapons.toml")).weapons
         self.magic = MagicTables.model_validate(_load("magic.toml"))
         self.bestiary = Bestiary.model_validate(_load("bestiary.toml")).creatures
+        self.saves = SaveBonuses.model_validate(_load("saves.toml"))
         self._settings = Settings.model_validate(_load("settings.toml"))
         self._cross_check()
 
@@ -685,6 +697,12 @@ class Tables:
             for s in c.spells:
                 if s not in self.magic.spells:
                     raise ValueError(f"bestiary.toml {cid}: unknown spell {s!r}")
+        for cid, c in self.bestiary.items():
+            if c.race is not None and c.race not in self.saves.race and c.race != "human":
+                raise ValueError(f"bestiary.toml {cid}: race {c.race!r} is not in saves.toml")
+        for sid in self.saves.spell:
+            if sid not in self.magic.spells:
+                raise ValueError(f"saves.toml: unknown spell {sid!r}")
         for spell in self.magic.spells.values():
             if spell.condition and spell.condition not in self.conditions.conditions:
                 raise ValueError(f"magic.toml: unknown condition {spell.condition!r}")

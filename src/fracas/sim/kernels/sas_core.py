@@ -133,7 +133,8 @@ S_BREAK = 11  # Strength and Escape Artist, for Break Free
 S_WALK = 12  # spaces: Walk and Close to Attack
 S_RUN = 13
 S_CHARGE = 14
-NS = 15
+S_SAVE_DEATH = 15  # the bonuses of a Save vs Death (procedures.save_bonuses: race, calling, Monster Armor)
+NS = 16
 
 
 @_jit()
@@ -337,7 +338,7 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
 def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
     face = roll(rs, 20, tr, tn)
-    tot = face + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
+    tot = face + S[t, S_SAVE_DEATH] + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
     _push(Q, qn, E_COND, t, 0, C_CHOKE, -1)
     if not (face == 20 or (face != 1 and tot >= P[P_SAVE])):
         minutes = roll(rs, 10, tr, tn)

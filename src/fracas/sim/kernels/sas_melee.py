@@ -368,6 +368,7 @@ class SasDuelKernel:
             S[i, K.S_WALK] = ruleset._spaces(state, c, 1.0)
             S[i, K.S_RUN] = ruleset._spaces(state, c, 2.0)
             S[i, K.S_CHARGE] = ruleset._spaces(state, c, 2.0, charge=True)
+            S[i, K.S_SAVE_DEATH] = sum(m.value for m in Pr.save_bonuses(st, ("death",)))
             for w, wid in enumerate([*st.weapons, "unarmed"]):
                 wp = t.weapons[wid]
                 W[i, w] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
