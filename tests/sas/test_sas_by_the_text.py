@@ -397,10 +397,6 @@ def test_c_orc_without_a_bonus_fails_the_same_save_vs_death() -> None:
 # G: time conversions and the day
 
 
-@defect(
-    "reference 5.1 Spell Failure 1-5 'Fizzle: ... lose 1 PP and the use of "
-    "that spell for the day'; fracas still offers and accepts the fizzled spell next round"
-)
 def test_g_fizzled_spell_cannot_be_cast_again_that_day() -> None:
     """Reference 5.1 (SSSMAGIC): Spell Check 2-4 "Spell Failure", Spell Failure Table "1-5 Fizzle: no
     effect; lose 1 PP and the use of that spell for the day". Ilse the mage fizzles Sleep (check 3,

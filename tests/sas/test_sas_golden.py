@@ -41,7 +41,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/dog-pile.yaml#2": "f082a398d0e7306ad8fac728",
     "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
     "examples/sas/goblin-horde.yaml#1": "7d05d6a2e2f4470be9d4f864",
-    "examples/sas/goblin-horde.yaml#2": "0acae22a93a4fb0acc3c23d8",
+    "examples/sas/goblin-horde.yaml#2": "747358c9a183925f8af19a4c",
     "examples/sas/goblin-horde.yaml#3": "d6b4857474572f2e73ee0043",
     "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
     "examples/sas/underwater.yaml#2": "54066c6abb9899027d51970c",

@@ -1309,6 +1309,11 @@ class SasRuleset(Ruleset):
                 )
             if t.magic.spells[spell].reaction:
                 raise IllegalCommand(f"{spell} is a reaction, cast during a foe's turn", rule("reactions"))
+            if spell in c.marks.get("spells_lost", ()):
+                raise IllegalCommand(
+                    f"{c.name} has lost the use of {t.magic.spells[spell].label} for the day (Fizzle)",
+                    rule("spell-check", "fizzle"),
+                )
             if c.count("pp_used") + 1 > c.stats.power_points:
                 raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
             if target is None or self._dist(c, target) > t.settings.spell_range_spaces or target.hidden:
@@ -2229,11 +2234,12 @@ class SasRuleset(Ruleset):
             b.mark(target.id, "reacted_round") == state.round
             # the Power Points left now: what this command has spent counts (reference 5.1: 1 PP a spell)
             or b.counter(target.id, "pp_used") >= target.stats.power_points
+            or "shield" in (b.mark(target.id, "spells_lost") or ())  # fizzled today (reference 5.1)
         ):
             return sit
         if b.status(target.id) != "active":
             return sit
-        ok = self._spell_check(b, state, target, dice, "Shield Spell")
+        ok = self._spell_check(b, state, target, dice, "Shield Spell", "shield")
         b.set_mark(target.id, "reacted_round", state.round, rule("reactions", "shield-spell"))
         if ok:
             b.add_condition(
@@ -2258,9 +2264,11 @@ class SasRuleset(Ruleset):
             )
 
     def _spell_check(
-        self, b: EventBuilder, state: FightState, c: Combatant, dice: DiceSource, what: str
+        self, b: EventBuilder, state: FightState, c: Combatant, dice: DiceSource, what: str, spell: str
     ) -> bool:
-        """Spell Check (reference 5.1): 1 PP, 1D20 with the caster's penalties; failing: Spell Failure."""
+        """Spell Check (reference 5.1): 1 PP, 1D20 with the caster's penalties; failing: Spell Failure. A
+        Fizzle, and a Spellburn ("as Fizzle"), lose "the use of that spell for the day" (mark spells_lost:
+        a fight is within one day)."""
         t = tables()
         b.add_counter(c.id, "pp_used", t.magic.power_points, what, rule("spell-check"))
         f = view(state, c)
@@ -2307,6 +2315,10 @@ class SasRuleset(Ruleset):
                     ),
                 )
             )
+            if frow.id in ("fizzle", "spellburn"):
+                lost = b.mark(c.id, "spells_lost") or ()
+                if spell not in lost:
+                    b.set_mark(c.id, "spells_lost", (*lost, spell), rule("spell-check", frow.id))
             if frow.markers:
                 b.effects(
                     [
@@ -3052,12 +3064,14 @@ class SasRuleset(Ruleset):
         t = tables()
         spell_id = cmd.args["spell"]
         spell = t.magic.spells[spell_id]
-        if not self._spell_check(b, state, c, dice, spell.label):
+        if not self._spell_check(b, state, c, dice, spell.label, spell_id):
             return
         # Counterspell reaction by a caster of the target's side
         if state.options.get("auto-reactions", True):
             for o in state.on_side(target.side):
                 if o.side == c.side or "counterspell" not in o.stats.spells or b.status(o.id) != "active":
+                    continue
+                if "counterspell" in (b.mark(o.id, "spells_lost") or ()):  # fizzled today (reference 5.1)
                     continue
                 if (
                     b.mark(o.id, "reacted_round") == state.round
@@ -3068,7 +3082,7 @@ class SasRuleset(Ruleset):
                     continue
                 b.set_mark(o.id, "reacted_round", state.round, rule("reactions", "counterspell"))
                 cast_total = _last_check_total(b, c.id)
-                if self._spell_check(b, state, o, dice, "Counterspell"):
+                if self._spell_check(b, state, o, dice, "Counterspell", "counterspell"):
                     if t.settings.counterspell_opposed and _last_check_total(b, o.id) < cast_total:
                         # setting counterspell_opposed: the counter must match the caster's Spell Check
                         b.note(
