@@ -413,11 +413,6 @@ def test_g_fizzled_spell_cannot_be_cast_again_that_day() -> None:
     p.done()
 
 
-@defect(
-    "REGENERATION 'Hurt Body Parts regenerate in 1D6 Minutes' and a round is "
-    "about 10 seconds (6 rounds a minute); fracas never regenerates a hurt part during a "
-    "fight (the docs leave it between fights), so a troll's hurt leg stays hurt"
-)
 def test_g_regenerator_heals_a_hurt_part_in_1d6_minutes() -> None:
     """REGENERATION: "Hurt Body Parts regenerate in 1D6 Minutes"; COMBAT ROUNDS: "A Combat round is about
     10 Seconds". A troll's leg is Hurt in round 1 (LIGHT WOUND TABLE 2, 1D100 80: Hurt; body part 4 Leg);

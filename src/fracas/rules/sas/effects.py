@@ -37,6 +37,7 @@ class EffectKind(IntEnum):
     FRIENDLY_FIRE = 21
     KNOCKED_BACK = 22
     SCATTER = 23
+    REGROW = 24
 
     @property
     def text(self) -> str:

@@ -445,6 +445,9 @@ class EventBuilder:
                     spare = [w for w in self.state.combatants[t].stats.weapons if w not in broken]
                     self.set_mark(t, "weapon", spare[0] if spare else "unarmed", e.rule)
                     self.note(f"{self.state.combatants[t].name}'s {held} breaks", t, e.rule)
+            elif k == "regrow":  # (part, "hurt"/"broken", the round at whose end it is whole)
+                entry = (e.name, e.why, rnd + e.value)
+                self.set_mark(t, "regrowing", (*self.mark(t, "regrowing", ()), entry), e.rule)
             elif k == "lost-limb":
                 self.set_mark(t, f"lost_{e.name}", True, e.rule)
             elif k == "mute":

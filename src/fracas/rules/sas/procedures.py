@@ -999,7 +999,7 @@ def hurt_part(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
                 rule=rule("body-part-hurt"),
             )
         )
-    return out
+    return out + _regrows(f, part, "hurt", dice)
 
 
 def break_part(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
@@ -1016,7 +1016,22 @@ def break_part(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
         out += knock_out(f, to_rounds(hours, "hours"), "Skull Crack", rule("body-part-broken"))
     elif part in b.unusable_parts:
         out.append(Effect("drop-weapon", f.id, why=f"Broken {part}: unusable", rule=rule("body-part-broken")))
-    return out
+    if part in b.instant_death_parts:
+        return out
+    return out + _regrows(f, part, "broken", dice)
+
+
+def _regrows(f: Fighter, part: str, kind: str, dice: DiceSource) -> list[Effect]:
+    """REGENERATION "Hurt Body Parts regenerate in 1D6 Minutes. Broken Body Parts regenerate in 3D20
+    Minutes", for a unit that Regenerates: the time is rolled as the part is hurt or broken, and the part is
+    whole at the end of the round that time runs out in (a minute is 6 rounds, setting rounds_per_minute;
+    effect ``regrow``: value the rounds)."""
+    if not f.stats.regenerates or f.dead:
+        return []
+    w = tables().wounds
+    minutes = roll_expr((w.hurt if kind == "hurt" else w.broken).regenerate, dice, "regenerate")
+    rid = rule("regeneration", "parts")
+    return [Effect("regrow", f.id, to_rounds(minutes, "minutes"), part, why=kind, rule=rid)]
 
 
 def knock_out(f: Fighter, rounds: int, why: str, rid: str) -> list[Effect]:

@@ -1073,6 +1073,9 @@ class SasRuleset(Ruleset):
             if bleed is not None and bleed <= rnd and b.counter(c.id, "bleeds") > 0:
                 b.effects([P.Effect("dead", c.id, why="bled to death", rule=rule("major-wounds", "bleed"))])
                 continue
+            regrowing = b.mark(c.id, "regrowing")
+            if regrowing:
+                self._regrow(b, c, regrowing, rnd)
             for name, cond in list(b0.conditions(c.id).items()):
                 if cond.until_round is not None and cond.until_round <= rnd:
                     b.remove_condition(c.id, name, "its time is up", cond.rule)
@@ -1082,6 +1085,22 @@ class SasRuleset(Ruleset):
             if routed is not None and status == "active" and rnd - routed + 1 >= s.rout_rounds:
                 b.set_status(c.id, "fled", rule("disengage", "rout"))
         return b.events
+
+    @staticmethod
+    def _regrow(b: EventBuilder, c: Combatant, regrowing: tuple[Any, ...], rnd: int) -> None:
+        """REGENERATION of body parts: each hurt or broken part whose time (rolled when it was hurt or
+        broken, procedures._regrows) runs out this round is whole again at its end."""
+        left = []
+        for part, kind, due in regrowing:
+            if due > rnd:
+                left.append((part, kind, due))
+                continue
+            parts = list(b.mark(c.id, kind, ()))
+            if part in parts:
+                parts.remove(part)
+                b.set_mark(c.id, kind, tuple(parts), rule("regeneration", "parts"))
+                b.note(f"{c.name}'s {kind} {part} regenerates.", c.id, rule("regeneration", "parts"))
+        b.set_mark(c.id, "regrowing", tuple(left) or None, rule("regeneration", "parts"))
 
     # ----- automatic turns ---------------------------------------------------------------------------
     def _auto(self, state: FightState, c: Combatant, dice: DiceSource) -> list[ev.Event]:

@@ -7,7 +7,8 @@ the engine can replay a kernel fight from its faces (sas_melee.py; the tests do,
 tests/sim/test_sim_sas_kernel.py). A fight the loop does not finish is handed back with the faces drawn so far
 and replayed by the engine: one in which a fighter with one hand left (an arm or hand broken or lost) would
 act again (his turn, or a strike out of turn), since what he may wield, draw, hold and brawl with then is the
-engine's (ruleset.hands_left).
+engine's (ruleset.hands_left); one that reaches the end of a round in which a regenerator's hurt or broken
+part regrows (REGENERATION, ruleset._regrow).
 
 Numbers come in from the builder (sas_melee.py) in ``P`` (see the ``P_*`` indices) and small tables; the
 text's rows are named where they are used (004 = shared/rules/004_0d1ac50b56c23caf.txt).
@@ -54,7 +55,7 @@ NK = 6
 E_MARKERS, E_COND, E_HURT = EffectKind.MARKERS, EffectKind.CONDITION, EffectKind.HURT
 E_BROKEN, E_BLEED, E_DEAD = EffectKind.BROKEN, EffectKind.BLEED, EffectKind.DEAD
 E_NEXT, E_STAT, E_DROP = EffectKind.NEXT, EffectKind.STAT, EffectKind.DROP_WEAPON
-E_BREAKS, E_LOST_LIMB = EffectKind.WEAPON_BREAKS, EffectKind.LOST_LIMB
+E_BREAKS, E_LOST_LIMB, E_REGROW = EffectKind.WEAPON_BREAKS, EffectKind.LOST_LIMB, EffectKind.REGROW
 QMAX = 256
 
 # attack table rows (004 ATTACK TABLE)
@@ -206,15 +207,18 @@ def _knock_out(Q, qn, t, rounds) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _hurt(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
-    """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds."""
+def _hurt(P, S, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
+    """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds; a regenerator's part
+    regrows in 1D6 minutes (procedures._regrows)."""
     _push(Q, qn, E_HURT, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
     if part == PART_HEAD:
         _push(Q, qn, E_COND, t, 0, C_STUNNED, roll(rs, 4, tr, tn))
+    if S[t, S_REGEN]:
+        _push(Q, qn, E_REGROW, t, 0, 0, roll(rs, 6, tr, tn) * P[P_ROUNDS_PER_MINUTE])
 
 
 @_jit()
-def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
+def _break(P, S, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
     hand unusable (the weapon drops)."""
     # name 1: an arm or hand, which leaves one hand (ruleset.hands_left)
@@ -226,6 +230,8 @@ def _break(P, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
         _knock_out(Q, qn, t, hours * 60 * P[P_ROUNDS_PER_MINUTE])
     elif part in (PART_ARM, PART_HAND):
         _push(Q, qn, E_DROP, t, 0, 0, 0)
+    if S[t, S_REGEN] and part != PART_NECK:  # a regenerator's break regrows in 3D20 minutes
+        _push(Q, qn, E_REGROW, t, 0, 0, _dice(rs, 3, 20, tr, tn) * P[P_ROUNDS_PER_MINUTE])
 
 
 @_jit()
@@ -238,9 +244,9 @@ def _light_wound(P, S, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
         broken = _percent(P, P[P_LIGHT_BROKEN], rs, tr, tn)
         part = roll(rs, 10, tr, tn)
         if broken:
-            _break(P, Q, qn, t, part, rs, tr, tn)
+            _break(P, S, Q, qn, t, part, rs, tr, tn)
         else:
-            _hurt(P, Q, qn, t, part, rs, tr, tn)
+            _hurt(P, S, Q, qn, t, part, rs, tr, tn)
     elif face == 3:
         _fumble_row(P, S, Q, qn, t, roll(rs, 6, tr, tn), rs, tr, tn)  # 1D6 on the Fumble Table
     elif face == 4:
@@ -260,7 +266,7 @@ def _fumble_row(P, S, Q, qn, t, face, rs, tr, tn) -> None:  # noqa: ANN001
         elif face == 2:
             _push(Q, qn, E_BREAKS, t, 0, 0, 0)
         elif face == 3:
-            _hurt(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+            _hurt(P, S, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
         elif face == 4:
             _knocked_down(P, Q, qn, t, rs, tr, tn)  # and Initiative -1 next round: the order is fixed
         elif face == 5:
@@ -312,7 +318,7 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
     """MAJOR WOUND TABLE 1D8 (procedures.major_wound); ``cut`` 0 blunt, 1 cut, 2 impale for 6+."""
     face = roll(rs, 8, tr, tn)
     if face == 1:
-        _break(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+        _break(P, S, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
     elif face == 2:
         _push(Q, qn, E_COND, t, 0, C_PBLIND, -1)
     elif face == 3:
@@ -324,7 +330,7 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
         _bleed(P, Q, qn, t, rs, tr, tn)
     else:
         if cut == 0:
-            _break(P, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
+            _break(P, S, Q, qn, t, roll(rs, 10, tr, tn), rs, tr, tn)
         elif cut == 1:
             _lost_limb(P, Q, qn, t, rs, tr, tn)
         else:
@@ -355,14 +361,14 @@ def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noq
     if e == BE_INIT:
         _percent(P, pct, rs, tr, tn)  # Initiative -1 next round: the side order is fixed
     elif e == BE_BREAK:
-        _break(P, Q, qn, d, part, rs, tr, tn)
+        _break(P, S, Q, qn, d, part, rs, tr, tn)
     elif e == BE_HURT:
-        _hurt(P, Q, qn, d, part, rs, tr, tn)
+        _hurt(P, S, Q, qn, d, part, rs, tr, tn)
     elif e == BE_HURT_OR_BREAK:
         if _percent(P, pct, rs, tr, tn):
-            _break(P, Q, qn, d, part, rs, tr, tn)
+            _break(P, S, Q, qn, d, part, rs, tr, tn)
         else:
-            _hurt(P, Q, qn, d, part, rs, tr, tn)
+            _hurt(P, S, Q, qn, d, part, rs, tr, tn)
     elif e == BE_PRONE_DISTRACTED:
         n = _dice(rs, B[row, 5], B[row, 6], tr, tn)
         _push(Q, qn, E_COND, d, 0, C_DOWN, -1)
@@ -456,6 +462,10 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
             X[t, 7] += 1
             if Q[k, 3]:  # an arm or hand
                 X[t, 14] = 1
+        elif kind == E_REGROW:  # X 15: the first round at whose end a part regrows (ruleset._regrow)
+            due = rnd + Q[k, 4]
+            if X[t, 15] == NONE or due < X[t, 15]:
+                X[t, 15] = due
         elif kind == E_LOST_LIMB:  # only an arm or hand is queued (a lost leg changes nothing in a duel)
             X[t, 14] = 1
         elif kind == E_BLEED:
@@ -489,7 +499,7 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 # X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
 # 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost,
 # 13 the round of its last first strike against a charge, 14 one hand left (an arm or hand broken or lost)
-NX = 15
+NX = 16
 
 
 @_jit()
@@ -723,6 +733,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
         X[i, 3] = 0
         X[i, 9] = NONE
         X[i, 10] = NONE
+        X[i, 15] = NONE
         X[i, 11] = -99
         X[i, 13] = -99
     max_rounds = P[P_MAX_ROUNDS]
@@ -866,6 +877,9 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     X[a, 10] = NONE
                 X[a, 1] -= 1
             if last:
+                for i in range(2):
+                    if X[i, 0] != DEAD and X[i, 15] != NONE and X[i, 15] <= rnd:
+                        return 1  # a hurt or broken part regrows now (REGENERATION): the engine's from here
                 # the end of the round: deaths from wounds and bleeding, durations run out (read after this
                 # batch: a condition it renewed lasts to its new end, as in the engine's _round_end)
                 for i in range(2):
