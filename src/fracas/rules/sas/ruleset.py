@@ -45,7 +45,7 @@ from fracas.rules.sas.fold import (
     views_held,
 )
 from fracas.rules.sas.model import HAND_PARTS, Fighter, build_stats
-from fracas.rules.sas.rules import rule, rule_list, setting
+from fracas.rules.sas.rules import REF, rule, rule_list, setting
 from fracas.rules.sas.tables import Settings, Tables, settings_in_force, tables
 
 MOVE_ACTIONS = ("walk", "run", "sneak")
@@ -587,10 +587,44 @@ class SasRuleset(Ruleset):
                     )
                 )
         for key, a in t.damage.armor_classes.items():
-            if not a.not_in_text:
+            # "none" too: a creature's own Armor (a stat block's Armor +N) is cited under it
+            out.append(
+                Rule(f"sas/damage-modifiers/{key}", f"{a.label} -{a.armor}", "DAMAGE TABLE MODIFIER LIST")
+            )
+        for level in ("easy", "moderate", "hard", "heroic"):
+            out.append(Rule(f"sas/skill-check/{level}", f"{level.capitalize()} skill check", f"{REF} 2.4"))
+        rows("spell-check", f"{REF} 5.1", t.magic)
+        for r in t.magic.failure.rows:
+            out.append(Rule(f"sas/spell-check/{r.id}", f"Spell Failure: {r.label}", f"{REF} 5.1"))
+        sv = t.saves
+        for source, lists in (("race", sv.race), ("calling", sv.calling)):
+            for who, threats in lists.items():
                 out.append(
-                    Rule(f"sas/damage-modifiers/{key}", f"{a.label} -{a.armor}", "DAMAGE TABLE MODIFIER LIST")
+                    Rule(
+                        f"sas/save/{source}-{who}",
+                        f"{who}: {sv.bonus:+d} vs {', '.join(threats)}",
+                        f"{REF} 2.5",
+                    )
                 )
+        for key, label in (
+            ("fighting-withdrawal", "Fighting Withdrawal"),
+            ("flee", "Flee"),
+            ("rout", "Rout"),
+        ):
+            out.append(Rule(f"sas/disengage/{key}", label, "DISENGAGE"))
+        out.append(
+            Rule("sas/regeneration/parts", "Hurt parts regrow in 1D6 minutes, broken in 3D20", "REGENERATION")
+        )
+        for sid, spell in t.magic.spells.items():
+            out.append(
+                Rule(
+                    f"sas/setting/spells.{sid}",
+                    f"{spell.label}: its effect (no spell list is public)",
+                    "docs/rulesets/sas.md",
+                    "gm-call",
+                    "a value no source gives",
+                )
+            )
         for name in Settings.model_fields:
             out.append(
                 Rule(
