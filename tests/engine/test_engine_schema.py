@@ -76,6 +76,11 @@ def test_a_short_hex_in_map_blocked_is_refused(ruleset: str) -> None:
         ("ed4", {"physical_defense": -3}, "stats.physical_defense: expected at least 1"),
         ("ed1", {"initiative": 1_000_000}, "stats.initiative: expected at most 60"),
         ("ed1", {"initiative_talents": {"Air Dance": 10**9}}, "stats.initiative_talents.Air Dance"),
+        (
+            "ed1",
+            {"initiative": 60, "initiative_talents": {f"t{i}": 30 for i in range(3)}},
+            "stats: initiative_talents add 90",
+        ),
         ("gurps4", {"st": 1_000_000_000}, "stats.st: expected at most 100"),
         ("gurps4", {"st": -5}, "stats.st: expected at least 1"),
         ("gurps4", {"dx": -1, "hp": 0, "basic_move": -2}, "stats.basic_move"),
@@ -231,3 +236,10 @@ def test_riding_what_is_not_a_mount_is_refused_at_its_entry_path(ruleset: str) -
     other_id = other.get("id") or other["template"]
     first["options"] = {"mount": other_id}
     _refused(data, "sides.0.combatants.0.options.mount:", "is not a mount in this encounter (mounts:")
+
+
+def test_ed1_initiative_talents_of_a_full_stat_block_stay_within_the_step_table() -> None:
+    data = yaml.safe_load((EXAMPLES / "ed1/thom-hammerblade.yaml").read_text())
+    block = next(c for s in data["sides"] for c in s["combatants"] if "stats" in c and "template" not in c)
+    block["stats"]["initiative_talents"] = {"Air Dance": 1000}
+    _refused(data, ".stats.initiative_talents.Air Dance: expected at most 30")
