@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.dice.source import ScriptedDice
-from fracas.errors import IllegalCommand, RuleNotImplemented
+from fracas.errors import IllegalCommand, RuleNotImplemented, UsageError
 from fracas.rules.gurps4 import core
 from fracas.rules.gurps4.dice import DamageDice, parse_dice
 
@@ -234,3 +234,16 @@ def test_hit_locations_sm_and_range() -> None:
     assert core.size_modifier(3) == 1 and core.size_modifier(2) == 0 and core.size_modifier(30) == 7
     yards = (1, 2, 3, 20, 21, 100, 150, 1500)
     assert [core.speed_range_penalty(y) for y in yards] == [0, 0, -1, -6, -7, -10, -11, -17]
+
+
+def test_damage_dice_notation_is_read_by_the_one_dice_parser() -> None:
+    # GURPS dice and adds (B9, B269) through fracas.dice.expr: the forms it writes, and nothing else
+    assert [parse_dice(t) for t in ("2d+3", "1d-2", "4d", " 2d + 3 ")] == [
+        DamageDice(2, 3),
+        DamageDice(1, -2),
+        DamageDice(4, 0),
+        DamageDice(2, 3),
+    ]
+    for bad in ("2d6+3", "2d!", "d6", "2d+3+1", "2d+d6", "", "x"):
+        with pytest.raises(UsageError, match="not GURPS damage dice"):
+            parse_dice(bad)

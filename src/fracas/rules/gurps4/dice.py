@@ -5,13 +5,11 @@ Rules code takes a :class:`~fracas.dice.source.DiceSource`; it never calls ``ran
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from fracas.dice.expr import Const, Dice, parse
 from fracas.dice.source import DiceSource
 from fracas.errors import UsageError
-
-_DICE = re.compile(r"^\s*(\d+)d(?:\s*([+-]\s*\d+))?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +39,20 @@ class DamageDice:
 
 
 def parse_dice(text: str) -> DamageDice:
-    """``"2d+3"`` -> DamageDice(2, 3); ``"1d-2"``, ``"4d"``."""
-    m = _DICE.match(text)
-    if m is None:
-        raise UsageError(f"{text!r} is not GURPS damage dice (like 2d+3, 1d-2, 4d)")
-    adds = int(m.group(2).replace(" ", "")) if m.group(2) else 0
-    return DamageDice(int(m.group(1)), adds)
+    """``"2d+3"`` -> DamageDice(2, 3); ``"1d-2"``, ``"4d"``: read by the project's one dice-notation parser
+    (:func:`fracas.dice.expr.parse`), which must find GURPS dice ("Nd", six-sided, not exploding) and at most
+    one number added or taken off after them."""
+    bad = UsageError(f"{text!r} is not GURPS damage dice (like 2d+3, 1d-2, 4d)")
+    try:
+        terms = parse(text).terms if isinstance(text, str) else ()
+    except UsageError:
+        raise bad from None
+    first, rest = (terms[0], terms[1:]) if terms else (None, ())
+    if not isinstance(first, Dice) or not first.gurps or first.explode or len(rest) > 1:
+        raise bad
+    if rest and not isinstance(rest[0], Const):
+        raise bad
+    return DamageDice(first.count, rest[0].value if rest else 0)
 
 
 def roll_3d6(source: DiceSource, why: str = "3d6") -> tuple[int, int, int]:
