@@ -172,3 +172,24 @@ def test_the_command_line_refuses_with_exit_2(
         assert "internal error" not in err
     assert main(["fights", "list", "--db", str(tmp_path / "db.sqlite3")]) == 0
     assert "mica" not in capsys.readouterr().out.lower()
+
+
+def test_json_nested_too_deep_is_refused_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "deep.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["fights", "import", str(f), "--db", str(tmp_path / "db.sqlite3")]) == 2
+    assert "nested too deep" in capsys.readouterr().err
+
+
+def test_an_encounter_nested_too_deep_in_an_export_is_refused(
+    tmp_path: Path, exported: dict[str, Any]
+) -> None:
+    data = json.loads(json.dumps(exported))
+    deep: list[Any] = []
+    for _ in range(200):
+        deep = [deep]
+    data["fight"]["encounter"]["settings"] = {"x": deep}
+    with pytest.raises(EncounterFileError, match="nested more than 32 levels"):
+        FightService(Store(tmp_path / "other.sqlite3")).import_(data)

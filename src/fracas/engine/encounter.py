@@ -157,6 +157,7 @@ def explain(exc: ValidationError, source: str) -> list[str]:
 
 
 def parse_spec(data: dict[str, Any], source: str = "<encounter>") -> EncounterSpec:
+    safe_yaml.check_value(data, source)  # a mapping built elsewhere (JSON) gets the file's limits too
     try:
         return EncounterSpec.model_validate(data)
     except ValidationError as exc:

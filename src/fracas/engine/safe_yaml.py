@@ -168,3 +168,23 @@ def loads(text: str, source: str, *, toml: bool = False) -> Any:
         raise EncounterFileError(
             f"{source}: not accepted: nested too deep (the limit is {MAX_DEPTH})"
         ) from None
+
+
+def check_value(data: Any, source: str) -> None:
+    """The same limits on a value that did not come from YAML text (JSON from the web, an export's
+    encounter): nesting at most MAX_DEPTH deep, at most MAX_NODES values. A loop, not a recursion."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    count = 0
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise EncounterFileError(f"{source}: not accepted: more than {MAX_NODES} values (the limit)")
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise EncounterFileError(
+                    f"{source}: not accepted: mappings and lists nested more than {MAX_DEPTH} levels deep "
+                    f"(the limit is {MAX_DEPTH})"
+                )
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)

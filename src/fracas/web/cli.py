@@ -304,6 +304,8 @@ def _import(
         data = json.loads(sys.stdin.read() if stdin else file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise EncounterFileError(f"{file}: not a JSON file: {exc}") from None
+    except RecursionError:
+        raise EncounterFileError(f"{file}: not accepted: arrays and objects nested too deep") from None
     book = FightService(Store(db)).import_(data, source=str(file))
     console.print(f"imported {book.record.id}: {book.record.name} ({book.status_text()})")
 
