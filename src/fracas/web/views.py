@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 MAX_LOG = 400  # lines sent with a view; the export holds everything
 HEX = 24.0  # hex radius in SVG units
+FIELD_MARGIN = 4  # hexes drawn beyond the fitted view, to pan and zoom out into
+NAME_CHARS = 12  # a token's name label, cut with an ellipsis beyond (the tooltip has it whole)
 
 
 def _plain(value: Any) -> Any:
@@ -229,7 +231,7 @@ def gm_view(book: FightBook, with_log: bool = True) -> dict[str, Any]:
         "waiting_for_dice": {"sides": waiting[0], "why": waiting[1]} if waiting else None,
         "can_undo": book._what(undo[-1]) if undo else None,
         "can_redo": book._what(book.redo[-1]) if book.redo else None,
-        "map": hex_map(state, visible=None),
+        "map": hex_map(state, visible=None, bars={c["id"]: c["bar"] for c in combatants if c["bar"]}),
         "overrule": {
             "statuses": list(STATUSES),
             "templates": sorted(ruleset.templates()),
@@ -344,7 +346,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
         "current": current,
         "combatants": combatants,
         "log": log[-MAX_LOG:],
-        "map": hex_map(state, visible=visible),
+        "map": hex_map(state, visible=visible, bars={c["id"]: c["bar"] for c in combatants if c.get("bar")}),
     }
     view["seq"] = players_version(view)
     return view
@@ -410,8 +412,22 @@ def _cells(
     return tuple(cells)
 
 
-def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
-    """Hexes (pointy-top, axial q, r) around everyone placed, with terrain and the tokens as SVG data."""
+def _health(bar: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A token's health strip: the part of its damage bar still unused, in percent."""
+    if bar is None:
+        return None
+    return {"left": max(0.0, round(100 - bar["fill"], 1)), "danger": bar["danger"], "text": bar["text"]}
+
+
+def hex_map(
+    state: FightState, visible: set[str] | None, bars: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Hexes (pointy-top, axial q, r) around everyone placed, with terrain and the tokens as SVG data.
+
+    The view box fits every token shown; the field of hexes reaches a few hexes further, so that the map can
+    be panned and zoomed out in the page. ``bars``: damage bars by combatant id (those the viewer may see),
+    drawn as a health strip under the token. A fallen token lies small in its hex's corner, apart from
+    whoever stands there."""
     terrain = state.extra.get("map", {}) if isinstance(state.extra.get("map"), dict) else {}
     blocked = {tuple(h) for h in terrain.get("blocked", [])}
     cover = {tuple(h) for h in terrain.get("cover", [])}
@@ -438,16 +454,22 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
     # whole hexes as bounds, so that small moves reuse the cached field
     xmin, xmax = math.floor(xmin / HEX) * HEX, math.ceil(xmax / HEX) * HEX
     ymin, ymax = math.floor(ymin / HEX) * HEX, math.ceil(ymax / HEX) * HEX
-    cells = [dict(c) for c in _cells(xmin, xmax, ymin, ymax, frozenset(blocked), frozenset(cover))]
+    room = HEX * FIELD_MARGIN
+    field = (xmin - room, xmax + room, ymin - room, ymax + room)
+    cells = [dict(c) for c in _cells(*field, frozenset(blocked), frozenset(cover))]
     tokens = []
-    stacked: dict[tuple[int, int], int] = {}
+    stacked: dict[tuple[int, int, bool], int] = {}
     colours = side_colours(state)
     for c in shown:
         q, r = c.pos  # type: ignore[misc]
-        k = stacked.get((q, r), 0)
-        stacked[(q, r)] = k + 1
+        standing = c.status == "active"
+        k = stacked.get((q, r, standing), 0)
+        stacked[(q, r, standing)] = k + 1
         x, y = _xy(q, r)
-        x, y = x + k * 7, y - k * 7
+        if standing:
+            x, y = x + k * 7, y - k * 7
+        else:  # the fallen in the hex's lower left, each a little further right
+            x, y = x - HEX * 0.45 + k * 6, y + HEX * 0.45
         initials = "".join(w[0] for w in c.name.split()[:2]).upper() if c.name else c.id[:2]
         if c.name and c.name.split()[-1].isdigit():
             initials = c.name[0].upper() + c.name.split()[-1]
@@ -464,10 +486,13 @@ def hex_map(state: FightState, visible: set[str] | None) -> dict[str, Any]:
                 "current": c.id == state.current and not state.ended,
                 "active": c.status == "active",
                 "hidden": c.hidden if visible is None else False,
+                "short": c.name if len(c.name) <= NAME_CHARS else c.name[: NAME_CHARS - 1] + "…",
+                "health": _health((bars or {}).get(c.id)),
             }
         )
     return {
         "viewbox": f"{xmin:.0f} {ymin:.0f} {xmax - xmin:.0f} {ymax - ymin:.0f}",
+        "field": f"{field[0]:.0f} {field[2]:.0f} {field[1] - field[0]:.0f} {field[3] - field[2]:.0f}",
         "cells": cells,
         "tokens": tokens,
         "light": terrain.get("light", "bright"),

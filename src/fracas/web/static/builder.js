@@ -59,26 +59,42 @@
 
   function xy(q, r) { return [HEX * Math.sqrt(3) * (q + r / 2), HEX * 1.5 * r]; }
 
+  // The map reaches every placed combatant (negative rows and columns too) with a hex to spare, and at
+  // least the first COLS x ROWS hexes. The players' side is colour 0, the others follow in order, as in the
+  // fight's own map.
   function drawMap() {
     const svg = document.getElementById("builder-map");
     const taken = {};
-    enc.sides.forEach((s, si) => s.combatants.forEach((e) => positions(e).forEach((p, k) => {
-      taken[p[0] + "," + p[1]] = { si, label: (e.name || e.template || "?").slice(0, 2) + (positions(e).length > 1 ? k + 1 : "") };
+    const players = enc.sides.map((s) => s.combatants.some((e) => e.player));
+    let k = 1;
+    const colour = players.map((p) => (p ? 0 : (k++ % 4) || 1));
+    let rmin = 0, rmax = ROWS - 1, cmin = 0, cmax = COLS - 1;
+    enc.sides.forEach((s, si) => s.combatants.forEach((e) => positions(e).forEach((p, n) => {
+      const many = positions(e).length > 1;
+      taken[p[0] + "," + p[1]] = { si, label: (e.name || e.template || "?").slice(0, 2) + (many ? n + 1 : ""),
+                                   name: (e.name || e.template || "?") + (many ? " " + (n + 1) : "") };
+      const c = p[0] + Math.floor(p[1] / 2);
+      rmin = Math.min(rmin, p[1] - 1); rmax = Math.max(rmax, p[1] + 1);
+      cmin = Math.min(cmin, c - 1); cmax = Math.max(cmax, c + 1);
     })));
     const blocked = new Set(((extra.map || {}).blocked || []).map((h) => h[0] + "," + h[1]));
-    let out = "";
-    for (let r = 0; r < ROWS; r++) {
-      for (let c = 0; c < COLS; c++) {
+    let cells = "", tokens = "";
+    for (let r = rmin; r <= rmax; r++) {
+      for (let c = cmin; c <= cmax; c++) {
         const q = c - Math.floor(r / 2);
         const [x, y] = xy(q, r);
         const pts = [0, 1, 2, 3, 4, 5].map((i) => { const a = Math.PI / 180 * (60 * i - 30); return (x + HEX * Math.cos(a)).toFixed(1) + "," + (y + HEX * Math.sin(a)).toFixed(1); }).join(" ");
-        out += `<polygon class="cell${blocked.has(q + "," + r) ? " blocked" : ""}" points="${pts}" data-q="${q}" data-r="${r}"><title>(${q}, ${r})</title></polygon>`;
+        cells += `<polygon class="cell${blocked.has(q + "," + r) ? " blocked" : ""}" points="${pts}" data-q="${q}" data-r="${r}"><title>(${q}, ${r})</title></polygon>`;
         const t = taken[q + "," + r];
-        if (t) out += `<g class="token side${t.si % 4}"><circle cx="${x}" cy="${y}" r="13"></circle><text x="${x}" y="${y + 4}" text-anchor="middle">${esc(t.label)}</text></g>`;
+        if (t) tokens += `<g class="token side${colour[t.si]}"><circle cx="${x}" cy="${y}" r="13"></circle><text x="${x}" y="${y + 4}" text-anchor="middle">${esc(t.label)}</text><title>${esc(t.name)} (${q}, ${r})</title></g>`;
       }
     }
-    svg.setAttribute("viewBox", `${-HEX * 2} ${-HEX * 1.2} ${HEX * Math.sqrt(3) * (COLS + 1.5)} ${HEX * 1.5 * ROWS + HEX}`);
-    svg.innerHTML = out;
+    const W = HEX * Math.sqrt(3), pad = HEX * 0.3;  // a hex's width; odd rows sit half a hex to the right
+    const x0 = W * (cmin - 0.5) - pad, y0 = HEX * (1.5 * rmin - 1) - pad;
+    const fit = [x0, y0, W * (cmax + 1) + pad - x0, HEX * (1.5 * rmax + 1) + pad - y0].map((v) => v.toFixed(1)).join(" ");
+    svg.dataset.fit = fit;
+    svg.setAttribute("viewBox", fit);
+    svg.innerHTML = cells + tokens;
   }
 
   function readForm() {
