@@ -1349,10 +1349,6 @@ def test_a_feint_bonus_waits_for_the_next_attack() -> None:
 # Batch 6: free actions, what each weapon allows, bleeding once a round
 
 
-@defect(
-    "COMBAT ROUND ACTIONS LIST 'Change Facing - Free Action/Reaction' (docs: 'change-facing | free'); "
-    "fracas ends the combatant's turn when he changes facing, so he cannot also attack"
-)
 def test_e_change_facing_is_free() -> None:
     """COMBAT ROUND ACTIONS LIST: "Change Facing - Free Action/Reaction." x turns to facing 1 and still
     has his action: he attacks y in the same turn (10: a Hit)."""

@@ -1328,6 +1328,12 @@ class SasRuleset(Ruleset):
         elif a == "change-facing":
             if state.round == 1 and state.extra.get("surprise_side") not in (None, c.side):
                 raise IllegalCommand("Cannot change Facing if Surprised", rule("actions", "change-facing"))
+            if c.marks.get("free_action_round") == state.round:
+                # a Free Action once a turn (docs/rulesets/sas.md): a turn always comes to its action
+                raise IllegalCommand(
+                    f"{c.name} has changed facing this turn already: now the turn's action",
+                    rule("actions", "change-facing"),
+                )
         elif a == "stand-up":
             if not c.has("knocked-down"):
                 raise IllegalCommand(f"{c.name} is not prone", rule("actions", "stand-up"))
@@ -1713,6 +1719,11 @@ class SasRuleset(Ruleset):
         handler(b, state, c, target, cmd, dice)
         if c.has("taunted") and a in ATTACK_ACTIONS:
             b.remove_condition(c.id, "taunted")
+        act = tables().combat.actions.get(a)
+        if act is not None and act.free:
+            # COMBAT ROUND ACTIONS LIST "Change Facing - Free Action": the turn's action is still to come
+            b.set_mark(c.id, "free_action_round", state.round, rule("actions", a))
+            return b.finish()
         events = b.finish()
         if not any(isinstance(e, ev.TurnEnded) and e.actor == c.id for e in events):
             events.append(ev.TurnEnded(c.id))
