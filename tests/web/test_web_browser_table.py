@@ -298,3 +298,37 @@ def test_a_phone_opens_the_players_link_on_another_address(tmp_path, browser) ->
         gm.close()
     finally:
         s.stop()
+
+
+def test_the_message_after_an_action_covers_no_card_action_or_log_line(server, browser) -> None:
+    fid, url = _fight(server, "Toasts", seed=6)
+    _play(server, fid, 2)
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page.goto(url)
+    for scroll in (0, 400):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        page.locator("button[data-act=tactic][data-mode=server]").click()
+        settle(page)
+        assert page.locator("#message").is_visible()
+        overlaps = page.evaluate(
+            """() => {
+              const m = document.getElementById('message').getBoundingClientRect();
+              const hit = (r) => r.width && r.height && !(r.right <= m.left || r.left >= m.right ||
+                                                          r.bottom <= m.top || r.top >= m.bottom);
+              return [...document.querySelectorAll('#fight .cards article, #fight .actions, #fight .log,'
+                                                   + ' #fight .order, #fight .map, #fight .bar button')]
+                .filter((el) => hit(el.getBoundingClientRect())).map((el) => el.className || el.tagName);
+            }"""
+        )
+        if scroll == 0:
+            assert overlaps == [], overlaps
+        # scrolled: the message is in the header, which stays in view over whatever scrolls under it
+        inside = page.evaluate(
+            """() => {
+              const m = document.getElementById('message').getBoundingClientRect();
+              const b = document.querySelector('#fight .bar').getBoundingClientRect();
+              return m.top >= b.top && m.bottom <= b.bottom && b.top === 0;
+            }"""
+        )
+        assert inside
+    page.close()

@@ -71,9 +71,19 @@ const Fracas = (() => {
     if (!r.ok) return;
     const html = await r.text();
     const place = takePlace();
+    const message = document.getElementById("message");
+    if (message) message.remove(); // kept across the redraw, with its text and its timer
     document.getElementById("fight").innerHTML = html;
     seq = currentSeq();
     putBack(place);
+    dockMessage(message);
+  }
+
+  // The message of the last action lives in the header (which stays in view): it never covers a card.
+  function dockMessage(message) {
+    const m = message || document.getElementById("message");
+    const tools = document.querySelector("#fight .bar .tools");
+    if (m && tools && m.nextElementSibling !== tools) tools.before(m);
   }
 
   // ----- updates pushed by the server (server-sent events), polling where there are none --------------
@@ -346,6 +356,7 @@ const Fracas = (() => {
     });
     const lines = document.querySelector("#fight .log .lines");
     if (lines) lines.scrollTop = lines.scrollHeight;
+    dockMessage();
     listen();
   }
 
