@@ -6,7 +6,7 @@ from pathlib import Path
 
 from fracas.engine.commands import Command
 from fracas.engine.encounter import load_data, read_file
-from fracas.store.book import describe
+from fracas.store.words import describe
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine.hexgrid import distance
 from fracas.engine.narrate import faces_text
-from fracas.store.book import attack_words, concealed, describe
+from fracas.store.book import concealed
 from fracas.store.overrule import STATUSES
+from fracas.store.words import attack_words, describe
 from fracas.web.players import hidden_sides, line_for_players, player_sides, secret_words
 
 if TYPE_CHECKING:
