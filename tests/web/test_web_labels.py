@@ -43,3 +43,18 @@ def test_earthdawn_first_edition_declarations_read_as_declarations() -> None:
         describe(Command("thom", "declare", foe.id, {"action": "attack"}), state)
         == f"Declare: attack {foe.name}"
     )
+
+
+def test_the_log_reads_a_roll_under_and_a_wound_in_words() -> None:
+    """S&S's Brawl Rule is a roll of 10 or less on 1D20; a single Wound is "a Wound" (ED4 p.379)."""
+    from fracas.engine import events as ev
+    from fracas.engine.narrate import narrate
+
+    state = _state("sas/ambush.yaml")
+    roll = ev.Rolled(
+        "bran", "Brawl Rule", 12, {"d20": [12]}, expr="1d20", dn=10, under=True, outcome="weapon attack"
+    )
+    line = narrate(roll, state, None)
+    assert "<=" not in line and "needs 10 or less -> weapon attack" in line
+    hurt = narrate(ev.Wounded("bran", 1, rule="x"), state, None)
+    assert "takes a Wound" in hurt and "1 wounds" not in hurt

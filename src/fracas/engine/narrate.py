@@ -96,9 +96,12 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
             what = f"step {event.step}" if event.step is not None else event.expr
             tgt = f" vs {n(event.target)}" if event.target else ""
             against = ""
-            if event.dn is not None:
+            if event.dn is not None and event.under:  # roll under: "12, needs 10 or less", not "12 <= DN 10"
+                of = f" ({event.against})" if event.against else ""
+                against = f", needs {event.dn} or less{of}"
+            elif event.dn is not None:
                 label = f"{event.against} " if event.against else "DN "
-                against = f" {'<=' if event.under else 'vs'} {label}{event.dn}"
+                against = f" vs {label}{event.dn}"
             outcome = f" -> {event.outcome}" if event.outcome else ""
             extra = f", {event.extra} extra success{'es' if event.extra != 1 else ''}" if event.extra else ""
             mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
@@ -121,7 +124,11 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.Wounded():
             c = state.combatants.get(event.target)
             now = c.count(event.counter) if c else "?"
-            return f"  {n(event.target)} suffers {event.wounds} {event.counter} (now {now}) [{event.rule}]"
+            k = event.wounds
+            what = f"{k} {event.counter.replace('_', ' ')}"
+            if event.counter == "wounds":  # "takes a Wound", never "1 wounds"
+                what = "a Wound" if k == 1 else f"{k} Wounds"
+            return f"  {n(event.target)} takes {what} (now {now}) [{event.rule}]"
         case ev.CounterChanged():
             return f"  {n(event.target)} {counter_words(event.counter, event.delta)}" + (
                 f" ({event.why})" if event.why else ""
