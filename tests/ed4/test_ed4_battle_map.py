@@ -149,3 +149,33 @@ def test_a_charge_runs_beyond_the_hexes_of_the_movement_rate_p372_p396() -> None
     declare(f2, "davon")
     act(f2, "davon", [])
     RULESET.validate(f2.state, cmd("davon", "charge", "foe", attack="Battle-axe", path=_line(9)))
+
+
+def test_within_the_minimum_range_includes_its_boundary_p392() -> None:
+    """p.392: "If an attacker is within the minimum range given for his ranged weapon, he cannot attack with
+    ranged combat", and ranged combat is "toward a target more than 2 yards away": a 2-yard minimum covers
+    the adjacent hex (it was allowed: 2 yards is not less than 2); a flier 10 yards up over the adjacent hex
+    is 10 yards away (p.398), beyond it."""
+    from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes
+
+    assert inside_minimum(1, 2) and not inside_minimum(2, 2)
+    assert inside_minimum(3, 5) and not inside_minimum(4, 5)
+    assert not inside_minimum(1, 0)
+    assert range_hexes(1, 10, 0) == 5 and not inside_minimum(range_hexes(1, 10, 0), 2)
+    block = {
+        **ATTRIBUTES_12,
+        "attacks": [{"name": "Bow", "step": 10, "damage": 5, "kind": "missile", "range": [2, 25, 51]}],
+    }
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "stats": block, "tactic": "person"}]},
+            {"name": "B", "combatants": [{"id": "b", "at": [1, 0], "stats": FOE, "tactic": "hold"}]},
+        ]
+    )
+    f = start(state, [3, 3])
+    declare(f, "a")
+    act(f, "a", [])
+    with pytest.raises(IllegalCommand):
+        RULESET.validate(f.state, cmd("a", "attack", "b", attack="Bow"))
+    f.state.combatants["b"].altitude = 10
+    RULESET.validate(f.state, cmd("a", "attack", "b", attack="Bow"))

@@ -1623,12 +1623,6 @@ def test_C_a_missed_throw_scatters_brighton():
     assert not damaged(out, "foe")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.392: ranged combat is 'toward a target more than 2 yards away' and 'If an attacker is within "
-    "the minimum range given for his ranged weapon, he cannot attack with ranged combat': fracas lets a "
-    "bow with a 2-yard minimum shoot the enemy in the adjacent hex (2 yards)",
-)
 def test_D_no_bow_shot_at_the_adjacent_hex():
     """p.392: "Ranged combat is any type of physical combat that occurs beyond the reach of the combatants.
     Normally, this is reserved for weapons that project a missile, or are thrown, toward a target more than 2

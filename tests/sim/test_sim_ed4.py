@@ -173,14 +173,33 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
 
 
 def test_ed4_duel_kernel_refuses_a_thrower() -> None:
-    """Brighton's best attack on an adjacent ghoul is his thrown dagger; the engine then has it lying on the
-    floor (p.392), the kernel would throw it again and again: it refuses."""
+    """A fighter whose best attack on an adjacent foe is a thrown dagger without a minimum range (a stat
+    block's; the bundled thrown weapons have a 2-yard minimum, so none is thrown at an adjacent foe,
+    p.392): the engine then has it lying on the floor (p.392), the kernel would throw it again and again:
+    it refuses."""
     from fracas.sim.kernels import Unsupported
     from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
 
-    sc = scenario_from_data(duel({"template": "brighton"}, {"template": "ghoul"}))
+    stats = {
+        "dexterity": 12, "strength": 12, "toughness": 12, "perception": 12, "willpower": 12, "charisma": 12,
+        "attacks": [
+            {"name": "Dagger (thrown)", "kind": "thrown", "step": 12, "damage": 8, "range": [0, 10, 20]},
+        ],
+    }  # fmt: skip
+    data = duel({"template": "brighton"}, {"template": "ghoul"})
+    data["sides"][0]["combatants"] = [{"name": "Thrower", "id": "thrower", "stats": stats, "at": [0, 0]}]
+    sc = scenario_from_data(data)
     with pytest.raises(Unsupported, match="thrown"):
         Ed4DuelKernel(sc.ruleset, sc.state)
+
+
+def test_ed4_duel_kernel_takes_brighton_who_throws_nothing_at_an_adjacent_ghoul() -> None:
+    """Brighton's dagger has a 2-yard minimum range: within it (the adjacent hex) he cannot throw it (p.392),
+    so the duel kernel has no thrown attack to refuse."""
+    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
+
+    sc = scenario_from_data(duel({"template": "brighton"}, {"template": "ghoul"}))
+    Ed4DuelKernel(sc.ruleset, sc.state)
 
 
 def test_kernel_report_is_the_same_with_one_and_two_workers() -> None:

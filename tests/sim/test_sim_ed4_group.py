@@ -110,7 +110,12 @@ def core_scenario(data: dict) -> Scenario:
 
 
 def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
+    """The two rates agree (a two-proportion z-test at Z999), where the test is valid: an outcome that the
+    smaller sample sees fewer than 5 times on the pooled rate (a tail round of the fight length) is not
+    judged, since one fight more or less there is beyond the normal approximation."""
     p = (k1 + k2) / (n1 + n2)
+    if p * min(n1, n2) < 5:
+        return True
     sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
     return abs(k1 / n1 - k2 / n2) <= Z999 * sd + 1e-12
 

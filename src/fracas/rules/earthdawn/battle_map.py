@@ -24,6 +24,19 @@ def within(distance_hexes: int, yards: int) -> bool:
     return distance_hexes <= hexes(yards)
 
 
+def range_hexes(distance_hexes: int, altitude_a: int, altitude_b: int) -> int:
+    """The distance of a ranged attack in hexes: across the map or up and down, the larger (ED4 p.398; the
+    height in yards is covered as any yard figure is)."""
+    return max(distance_hexes, hexes(abs(altitude_a - altitude_b)))
+
+
+def inside_minimum(distance_hexes: int, minimum_yards: int) -> bool:
+    """Is a target ``distance_hexes`` away within a weapon's minimum range, so that "he cannot attack with
+    ranged combat" (p.392)? Within means up to and including the minimum, which covers :func:`hexes` hexes
+    (a 2-yard minimum covers the adjacent hex); no minimum (0), never."""
+    return minimum_yards > 0 and distance_hexes <= hexes(minimum_yards)
+
+
 def covered_yards(yards: int) -> int:
     """The yards of the whole hexes a distance covers (``2 * hexes(yards)``), for code that measures a hex
     distance in yards (``2 * hexes apart``): a 25-yard range covers 26."""

@@ -35,7 +35,7 @@ from fracas.engine.hexgrid import direction_to, distance
 from fracas.engine.tactics import GRID_FROM, Taken
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, Ruleset
-from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import (
     Edition,
     ProbeDice,
@@ -956,7 +956,7 @@ class EarthdawnRuleset(Ruleset):
                     f"{target.name} is {yards} yards away, beyond the {a.name}'s long range {a.long}",
                     self.ref("combat.ranged"),
                 )
-            if yards < a.minimum:
+            if inside_minimum(range_hexes(d, me.altitude, target.altitude), a.minimum):
                 raise IllegalCommand(f"{target.name} is inside the minimum range", self.ref("combat.ranged"))
         if command.args.get("after"):
             # Movement may come before or after the action (p.373): what is left of the Movement Rate.

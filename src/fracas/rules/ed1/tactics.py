@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, route, step_towards
-from fracas.rules.earthdawn.battle_map import within
+from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 
 if TYPE_CHECKING:
@@ -336,7 +336,8 @@ class Ed1Tactic:
                 else:
                     continue
             else:
-                if a.long is None or not within(d, a.long) or d * 2 < a.minimum:
+                up = range_hexes(d, me.altitude, target.altitude)
+                if a.long is None or not within(d, a.long) or inside_minimum(up, a.minimum):
                     continue
                 cmd_path = []
             args: dict[str, Any] = {"attack": a.name}

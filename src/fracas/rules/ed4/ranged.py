@@ -32,7 +32,7 @@ def may_fire(yards: int, minimum: int, long: int) -> str | None:
     not within the minimum range)."""
     if yards > long:
         return f"beyond the maximum range ({long} yards)"
-    if yards < minimum:
+    if minimum and yards <= minimum:  # "within the minimum range": up to and including it
         return f"within the minimum range ({minimum} yards)"
     return None
 

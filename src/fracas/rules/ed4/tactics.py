@@ -23,7 +23,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.state import BLOCK_SHIFT
 from fracas.engine.tactics import GRID_FROM, Taken
-from fracas.rules.earthdawn.battle_map import hexes, within
+from fracas.rules.earthdawn.battle_map import hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
 from fracas.rules.earthdawn.round import can_rouse
@@ -463,7 +463,8 @@ class Ed4Tactic:
                 else:
                     continue
             else:
-                if a.long is None or not within(d, a.long) or d * 2 < a.minimum:
+                up = range_hexes(d, me.altitude, target.altitude)
+                if a.long is None or not within(d, a.long) or inside_minimum(up, a.minimum):
                     continue
                 cmd_path = []
             cands.append((i, cmd_path))

@@ -41,7 +41,7 @@ import numpy as np
 
 from fracas.dice.roll import MAX_EXPLOSIONS
 from fracas.dice.steps import MAX_STEP, step_table
-from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes, inside_minimum, within
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
@@ -103,7 +103,7 @@ def _check_thrown(p: Any, order: list[int]) -> None:
                     if d == 1 or reach:
                         break
                     continue
-                if a.long is not None and a.minimum <= 2 * d and within(d, a.long):
+                if a.long is not None and not inside_minimum(d, a.minimum) and within(d, a.long):
                     if a.kind == "thrown":
                         raise Unsupported(f"{p.name}: the tactic may throw the {a.name} (a lost weapon)")
                     break
@@ -377,7 +377,8 @@ class Ed4GroupKernel:
                     # the ranges as the yards of the whole hexes they cover (p.372, battle_map)
                     covered_yards(a.short) if a.short is not None else -1,
                     covered_yards(a.long) if (a.long is not None and not a.close) else -1,
-                    a.minimum,
+                    # the minimum as the least yards a shot may be (beyond the hexes the minimum covers)
+                    covered_yards(a.minimum) + 1 if a.minimum else 0,
                 )
         # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
         ncls = len(profiles)

@@ -38,7 +38,7 @@ import numpy as np
 
 from fracas.dice.steps import step_table
 from fracas.engine.hexgrid import distance
-from fracas.rules.earthdawn.battle_map import within
+from fracas.rules.earthdawn.battle_map import inside_minimum, within
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
@@ -190,7 +190,7 @@ def _attack_ok_adjacent(a: Any) -> bool:
     """The tactic's range check for a target 1 hex (2 yards) away."""
     if a.close:
         return True
-    return not (a.long is None or not within(1, a.long) or a.minimum > 2)
+    return not (a.long is None or not within(1, a.long) or inside_minimum(1, a.minimum))
 
 
 class Ed4DuelKernel:
