@@ -277,18 +277,23 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         fights = service.store.fights() if gm else []
         return templates.TemplateResponse(request, "index.html", {"fights": fights, "gm": gm})
 
+    def players_link(request: Request, fight_id: str) -> dict[str, str]:
+        """The players' link (on ``--players-host`` when given) and its QR code, for the GM page."""
+        base = getattr(app.state, "players_base", None) or str(request.base_url).rstrip("/")
+        link = f"{base}/view/{fight_id}"
+        return {"link": link, "qr": qr_data_uri(link)}
+
     @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_page(request: Request, fight_id: str) -> Response:
         view = gm_of(fight_id)
-        base = getattr(app.state, "players_base", None) or str(request.base_url).rstrip("/")
-        link = f"{base}/view/{fight_id}"
-        players = {"link": link, "qr": qr_data_uri(link)}
-        return templates.TemplateResponse(request, "gm.html", {"v": view, "players": players})
+        context = {"v": view, "players": players_link(request, fight_id)}
+        return templates.TemplateResponse(request, "gm.html", context)
 
     @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
     def gm_fragment(request: Request, fight_id: str) -> Response:
         view = gm_of(fight_id)
-        return templates.TemplateResponse(request, "_gm_fight.html", {"v": view})
+        context = {"v": view, "players": players_link(request, fight_id)}
+        return templates.TemplateResponse(request, "_gm_fight.html", context)
 
     @app.get("/view/{fight_id}", response_class=HTMLResponse)
     def player_page(request: Request, fight_id: str) -> Response:
