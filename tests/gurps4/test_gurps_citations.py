@@ -14,12 +14,12 @@ SRC = Path(__file__).resolve().parents[2] / "src/fracas/rules/gurps4"
 
 # what each name that an f-string puts into a rule id can be (a name not here fails the walk: add it)
 DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
-    ("ruleset.py", "maneuver"): ATTACK_MANEUVERS,
+    ("maneuvers.py", "maneuver"): ATTACK_MANEUVERS,
     # attack_modifiers: the maneuvers that add to the attack roll
     ("core.py", "name"): tuple(
         n for n, m in data.maneuvers().items() if m.skill_bonus_melee or m.skill_bonus_ranged
     ),
-    ("ruleset.py", "section"): ("tricks", "results"),
+    ("maneuvers.py", "section"): ("tricks", "results"),
 }
 
 

@@ -50,9 +50,10 @@ def parse_dice(text: str) -> DamageDice:
     first, rest = (terms[0], terms[1:]) if terms else (None, ())
     if not isinstance(first, Dice) or not first.gurps or first.explode or len(rest) > 1:
         raise bad
-    if rest and not isinstance(rest[0], Const):
+    adds = rest[0] if rest else Const(0)
+    if not isinstance(adds, Const):
         raise bad
-    return DamageDice(first.count, rest[0].value if rest else 0)
+    return DamageDice(first.count, adds.value)
 
 
 def roll_3d6(source: DiceSource, why: str = "3d6") -> tuple[int, int, int]:
