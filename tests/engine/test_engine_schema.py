@@ -243,3 +243,19 @@ def test_ed1_initiative_talents_of_a_full_stat_block_stay_within_the_step_table(
     block = next(c for s in data["sides"] for c in s["combatants"] if "stats" in c and "template" not in c)
     block["stats"]["initiative_talents"] = {"Air Dance": 1000}
     _refused(data, ".stats.initiative_talents.Air Dance: expected at most 30")
+
+
+@pytest.mark.parametrize(
+    ("attack", "expected"),
+    [
+        ({"range": [0, 10**9, 10**12]}, "range.1"),
+        ({"range": [-5, -1]}, "range.0"),
+        ({"range": [30, 2]}, "each at least the one before"),
+        ({"size": 10**9}, "size"),
+    ],
+)
+def test_an_ed4_stat_block_attack_is_bounded(attack: dict[str, Any], expected: str) -> None:
+    data = yaml.safe_load((EXAMPLES / "ed4/silar-and-the-griffin.yaml").read_text())
+    block = next(c for s in data["sides"] for c in s["combatants"] if "stats" in c and "template" not in c)
+    block["stats"]["attacks"][0].update(attack)
+    _refused(data, ".stats.attacks.0", expected)

@@ -16,7 +16,7 @@ Both editions use the same profile; the edition decides how the numbers are deri
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -125,17 +125,23 @@ class AttackBlock(_Strict):
     damage: int = Field(ge=1, le=100)
     against: Against = "physical"
     armor: ArmorKind = "physical"
-    range: list[int] | None = None  # [short, long] yards, or [minimum, short, long]
+    # [short, long] yards, or [minimum, short, long]; at most the map's width (1,001 hexes of 2 yards)
+    range: list[Annotated[int, Field(ge=0, le=2000)]] | None = None
     karma: bool = False
     karma_damage: bool = False
     stun: bool = False
-    size: int = 0
+    size: int = Field(default=0, ge=0, le=10)  # weapon Size (the Player's Guide's weapons run 1 to 7)
 
     @model_validator(mode="after")
     def _check_range(self) -> AttackBlock:
         if self.kind in ("missile", "thrown") and (self.range is None or len(self.range) not in (2, 3)):
             raise ValueError(
                 "a missile or thrown attack needs range: its short and long range in yards, as a list"
+            )
+        if self.range is not None and (len(self.range) not in (2, 3) or self.range != sorted(self.range)):
+            raise ValueError(
+                f"range is [short, long] or [minimum, short, long] in yards, each at least the one before "
+                f"(found {self.range})"
             )
         return self
 
@@ -173,7 +179,7 @@ class StatBlock(_Strict):
     physical_armor: int = Field(default=0, ge=0, le=60)
     mystic_armor: int | None = Field(default=None, ge=0, le=60)
     wound_threshold: int | None = Field(default=None, ge=1, le=100)
-    unconsciousness: int | Literal["NA"] | None = None
+    unconsciousness: Annotated[int, Field(ge=1, le=500)] | Literal["NA"] | None = None
     death: int | None = Field(default=None, ge=1, le=500)
     recovery_tests: int | None = Field(default=None, ge=0, le=20)
     knockdown: int | None = Field(default=None, ge=1, le=60)
