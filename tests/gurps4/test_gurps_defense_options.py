@@ -82,8 +82,8 @@ def test_parries_are_counted_per_weapon() -> None:
     play(f, [3, 3, 3], Command("k", "defend", None, {"defense": "parry", "weapon": "broadsword:swing"}))
     play(f, [3, 3, 3], Command("ax2", "attack", "k", {"weapon": "axe"}))
     second = offered(f)
-    assert second["parry broadsword:swing"] == first["parry broadsword:swing"] - 4 == 7
-    assert second["parry broadsword:thrust"] == first["parry broadsword:thrust"] - 4
+    assert second["parry broadsword swing"] == first["parry broadsword swing"] - 4 == 7
+    assert second["parry broadsword thrust"] == first["parry broadsword thrust"] - 4
     assert second["parry punch"] == first["parry punch"] == 7
 
 

@@ -570,9 +570,7 @@ class EarthdawnRuleset(Ruleset):
         me = state.combatants[decision.actor]
         kind = decision.kind
         if kind == "declare":
-            return [
-                Command(me.id, "declare", args={"action": "act"}, label="declare: act (no combat options)")
-            ]
+            return [Command(me.id, "declare", args={"action": "act"}, label="Declare no combat option")]
         if kind == "delayed":
             last = decision.prompt == "end of round"
             return [

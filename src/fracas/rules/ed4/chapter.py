@@ -2893,7 +2893,7 @@ class ChapterMixin:
         if decision.kind == "declare":
             extra = [
                 Command(
-                    me.id, "declare", args={"action": "act", "options": [o]}, label=f"declare: {opt.title(o)}"
+                    me.id, "declare", args={"action": "act", "options": [o]}, label=f"Declare {opt.title(o)}"
                 )
                 for o in opt.options_table()
             ]

@@ -9,6 +9,7 @@ the rules text 002 (pp.B396-398) builds on them. Every modifier is a
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -96,6 +97,36 @@ def effective_value(
         mods.append(Modifier(cap[0] - eff, m.why, m.rule))
         eff = cap[0]
     return eff, tuple(mods)
+
+
+def maneuver_words(name: str) -> str:
+    """A maneuver's id as the Basic Set writes it: ``all_out_attack_determined`` reads "All-Out Attack
+    (Determined)" (B324, B365), ``move_and_attack`` "Move and Attack"."""
+    words = name.replace("-", "_").split("_")
+    if words[:2] == ["all", "out"]:
+        head = "All-Out " + " ".join(w.title() for w in words[2:3])
+        return head + (f" ({' '.join(w.title() for w in words[3:])})" if words[3:] else "")
+    return " ".join(w if i and w in ("and", "or") else w.title() for i, w in enumerate(words))
+
+
+def weapon_words(key: str) -> str:
+    """A weapon's attack id in words: ``spear:thrust_two_handed`` reads "spear thrust, two-handed",
+    ``composite_bow`` "composite bow"."""
+    head, _, mode = key.partition(":")
+    text = head.replace("_", " ")
+    if mode:
+        parts = mode.split("_")
+        grip = "-".join(parts[1:]) if parts[1:] == ["two", "handed"] or parts[1:] == ["one", "handed"] else ""
+        text += " " + (f"{parts[0]}, {grip}" if grip else " ".join(parts))
+    return text
+
+
+_ID = re.compile(r"\b[a-z]+(?:[_:][a-z]+)+\b")
+
+
+def ids_in_words(text: str) -> str:
+    """A roll's name with the weapon ids in it in words: "composite_bow (Bow)" reads "composite bow (Bow)"."""
+    return _ID.sub(lambda m: weapon_words(m.group(0)), text)
 
 
 def judge(roll: int, effective: int, kind: RollKind = "skill") -> tuple[bool, bool]:

@@ -128,7 +128,8 @@ class Defenses(Parts):
                     )
                 except (IllegalCommand, RuleNotImplemented):
                     continue
-                label = f"{kind}{' ' + weapon if weapon else ''}{' and retreat' if retreat else ''} ({eff})"
+                shown = " " + core.weapon_words(weapon) if weapon else ""
+                label = f"{kind}{shown}{' and retreat' if retreat else ''} ({eff})"
                 out.append((Command(d.id, "defend", None, cmd_args, label), eff))
                 if kind == "dodge" and flying(d) and "Aerobatics" in ds.skills:
                     acro = {**cmd_args, "acrobatic": True}

@@ -194,14 +194,15 @@ class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
 
         if isinstance(event, ev.Rolled):
             who = state.combatants[event.actor].name if event.actor in state.combatants else event.actor
+            test = core.ids_in_words(event.test)
             tgt = f" vs {state.combatants[event.target].name}" if event.target in state.combatants else ""
             faces = "+".join(str(d[1]) for d in event.roll.get("dice", ()))
             mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
             if event.under:
                 verdict = event.outcome + (f" by {abs(event.extra)}" if event.extra else " by 0")
                 roll = f"3d6 ({faces}) = {event.total} vs {event.dn}"
-                return f"  {who}: {event.test}{tgt}: {roll} -> {verdict}{mods}"
-            return f"  {who}: {event.test}{tgt}: {event.expr} ({faces}) = {event.total}{mods} [{event.rule}]"
+                return f"  {who}: {test}{tgt}: {roll} -> {verdict}{mods}"
+            return f"  {who}: {test}{tgt}: {event.expr} ({faces}) = {event.total}{mods} [{event.rule}]"
         if isinstance(event, ev.Moved) and (event.altitude is not None or not event.path):
             c = state.combatants.get(event.actor)
             if c is None or (not event.path and event.altitude is None):
@@ -239,7 +240,7 @@ class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
             c = state.combatants.get(event.target)
             if event.value in ("move", "wait", "aim", "evaluate", "ready", None) or c is None:
                 return ""  # a Move shows as its movement; Wait, Aim, Evaluate and Ready by what they do
-            return f"  {c.name}: {str(event.value).replace('_', ' ').title()}"
+            return f"  {c.name}: {core.maneuver_words(str(event.value))}"
         if isinstance(event, ev.Marked | ev.ExtraSet):
             return ""
         return None
@@ -254,15 +255,16 @@ class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
 
         if event.key == "aim" and event.value:
             tid, weapon, turns = event.value
-            return f"  {c.name}: Aim {weapon} at {name(tid)} ({turns} turn{'s' if turns != 1 else ''}){rule}"
+            turns_text = f"{turns} turn{'s' if turns != 1 else ''}"
+            return f"  {c.name}: Aim {core.weapon_words(weapon)} at {name(tid)} ({turns_text}){rule}"
         if event.key == "evaluate" and event.value:
             return f"  {c.name}: Evaluate {name(event.value[0])} (+{event.value[1]}){rule}"
         if event.key == "wielding" and event.rule:
-            return f"  {c.name}: Ready {event.value}{rule}"
+            return f"  {c.name}: Ready {core.weapon_words(str(event.value))}{rule}"
         if event.key == "shield_unready" and event.value is None and event.rule:
             return f"  {c.name}: Ready (shield){rule}"
         if event.key in ("reload", "unready") and event.rule and c.marks.get("maneuver") == "ready":
-            weapon = c.marks.get("wielding") or "weapon"
+            weapon = core.weapon_words(c.marks.get("wielding") or "weapon")
             if event.value:
                 return f"  {c.name}: Ready ({weapon}: {event.value} more Ready to go){rule}"
             return f"  {c.name}: Ready ({weapon} ready to use){rule}"
