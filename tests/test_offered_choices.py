@@ -57,17 +57,7 @@ def _play(path: Path, seed: int) -> None:
             pytest.fail(f"{where}: {command.describe()} validated, then failed to resolve: {exc}")
 
 
-# ED4 offers "revive" to creatures and after the Standard action is spent (both then refused): being fixed
-_KNOWN = {"ed4": "ED4 offers revive to a creature or with the Standard action spent"}
-
-
-def _param(path: Path) -> object:
-    reason = _KNOWN.get(path.parent.name)
-    marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
-    return pytest.param(path, marks=marks, id=f"{path.parent.name}/{path.stem}")
-
-
-@pytest.mark.parametrize("path", [_param(p) for p in EXAMPLES])
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 @settings(max_examples=5, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_every_offered_command_is_legal_and_every_tactic_finishes(path: Path, seed: int) -> None:

@@ -83,7 +83,7 @@ def test_event_init_matches_its_fields(cls: type[ev.Event]) -> None:
 
 def test_flags_follow_the_event_types() -> None:
     changing = {"Damaged", "Wounded", "CounterChanged", "ConditionAdded", "ConditionRemoved", "StatusChanged"}
-    changing |= {"Marked", "Moved"}
+    changing |= {"Marked", "Moved", "HiddenChanged"}
     for name, cls in ev.REGISTRY.items():
         if cls.__module__ != ev.__name__:
             continue

@@ -306,8 +306,8 @@ def check_rides(spec: EncounterSpec, combatants: dict[str, Combatant]) -> list[s
             out.append(f"{path}: no combatant {mid!r} (ids: {', '.join(combatants)})")
             continue
         if m is None or (is_mount is not None and not is_mount(m) and mid != rider):
-            mounts = ", ".join(c.id for c in combatants.values() if is_mount is not None and is_mount(c))
-            out.append(f"{path}: {mid!r} is not a mount in this encounter (mounts: {mounts or 'none'})")
+            known = ", ".join(c.id for c in combatants.values() if is_mount is not None and is_mount(c))
+            out.append(f"{path}: {mid!r} is not a mount in this encounter (mounts: {known or 'none'})")
             continue
         if mid == rider:
             out.append(f"{path}: {rider} cannot ride itself")

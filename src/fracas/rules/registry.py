@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import TYPE_CHECKING
 
 from fracas.errors import RuleNotImplemented, UsageError
-from fracas.rules.base import Ruleset
+
+if TYPE_CHECKING:
+    from fracas.rules.base import Ruleset
 
 RULESETS: dict[str, tuple[str, str]] = {
     "ed4": ("fracas.rules.ed4.ruleset", "Earthdawn 4th Edition"),

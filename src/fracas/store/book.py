@@ -420,10 +420,10 @@ class FightBook:
         if goal not in came:
             raise Refused(f"no way to ({goal[0]}, {goal[1]}) past what blocks it")
         path: list[list[int]] = []
-        h: Any = goal
-        while h != start:
-            path.append([h[0], h[1]])
-            h = came[h]
+        at: Any = goal
+        while at != start:
+            path.append([at[0], at[1]])
+            at = came[at]
         return path[::-1]
 
     def plan_command(self, command: Command, faces: list[int] | None = None) -> Plan:

@@ -324,7 +324,7 @@ def player_view(book: FightBook) -> dict[str, Any]:
             item.update(_card_parts(item["card_rows"], item["bar"] is not None))
         combatants.append(item)
     current = state.current if state.current in visible and not state.ended else None
-    log = []
+    log: list[dict[str, Any]] = []
     for line in book.lines:
         # who is hidden now, and who was when it happened (a combatant seen later was not seen then)
         then = visible - line.hidden if line.hidden else visible
