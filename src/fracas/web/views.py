@@ -442,15 +442,15 @@ def hex_map(
     if not points:
         points = [(0, 0)]
     xs, ys = zip(*(_xy(q, r) for q, r in points), strict=True)
-    pad = HEX * 2.2
+    pad = HEX * 1.7  # a hex and the name label under a token
     xmin, xmax = min(xs) - pad, max(xs) + pad
     ymin, ymax = min(ys) - pad, max(ys) + pad
-    # at least a 9 x 7 field so a small fight still has room around it
-    if xmax - xmin < HEX * 16:
-        grow = (HEX * 16 - (xmax - xmin)) / 2
+    # at least a 6 x 5 field so a small fight still has room around it
+    if xmax - xmin < HEX * 11:
+        grow = (HEX * 11 - (xmax - xmin)) / 2
         xmin, xmax = xmin - grow, xmax + grow
-    if ymax - ymin < HEX * 10:
-        grow = (HEX * 10 - (ymax - ymin)) / 2
+    if ymax - ymin < HEX * 8:
+        grow = (HEX * 8 - (ymax - ymin)) / 2
         ymin, ymax = ymin - grow, ymax + grow
     # whole hexes as bounds, so that small moves reuse the cached field
     xmin, xmax = math.floor(xmin / HEX) * HEX, math.ceil(xmax / HEX) * HEX
