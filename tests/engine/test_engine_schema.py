@@ -259,3 +259,10 @@ def test_an_ed4_stat_block_attack_is_bounded(attack: dict[str, Any], expected: s
     block = next(c for s in data["sides"] for c in s["combatants"] if "stats" in c and "template" not in c)
     block["stats"]["attacks"][0].update(attack)
     _refused(data, ".stats.attacks.0", expected)
+
+
+@pytest.mark.parametrize("ruleset", ["ed4", "ed1"])
+def test_a_combatant_that_cannot_fly_does_not_start_in_the_air(ruleset: str) -> None:
+    data = _data(ruleset)
+    _first(data)["altitude"] = 5000
+    _refused(data, "sides.0.combatants.0.altitude: 5000, but", "cannot fly")

@@ -178,6 +178,7 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
         errors += [f"{source}: {line}" for line in str(exc).splitlines()]
         options = {}
     combatants: dict[str, Combatant] = {}
+    paths: dict[str, str] = {}  # combatant id -> the field path of its entry
     side_names = [s.name for s in spec.sides]
     if len(set(side_names)) != len(side_names):
         errors.append(f"{source}: sides: two sides share a name ({', '.join(side_names)})")
@@ -199,6 +200,7 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
                     f"(found {entry.combat_options!r}; allowed: none)"
                 )
             for c in made:
+                paths[c.id] = where
                 if c.id in combatants:
                     errors.append(f"{source}: {where}.id: the id {c.id!r} is used twice")
                 combatants[c.id] = c
@@ -236,6 +238,12 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
         f"{source}: {c.id} starts on the blocked hex {list(c.pos)} (map.blocked)"
         for c in combatants.values()
         if c.pos is not None and c.pos in blocked
+    ]
+    flies = getattr(schema, "flies", None)  # None: the ruleset checks altitude itself (or has no fliers)
+    errors += [
+        f"{source}: {paths.get(c.id, c.id)}.altitude: {c.altitude}, but {c.name} cannot fly"
+        for c in combatants.values()
+        if flies is not None and c.altitude > 0 and not flies(c) and not c.marks.get("mount")
     ]
     errors += [
         f"{source}: {c.id} is placed off the map at {list(c.pos)} "

@@ -11,7 +11,7 @@ from fracas.engine.bounds import Name, Strict, check
 from fracas.rules.earthdawn.schema import NoExtra, Overrides
 from fracas.rules.earthdawn.schema import check_stats as _check_stats
 
-__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats"]
+__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats", "flies"]
 
 RIDES = None
 RIDERS = 1
@@ -72,3 +72,8 @@ def check_stats(entry: Any, where: str) -> list[str]:
     if entry.template is None and isinstance(entry.stats, dict):
         return check(_BlockTalents, entry.stats, f"{where}.stats")
     return _check_stats(entry, where, Ed1Overrides)
+
+
+def flies(combatant: Any) -> bool:
+    """A combatant that may start in the air (``altitude``): a flier by its stat block (ch.12)."""
+    return bool(getattr(combatant.stats, "flying", False))

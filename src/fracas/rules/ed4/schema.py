@@ -3,14 +3,14 @@ per-combatant ``options``, the map's ``extra`` terrain, ``settings``; typed, unk
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictBool
 
 from fracas.engine.bounds import HexList, Strict
 from fracas.rules.earthdawn.schema import Impaired, check_stats
 
-__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats"]
+__all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats", "flies"]
 
 RIDES = "rides"
 """The option naming the combatant an entry rides (p.395-396)."""
@@ -42,3 +42,10 @@ class MapExtra(Strict):
 class Settings(Strict):
     fall_yards_per_round: Annotated[int, Field(strict=True, ge=1, le=1000)] = 20
     """Long Falls (p.398): yards fallen a round."""
+
+
+def flies(combatant: Any) -> bool:
+    """A combatant that may start in the air (``altitude``): a flier by its stat block (a flying Movement
+    Rate) or by ``options.flying`` (p.397-398)."""
+    source = getattr(combatant.stats, "source", None)
+    return bool(combatant.marks.get("flying") or getattr(source, "flying_movement", None))
