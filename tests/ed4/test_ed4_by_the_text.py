@@ -1653,11 +1653,6 @@ def test_E_no_recovery_test_left_no_revival():
     assert c(f, "hero").status == "unconscious"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="p.395 'If trained, the mount acts on the rider's Initiative': fracas still asks for the trained "
-    "mount's own Initiative test (War Horse, step 8, 2d6) and then discards it for the rider's result",
-)
 def test_A_a_trained_mount_acts_on_its_riders_initiative():
     """p.395: "The rider and his mount each have their own actions. If trained, the mount acts on the rider's
     Initiative." Kira (a player) rolls 5 on her Initiative; her war horse (step 8) rolls nothing of its own

@@ -450,6 +450,11 @@ class EarthdawnRuleset(Ruleset):
         mods = self.step_mods(TestContext(state, sc, "initiative", c))
         return p.initiative_step, mods
 
+    def initiative_leader(self, state: FightState, c: Combatant) -> str | None:
+        """The combatant on whose Initiative ``c`` acts, making no test of his own (the ED4 chapter: a
+        trained mount, on its rider's, p.395); None here."""
+        return None
+
     def voluntary_initiative_mods(self, state: FightState, c: Combatant) -> list[Modifier]:
         """The modifiers to ``c``'s Initiative step that he chose (a declared combat option): "A character's
         Initiative Step cannot voluntarily be lowered below Step 1" (p.371), so these stop at Step 1 where
@@ -476,6 +481,10 @@ class EarthdawnRuleset(Ruleset):
         delayed: list[Combatant] = []
         best = 0
         cs = [c for c in state.combatants.values() if c.status == "active"]
+        leaders = {c.id: self.initiative_leader(state, c) for c in cs}
+        if any(leaders.values()):  # those who act on another's Initiative come after him
+            cs.sort(key=lambda c: leaders[c.id] is not None)
+        values: dict[str, int] = {}
         for c in cs:
             if c.marks.get("delay_into") == rnd:
                 if not state.declarations.get(c.id, {}).get("roll_initiative"):
@@ -502,9 +511,13 @@ class EarthdawnRuleset(Ruleset):
             elif chosen:
                 mods = [*mods, *chosen]
             mt = _mt(mods) if mods else ()
+            lead = leaders[c.id]
             if forced:
                 value = 1
                 out.append(ev.InitiativeRolled(c.id, 1, step, None, mt, self.ref("initiative.below-one")))
+            elif lead is not None and lead in values:  # no test of his own (a trained mount, p.395)
+                value = values[lead]
+                out.append(ev.InitiativeRolled(c.id, value, step, None, mt, r_init))
             elif take and not c.player:
                 value = step
                 out.append(ev.InitiativeRolled(c.id, value, step, None, mt, self.ref("initiative.take")))
@@ -522,6 +535,7 @@ class EarthdawnRuleset(Ruleset):
                     if gkey is not None:
                         groups[gkey] = value
                     out.append(ev.InitiativeRolled(c.id, value, step, roll, mt, r_init))
+            values[c.id] = value
             if value > best:
                 best = value
             # initiative_order_key (combat.py), built in place

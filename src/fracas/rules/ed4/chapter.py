@@ -1150,6 +1150,14 @@ class ChapterMixin:
         a = ctx.attack
         return opt.step_mods(mine, ctx.test, close=a.close if a is not None else True)
 
+    def initiative_leader(self, state: FightState, c: Combatant) -> str | None:
+        """The mount "acts on the rider's Initiative" if trained (p.395): a trained mount with its rider
+        on its back makes no Initiative test; :meth:`_mounts_on_riders` places it after him."""
+        r = rider_of(state, c)
+        if r is not None and mounted.mount_acts_on_rider_initiative(c.marks.get("training", "combat")):
+            return r.id
+        return None
+
     def voluntary_initiative_mods(self, state: FightState, c: Combatant) -> list[Modifier]:
         """The declared combat options' modifiers to the Initiative step (Tail Attack's -2 to all tests,
         p.386): chosen, they lower it no further than Step 1 (p.371)."""
