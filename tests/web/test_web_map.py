@@ -134,3 +134,27 @@ def test_the_builder_s_map_shows_every_combatant_of_a_file_and_negative_rows(ser
     page.locator('#builder-map polygon[data-q="4"][data-r="-5"]').click()
     assert "(4, -5)" in page.locator(".entry").nth(2).inner_text()
     page.close()
+
+
+@needs_chromium
+def test_two_fingers_spread_on_a_phone_zoom_the_map_in(server, browser) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    page.goto(server.player)
+    page.locator("svg.hexmap").scroll_into_view_if_needed()
+    before = [float(v) for v in page.get_attribute("svg.hexmap", "viewBox").split()]
+    # two touch pointers on the map move apart (Playwright has no multi-touch: the page's own events)
+    page.evaluate(
+        """() => {
+        const svg = document.querySelector("svg.hexmap"), r = svg.getBoundingClientRect();
+        const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+        const fire = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, {pointerId: id,
+            pointerType: "touch", clientX: x, clientY: cy, bubbles: true, isPrimary: id === 1}));
+        fire("pointerdown", 1, cx - 20); fire("pointerdown", 2, cx + 20);
+        for (let d = 25; d <= 80; d += 5) { fire("pointermove", 1, cx - d); fire("pointermove", 2, cx + d); }
+        fire("pointerup", 1, cx - 80); fire("pointerup", 2, cx + 80);
+    }"""
+    )
+    after = [float(v) for v in page.get_attribute("svg.hexmap", "viewBox").split()]
+    assert after[2] < before[2] / 2.5  # spread fourfold: zoomed in about four times
+    context.close()
