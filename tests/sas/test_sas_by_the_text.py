@@ -1311,10 +1311,6 @@ def test_c_sleep_knocks_out_a_foe_without_a_bonus() -> None:
     p.done()
 
 
-@defect(
-    "reference 2.5 (SSRSKILL): 'Humans: reroll 1 failed Saving Throw per day'; fracas never rerolls a "
-    "human's failed save (the Choke Hold's failed Save vs Death knocks him out at once)"
-)
 def test_c_human_rerolls_one_failed_save_a_day() -> None:
     """Reference 2.5: "Humans - reroll 1 failed Saving Throw per day". A human (race human) fails his Save
     vs Death against a Choke Hold (10), rerolls it (15): he is choked but not Knocked Out."""

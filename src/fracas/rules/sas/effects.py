@@ -38,6 +38,7 @@ class EffectKind(IntEnum):
     KNOCKED_BACK = 22
     SCATTER = 23
     REGROW = 24
+    SAVE_REROLL = 25
 
     @property
     def text(self) -> str:

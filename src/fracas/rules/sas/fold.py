@@ -3,7 +3,8 @@ engine events that carry a procedure's :class:`Effect` s.
 
 Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.engine.state.Combatant`:
 
-- ``counters``: markers, burn_markers, bleeds, pp_used, strength_loss, appearance_loss, potions.
+- ``counters``: markers, burn_markers, bleeds, pp_used, strength_loss, appearance_loss, potions,
+  save_rerolls (a Human's rerolls of a failed save used today).
 - ``conditions``: condition ids of conditions.toml (and stance/feint/charging/withdrawal/staggered/routed/
   battle-cry/taunted) with ``until_round``; ``value`` carries a Defense change where there is one.
 - ``marks``: hurt, broken, permanent (tuples of body parts), weapon (in hand), dropped, broken_weapons,
@@ -169,6 +170,7 @@ _FIGHTER_FIELDS = (
     "hits_taken",
     "defense_why",
     "lost",
+    "save_rerolls",
 )
 if tuple(f.name for f in dataclasses.fields(Fighter)) != _FIGHTER_FIELDS:  # pragma: no cover
     raise RuntimeError("fold._view sets the Fighter fields it knows: update _FIGHTER_FIELDS and _view")
@@ -239,6 +241,7 @@ def _view(state: FightState, c: Combatant) -> Fighter:
     f.hits_taken = counters.get("hits", 0)
     f.defense_why = defense_why
     f.lost = _LOST[bool(marks.get("lost_leg")), bool(marks.get("lost_arm"))]
+    f.save_rerolls = counters.get("save_rerolls", 0)
     return f
 
 
@@ -450,6 +453,8 @@ class EventBuilder:
                 self.set_mark(t, "regrowing", (*self.mark(t, "regrowing", ()), entry), e.rule)
             elif k == "lost-limb":
                 self.set_mark(t, f"lost_{e.name}", True, e.rule)
+            elif k == "save-reroll":
+                self.add_counter(t, "save_rerolls", e.value or 1, e.why, e.rule)
             elif k == "mute":
                 self.set_mark(t, "mute", True, e.rule)
             elif k == "fumble":

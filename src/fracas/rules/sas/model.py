@@ -223,6 +223,7 @@ class Fighter:
     hits_taken: int = 0
     defense_why: str = ""
     lost: tuple[str, ...] = ()  # limbs lost (MAJOR WOUND TABLE 4 Lost Limb): "leg", "arm"
+    save_rerolls: int = 0  # failed saves rerolled today (reference 2.5, Humans)
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

@@ -68,7 +68,8 @@ class Effect:
     hurt (name=part), broken (name=part), permanent (name), bleed (value=bleeds, rounds=time to death or
     None), stop-bleed, dead, dying (rounds), drop-weapon, drop-shield, weapon-breaks, next (name=key, value),
     stat (name=strength/appearance/move, value), friendly-fire, knocked-back (value=spaces), scatter,
-    fumble (nested: the fumble result's own effects follow it), lost-limb (name=leg/arm), mute: the texts of
+    fumble (nested: the fumble result's own effects follow it), lost-limb (name=leg/arm), mute, save-reroll
+    (a Human's reroll of the day used): the texts of
     :class:`~fracas.rules.sas.effects.EffectKind`, whose numbers the duel kernel queues.
     """
 
@@ -157,6 +158,32 @@ def save_bonuses(stats: Stats, against: Sequence[str]) -> list[Modifier]:
     if not stats.humanoid and stats.armor:
         out.append(Modifier(stats.armor, "Monster: Armor bonus to saves", rule("save")))
     return out
+
+
+@fast_frozen_init
+@dataclass(frozen=True, slots=True)
+class Save:
+    """A saving throw as made: its rolls (a Human's failed first roll, then the reroll), whether it is made,
+    and the effects of making it (the day's reroll used)."""
+
+    rolls: tuple[Check, ...]
+    success: bool
+    effects: tuple[Effect, ...] = ()
+
+
+def save(f: Fighter, mods: Sequence[Modifier], dice: DiceSource, what: str) -> Save:
+    """The fighter's saving throw ``what`` with ``mods`` (:func:`saving_throw`); reference 2.5 "Humans -
+    reroll 1 failed Saving Throw per day": a Human (race human) rerolls the first save he fails (a fight lies
+    within one day; ``Fighter.save_rerolls`` counts the rerolls used)."""
+    first = saving_throw(mods, dice, what)
+    sv = tables().saves
+    if first.success or f.stats.race not in sv.reroll_races or f.save_rerolls >= sv.rerolls_per_day:
+        return Save((first,), first.success)
+    again = saving_throw(mods, dice, f"{what} (reroll)")
+    used = Effect(
+        "save-reroll", f.id, 1, why="Human: reroll 1 failed Saving Throw per day", rule=rule("save")
+    )
+    return Save((first, again), again.success, (used,))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1308,14 +1335,16 @@ def shock(f: Fighter, dice: DiceSource) -> list[Effect]:
             rule=rule("shock"),
         )
     ]
-    save = saving_throw(
+    made = save(
+        f,
         save_bonuses(f.stats, ("shock",))
         + roll_penalties(f, "save")
         + [Modifier(-3, "Shock", rule("shock"))],
         dice,
         "save vs shock",
     )
-    if not save.success:
+    out += made.effects
+    if not made.success:
         out += knock_out(
             f,
             to_rounds(roll_expr(c.save_fail_duration or "1d4", dice, "shock"), "hours"),
@@ -1330,23 +1359,24 @@ def choke(f: Fighter, dice: DiceSource) -> list[Effect]:
     death."""
     c = tables().conditions.conditions["choke"]
     if f.has("knocked-out"):
-        save = saving_throw(
-            save_bonuses(f.stats, ("death",)) + roll_penalties(f, "save"), dice, "save vs death (choking)"
+        again = save(
+            f, save_bonuses(f.stats, ("death",)) + roll_penalties(f, "save"), dice, "save vs death (choking)"
         )
-        return [] if save.success else [Effect("dead", f.id, why="Choked to death", rule=rule("choke"))]
-    save = saving_throw(
+        dead = [] if again.success else [Effect("dead", f.id, why="Choked to death", rule=rule("choke"))]
+        return [*again.effects, *dead]
+    made = save(
+        f,
         save_bonuses(f.stats, ("death",))
         + roll_penalties(f, "save")
         + [Modifier(c.all_rolls, "Choking", rule("choke"))],
         dice,
         "save vs death (choke)",
     )
-    if save.success:
-        return [Effect("condition", f.id, name="choke", why=c.label, rule=rule("choke"))]
+    out = [*made.effects, Effect("condition", f.id, name="choke", why=c.label, rule=rule("choke"))]
+    if made.success:
+        return out
     minutes = roll_expr(c.save_fail_duration or "1d10", dice, "choke")
-    return [Effect("condition", f.id, name="choke", why=c.label, rule=rule("choke"))] + knock_out(
-        f, to_rounds(minutes, "minutes"), "Choke", rule("choke")
-    )
+    return out + knock_out(f, to_rounds(minutes, "minutes"), "Choke", rule("choke"))
 
 
 def knocked_down(f: Fighter, dice: DiceSource, why: str = "Knocked Down") -> list[Effect]:
@@ -1596,14 +1626,15 @@ def movement(f: Fighter, underwater: bool = False, speed: float = 1.0, charge: b
     return max(int(spaces), 0 if speed == 0 else 1)
 
 
-def save_vs_crush(f: Fighter, dice: DiceSource) -> Check:
+def save_vs_crush(f: Fighter, dice: DiceSource) -> Save:
     """LARGE CREATURE ATTACKS: Save vs Crush using Swift and Dodge bonuses; success moves the fighter out of
     the way."""
     mods = [
         Modifier(f.stats.swift, "Swift", rule("large-creature-attacks")),
         Modifier(f.stats.dodge, "Dodge", rule("large-creature-attacks")),
     ]
-    return saving_throw(
+    return save(
+        f,
         [m for m in mods if m.value] + save_bonuses(f.stats, ("crush",)) + roll_penalties(f, "save"),
         dice,
         "save vs crush",

@@ -991,11 +991,20 @@ class SasRuleset(Ruleset):
                 if rider is not None and rider.stats.skill("ride"):
                     per = tables().combat.num("mounted", "fear_save_per_ride")
                     mods.append(Modifier(per * rider.stats.skill("ride"), "rider's Ride", rule("mounted")))
-                chk = P.saving_throw(mods + P.roll_penalties(view(state, c), "save"), dice, "save vs morale")
-                b.events.append(_rolled(c.id, "Save vs Morale", chk))
-                if not chk.success:
+                f = view(state, c)
+                if not self._save(b, f, mods + P.roll_penalties(f, "save"), dice, "Save vs Morale"):
                     self._rout(b, state, c)
         return b.events
+
+    @staticmethod
+    def _save(b: EventBuilder, f: Fighter, mods: list[Modifier], dice: DiceSource, test: str) -> bool:
+        """``f`` makes saving throw ``test`` (procedures.save: a Human's reroll); its rolls and effects go to
+        ``b``. True when it is made."""
+        made = P.save(f, mods, dice, test.lower())
+        for chk in made.rolls:
+            b.events.append(_rolled(f.id, test, chk))
+        b.effects(made.effects)
+        return made.success
 
     @staticmethod
     def _save_bonus(c: Combatant, *against: str) -> list[Modifier]:
@@ -2218,9 +2227,8 @@ class SasRuleset(Ruleset):
             effects += dr.effects
             if c.marks.get("poisoned") and not sit.brawl and dr.roll is not None:
                 b.set_mark(c.id, "poisoned", None)
-                save = P.saving_throw(self._save_bonus(victim, "poison"), dice, "save vs poison")
-                b.events.append(_rolled(victim.id, "Save vs Poison", save))
-                if not save.success:
+                vf = view(state, victim)
+                if not self._save(b, vf, self._save_bonus(victim, "poison"), dice, "Save vs Poison"):
                     rounds = P.roll_expr(t.settings.poison_rounds, dice, "poison")
                     effects.append(
                         P.Effect(
@@ -2880,8 +2888,10 @@ class SasRuleset(Ruleset):
             state, mc = self._struck(state, b.events[k:], mc)
             target = state.combatants[target.id]
             assert target.pos is not None
-        chk = P.save_vs_crush(view(state, target), dice)
-        b.events.append(_rolled(target.id, "Save vs Crush", chk))
+        made = P.save_vs_crush(view(state, target), dice)
+        for chk in made.rolls:
+            b.events.append(_rolled(target.id, "Save vs Crush", chk))
+        b.effects(made.effects)
         b.set_mark(c.id, "last_attack_round", state.round)
         if chk.success:
             free = [
@@ -3173,14 +3183,9 @@ class SasRuleset(Ruleset):
             b.note(f"{target.name} is immune to {spell.label}", c.id, rid)
             return
         if spell.save:
-            chk = P.saving_throw(
-                self._save_bonus(target, "spells", *t.saves.spell.get(spell_id, ()))
-                + P.roll_penalties(view(state, target), "save"),
-                dice,
-                f"save vs {spell.label}",
-            )
-            b.events.append(_rolled(target.id, f"Save vs {spell.label}", chk))
-            if chk.success:
+            tf = view(state, target)
+            mods = self._save_bonus(target, "spells", *t.saves.spell.get(spell_id, ()))
+            if self._save(b, tf, mods + P.roll_penalties(tf, "save"), dice, f"Save vs {spell.label}"):
                 return
         if spell.condition == "knocked-down":
             b.effects(P.knocked_down(view(state, target), dice, spell.label))
@@ -3351,13 +3356,10 @@ class SasRuleset(Ruleset):
         b.events.append(_rolled(c.id, "Intimidate", chk, target.id))
         if not chk.success:
             return
-        save = P.saving_throw(
-            self._save_bonus(target, "fear") + P.roll_penalties(view(state, target), "save"),
-            dice,
-            "save vs fear",
-        )
-        b.events.append(_rolled(target.id, "Save vs Fear", save))
-        if not save.success:
+        tf = view(state, target)
+        if not self._save(
+            b, tf, self._save_bonus(target, "fear") + P.roll_penalties(tf, "save"), dice, "Save vs Fear"
+        ):
             self._rout(b, state, target)
 
     def _do_taunt(

@@ -573,6 +573,8 @@ class SaveBonuses(_Strict):
     """reference 2.5 Saving throws: the threats each race and calling saves against at ``bonus``."""
 
     bonus: int
+    reroll_races: list[str]
+    rerolls_per_day: int
     race: dict[str, list[str]]
     calling: dict[str, list[str]]
     spell: dict[str, list[str]]

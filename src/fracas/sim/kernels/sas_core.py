@@ -135,7 +135,8 @@ S_WALK = 12  # spaces: Walk and Close to Attack
 S_RUN = 13
 S_CHARGE = 14
 S_SAVE_DEATH = 15  # the bonuses of a Save vs Death (procedures.save_bonuses: race, calling, Monster Armor)
-NS = 16
+S_REROLLS = 16  # failed saves it may reroll today (procedures.save: a Human's 1, reference 2.5)
+NS = 17
 
 
 @_jit()
@@ -343,10 +344,15 @@ def _major_wound(P, S, Q, qn, t, cut, rs, tr, tn) -> None:  # noqa: ANN001
 @_jit()
 def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
     """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
+    mods = S[t, S_SAVE_DEATH] + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
     face = roll(rs, 20, tr, tn)
-    tot = face + S[t, S_SAVE_DEATH] + _penalty(P, S, X, cu, t, 3) + P[P_CHOKE_ROLLS]
+    made = face == 20 or (face != 1 and face + mods >= P[P_SAVE])
+    if not made and X[t, X_REROLLED] < S[t, S_REROLLS]:  # a Human rerolls one failed save a day
+        X[t, X_REROLLED] += 1
+        face = roll(rs, 20, tr, tn)
+        made = face == 20 or (face != 1 and face + mods >= P[P_SAVE])
     _push(Q, qn, E_COND, t, 0, C_CHOKE, -1)
-    if not (face == 20 or (face != 1 and tot >= P[P_SAVE])):
+    if not made:
         minutes = roll(rs, 10, tr, tn)
         _knock_out(Q, qn, t, minutes * P[P_ROUNDS_PER_MINUTE])
 
@@ -499,7 +505,8 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 # X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
 # 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost,
 # 13 the round of its last first strike against a charge, 14 one hand left (an arm or hand broken or lost)
-NX = 16
+X_REROLLED = 16  # X[i, 16]: failed saves rerolled today
+NX = 17
 
 
 @_jit()

@@ -369,6 +369,7 @@ class SasDuelKernel:
             S[i, K.S_RUN] = ruleset._spaces(state, c, 2.0)
             S[i, K.S_CHARGE] = ruleset._spaces(state, c, 2.0, charge=True)
             S[i, K.S_SAVE_DEATH] = sum(m.value for m in Pr.save_bonuses(st, ("death",)))
+            S[i, K.S_REROLLS] = t.saves.rerolls_per_day if st.race in t.saves.reroll_races else 0
             for w, wid in enumerate([*st.weapons, "unarmed"]):
                 wp = t.weapons[wid]
                 W[i, w] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
