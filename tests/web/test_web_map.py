@@ -70,6 +70,8 @@ def test_a_fallen_token_lies_apart_from_one_standing_in_its_hex(tmp_path: Path) 
     assert (down["q"], down["r"]) == (up["q"], up["r"]) and not down["active"] and up["active"]
     # 15 is a standing token's radius, 8 a fallen one's: the two circles do not overlap
     assert ((down["x"] - up["x"]) ** 2 + (down["y"] - up["y"]) ** 2) ** 0.5 >= 15
+    page = client.get(f"/gm/{fid}", headers=GM).text
+    assert f'class="name fallen" x="{down["x"]}"' in page  # the fallen keep a (smaller) name
 
 
 browser, server = end_to_end.browser, end_to_end.server  # the fixtures: Chromium, ``fracas serve``
