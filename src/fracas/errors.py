@@ -38,6 +38,7 @@ class Interrupted(FracasError):
 
 
 class RuleNotImplemented(FracasError):
-    """A rule of the texts that this version does not implement; the message names it."""
+    """A rule of the texts that this version does not implement; the message names it. Exit code 2 (the
+    contract has 0, 2, 130 and 1 for a bug): the person can play the fight without that rule."""
 
-    exit_code = 3
+    exit_code = 2

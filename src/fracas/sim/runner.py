@@ -30,7 +30,7 @@ import numpy as np
 from fracas.dice.source import RandomDice
 from fracas.engine.events import Damaged, Rolled, Wounded
 from fracas.engine.play import Fight
-from fracas.errors import FracasError, UsageError
+from fracas.errors import FracasError, RuleNotImplemented, UsageError
 from fracas.sim.kernels import find_kernel
 from fracas.sim.stats import Tally, wilson
 
@@ -57,7 +57,9 @@ class FightFailed(FracasError):
         super().__init__(f"a fight failed; replay it with --seed {seed}: {error}")
         self.seed = seed
         self.error = error
-        self.exit_code = error.exit_code
+        # a fight the engine cannot finish is a bug (exit 1), unless it asks for a rule not implemented,
+        # which the person can leave out (exit 2)
+        self.exit_code = 2 if isinstance(error, RuleNotImplemented) else 1
 
     def __reduce__(self) -> tuple[Any, ...]:  # crosses process boundaries (worker -> parent)
         return (FightFailed, (self.seed, self.error))
