@@ -13,6 +13,7 @@ person made.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -205,7 +206,7 @@ def _commands(
         except (KeyError, TypeError, ValueError, AttributeError):
             raise DoesNotFollow(f"{where}: the recorded command is not a command: {cmd!r}") from None
         return [lambda: book.plan_command(command, faces)]
-    return [lambda c=c: book.plan_command(c, faces) for c in book.choices()]
+    return [functools.partial(book.plan_command, c, faces) for c in book.choices()]
 
 
 def _first_difference(plan: Plan, recorded: list[LogRow]) -> tuple[int, str] | None:
