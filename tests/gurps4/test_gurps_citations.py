@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parents[2] / "src/fracas/rules/gurps4"
 DYNAMIC: dict[tuple[str, str], tuple[str, ...]] = {
     ("maneuvers.py", "maneuver"): ATTACK_MANEUVERS,
     # attack_modifiers: the maneuvers that add to the attack roll
-    ("core.py", "name"): tuple(
+    ("rolls.py", "name"): tuple(
         n for n, m in data.maneuvers().items() if m.skill_bonus_melee or m.skill_bonus_ranged
     ),
     ("maneuvers.py", "section"): ("tricks", "results"),
