@@ -98,10 +98,10 @@ def test_aim_evaluate_and_ready_read_by_what_they_do() -> None:
     _, state = encounter.load_data(flyer_data(0), "<test>")
     a = state.combatants["a"]
     aim = RS.narrate(ev.Marked("a", "aim", ("b", "composite_bow", 2), "gurps4/core/maneuver/aim B364"), state)
-    assert aim is not None and "Aim composite_bow at Spearman (2 turns)" in aim
+    assert aim is not None and "Aim composite bow at Spearman (2 turns)" in aim
     evaluate = ev.Marked("a", "evaluate", ("b", 3), "gurps4/core/maneuver/evaluate B364")
     assert "Evaluate Spearman (+3)" in (RS.narrate(evaluate, state) or "")
     a.marks["maneuver"], a.marks["wielding"] = "ready", "composite_bow"
     ready = RS.narrate(ev.Marked("a", "reload", 1, "gurps4/core/maneuver/ready B366"), state)
-    assert ready is not None and "Ready (composite_bow: 1 more Ready to go)" in ready
+    assert ready is not None and "Ready (composite bow: 1 more Ready to go)" in ready
     assert RS.narrate(ev.Marked("a", "maneuver", "ready", ""), state) == ""
