@@ -77,3 +77,15 @@ def test_gurps_weapons_and_maneuvers_read_as_the_basic_set_writes_them() -> None
     assert weapon_words("composite_bow") == "composite bow"
     assert maneuver_words("all_out_attack_determined") == "All-Out Attack (Determined)"
     assert maneuver_words("move_and_attack") == "Move and Attack"
+
+
+def test_a_recovery_after_one_wound_reads_one_wound() -> None:
+    """ED4 p.380: Wounds subtract from the Recovery result; the log counts "1 Wound", not "1 Wounds"."""
+    from fracas.engine import events as ev
+    from fracas.engine.encounter import load_data
+    from fracas.engine.narrate import narrate
+
+    state = load_data(read_file(ROOT / "examples/ed4/mica-and-the-ghouls.yaml"), "x")[1]
+    who = next(iter(state.combatants))
+    line = narrate(ev.CounterChanged(who, "damage", -5, "Recovery 6 - 1 Wounds = 5", "r"), state)
+    assert line.endswith("heals 5 damage (Recovery 6 - 1 Wound = 5)")

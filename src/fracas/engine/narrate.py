@@ -130,8 +130,10 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
                 what = "a Wound" if k == 1 else f"{k} Wounds"
             return f"  {n(event.target)} takes {what} (now {now}) [{event.rule}]"
         case ev.CounterChanged():
+            # the why is event data (in the golden digests): its count of one Wound is worded here
+            why = event.why.replace(" 1 Wounds ", " 1 Wound ") if event.why else ""
             return f"  {n(event.target)} {counter_words(event.counter, event.delta)}" + (
-                f" ({event.why})" if event.why else ""
+                f" ({why})" if why else ""
             )
         case ev.ConditionAdded():
             until = f" until the end of round {event.until_round}" if event.until_round is not None else ""
