@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from fracas import __version__
-from fracas.errors import FracasError
+from fracas.errors import FracasError, UsageError
 
 _app = typer.Typer(
     name="fracas",
@@ -255,7 +255,13 @@ def _spool_stdin(args: list[str]) -> Path | None:
         return None
     import tempfile
 
-    text = sys.stdin.read()
+    from fracas.engine import bounds, safe_yaml
+
+    raw = bounds.read_bytes("-", safe_yaml.MAX_BYTES, "an encounter")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("<stdin>: not a text file (an encounter file is UTF-8 YAML or TOML)") from None
     suffix = ".yaml"
     try:
         import tomllib

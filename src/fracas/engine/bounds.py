@@ -9,6 +9,8 @@ by an error that names the field and the limit.
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,6 +37,33 @@ MAX_GRID_POINTS = 1_000
 """A sweep's grid (the product of its ``--vary`` value counts): at most 1,000 points."""
 MAX_SEED = 2**63 - 1
 """A seed is a whole number in 0..2**63-1."""
+MAX_FILE_BYTES = 20_000_000
+"""An exported fight or a character file: at most 20 MB (an encounter: ``safe_yaml.MAX_BYTES``)."""
+
+
+def read_bytes(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input), refused with exit 2 past ``limit`` bytes: a file by its
+    size before it is read, standard input after ``limit + 1`` bytes (never read whole)."""
+    from fracas.errors import UsageError
+
+    if str(path) == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # a text stream with no bytes under it (a test's)
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
+        if len(data) > limit:
+            raise UsageError(f"{what} on standard input: not accepted: longer than {limit} bytes (the limit)")
+        return bytes(data)
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > limit:
+            raise UsageError(f"{p}: not accepted: the file is {size} bytes long (the limit is {limit})")
+        return p.read_bytes()
+    except IsADirectoryError:
+        raise UsageError(f"{p}: is a directory, not {what}") from None
+    except FileNotFoundError:
+        raise UsageError(f"{p}: no such file") from None
+    except OSError as exc:
+        raise UsageError(f"{p}: cannot be read ({exc.strerror})") from None
 
 
 class Strict(BaseModel):

@@ -120,7 +120,13 @@ def load_encounter(file: Path) -> tuple[Any, Any]:
 
     if str(file) != "-":
         return encounter.load(file)
-    text = sys.stdin.read()
+    from fracas.engine import bounds, safe_yaml
+    from fracas.errors import UsageError
+
+    try:
+        text = bounds.read_bytes("-", safe_yaml.MAX_BYTES, "an encounter").decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("<stdin>: not a text file (an encounter file is UTF-8 YAML or TOML)") from None
     data = encounter.read_text(text, "<stdin>", toml=_looks_like_toml(text))
     # the loader's own `from:` step, relative to the current folder (the parent of "<stdin>")
     data = encounter._characters_from_files(data, Path("<stdin>"))

@@ -61,7 +61,12 @@ def read_text(path: str | Path) -> tuple[Path, str]:
         raise CharacterFileError(f"{p}: no such file")
     if not p.is_file():
         raise CharacterFileError(f"{p}: not a file")
+    from fracas.engine.bounds import MAX_FILE_BYTES
+
     try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise CharacterFileError(f"{p}: not accepted: {size} bytes long (the limit is {MAX_FILE_BYTES})")
         raw = p.read_bytes()
     except OSError as exc:
         raise CharacterFileError(f"{p}: cannot be read ({exc.strerror})") from None

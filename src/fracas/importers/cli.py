@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ def _import(
     In an encounter file, `- {from: characters/dai.gcs, player: true}` takes a combatant straight from the
     file (docs/import.md).
     """
+    from fracas.engine.bounds import MAX_FILE_BYTES, read_bytes
     from fracas.importers import CharacterFileError, decode, import_file, import_text
 
     if ruleset is not None and ruleset not in ("gurps4", "ed4"):
@@ -54,7 +54,7 @@ def _import(
     results = []
     for f in files:
         if f == "-":
-            raw = sys.stdin.buffer.read()
+            raw = read_bytes("-", MAX_FILE_BYTES, "a character file")
             p = Path("<stdin>")
             results.append(import_text(p, decode(p, raw), ruleset))
         else:

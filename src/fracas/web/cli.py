@@ -294,14 +294,13 @@ def _import(
     db: Path | None = typer.Option(None, "--db", help=DB_HELP),
 ) -> None:
     """Load an exported fight (checked and replayed first; it gets a new id if its own is taken)."""
+    from fracas.engine.bounds import MAX_FILE_BYTES, read_bytes
     from fracas.errors import EncounterFileError
     from fracas.store import FightService, Store
 
-    stdin = str(file) == "-"
-    if not stdin and not file.exists():
-        raise UsageError(f"{file}: no such file")
+    raw = read_bytes(file, MAX_FILE_BYTES, "an exported fight")
     try:
-        data = json.loads(sys.stdin.read() if stdin else file.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise EncounterFileError(f"{file}: not a JSON file: {exc}") from None
     except RecursionError:
