@@ -1168,11 +1168,6 @@ def test_a_longer_weapon_strikes_before_the_charger() -> None:
     p.done()
 
 
-@defect(
-    "ATTACKING 'Combatants for the most part get a single attack per Round' and CHARGE RULES: the longer "
-    "weapon gets 'an attack in First even if it is out of order', i.e. his attack of the round taken early; "
-    "fracas lets him attack again on his own side's turn in the same round"
-)
 def test_a_longer_weapon_first_strike_is_his_attack_of_the_round() -> None:
     """CHARGE RULES: "... he will automatically be able to get an attack in First even if it is out of
     order"; ATTACKING: "Combatants for the most part get a single attack per Round of Combat." y (spear)

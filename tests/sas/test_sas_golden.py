@@ -31,7 +31,7 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "a4f2617e978b86bc2ee4adf4",
+    "examples/sas/ambush.yaml#1": "cbbd1c272e06f9631797d9a5",
     "examples/sas/ambush.yaml#2": "1663cfe33cd51cd4c6428a97",
     "examples/sas/ambush.yaml#3": "c9e3c69dd506d0195e41d9c9",
     "examples/sas/cavalry-charge.yaml#1": "5b4afe45135d2cea69335e94",
@@ -42,7 +42,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
     "examples/sas/goblin-horde.yaml#1": "7d05d6a2e2f4470be9d4f864",
     "examples/sas/goblin-horde.yaml#2": "747358c9a183925f8af19a4c",
-    "examples/sas/goblin-horde.yaml#3": "d6b4857474572f2e73ee0043",
+    "examples/sas/goblin-horde.yaml#3": "9d077c5106bf916a6a895a7b",
     "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
     "examples/sas/underwater.yaml#2": "54066c6abb9899027d51970c",
     "examples/sas/underwater.yaml#3": "9e67758e03fd956f34bed03c",

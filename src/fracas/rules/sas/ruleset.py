@@ -1279,6 +1279,15 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(f"no combatant {cmd.target!r}")
         if c.has("immobilized") and a not in ("break-free", "nothing", "change-facing"):
             raise IllegalCommand(f"{c.name} is Immobilized: cannot move or attack", rule("immobilized"))
+        attacks = a in ATTACK_ACTIONS or (
+            a == "disengage" and cmd.args.get("mode", "withdrawal") == "withdrawal"
+        )
+        if attacks and c.marks.get("first_strike_round") == state.round:
+            # ATTACKING "a single attack per Round"; CHARGE RULES "get an attack in First even if it is out
+            # of order", REACTIONS Receive Charge: that attack was his attack of this round, taken early
+            raise IllegalCommand(
+                f"{c.name} has had his attack of this round (a first strike at a charge)", rule("attacking")
+            )
         moving = a in _MOVING
         held = c.has("partial-immobilization") or c.has("staggered")
         if moving and held and (a in MOVE_ACTIONS or (target and self._dist(c, target) > 1)):

@@ -115,6 +115,7 @@ class SasTactic:
                         yield Command(me, "cast-spell", f.id, {"spell": spell})
         # a Dog Pile is smaller races against a larger one: validate refuses the others (``smaller_than``)
         smaller = getattr(ruleset, "smaller_than", None)
+        yield from _attacked_early(c, rnd, adjacent)
         if adjacent:
             target = min(adjacent, key=lambda f: (f.has("knocked-out"), -_hurt(f), f.id))
             if any(f.has("immobilized") for f in adjacent):
@@ -218,6 +219,13 @@ class SasTactic:
             yield Command(me, "run", None, {"toward": target.id})
         yield Command(me, "walk", None, {"toward": target.id})
         yield Command(me, "nothing")
+
+
+def _attacked_early(c: Combatant, rnd: int, adjacent: list[Combatant]) -> Iterator[Command]:
+    """Nothing, when his attack of this round was a first strike at a charge (validate refuses another
+    attack: ATTACKING "a single attack per Round") and a foe is at hand."""
+    if adjacent and c.marks.get("first_strike_round") == rnd:
+        yield Command(c.id, "nothing")
 
 
 def _dist(a: Combatant, b: Combatant) -> int:

@@ -857,6 +857,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                         _add_condition(cu, cb, a, C_FATIGUED, rnd + P[P_FATIGUE_ROUNDS], batch)
                     else:
                         dist = max(1, dist - S[a, S_WALK])
+                elif X[a, 13] == rnd:
+                    pass  # his attack of the round was a first strike at the charge: he does nothing (tactic)
                 elif _next(nv, nu, a, K_MISS_ATTACK, rnd):
                     nv[a, K_MISS_ATTACK] = 0  # Dazed, Gut Punch, Monster Fumble: the attack is lost
                     nu[a, K_MISS_ATTACK] = NONE
