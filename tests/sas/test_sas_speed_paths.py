@@ -371,8 +371,9 @@ def _plain_view(state, c):  # type: ignore[no-untyped-def]
     nxt = {k: next_value(c, k, rnd) for k in marks.get("next", ()) if next_value(c, k, rnd)}
     present = [n for n in DEFENSE_CONDITIONS if n in conds]
     why = ""
-    if present and sum(conds[n].value for n in present):
-        nxt["defense"] = sum(conds[n].value for n in present)
+    # every Defense change counts: the conditions' and a pending "next" Defense (a Stagger's -1) add
+    if present and sum(conds[n].value for n in present) + nxt.get("defense", 0):
+        nxt["defense"] = sum(conds[n].value for n in present) + nxt.get("defense", 0)
         why = ", ".join(DEFENSE_LABELS[n] for n in present)
     if marks.get("lost_leg"):
         nxt["move"] = nxt.get("move", 0) - 4
