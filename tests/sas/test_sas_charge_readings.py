@@ -6,6 +6,7 @@ why are in docs/rulesets/sas.md, "Game master's calls".
 
 from __future__ import annotations
 
+from sas_by_the_text_helpers import start, unit
 from sas_scripted import attacks, mods, scripted_fight, turn
 
 from fracas.dice.source import ScriptedDice
@@ -164,3 +165,19 @@ def test_weapons_locked_is_on_the_foes_attack_later_in_the_round_and_only_that_o
     _turn(fight, Command("a", "attack", "b"), [5])
     (b2,) = _attacks(_turn(fight, Command("b", "attack", "a"), [5]))
     assert NEXT_ATTACK not in _mods(b2)
+
+
+def test_no_first_strike_after_his_attack_of_the_round() -> None:
+    """CHARGE RULES "an attack in First even if it is out of order"; ATTACKING "a single attack per Round":
+    y (spear) has attacked z on his side's turn (a Miss); x's charge later in the same round meets no first
+    strike: the only attacks are y's and x's own."""
+    p = start(
+        [unit("y", (0, 0), 0, weapons=["spear"])],
+        [unit("z", (-1, 0), 0), unit("x", (4, 0), 3, weapons=["dagger"])],
+    )
+    p.act("attack", "z", faces=[5])
+    while p.decision is not None and p.decision.actor != "x":
+        p.act("nothing")
+    p.act("charge", "y", faces=[10, 1])
+    assert [r.actor for r in p.rolls("Attack")] == ["y", "x"]
+    assert not any(isinstance(e, ev.Note) and "strikes first" in e.text for e in p.log)

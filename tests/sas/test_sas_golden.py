@@ -45,7 +45,7 @@ GOLDEN: dict[str, str] = {
     "examples/sas/goblin-horde.yaml#3": "9d077c5106bf916a6a895a7b",
     "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
     "examples/sas/underwater.yaml#2": "54066c6abb9899027d51970c",
-    "examples/sas/underwater.yaml#3": "9e67758e03fd956f34bed03c",
+    "examples/sas/underwater.yaml#3": "d062196446a75d65d7508e86",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

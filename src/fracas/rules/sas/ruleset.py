@@ -2631,6 +2631,9 @@ class SasRuleset(Ruleset):
             and not tw.ranged
             and sees
             and target.marks.get("first_strike_round") != state.round
+            # the first strike is his attack of the round (ATTACKING "a single attack per Round"): not when
+            # he has attacked already this round (his side acted before the charger's)
+            and b.mark(target.id, "last_attack_round") != state.round
             and b.status(target.id) == "active"
             and not b.has(target.id, "immobilized")
         ):
