@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import TYPE_CHECKING, Protocol
 
-from fracas.engine.hexgrid import Hex, distance
+from fracas.engine.hexgrid import Hex
 
 if TYPE_CHECKING:
     from fracas.engine.commands import Command, Decision
-    from fracas.engine.state import Combatant, FightState
+    from fracas.engine.state import FightState
     from fracas.rules.base import Ruleset
 
 
@@ -28,20 +28,6 @@ class FirstChoice:
 
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         return ruleset.choices(state, decision)[0]
-
-
-def nearest_enemy(state: FightState, actor: Combatant, active_only: bool = True) -> Combatant | None:
-    """The closest enemy still in the fight (ties: the most hurt, then the first listed)."""
-    best = None
-    best_key = None
-    for c in state.combatants.values():
-        if c.side == actor.side or (active_only and not c.active) or c.hidden and not actor.player:
-            continue
-        d = distance(actor.pos, c.pos) if actor.pos is not None and c.pos is not None else 0
-        key = (d, -c.count("damage"), c.id)
-        if best_key is None or key < best_key:
-            best, best_key = c, key
-    return best
 
 
 GRID_FROM = 24
