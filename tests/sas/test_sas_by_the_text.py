@@ -1246,11 +1246,6 @@ def test_c_stun_is_on_the_damage_roll_too() -> None:
     p.done()
 
 
-@defect(
-    "KNOCKED DOWN: 'Prone Characters get a -2 to all Combat related Rolls'; the damage roll is one (DAMAGE: "
-    "'The Successful Attacker rolls 1D20 on the Damage Table'); fracas (docs: the -2 is the Attack Table's "
-    "Attacker Prone line) puts it on the attack roll only"
-)
 def test_c_prone_attacker_is_minus_2_on_damage_too() -> None:
     """KNOCKED DOWN: "Prone Characters get a -2 to all Combat related Rolls"; FUMBLE TABLE (HTH WEAPON) "4
     Trip or Knocked Down: Go Prone". x trips in round 1 (drop roll 60: kept) and attacks from the ground in

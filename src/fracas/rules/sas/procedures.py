@@ -865,6 +865,11 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
             )
         )
     mods += roll_penalties(att, "damage") if not sit.burn else []
+    if (att.has("knocked-down") or att.has("prone")) and not sit.burn:
+        # KNOCKED DOWN "Prone Characters get a -2 to all Combat related Rolls": the Damage roll is one (the
+        # Attack roll's is the ATTACK TABLE's Attacker Prone line)
+        kd = t.conditions.conditions["knocked-down"]
+        mods.append(Modifier(kd.combat_rolls, "Attacker Prone", rule("knocked-down")))
     armor = dfn.stats.armor
     if sit.shock and dfn.stats.metal_armor:
         armor = 0

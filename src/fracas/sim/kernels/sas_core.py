@@ -116,7 +116,8 @@ P_DIST0 = 39  # spaces between the two at the start
 P_FATIGUED = 40  # Attacker Fatigued
 P_FATIGUE_ROUNDS = 41  # Run: Fatigued for this many rounds (setting fatigue_rounds)
 P_CHARGE_DEF = 42  # CHARGE RULES: the charger's Defense -4 until its side acts again
-NP = 43
+P_PRONE_DAMAGE = 43  # KNOCKED DOWN: a prone attacker's Damage roll -2
+NP = 44
 
 # per combatant static numbers: S[i, ...]
 S_SIDE = 0
@@ -634,6 +635,8 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
             no_damage = B[brow - 1, 2] != 0
         if not no_damage:
             dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1) + foe_dmg
+            if _has(cu, a, C_DOWN):
+                dm += P[P_PRONE_DAMAGE]  # KNOCKED DOWN: -2 to all combat rolls (procedures.damage_modifiers)
             if arow == A_CRIT:
                 dm += P[P_CRIT]
             dface = roll(rs, 20, tr, tn)

@@ -343,6 +343,7 @@ class SasDuelKernel:
         P[K.P_FATIGUED] = A["attacker-fatigued"].value
         P[K.P_FATIGUE_ROUNDS] = s.fatigue_rounds
         P[K.P_CHARGE_DEF] = t.combat.num("charge", "defense")
+        P[K.P_PRONE_DAMAGE] = conds["knocked-down"].combat_rolls
         self.P = P
 
         nws = [len(c.stats.weapons) for c in cs]
