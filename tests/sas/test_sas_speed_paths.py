@@ -398,6 +398,7 @@ def _plain_view(state, c):  # type: ignore[no-untyped-def]
         mount_moving=marks.get("moved_round") == rnd,
         hits_taken=counters.get("hits", 0),
         defense_why=why,
+        lost=tuple(limb for limb in ("leg", "arm") if marks.get(f"lost_{limb}")),
     )
 
 
