@@ -986,11 +986,6 @@ def test_c_fighting_withdrawal_minus_2_attack_plus_1_defense() -> None:
 # Batch 3: more timing, stacking and what cannot be done
 
 
-@defect(
-    "LIGHT WOUND TABLE 4 'Dazed: Miss next Attack' names the attack, not a round; fracas (docs: every "
-    "'next' effect lapses at the end of the next round) lets a Dazed fighter who waits two rounds hit "
-    "with his next attack"
-)
 def test_a_dazed_misses_his_next_attack_even_if_he_waits() -> None:
     """LIGHT WOUND TABLE: "4 Dazed: Miss next Attack." y is Dazed in round 1 and does nothing in rounds 1
     and 2; his next attack, in round 3, still misses: no die is rolled and x takes no marker."""
@@ -1315,11 +1310,6 @@ def test_c_human_rerolls_one_failed_save_a_day() -> None:
     p.done()
 
 
-@defect(
-    "COMBAT ROUND ACTIONS LIST 'Feint - ... Attack +2 on your next Attack' names the attack, not a round; "
-    "fracas (docs: every 'next' effect lapses at the end of the next round) drops the +2 when the feinter "
-    "waits a round before attacking"
-)
 def test_a_feint_bonus_waits_for_the_next_attack() -> None:
     """COMBAT ROUND ACTIONS LIST: "Feint - Get Defense +2 on Foes next Attack and Attack +2 on your next
     Attack." x feints in round 1, waits in round 2 and attacks in round 3 at 8 + 2 = 10: a Hit."""

@@ -31,21 +31,21 @@ def stream_hash(name: str, seed: int) -> str:
 
 
 GOLDEN: dict[str, str] = {
-    "examples/sas/ambush.yaml#1": "cbbd1c272e06f9631797d9a5",
-    "examples/sas/ambush.yaml#2": "1663cfe33cd51cd4c6428a97",
-    "examples/sas/ambush.yaml#3": "c9e3c69dd506d0195e41d9c9",
-    "examples/sas/cavalry-charge.yaml#1": "5b4afe45135d2cea69335e94",
+    "examples/sas/ambush.yaml#1": "e734ff8bd50da725aa97483a",
+    "examples/sas/ambush.yaml#2": "6bcc0fb264b874fcb42903fc",
+    "examples/sas/ambush.yaml#3": "5a5d468071ce002fbf3f78bb",
+    "examples/sas/cavalry-charge.yaml#1": "f1cf5c31ccdc69b243baf12c",
     "examples/sas/cavalry-charge.yaml#2": "d2bdd698f473f2f1edd1f675",
-    "examples/sas/cavalry-charge.yaml#3": "15cf104979be37fa1fa9bb6c",
+    "examples/sas/cavalry-charge.yaml#3": "df6a6ab58e63970c8a4dd7d1",
     "examples/sas/dog-pile.yaml#1": "42f8fc898ca9575657e19cd4",
-    "examples/sas/dog-pile.yaml#2": "f082a398d0e7306ad8fac728",
+    "examples/sas/dog-pile.yaml#2": "a05389b9c693bbeef44db098",
     "examples/sas/dog-pile.yaml#3": "9be75de247dea6c02c213f59",
-    "examples/sas/goblin-horde.yaml#1": "7d05d6a2e2f4470be9d4f864",
-    "examples/sas/goblin-horde.yaml#2": "747358c9a183925f8af19a4c",
-    "examples/sas/goblin-horde.yaml#3": "9d077c5106bf916a6a895a7b",
-    "examples/sas/underwater.yaml#1": "d4826f7f11b31bdaf5ba580c",
-    "examples/sas/underwater.yaml#2": "54066c6abb9899027d51970c",
-    "examples/sas/underwater.yaml#3": "d062196446a75d65d7508e86",
+    "examples/sas/goblin-horde.yaml#1": "95e2781fae0ff2da6d75059b",
+    "examples/sas/goblin-horde.yaml#2": "a776c4c6139cbfe1a069d0ad",
+    "examples/sas/goblin-horde.yaml#3": "548137c0784f1d9971a82094",
+    "examples/sas/underwater.yaml#1": "30b76235e59688459f225407",
+    "examples/sas/underwater.yaml#2": "902e6f0c58bfe5e5fb894833",
+    "examples/sas/underwater.yaml#3": "0ba4723085d8261009669a1b",
 }
 
 CASES = [(name, seed) for name in FILES for seed in SEEDS]

@@ -35,6 +35,8 @@ DEFENSE_CONDITIONS = ("stance", "feint", "charging", "withdrawal", "staggered")
 # ... and those that last until the owner's next side turn. Not Staggered: FUMBLE TABLE 6 "Cannot Move next
 # Round" lasts through the next round, to its own end (rounds=1)
 TURN_SCOPED = ("stance", "feint", "charging", "withdrawal", "fleeing")
+# "next" marks that last until the fighter's next attack takes them, however many rounds that is
+ATTACK_SCOPED = ("miss_attack", "attack")
 DEFENSE_LABELS = {
     "stance": "Defensive Stance",
     "feint": "Feint",
@@ -426,7 +428,13 @@ class EventBuilder:
                     self.consume_next(t, "foe_attack")
                     self.consume_next(t, "foe_damage")
                     self.set_mark(t, "foe_bonus_used", None, e.rule)
-                self.set_next(t, e.name, e.value, rnd + 1, e.rule)
+                # "next Attack" waits for the attack (LIGHT WOUND TABLE 4 Dazed "Miss next Attack", Feint
+                # "Attack +2 on your next Attack", MONSTER FUMBLES 2-3); others last to the next round's end
+                if e.rounds is not None:  # a duration of its own (Weapons Locked: "next round")
+                    until: int | None = rnd + e.rounds
+                else:
+                    until = None if e.name in ATTACK_SCOPED else rnd + 1
+                self.set_next(t, e.name, e.value, until, e.rule)
             elif k == "stat":
                 if e.name in ("strength", "appearance"):
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)

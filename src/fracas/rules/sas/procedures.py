@@ -655,6 +655,7 @@ def resolve_attack(att: Fighter, dfn: Fighter, sit: Situation, dice: DiceSource)
                 dfn.id,
                 row.foe_attack_next_round,
                 "attack",
+                rounds=1,  # "next round" (on the foe's next attack, and lapsing with it)
                 why="Weapons Locked",
                 rule=rule("attack-table", row.id),
             )

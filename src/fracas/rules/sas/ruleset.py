@@ -3265,7 +3265,7 @@ class SasRuleset(Ruleset):
     ) -> None:
         a = tables().combat.actions["feint"]
         b.add_condition(c.id, "feint", None, a.defense, "Feint", rule("actions", "feint"))
-        b.set_next(c.id, "attack", a.attack_next, state.round + 1, rule("actions", "feint"))
+        b.set_next(c.id, "attack", a.attack_next, None, rule("actions", "feint"))  # to the next attack
 
     def _do_defensive_stance(
         self,

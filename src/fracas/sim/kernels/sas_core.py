@@ -423,12 +423,19 @@ def _add_condition(cu, cb, t, c, until, batch) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _set_next(nv, nu, t, k, value, rnd) -> None:  # noqa: ANN001
+def _set_next(nv, nu, t, k, value, rnd, rounds) -> None:  # noqa: ANN001
+    """fold.EventBuilder.set_next: "next Attack" marks last to the attack (fold.ATTACK_SCOPED), others to
+    the end of the next round or their own ``rounds``."""
     old = nv[t, k] if (nu[t, k] != NONE and nu[t, k] >= rnd) else 0
     total = value + old
     if total != 0:
         nv[t, k] = total
-        nu[t, k] = rnd + 1
+        if rounds > 0:
+            nu[t, k] = rnd + rounds
+        elif k in (K_MISS_ATTACK, K_ATTACK):
+            nu[t, k] = PERM
+        else:
+            nu[t, k] = rnd + 1
     else:
         nv[t, k] = 0
         nu[t, k] = NONE
@@ -483,7 +490,7 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
         elif kind == E_DEAD:
             X[t, 0] = DEAD
         elif kind == E_NEXT:
-            _set_next(nv, nu, t, Q[k, 3], Q[k, 2], rnd)
+            _set_next(nv, nu, t, Q[k, 3], Q[k, 2], rnd, Q[k, 4])
         elif kind == E_DROP:  # a natural weapon (no hands: a bite, claws) is not held, never dropped
             if X[t, 3] != S[t, S_NW] and W[t, X[t, 3], 1] != 0:
                 X[t, 3] = S[t, S_NW]
@@ -616,7 +623,7 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
     face = roll(rs, 20, tr, tn)
     arow = AROW[face - 1, min(max(face + mod - P[P_TLO], 0), AROW.shape[1] - 1)]
     if arow == A_LOCKED:
-        _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 0)
+        _push(Q, qn, E_NEXT, d, P[P_LOCKED], K_ATTACK, 1)  # "next round" (procedures.resolve_attack)
     if _next(nv, nu, a, K_ATTACK, rnd):
         nv[a, K_ATTACK] = 0
         nu[a, K_ATTACK] = NONE
