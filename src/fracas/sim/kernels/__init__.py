@@ -4,7 +4,8 @@ A kernel plays a whole chunk of fights as arrays (one lane per fight) instead of
 It is only used for encounters whose every rule it supports; a builder inspects the loaded encounter and
 either returns a :class:`Kernel` or raises :class:`Unsupported` saying which rule or feature it lacks (the
 simulator then runs the reference engine). A statistical test per kernel keeps it in agreement with the
-engine (tests/sim/).
+engine (tests/sim/), and a manifest binds it to the engine functions it mirrors (``mirrors.toml``, checked
+by tests/sim/test_mirrors.py: change one of them and the test asks for the kernel to be checked).
 """
 
 from __future__ import annotations
