@@ -450,7 +450,9 @@ class EventBuilder:
                 self.set_mark(t, "shield_dropped", True, e.rule)
             elif k == "weapon-breaks":
                 held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
-                if held != "unarmed":
+                # FUMBLE TABLE 2 "Weapon or Shield or Item Breaks": a natural weapon (claws, a bite) is part
+                # of the creature, not a weapon that breaks
+                if held != "unarmed" and not _natural(held):
                     broken = (*self.mark(t, "broken_weapons", ()), held)
                     self.set_mark(t, "broken_weapons", broken, e.rule)
                     spare = [w for w in self.state.combatants[t].stats.weapons if w not in broken]

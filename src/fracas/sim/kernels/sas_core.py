@@ -496,10 +496,10 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
                 X[t, 3] = S[t, S_NW]
         elif kind == E_STAT:  # Strength (the only one queued): its loss, as the engine's strength_loss
             X[t, 12] -= Q[k, 2]
-        elif kind == E_BREAKS:
+        elif kind == E_BREAKS:  # a natural weapon (no hands: claws, a bite) never breaks (fold)
             w = X[t, 3]
             nw = S[t, S_NW]
-            if w != nw:
+            if w != nw and W[t, w, 1] != 0:
                 X[t, 4] |= 1 << w
                 spare = nw
                 for j in range(nw):
