@@ -1059,7 +1059,7 @@ class ChapterMixin:
         """The thrown weapons of ``me`` lying within reach, nearest first (:func:`.ranged.can_pick_up`)."""
         lying = me.marks.get("thrown_to") or {}
         out = []
-        holding = self._entangling_now(me, state)
+        holding = self._entangling_now(me, state) if state is not None else set()
         for w, at in lying.items():
             if w in holding:
                 continue  # a net still wrapped round someone is not lying free

@@ -431,7 +431,7 @@ class EventBuilder:
                 # "next Attack" waits for the attack (LIGHT WOUND TABLE 4 Dazed "Miss next Attack", Feint
                 # "Attack +2 on your next Attack", MONSTER FUMBLES 2-3); others last to the next round's end
                 if e.rounds is not None:  # a duration of its own (Weapons Locked: "next round")
-                    until: int | None = rnd + e.rounds
+                    until = rnd + e.rounds
                 else:
                     until = None if e.name in ATTACK_SCOPED else rnd + 1
                 self.set_next(t, e.name, e.value, until, e.rule)

@@ -1379,7 +1379,7 @@ class SasRuleset(Ruleset):
                 raise IllegalCommand(f"{c.name} is not mounted", rule("actions", "mount"))
         elif a == "cast-spell":
             spell = cmd.args.get("spell")
-            if spell not in c.stats.spells:
+            if not isinstance(spell, str) or spell not in c.stats.spells:
                 raise IllegalCommand(
                     f"{c.name} does not know {spell!r}; known: {', '.join(c.stats.spells) or 'none'}",
                     rule("spell-check"),
