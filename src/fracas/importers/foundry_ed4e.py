@@ -29,16 +29,10 @@ from typing import Any
 from fracas.importers.ecte import ATTACK_ABILITIES
 from fracas.importers.gcs import slug
 from fracas.importers.report import CharacterFileError, Imported, MappingReport, mapping
+from fracas.rules.earthdawn.characteristics import ABBREVIATIONS
 
-ATTRS = ("dex", "str", "tou", "per", "wil", "cha")
-_FULL = {
-    "dex": "dexterity",
-    "str": "strength",
-    "tou": "toughness",
-    "per": "perception",
-    "wil": "willpower",
-    "cha": "charisma",
-}
+_FULL = ABBREVIATIONS  # the system's attribute keys are the books' abbreviations: dex -> dexterity
+ATTRS = tuple(_FULL)
 _SKILL_FOR_KIND = {
     "melee": "Melee Weapons",
     "missile": "Missile Weapons",
