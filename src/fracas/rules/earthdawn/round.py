@@ -14,7 +14,7 @@ Plug-in points (docs/rulesets/ed4.md "Extending the resolver"):
 - ``self.armor_providers``: functions ``(target, attack) -> Iterable[Modifier]`` changing the armor an
   attack meets (Earth Darts' armor reduction); :meth:`EarthdawnRuleset.armor_of` is what every attack uses;
 - ``self.actions[name]``: an :class:`Action` (validate, resolve, Standard or not): new command types;
-- ``self.combat_options[name]``: combat options a declaration may carry (issue 4 registers them).
+- ``self.combat_options[name]``: combat options a declaration may carry (the ED4 chapter registers them).
 
 Commands (``Command.action``): ``declare``, ``attack``, ``move``, ``run``, ``stand-up``, ``revive``,
 ``reserve``, ``delay``, ``sustain``, ``simple``, ``end``; to a reserved action's trigger ``react`` with
@@ -86,7 +86,8 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class CombatOption:
-    """A combat option a declaration may name (issue 4 registers them; ``check`` raises IllegalCommand)."""
+    """A combat option a declaration may name (the ED4 chapter registers them; ``check`` raises
+    IllegalCommand)."""
 
     name: str
     rule: str

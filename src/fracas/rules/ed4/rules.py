@@ -2,7 +2,8 @@
 
 ``REFS`` maps the shared combat code's rule keys to ED4 rule ids with pages (what ``Modifier.rule`` and
 ``Rolled.rule`` carry). ``RULES`` is what ``fracas rules ed4`` lists: implemented rules, rules left to the
-game master (with why), and the rules of p.382-398 that issue 4 brings (status "not-implemented").
+game master (with why), and the rules of p.382-398 that only the whole chapter (chapter.py) brings
+(status "not-implemented" in the core alone).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ RULES: list[Rule] = [
         "attack.spell-extra",
         "Spell extra successes: the bonus the spell names",
         ISSUE4,
-        "spell combat, issue 4",
+        "spell combat: the whole chapter",
     ),
     _r("damage", "Damage test: weapon Damage Step + Strength step (creatures: their Damage step)"),
     _r(
@@ -155,27 +156,101 @@ RULES: list[Rule] = [
         "outside the fight; in a fight only the unconscious make Recovery tests",
     ),
     Rule("ed4/wounds/healing", "Healing one Wound per day", "p.381", "gm-call", "outside the fight"),
-    # ----- issue 4 (p.382-398) ------------------------------------------------------------------------------
-    Rule("ed4/option/aggressive-attack", "Aggressive Attack", "p.382", ISSUE4, "issue 4"),
-    Rule("ed4/option/attack-to-knockdown", "Attacking to Knockdown", "p.383", ISSUE4, "issue 4"),
-    Rule("ed4/option/attack-to-stun", "Attacking to Stun", "p.383", ISSUE4, "issue 4"),
-    Rule("ed4/option/called-shot", "Called Shot", "p.384", ISSUE4, "issue 4"),
-    Rule("ed4/option/defensive-stance", "Defensive Stance", "p.384", ISSUE4, "issue 4"),
-    Rule("ed4/option/jump-up", "Jump Up", "p.384", ISSUE4, "issue 4"),
-    Rule("ed4/option/set-against-charge", "Setting Against a Charge", "p.385", ISSUE4, "issue 4"),
-    Rule("ed4/option/shatter-shield", "Shattering a Shield", "p.385", ISSUE4, "issue 4"),
-    Rule("ed4/option/split-movement", "Splitting Movement", "p.386", ISSUE4, "issue 4"),
-    Rule("ed4/option/tail-attack", "Tail Attack (t'skrang)", "p.386", ISSUE4, "issue 4"),
-    Rule("ed4/situation/blindsided", "Blindsided", "p.387", ISSUE4, "issue 4 (unconscious targets: done)"),
-    Rule("ed4/situation/cover", "Cover, partial and full", "p.387", ISSUE4, "issue 4"),
-    Rule("ed4/situation/darkness", "Darkness, Blindness, Dazzled", "p.387", ISSUE4, "issue 4"),
+    # ----- the whole chapter's (p.382-398) ---------------------------------------------------------------
+    Rule(
+        "ed4/option/aggressive-attack",
+        "Aggressive Attack",
+        "p.382",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/attack-to-knockdown",
+        "Attacking to Knockdown",
+        "p.383",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/attack-to-stun",
+        "Attacking to Stun",
+        "p.383",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/called-shot", "Called Shot", "p.384", ISSUE4, "the whole chapter (rules/ed4/chapter.py)"
+    ),
+    Rule(
+        "ed4/option/defensive-stance",
+        "Defensive Stance",
+        "p.384",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule("ed4/option/jump-up", "Jump Up", "p.384", ISSUE4, "the whole chapter (rules/ed4/chapter.py)"),
+    Rule(
+        "ed4/option/set-against-charge",
+        "Setting Against a Charge",
+        "p.385",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/shatter-shield",
+        "Shattering a Shield",
+        "p.385",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/split-movement",
+        "Splitting Movement",
+        "p.386",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/option/tail-attack",
+        "Tail Attack (t'skrang)",
+        "p.386",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/situation/blindsided",
+        "Blindsided",
+        "p.387",
+        ISSUE4,
+        "the whole chapter (unconscious targets: the core too)",
+    ),
+    Rule(
+        "ed4/situation/cover",
+        "Cover, partial and full",
+        "p.387",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/situation/darkness",
+        "Darkness, Blindness, Dazzled",
+        "p.387",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
     _r(
         "situation.harried",
         "Harried: -2 to Action tests and Defenses",
         "implemented",
-        "the condition (from Stun damage); four or more attackers is issue 4",
+        "the condition (from Stun damage); four or more attackers is the whole chapter's",
     ),
-    Rule("ed4/situation/impaired-movement", "Impaired Movement", "p.389", ISSUE4, "issue 4"),
+    Rule(
+        "ed4/situation/impaired-movement",
+        "Impaired Movement",
+        "p.389",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
     _r(
         "situation.knocked-down",
         "Knocked Down: -3 to Action tests and Defenses; stand up with the Standard "
@@ -187,29 +262,47 @@ RULES: list[Rule] = [
         "implemented",
         "ranges from weapon data; minimum range refused",
     ),
-    Rule("ed4/situation/surprised", "Surprised", "p.390", ISSUE4, "issue 4"),
+    Rule("ed4/situation/surprised", "Surprised", "p.390", ISSUE4, "the whole chapter (rules/ed4/chapter.py)"),
     _r(
         "combat.close",
         "Close combat reaches the adjacent hex (2 yards)",
         "implemented",
-        "six attackers at most and the rest of close combat: issue 4",
+        "six attackers at most and the rest of close combat: the whole chapter",
     ),
-    Rule("ed4/combat/entangling", "Entangling weapons", "p.391", ISSUE4, "issue 4"),
-    Rule("ed4/combat/improvised", "Improvised weapons", "p.392", ISSUE4, "issue 4"),
-    Rule("ed4/combat/grappling", "Grappling", "p.392", ISSUE4, "issue 4"),
+    Rule(
+        "ed4/combat/entangling",
+        "Entangling weapons",
+        "p.391",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule(
+        "ed4/combat/improvised",
+        "Improvised weapons",
+        "p.392",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule("ed4/combat/grappling", "Grappling", "p.392", ISSUE4, "the whole chapter (rules/ed4/chapter.py)"),
     _r(
         "combat.ranged",
         "Ranged attacks up to the weapon's long range",
         "implemented",
-        "firing into close combat, throwing and scatter: issue 4",
+        "firing into close combat, throwing and scatter: the whole chapter",
     ),
     Rule(
         "ed4/combat/spell",
         "Spell combat",
         "p.393",
         ISSUE4,
-        "issue 4 (spell attacks roll against Mystic Defense already; spell effects are not modelled)",
+        "the whole chapter (spell attacks roll against Mystic Defense already; spell effects: not modelled)",
     ),
-    Rule("ed4/combat/mounted", "Mounted combat", "p.394-398", ISSUE4, "issue 4"),
-    Rule("ed4/combat/aerial", "Aerial combat", "p.398", ISSUE4, "issue 4"),
+    Rule(
+        "ed4/combat/mounted",
+        "Mounted combat",
+        "p.394-398",
+        ISSUE4,
+        "the whole chapter (rules/ed4/chapter.py)",
+    ),
+    Rule("ed4/combat/aerial", "Aerial combat", "p.398", ISSUE4, "the whole chapter (rules/ed4/chapter.py)"),
 ]
