@@ -44,7 +44,7 @@ the timings swing with the load). The speed targets are not met: an ED4 duel is 
 engine steps through the full rules (about 3,900 Python calls).
 
 The named peer, matteoferla/DnD-battler, is not on PyPI (checked against the package index), so it is not
-run here; its figures are printed as quoted in issue 3, labelled as quoted. They are a different game
+run here; its figures are printed as their authors quote them, labelled as quoted. They are a different game
 (D&D 5e) with a different amount of bookkeeping: no events, no per-test modifier lists.
 """
 
@@ -65,7 +65,7 @@ RULESET = get_ruleset("ed4")
 CORE = None  # the core alone (p.371-381), set in main()
 
 QUOTED_PEER = {
-    "name": "matteoferla/DnD-battler (quoted in issue 3, not measured here: not on PyPI)",
+    "name": "matteoferla/DnD-battler (quoted, not measured here: not on PyPI)",
     "duels_per_s": "about 4,400 as shipped; 9,300 with its logging off",
     "5v5_per_s": "1,100-1,200 as shipped; 1,900-2,100 with its logging off",
 }

@@ -27,7 +27,7 @@ figure on a busy machine, where the process gets only part of a core)
   practical limit of a vectorised kernel on this machine, for scale;
 - and the wall time of ``fracas sim`` with ``--json`` on two workers for the Mica example (``--mica N``).
 
-The peers named in issue 9 (matteoferla/DnD-battler, mattiasr/dragonbane_fight_simulator) are not on PyPI,
+The peers (matteoferla/DnD-battler, mattiasr/dragonbane_fight_simulator) are not on PyPI,
 so they are not run here; their figures are printed as quoted in the issue, labelled as quoted. They play
 other games (D&D 5e, Dragonbane) with far less bookkeeping (no events, no modifier lists).
 """
@@ -60,15 +60,15 @@ from fracas.sim.runner import (
 ROOT = Path(__file__).resolve().parents[1]
 
 QUOTED = [
-    ("matteoferla/DnD-battler, duels (quoted in issue 9)", "4,400/s as shipped; 9,300/s logging off"),
+    ("matteoferla/DnD-battler, duels (quoted)", "4,400/s as shipped; 9,300/s logging off"),
     (
-        "matteoferla/DnD-battler, 5v5 (quoted in issue 9)",
+        "matteoferla/DnD-battler, 5v5 (quoted)",
         "1,100-1,200/s as shipped; 1,900-2,100/s logging off",
     ),
     ("mattiasr/dragonbane_fight_simulator, duels (quoted)", "6,000/s"),
     ("NumPy lock-step d20 duel (quoted)", "4-12 million/s"),
-    ("targets of issue 9, kernel", "ED4 duel 2,000,000/s; 5v5 melee 200,000/s"),
-    ("targets of issue 9, engine", "10,000 duels/s; 2,000 5v5 fights/s; Mica JSON x 20,000 < 2 s, 2 cores"),
+    ("targets, kernel", "ED4 duel 2,000,000/s; 5v5 melee 200,000/s"),
+    ("targets, engine", "10,000 duels/s; 2,000 5v5 fights/s; Mica JSON x 20,000 < 2 s, 2 cores"),
 ]
 
 

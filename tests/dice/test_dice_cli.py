@@ -1,4 +1,4 @@
-"""``fracas roll`` and ``fracas odds``: the command lines of issue 2, their JSON fields and exit codes."""
+"""``fracas roll`` and ``fracas odds``: the command lines of docs/dice.md, their JSON and exit codes."""
 
 from __future__ import annotations
 

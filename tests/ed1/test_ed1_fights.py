@@ -1,5 +1,5 @@
 """Whole ED1 fights: the bundled examples end, replay from their JSON events and are reproducible by seed;
-random stat blocks keep the books balanced (hypothesis); the command lines of issue 5."""
+random stat blocks keep the books balanced (hypothesis); the command lines docs/rulesets/ed1.md shows."""
 
 from __future__ import annotations
 

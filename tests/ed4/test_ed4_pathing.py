@@ -1,4 +1,4 @@
-"""The default tactic's paths go round taken and blocked hexes (issue 3: "close to the nearest enemy").
+"""The default tactic's paths go round taken and blocked hexes ("close to the nearest enemy").
 
 ``tactics.path_towards`` steps greedily while a neighbour is nearer the goal and, when none is (friends or
 foes in the way), takes a shortest way round (``hexgrid.route``, breadth first, ties in DIRECTIONS order).

@@ -1,5 +1,5 @@
 """Bundled ED4 examples whose tactics once sent a command the ruleset refuses, stopping the fight mid-way
-(issue 3: every bundled example must end). Each fight is replayed with its seed as ``fracas fight`` plays it,
+(every bundled example must end). Each fight is replayed with its seed as ``fracas fight`` plays it,
 every command validated; found by the acceptance pass and by scripts/hunt_tactic_crashes.py."""
 
 from __future__ import annotations

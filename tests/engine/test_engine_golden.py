@@ -1,6 +1,6 @@
 """Golden event streams: the same encounter and seed give exactly the same events (JSON, hashed).
 
-The hashes were taken before the speed work of issue 3 and guard it: an optimisation that changes any event
+The hashes were taken before the engine's speed work and guard it: an optimisation that changes any event
 (a face, a modifier, its order) fails here. Files: every bundled examples/ed4 and examples/ed1 encounter and
 the benchmark's duel and 5v5, seeds 1..5. If a rule is deliberately changed, regenerate with
 ``python tests/engine/test_engine_golden.py`` and say why in the commit.

@@ -1,4 +1,4 @@
-"""The fast paths of issue 3 give the same answers as the plain code they stand in for.
+"""The engine's fast paths give the same answers as the plain code they stand in for.
 
 - events built by the generated ``__init__`` equal the dataclass fields, stay frozen and round-trip;
 - the core's own tactics build only commands ``validate`` accepts, so skipping that check

@@ -1,7 +1,7 @@
 """Golden event streams of the GURPS examples: the same encounter and seed give exactly the same events
 (JSON, hashed), as tests/engine/test_engine_golden.py does for ED4 and ED1.
 
-The hashes were taken before the GURPS speed work (issue 9) and guard it: an optimisation that changes any
+The hashes were taken before the GURPS speed work and guard it: an optimisation that changes any
 event (a face, a modifier, a hex of a path, their order) fails here. If a rule is deliberately changed,
 regenerate with ``python tests/gurps4/test_gurps_golden.py`` and say why in the commit.
 """

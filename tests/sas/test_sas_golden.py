@@ -1,7 +1,7 @@
 """Golden event streams for the bundled Spells & Swords examples: the same file and seed give exactly the
 same events (JSON, hashed).
 
-Taken before the speed work on the goblin horde (issue 6): an optimisation that changes any event (a face, a
+Taken before the speed work on the goblin horde: an optimisation that changes any event (a face, a
 modifier, its order) fails here. If a rule or an example is deliberately changed, regenerate with
 ``python tests/sas/test_sas_golden.py`` and say why in the commit.
 """

@@ -1,4 +1,4 @@
-"""Bundled Spells & Swords examples that once stopped mid-fight on a command the ruleset refuses (issue 3:
+"""Bundled Spells & Swords examples that once stopped mid-fight on a command the ruleset refuses (
 every bundled example must end). Each fight is replayed with its seed as ``fracas fight`` plays it, every
 command validated; found by the acceptance pass and by scripts/hunt_tactic_crashes.py."""
 

@@ -1,4 +1,4 @@
-"""What ``fracas sim`` loads and how it leaves the garbage collector (its start-up cost; issue 9)."""
+"""What ``fracas sim`` loads and how it leaves the garbage collector (its start-up cost)."""
 
 from __future__ import annotations
 
