@@ -1,4 +1,4 @@
-"""Audit of the gurps4 ruleset against rules text 002 (Basic Set pp.B396-398), session 6: each test pins a
+"""Audit of the gurps4 ruleset against rules text 002 (Basic Set pp.B396-398): each test pins a
 rule of the text through real commands in a fight (and failed on the code before its fix)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spells & Swords audit (session 6): rules bugs found reading the text section by section, each played
+"""Spells & Swords audit: rules bugs found reading the text section by section, each played
 with scripted dice through the engine.
 
 004 = shared/rules/004_0d1ac50b56c23caf.txt (no page numbers: sections are cited by heading).
