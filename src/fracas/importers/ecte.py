@@ -53,8 +53,8 @@ ATTACK_ABILITIES = {
     "unarmed combat": "Unarmed Combat",
     "waffenloser kampf": "Unarmed Combat",
 }
-# abilities the stat block has no field for, but which change a fight
-_COMBAT_ABILITIES = (
+# abilities the stat block has no field for, but which change a fight (both Earthdawn readers)
+COMBAT_ABILITIES = (
     "avoid blow",
     "ausweichen",
     "riposte",
@@ -393,7 +393,7 @@ class _Reader:
                 if canonical not in ranks or ranks[canonical][0] < rank:
                     ranks[canonical] = entry
                     self.file_steps[canonical] = step
-            elif name.lower() in _COMBAT_ABILITIES:
+            elif name.lower() in COMBAT_ABILITIES:
                 self.report.unusable_thing(
                     f"{kind} {name!r} rank {rank}",
                     "a stat block carries no talents: its effect is not applied",

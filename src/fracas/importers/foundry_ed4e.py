@@ -26,7 +26,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from fracas.importers.ecte import ATTACK_ABILITIES
+from fracas.importers.ecte import ATTACK_ABILITIES, COMBAT_ABILITIES
 from fracas.importers.gcs import slug
 from fracas.importers.report import CharacterFileError, Imported, MappingReport, mapping
 from fracas.rules.earthdawn.characteristics import ABBREVIATIONS
@@ -40,25 +40,6 @@ _SKILL_FOR_KIND = {
     "unarmed": "Unarmed Combat",
 }
 _WIELDED = ("mainHand", "offHand", "twoHands", "tail", "equipped")
-_COMBAT_ABILITIES = (
-    "avoid blow",
-    "ausweichen",
-    "riposte",
-    "maneuver",
-    "acrobatic strike",
-    "great leap",
-    "wound balance",
-    "tiger spring",
-    "air dance",
-    "second weapon",
-    "second attack",
-    "anticipate blow",
-    "lion heart",
-    "steel thought",
-    "shield charge",
-    "cobra strike",
-    "tail combat",
-)
 
 
 def read(path: Path, text: str) -> Imported:
@@ -422,7 +403,7 @@ class _Reader:
             if canonical is not None:
                 if canonical not in ranks or ranks[canonical][0] < level:
                     ranks[canonical] = (level, src)
-            elif name.lower() in _COMBAT_ABILITIES:
+            elif name.lower() in COMBAT_ABILITIES:
                 self.report.unusable_thing(src, "a stat block carries no talents: its effect is not applied")
             else:
                 self.report.unused_thing(src, "no combat effect fracas models")
