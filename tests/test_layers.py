@@ -27,7 +27,6 @@ KNOWN_CIRCLES = [
     {"fracas.rules.earthdawn.catalog", "fracas.rules.earthdawn.stats"},
     {"fracas.rules.earthdawn.round", "fracas.rules.ed4.tactics"},
     {"fracas.rules.ed4.chapter", "fracas.rules.ed4.chapter_tactics"},
-    {"fracas.rules.sas.ruleset", "fracas.rules.sas.tactics"},
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from fracas.engine.state import FightState
-from fracas.rules.sas.ruleset import encounter_settings
+from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import tables
 
 

@@ -94,7 +94,7 @@ def test_no_room_next_to_means_every_closing_attack_is_refused(name: str) -> Non
 def test_encounter_settings_follow_the_state_they_are_entered_for() -> None:
     """What ``encounter_settings`` puts in force is remembered by identity; a changed settings dict, other
     options or another state get their own settings, and leaving restores the tables' own."""
-    from fracas.rules.sas.ruleset import encounter_settings
+    from fracas.rules.sas.settings import encounter_settings
     from fracas.rules.sas.tables import tables
 
     own = tables().settings

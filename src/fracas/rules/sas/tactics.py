@@ -20,7 +20,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.fold import hand_over, views_held
-from fracas.rules.sas.ruleset import encounter_settings
+from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:

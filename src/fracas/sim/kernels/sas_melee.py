@@ -278,7 +278,7 @@ class SasDuelKernel:
         self.sides = tuple(state.sides)
         self.max_rounds = int(state.max_rounds)
         self._controllers: dict[str, Any] | None = None
-        from fracas.rules.sas.ruleset import encounter_settings
+        from fracas.rules.sas.settings import encounter_settings
 
         with encounter_settings(state):
             self._tables(ruleset, state, cs)
