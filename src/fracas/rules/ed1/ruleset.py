@@ -29,6 +29,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, OptionalRule, Rule
+from fracas.rules.earthdawn.actions import SIMPLE, STANDARD, Action
 from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import (
     Edition,
@@ -38,7 +39,7 @@ from fracas.rules.earthdawn.combat import (
     rolled_event,
     run_test,
 )
-from fracas.rules.earthdawn.round import SIMPLE, STANDARD, Action, EarthdawnRuleset
+from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
 from fracas.rules.ed1.profile import Ed1Profile, override_ed1, profile_from_ed1_block, profile_from_ed1_stats
 from fracas.rules.ed1.rules import REFS, RULES
 

@@ -25,6 +25,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import between, distance, line, neighbours
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule
+from fracas.rules.earthdawn.actions import STANDARD, Action, CombatOption, heading
 from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
 from fracas.rules.earthdawn.combat import (
     Scratch,
@@ -37,7 +38,6 @@ from fracas.rules.earthdawn.combat import (
     strain_events,
 )
 from fracas.rules.earthdawn.profile import AttackProfile
-from fracas.rules.earthdawn.round import STANDARD, Action, CombatOption, heading
 from fracas.rules.ed4 import aerial, close, mounted, ranged, situation, spells
 from fracas.rules.ed4 import options as opt
 

@@ -14,7 +14,7 @@ from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.earthdawn.combat import Edition, Scratch, TestContext, recovery_events
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
-from fracas.rules.earthdawn.round import EarthdawnRuleset
+from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
 from fracas.rules.ed4.chapter import ChapterMixin
 from fracas.rules.ed4.rules import REFS, RULES
 

@@ -23,10 +23,10 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, ring, route
 from fracas.engine.state import BLOCK_SHIFT
 from fracas.engine.tactics import GRID_FROM, Taken
+from fracas.rules.earthdawn.actions import can_rouse
 from fracas.rules.earthdawn.battle_map import hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
-from fracas.rules.earthdawn.round import can_rouse
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState

@@ -80,7 +80,7 @@ _KNOWN_DEFENSE = {
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
 _KNOWN_ARMOR = {"_p_armor_reduced"}
 _CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_knocked_down_initiative"}
-_ATTACK_RESOLVERS = {"EarthdawnRuleset._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
@@ -117,7 +117,7 @@ def _check_ruleset(ruleset: Any) -> bool:
     """Refuses a ruleset whose modifiers, attack or default tactic the kernel does not mirror; True when
     the ED4 chapter's Harried and Blindsided providers are installed."""
     try:
-        from fracas.rules.earthdawn.round import EarthdawnRuleset
+        from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
         from fracas.rules.ed4.tactics import Ed4Tactic
     except ImportError as exc:  # pragma: no cover - the ruleset is not there
         raise Unsupported(f"the ED4 ruleset is missing: {exc}") from None
@@ -290,7 +290,7 @@ class Ed4GroupKernel:
     name = "ed4-group"
 
     def __init__(self, ruleset: Ruleset, state: FightState) -> None:
-        from fracas.rules.earthdawn.round import can_rouse
+        from fracas.rules.earthdawn.actions import can_rouse
         from fracas.rules.ed4 import situation
         from fracas.rules.ed4.tactics import KARMA_GAIN, _defense, mean_step, p_hit
 

@@ -85,7 +85,7 @@ _KNOWN_DEFENSE = {
     "_p_into_close",
 }
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
-_ATTACK_RESOLVERS = {"EarthdawnRuleset._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}  # known, and silent while off
 _MARKS = {"senses", "race"}  # only matter in darkness, which the builder refuses
@@ -96,7 +96,7 @@ def _names(providers: list[Any]) -> list[str]:
 
 
 def _check_ruleset(ruleset: Any) -> None:
-    from fracas.rules.earthdawn.round import EarthdawnRuleset
+    from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
     from fracas.rules.ed4.tactics import Ed4Tactic
 
     if not isinstance(ruleset, EarthdawnRuleset):
