@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from fracas.rules.cite import catalog
 from fracas.rules.gurps4 import data
 from fracas.rules.gurps4.combat import ATTACK_MANEUVERS
-from fracas.rules.gurps4.rules_list import OPTIONAL, RULES
 
 SRC = Path(__file__).resolve().parents[2] / "src/fracas/rules/gurps4"
 
@@ -65,7 +65,7 @@ def cited_ids() -> dict[str, str]:
     for tree in trees.values():
         imported.update(_constants(tree))
     for path, tree in trees.items():
-        if path.name == "rules_list.py":
+        if path.name == "cite.py":
             continue
         consts = {**imported, **_constants(tree)}
         # the parts of an f-string are read with it; a module's prefix constants (R = "gurps4/mounted") are
@@ -118,7 +118,7 @@ def test_the_walk_finds_the_citations() -> None:
 
 
 def test_every_cited_rule_is_listed() -> None:
-    listed = {r.id for r in RULES} | {o.id for o in OPTIONAL}
+    listed = catalog("gurps4").ids()
     missing = {i: w for i, w in cited_ids().items() if i not in listed}
     assert not missing, "cited but not listed by `fracas rules gurps4`: " + ", ".join(
         f"{i} ({w})" for i, w in sorted(missing.items())
@@ -135,7 +135,7 @@ def test_every_rule_the_bundled_fights_cite_is_listed() -> None:
     from fracas.engine.play import Fight
     from fracas.rules.registry import get_ruleset
 
-    listed = {r.id for r in RULES} | {o.id for o in OPTIONAL}
+    listed = catalog("gurps4").ids()
     walked = set(cited_ids())
     seen: set[str] = set()
     for path in sorted((SRC.parents[3] / "examples/gurps4").glob("*.yaml")):

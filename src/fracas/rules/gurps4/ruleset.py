@@ -33,6 +33,7 @@ from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError
 from fracas.rules.base import OptionalRule, Rule
+from fracas.rules.cite import catalog
 from fracas.rules.gurps4 import core, mounted
 from fracas.rules.gurps4.combat import (
     ATTACK_MANEUVERS,
@@ -47,7 +48,6 @@ from fracas.rules.gurps4.combat import (
 from fracas.rules.gurps4.defense import DEFENSES_KEY, DefenseContext, Defenses
 from fracas.rules.gurps4.maneuvers import Maneuvers
 from fracas.rules.gurps4.modifiers import TEXT
-from fracas.rules.gurps4.rules_list import OPTIONAL, RULES
 from fracas.rules.gurps4.stats import build_stats, template_names
 from fracas.rules.gurps4.turn import STUN_RULE, Turns
 from fracas.rules.gurps4.validate import NOT_IMPLEMENTED_MANEUVERS, Validation, ceiling_refusal
@@ -86,10 +86,10 @@ class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
 
     # ----- the book ---------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:
-        return list(RULES)
+        return list(catalog("gurps4").rules)
 
     def optional_rules(self) -> list[OptionalRule]:
-        return list(OPTIONAL)
+        return list(catalog("gurps4").optional)
 
     def templates(self) -> list[str]:
         return template_names()
