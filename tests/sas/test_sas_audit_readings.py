@@ -139,18 +139,19 @@ def test_mounted_bonuses_count_for_a_shot_from_the_saddle() -> None:
     """004 MOUNTED COMBAT: "Versus Unmounted Foes you get Attack and Damage +1. If your Mount is Moving get
     Damage +1 from Momentum." The text names no kind of attack; the engine gave them to melee attacks only,
     so a horse archer with Ride +2 shooting a man on foot had neither."""
-    from fracas.rules.sas import procedures as P
     from fracas.rules.sas.model import fighter
+    from fracas.rules.sas.procedures.attack import Situation, attack_modifiers
+    from fracas.rules.sas.procedures.damage import damage_modifiers
 
     rider = fighter("r", "fighter", skills={"ride": 2}, weapons=["short-bow"])
     rider.mounted_on, rider.mount_moving = "horse", True
     foe = fighter("f", "fighter")
-    shot = P.Situation(ranged=True, distance_m=20.0, weapon="short-bow")
-    assert sum(m.value for m in P.attack_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
-    assert sum(m.value for m in P.damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 2
+    shot = Situation(ranged=True, distance_m=20.0, weapon="short-bow")
+    assert sum(m.value for m in attack_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
+    assert sum(m.value for m in damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 2
     foe.mounted_on = "pony"  # against a mounted foe: the momentum only
-    assert not [m for m in P.attack_modifiers(rider, foe, shot) if "mounted" in m.rule]
-    assert sum(m.value for m in P.damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
+    assert not [m for m in attack_modifiers(rider, foe, shot) if "mounted" in m.rule]
+    assert sum(m.value for m in damage_modifiers(rider, foe, shot) if "mounted" in m.rule) == 1
 
 
 def test_dizzy_from_the_bleed_table_lasts_one_round() -> None:
@@ -184,8 +185,9 @@ def test_underwater_weapon_penalty_is_not_on_a_brawl_or_grapple() -> None:
     RULE: "instead of using a Weapon in hand"), nor does a Dog Pile (a single Grapple Attack). A brawl on a
     table row had no -3, but one whose 1D60 face has no row (an unmodified brawl attack) and a Dog Pile took
     the Long Sword's -3 from the weapon in hand."""
-    from fracas.rules.sas import procedures as P
     from fracas.rules.sas.model import fighter
+    from fracas.rules.sas.procedures.attack import Situation, attack_modifiers
+    from fracas.rules.sas.procedures.damage import damage_modifiers
 
     a, d = fighter("a", "fighter"), fighter("d", "fighter")
     assert a.wielded == "long-sword"
@@ -193,26 +195,27 @@ def test_underwater_weapon_penalty_is_not_on_a_brawl_or_grapple() -> None:
     def underwater(mods: list) -> list:
         return [m for m in mods if "underwater" in m.rule]
 
-    sword = P.Situation(underwater=True)
-    assert [m.value for m in underwater(P.attack_modifiers(a, d, sword))] == [-3]
-    assert [m.value for m in underwater(P.damage_modifiers(a, d, sword))] == [-3]
-    for sit in (P.Situation(underwater=True, brawl_plain=True), P.Situation(underwater=True, dog_pile=4)):
-        assert underwater(P.attack_modifiers(a, d, sit)) == []
-        assert underwater(P.damage_modifiers(a, d, sit)) == []
+    sword = Situation(underwater=True)
+    assert [m.value for m in underwater(attack_modifiers(a, d, sword))] == [-3]
+    assert [m.value for m in underwater(damage_modifiers(a, d, sword))] == [-3]
+    for sit in (Situation(underwater=True, brawl_plain=True), Situation(underwater=True, dog_pile=4)):
+        assert underwater(attack_modifiers(a, d, sit)) == []
+        assert underwater(damage_modifiers(a, d, sit)) == []
 
 
 def test_an_unmodified_brawl_attack_wounds_as_a_blunt_blow() -> None:
     """004 MAJOR WOUND TABLE "6+ Break from Blunt Weapon. Amputation from Cut. Bleed from Impale." A Random
     Brawl Attack (Unarmed Strikes, DAMAGE TABLE MODIFIER LIST) reads as blunt; one whose 1D60 face has no row
     read the Long Sword's cut instead (an amputation from a punch)."""
-    from fracas.rules.sas import procedures as P
     from fracas.rules.sas.model import fighter
+    from fracas.rules.sas.procedures.attack import Situation
+    from fracas.rules.sas.procedures.damage import damage_modifiers, resolve_damage
 
     a, d = fighter("a", "fighter"), fighter("d", "fighter", armor="none", helmet=False)
-    sit = P.Situation(brawl_plain=True)
-    face = 17 - sum(m.value for m in P.damage_modifiers(a, d, sit))  # a Heavy Wound on the Major Wound row
+    sit = Situation(brawl_plain=True)
+    face = 17 - sum(m.value for m in damage_modifiers(a, d, sit))  # a Heavy Wound on the Major Wound row
     # Major Wound Table 6 (by weapon), then the RANDOM BODY PART TABLE 9 Chest: Broken (blunt)
-    r = P.resolve_damage(a, d, sit, ScriptedDice([face, 6, 9, 100]))  # (Knocked Down: 100, keeps weapon)
+    r = resolve_damage(a, d, sit, ScriptedDice([face, 6, 9, 100]))  # (Knocked Down: 100, keeps weapon)
     assert r.roll is not None and r.roll.row == "heavy-table"
     assert [(e.kind, e.name) for e in r.effects][1] == ("broken", "chest")
 

@@ -179,7 +179,7 @@ def test_save_bonuses_of_race_and_calling_add() -> None:
     """reference 2.5: Halflings +4 vs Death, Rogues +4 vs Falls; Elves +4 vs Sleep and Mages +4 vs Spells
     both count on an elf mage's save against a Sleep spell; a Monster adds its Armor to every save."""
     from fracas.rules.sas.model import build_stats
-    from fracas.rules.sas.procedures import save_bonuses
+    from fracas.rules.sas.procedures.rolls import save_bonuses
 
     def total(template: str, *against: str) -> int:
         return sum(m.value for m in save_bonuses(build_stats(template), against))

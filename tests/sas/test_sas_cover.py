@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fracas.engine import encounter
 from fracas.rules.registry import get_ruleset
-from fracas.rules.sas import procedures as P
 from fracas.rules.sas.fold import view
+from fracas.rules.sas.procedures.attack import attack_modifiers
 
 SAS = get_ruleset("sas")
 
@@ -27,7 +27,7 @@ def archer_and_target(extra: dict) -> object:
 def lines(state: object) -> dict[str, int]:
     c, t = state.combatants["arch"], state.combatants["bran"]  # type: ignore[attr-defined]
     sit = SAS._situation(state, c, t, "attack")  # type: ignore[attr-defined]
-    mods = P.attack_modifiers(view(state, c), view(state, t), sit)  # type: ignore[arg-type]
+    mods = attack_modifiers(view(state, c), view(state, t), sit)  # type: ignore[arg-type]
     return {m.why: m.value for m in mods}
 
 

@@ -6,9 +6,10 @@ from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.rules.registry import get_ruleset
-from fracas.rules.sas import procedures as P
 from fracas.rules.sas.fold import EventBuilder
 from fracas.rules.sas.model import fighter
+from fracas.rules.sas.procedures.attack import Situation, resolve_attack
+from fracas.rules.sas.procedures.rolls import Effect
 
 SAS = get_ruleset("sas")
 
@@ -38,7 +39,7 @@ def test_cause_of_death_comes_before_the_death() -> None:
     """DEATH BY A THOUSAND CUTS: the Wound Level line, then the status."""
     s = state()
     b = EventBuilder(s)
-    b.effects([P.Effect("dead", "gob", why="Wound Level reached", rule="sas/death-by-a-thousand-cuts")])
+    b.effects([Effect("dead", "gob", why="Wound Level reached", rule="sas/death-by-a-thousand-cuts")])
     kinds = [type(e).__name__ for e in b.events]
     assert kinds.index("Note") < kinds.index("StatusChanged")
 
@@ -48,7 +49,7 @@ def test_lowered_defense_names_its_cause() -> None:
     bran, gob = fighter("bran", "fighter"), fighter("gob", "goblin")
     gob.next["defense"] = -4
     gob.defense_why = "Charge"
-    r = P.resolve_attack(bran, gob, P.Situation(), ScriptedDice([10]))
+    r = resolve_attack(bran, gob, Situation(), ScriptedDice([10]))
     mods = {m.why: m.value for m in r.roll.mods}
     assert mods["target's Defense this round (Charge)"] == 4
 

@@ -17,20 +17,25 @@ from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.rules.registry import get_ruleset
-from fracas.rules.sas import procedures as P
+from fracas.rules.sas.procedures.rolls import _PENALTY_CONDITIONS
 from fracas.rules.sas.tables import Settings, tables
 
 ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "src/fracas/rules/sas"
 SAS = get_ruleset("sas")
 LISTED = {r.id for r in SAS.rules()}
 
 
 # rule ids that are not literals where they are cited: (file, function) -> the ids they take
 DYNAMIC_BASES = {
-    ("procedures.py", "roll_fumble"): ("fumble-hth", "fumble-ranged", "monster-fumbles"),
-    ("procedures.py", "roll_penalties"): (*P._PENALTY_CONDITIONS.values(), "blinded", "partial-blindness"),
-    ("procedures.py", "attack_modifiers"): ("confusion", "choke"),
-    ("procedures.py", "action_check"): ("actions", "reactions"),
+    ("procedures/wounds.py", "roll_fumble"): ("fumble-hth", "fumble-ranged", "monster-fumbles"),
+    ("procedures/rolls.py", "roll_penalties"): (
+        *_PENALTY_CONDITIONS.values(),
+        "blinded",
+        "partial-blindness",
+    ),
+    ("procedures/attack.py", "attack_modifiers"): ("confusion", "choke"),
+    ("procedures/rolls.py", "action_check"): ("actions", "reactions"),
     ("ruleset.py", "_do_horde"): ("dog-pile", "horde-attack"),
     ("ruleset.py", "_validate_attack"): ("dog-pile", "horde-attack"),
 }
@@ -40,7 +45,8 @@ def _calls() -> list[tuple[str, tuple[str | None, ...], str, tuple[str, str]]]:
     """(function, its arguments: the string when literal, else None, where, (file, enclosing function)) of
     every rule()/setting() call."""
     out = []
-    for path in sorted((ROOT / "src/fracas/rules/sas").glob("*.py")):
+    for path in sorted(SOURCE.rglob("*.py")):
+        name = path.relative_to(SOURCE).as_posix()
         for fn in ast.walk(ast.parse(path.read_text())):
             if not isinstance(fn, ast.FunctionDef):
                 continue
@@ -49,7 +55,7 @@ def _calls() -> list[tuple[str, tuple[str | None, ...], str, tuple[str, str]]]:
                     continue
                 if node.func.id in ("rule", "setting"):
                     args = tuple(a.value if isinstance(a, ast.Constant) else None for a in node.args)
-                    out.append((node.func.id, args, f"{path.name}:{node.lineno}", (path.name, fn.name)))
+                    out.append((node.func.id, args, f"{name}:{node.lineno}", (name, fn.name)))
     return out
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fracas.dice.source import ScriptedDice
-from fracas.rules.sas import procedures as P
 from fracas.rules.sas.model import Fighter, build_stats
+from fracas.rules.sas.procedures.rolls import save
 
 
 def who(**kw: object) -> Fighter:
@@ -17,19 +17,19 @@ def test_a_human_rerolls_his_first_failed_save_only() -> None:
     """The first failure (4) is rolled again (15: made) and the day's reroll is used; a second failure
     stands."""
     h = who(race="human")
-    s = P.save(h, [], ScriptedDice([4, 15]), "save")
+    s = save(h, [], ScriptedDice([4, 15]), "save")
     assert [c.face for c in s.rolls] == [4, 15] and s.success
     assert [e.kind for e in s.effects] == ["save-reroll"]
     h.save_rerolls = 1
-    s = P.save(h, [], ScriptedDice([4]), "save")
+    s = save(h, [], ScriptedDice([4]), "save")
     assert [c.face for c in s.rolls] == [4] and not s.success
 
 
 def test_a_made_save_is_not_rerolled_and_other_races_do_not_reroll() -> None:
-    assert len(P.save(who(race="human"), [], ScriptedDice([15]), "save").rolls) == 1
-    assert len(P.save(who(race="elf"), [], ScriptedDice([4]), "save").rolls) == 1
+    assert len(save(who(race="human"), [], ScriptedDice([15]), "save").rolls) == 1
+    assert len(save(who(race="elf"), [], ScriptedDice([4]), "save").rolls) == 1
     # kind "human" (THE BRAWL RULE's category) without a race: the race is said by ``race``
-    assert len(P.save(who(), [], ScriptedDice([4]), "save").rolls) == 1
+    assert len(save(who(), [], ScriptedDice([4]), "save").rolls) == 1
 
 
 def test_the_reroll_is_counted_on_the_combatant() -> None:

@@ -282,9 +282,12 @@ def test_fast_records_keep_their_dataclass_fields() -> None:
     (``fast_frozen_init``): each field still gets its default, or the value given, by keyword or place."""
     import dataclasses
 
-    from fracas.rules.sas import procedures as P
+    from fracas.rules.sas.procedures.attack import AttackResult, Situation
+    from fracas.rules.sas.procedures.brawl import BrawlDecision
+    from fracas.rules.sas.procedures.damage import DamageResult
+    from fracas.rules.sas.procedures.rolls import Check, Effect, TableRoll
 
-    classes = [P.Effect, P.TableRoll, P.Check, P.Situation, P.AttackResult, P.DamageResult, P.BrawlDecision]
+    classes = [Effect, TableRoll, Check, Situation, AttackResult, DamageResult, BrawlDecision]
     for cls in classes:
         assert cls.__init__.__qualname__ == f"{cls.__name__}.__init__"  # not the dataclass one
         fields = dataclasses.fields(cls)

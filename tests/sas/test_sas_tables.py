@@ -9,8 +9,21 @@ from __future__ import annotations
 import pytest
 
 from fracas.dice.source import ScriptedDice
-from fracas.rules.sas import procedures as P
 from fracas.rules.sas.model import Fighter, build_stats
+from fracas.rules.sas.procedures.attack import Situation, attack_modifiers, range_band, resolve_attack
+from fracas.rules.sas.procedures.damage import damage_modifiers, resolve_damage
+from fracas.rules.sas.procedures.movement import movement
+from fracas.rules.sas.procedures.rolls import roll_penalties
+from fracas.rules.sas.procedures.wounds import (
+    bleed_roll,
+    break_part,
+    confusion_roll,
+    hurt_part,
+    light_wound,
+    major_wound,
+    roll_body_part,
+    roll_fumble,
+)
 from fracas.rules.sas.tables import tables
 
 
@@ -38,7 +51,7 @@ ATTACK.update({f: "hit" for f in range(10, 20)})
 
 @pytest.mark.parametrize("face", range(1, 21))
 def test_attack_table_every_face(face: int) -> None:
-    r = P.resolve_attack(plain("a"), plain("d"), P.Situation(), ScriptedDice([face]))
+    r = resolve_attack(plain("a"), plain("d"), Situation(), ScriptedDice([face]))
     assert r.roll.row == ATTACK[face]
     assert r.hit == (face >= 10)
     assert r.fumble == (face <= 3)
@@ -47,21 +60,21 @@ def test_attack_table_every_face(face: int) -> None:
 
 
 def test_weapons_locked_gives_foe_attack_minus_2() -> None:
-    r = P.resolve_attack(plain("a"), plain("d"), P.Situation(), ScriptedDice([9]))
+    r = resolve_attack(plain("a"), plain("d"), Situation(), ScriptedDice([9]))
     assert [(e.kind, e.target, e.name, e.value) for e in r.effects] == [("next", "d", "attack", -2)]
 
 
 def test_natural_one_is_auto_fumble_whatever_the_bonus() -> None:
-    r = P.resolve_attack(plain("a", attack=15), plain("d"), P.Situation(), ScriptedDice([1]))
+    r = resolve_attack(plain("a", attack=15), plain("d"), Situation(), ScriptedDice([1]))
     assert r.roll.row == "auto-fumble" and r.roll.total == 16
 
 
 def test_modified_total_reads_the_table() -> None:
     # 18 + 2 = 20+: critical; 11 - 8 = 3: fumble; 2 - 5 = -3 (not a natural 1): fumble
-    assert P.resolve_attack(plain("a", attack=2), plain("d"), P.Situation(), ScriptedDice([18])).critical
-    r = P.resolve_attack(plain("a"), plain("d", defense=8), P.Situation(), ScriptedDice([11]))
+    assert resolve_attack(plain("a", attack=2), plain("d"), Situation(), ScriptedDice([18])).critical
+    r = resolve_attack(plain("a"), plain("d", defense=8), Situation(), ScriptedDice([11]))
     assert r.roll.row == "fumble"
-    r = P.resolve_attack(plain("a"), plain("d", defense=5), P.Situation(), ScriptedDice([2]))
+    r = resolve_attack(plain("a"), plain("d", defense=5), Situation(), ScriptedDice([2]))
     assert r.roll.row == "fumble"
 
 
@@ -95,9 +108,9 @@ def test_attack_modifier_lines_match_text() -> None:
     assert (mods["medium-shield"].swift, mods["large-shield"].swift) == (-1, -2)
 
 
-def _keys(att: Fighter, dfn: Fighter, sit: P.Situation) -> dict[str, int]:
+def _keys(att: Fighter, dfn: Fighter, sit: Situation) -> dict[str, int]:
     out = {}
-    for m in P.attack_modifiers(att, dfn, sit):
+    for m in attack_modifiers(att, dfn, sit):
         key = m.rule.split(" ")[0].removeprefix("sas/")
         out[key] = out.get(key, 0) + m.value
     return out
@@ -129,50 +142,50 @@ def _keys(att: Fighter, dfn: Fighter, sit: P.Situation) -> dict[str, int]:
 def test_condition_lines(setup, key: str, value: int) -> None:  # type: ignore[no-untyped-def]
     a, d = plain("a"), plain("d")
     setup(a, d)
-    assert _keys(a, d, P.Situation())[key] == value
+    assert _keys(a, d, Situation())[key] == value
 
 
-def BOW30(**kw: object) -> P.Situation:  # noqa: N802
-    return P.Situation(ranged=True, distance_m=30, weapon="short-bow", **kw)  # type: ignore[arg-type]
+def BOW30(**kw: object) -> Situation:  # noqa: N802
+    return Situation(ranged=True, distance_m=30, weapon="short-bow", **kw)  # type: ignore[arg-type]
 
 
-BOW3 = P.Situation(ranged=True, distance_m=3, weapon="short-bow")
+BOW3 = Situation(ranged=True, distance_m=3, weapon="short-bow")
 
 
 @pytest.mark.parametrize(
     ("sit", "key", "value"),
     [
-        (P.Situation(surprise=True), "attack-modifiers/surprise", 2),
-        (P.Situation(hidden=True), "attack-modifiers/surprise", 2),
-        (P.Situation(behind=True), "attack-modifiers/behind", 2),
-        (P.Situation(flank=True), "attack-modifiers/flank", 1),
-        (P.Situation(adjacent_foes=2), "attack-modifiers/defender-surrounded", 1),
-        (P.Situation(height=True), "attack-modifiers/height", 1),
-        (P.Situation(difficult_ground=True), "attack-modifiers/difficult-ground", -2),
-        (P.Situation(tight=True), "attack-modifiers/tight-position", -2),
-        (P.Situation(reduced_visibility=True), "attack-modifiers/reduced-visibility", -2),
-        (P.Situation(encumbered=True), "attack-modifiers/attacker-encumbered", -1),
-        (P.Situation(hard_maneuver=True), "attack-modifiers/hard-maneuver", -2),
+        (Situation(surprise=True), "attack-modifiers/surprise", 2),
+        (Situation(hidden=True), "attack-modifiers/surprise", 2),
+        (Situation(behind=True), "attack-modifiers/behind", 2),
+        (Situation(flank=True), "attack-modifiers/flank", 1),
+        (Situation(adjacent_foes=2), "attack-modifiers/defender-surrounded", 1),
+        (Situation(height=True), "attack-modifiers/height", 1),
+        (Situation(difficult_ground=True), "attack-modifiers/difficult-ground", -2),
+        (Situation(tight=True), "attack-modifiers/tight-position", -2),
+        (Situation(reduced_visibility=True), "attack-modifiers/reduced-visibility", -2),
+        (Situation(encumbered=True), "attack-modifiers/attacker-encumbered", -1),
+        (Situation(hard_maneuver=True), "attack-modifiers/hard-maneuver", -2),
         (BOW3, "attack-modifiers/range-close", 1),
         (BOW30(cover="good"), "attack-modifiers/good-cover", -4),
         (BOW30(cover="partial"), "attack-modifiers/partial-cover", -2),
         (BOW30(concealment="good"), "attack-modifiers/good-concealment", -3),
         (BOW30(concealment="partial"), "attack-modifiers/partial-concealment", -1),
         (BOW30(defender_moved=True), "attack-modifiers/defender-moved", -1),
-        (P.Situation(action="hack-and-slash"), "actions/hack-and-slash", 1),
+        (Situation(action="hack-and-slash"), "actions/hack-and-slash", 1),
         (BOW30(action="aimed-shot"), "actions/aimed-shot", 1),
-        (P.Situation(action="leap-attack"), "actions/leap-attack", 1),
-        (P.Situation(action="charge"), "charge", 1),
-        (P.Situation(withdrawal=True), "disengage/fighting-withdrawal", -2),
-        (P.Situation(pursuing_rout=True), "disengage/rout", 2),
-        (P.Situation(dual_wield=True), "dual-wield", -2),
-        (P.Situation(underwater=True, weapon="long-sword"), "underwater", -3),
-        (P.Situation(horde=7), "horde-attack", 3),
-        (P.Situation(dog_pile=12), "dog-pile", 6),
-        (P.Situation(disarm=True), "disarmed", -4),
+        (Situation(action="leap-attack"), "actions/leap-attack", 1),
+        (Situation(action="charge"), "charge", 1),
+        (Situation(withdrawal=True), "disengage/fighting-withdrawal", -2),
+        (Situation(pursuing_rout=True), "disengage/rout", 2),
+        (Situation(dual_wield=True), "dual-wield", -2),
+        (Situation(underwater=True, weapon="long-sword"), "underwater", -3),
+        (Situation(horde=7), "horde-attack", 3),
+        (Situation(dog_pile=12), "dog-pile", 6),
+        (Situation(disarm=True), "disarmed", -4),
     ],
 )  # fmt: skip
-def test_situation_lines(sit: P.Situation, key: str, value: int) -> None:
+def test_situation_lines(sit: Situation, key: str, value: int) -> None:
     a = plain("a", weapons=["long-sword", "short-bow"])
     assert _keys(a, plain("d"), sit)[key] == value
 
@@ -182,44 +195,44 @@ def test_far_range_and_hth_range() -> None:
     a2 = Fighter(
         "c", build_stats("", {"kind": "human", "size": "human", "movement": 6, "weapons": ["long-bow"]})
     )
-    assert P.range_band(160) == "far" and P.range_band(100) == "long" and P.range_band(1) == "hth"
-    assert P.range_band(30, underwater=True) == "long"  # ranges halved underwater
+    assert range_band(160) == "far" and range_band(100) == "long" and range_band(1) == "hth"
+    assert range_band(30, underwater=True) == "long"  # ranges halved underwater
     with pytest.raises(Exception, match="HTH"):
-        P.attack_modifiers(a, plain("d"), P.Situation(ranged=True, distance_m=1))
+        attack_modifiers(a, plain("d"), Situation(ranged=True, distance_m=1))
     with pytest.raises(Exception, match="does not reach"):
-        P.attack_modifiers(a2, plain("d"), P.Situation(ranged=True, distance_m=200))
+        attack_modifiers(a2, plain("d"), Situation(ranged=True, distance_m=200))
 
 
 def test_size_classes_two_or_more() -> None:
     goblin, human, ogre = plain("g", size="small"), plain("h"), plain("o", size="giant")
-    assert _keys(human, goblin, P.Situation())["attack-modifiers/defender-smaller"] == -1
-    assert _keys(human, ogre, P.Situation())["attack-modifiers/defender-larger"] == 1
-    assert "attack-modifiers/defender-smaller" not in _keys(human, plain("s", size="short"), P.Situation())
+    assert _keys(human, goblin, Situation())["attack-modifiers/defender-smaller"] == -1
+    assert _keys(human, ogre, Situation())["attack-modifiers/defender-larger"] == 1
+    assert "attack-modifiers/defender-smaller" not in _keys(human, plain("s", size="short"), Situation())
 
 
 def test_small_shield_one_attack_per_turn() -> None:
     d = plain("d", shield="small")
-    assert _keys(plain("a"), d, P.Situation())["attack-modifiers/small-shield"] == -1
+    assert _keys(plain("a"), d, Situation())["attack-modifiers/small-shield"] == -1
     d.shield_used = 1
-    assert "attack-modifiers/small-shield" not in _keys(plain("a"), d, P.Situation())
+    assert "attack-modifiers/small-shield" not in _keys(plain("a"), d, Situation())
 
 
 def test_defense_and_dodge_lost_when_immobilized() -> None:
     d = plain("d", defense=1, dodge=2)
-    assert _keys(plain("a"), d, P.Situation())["attacking"] == -3
+    assert _keys(plain("a"), d, Situation())["attacking"] == -3
     d.conditions["immobilized"] = None
-    assert _keys(plain("a"), d, P.Situation())["attacking"] == -1
+    assert _keys(plain("a"), d, Situation())["attacking"] == -1
 
 
 def test_other_grappler_50_percent() -> None:
-    r = P.resolve_attack(plain("a"), plain("d"), P.Situation(defender_grappled=True), ScriptedDice([12, 50]))
+    r = resolve_attack(plain("a"), plain("d"), Situation(defender_grappled=True), ScriptedDice([12, 50]))
     assert r.other_grappler
-    r = P.resolve_attack(plain("a"), plain("d"), P.Situation(defender_grappled=True), ScriptedDice([12, 51]))
+    r = resolve_attack(plain("a"), plain("d"), Situation(defender_grappled=True), ScriptedDice([12, 51]))
     assert not r.other_grappler
 
 
 def test_leap_attack_miss_fumbles() -> None:
-    r = P.resolve_attack(plain("a"), plain("d"), P.Situation(action="leap-attack"), ScriptedDice([5]))
+    r = resolve_attack(plain("a"), plain("d"), Situation(action="leap-attack"), ScriptedDice([5]))
     assert r.fumble and not r.hit
 
 
@@ -232,7 +245,7 @@ HTH = {1: "drop-weapon", 2: "weapon-breaks", 3: "body-part-hurt", 4: "knocked-do
 def test_fumble_hth(face: int) -> None:
     # body part: Leg; knocked down: 1D100 51, no drop (KNOCKED DOWN 50%); injure self: Light Wound 6 (scar)
     extra = {3: [4], 4: [51], 8: [6]}.get(face, [])
-    r = P.roll_fumble(plain("x"), ScriptedDice([face, *extra]))
+    r = roll_fumble(plain("x"), ScriptedDice([face, *extra]))
     assert r.roll.row == HTH[face] and r.roll.die == 8
     kinds = {(e.kind, e.name, e.value) for e in r.effects}
     expected = {
@@ -254,7 +267,7 @@ RANGED = {1: "drop-weapon", 2: "drop-weapon", 3: "drop-weapon", 4: "weapon-break
 
 @pytest.mark.parametrize("face", range(1, 7))
 def test_fumble_ranged(face: int) -> None:
-    r = P.roll_fumble(plain("x", weapons=["short-bow"]), ScriptedDice([face]))
+    r = roll_fumble(plain("x", weapons=["short-bow"]), ScriptedDice([face]))
     assert r.roll.row == RANGED[face] and r.roll.die == 6
     assert any(e.name == "initiative" and e.value == -1 for e in r.effects) == (face <= 5)
 
@@ -265,7 +278,7 @@ MONSTER = {1: ("miss_action", 1), 2: ("miss_attack", 1), 3: ("attack", -2), 4: (
 
 @pytest.mark.parametrize("face", range(1, 7))
 def test_monster_fumbles(face: int) -> None:
-    r = P.roll_fumble(monster(), ScriptedDice([face, 51]))
+    r = roll_fumble(monster(), ScriptedDice([face, 51]))
     assert r.roll.table == "fumble-monster"
     (e,) = r.effects
     assert (e.name, e.value) == MONSTER[face]
@@ -274,8 +287,8 @@ def test_monster_fumbles(face: int) -> None:
 def test_monster_fumble_bonuses_reach_foes() -> None:
     m = monster()
     m.next.update({"foe_attack": 2, "foe_damage": 2})
-    assert _keys(plain("a"), m, P.Situation())["monster-fumbles"] == 2
-    dm = P.damage_modifiers(plain("a"), m, P.Situation())
+    assert _keys(plain("a"), m, Situation())["monster-fumbles"] == 2
+    dm = damage_modifiers(plain("a"), m, Situation())
     assert [x.value for x in dm if "monster-fumbles" in x.rule] == [2]
 
 
@@ -289,7 +302,7 @@ def test_damage_table_every_face(face: int) -> None:
     # 14-16 and 17-18 (a Major Wound) knock down: the 50% drop die (51: kept), MAJOR WOUNDS
     follow = {5: [2], 6: [2], 7: [2], 11: [6], 12: [6], 13: [6], 17: [2, 51], 18: [2, 51]}.get(face, [51])
     d = plain("d")
-    r = P.resolve_damage(plain("a"), d, P.Situation(), ScriptedDice([face, *follow]))
+    r = resolve_damage(plain("a"), d, Situation(), ScriptedDice([face, *follow]))
     assert (r.wound, r.markers) == DAMAGE[face]
     kinds = [e.kind for e in r.effects]
     if face >= 19:
@@ -307,14 +320,14 @@ def test_damage_table_every_face(face: int) -> None:
 
 
 def test_damage_foe_fumble_is_a_d6() -> None:
-    r = P.resolve_damage(plain("a"), plain("d"), P.Situation(), ScriptedDice([6, 6]))
+    r = resolve_damage(plain("a"), plain("d"), Situation(), ScriptedDice([6, 6]))
     fum = [e for e in r.effects if e.kind == "fumble"]
     assert fum and fum[0].name == "stagger"
 
 
 def test_damage_below_one_is_superficial() -> None:
-    r = P.resolve_damage(
-        plain("a"), plain("d", armor="super-heavy", helmet=True), P.Situation(), ScriptedDice([3])
+    r = resolve_damage(
+        plain("a"), plain("d", armor="super-heavy", helmet=True), Situation(), ScriptedDice([3])
     )
     assert r.roll is not None and r.roll.total == -3 and r.markers == 1
 
@@ -355,34 +368,28 @@ def test_armor_side_effects_in_stats() -> None:
 def test_damage_modifiers_each() -> None:
     d = plain("d", armor="heavy", helmet=True)
     a = plain("a", damage=2, weapons=["great-sword"])
-    mods = P.damage_modifiers(a, d, P.Situation(action="mighty-blow"), critical=True)
+    mods = damage_modifiers(a, d, Situation(action="mighty-blow"), critical=True)
     assert [m.value for m in mods] == [2, 2, 4, 1, -4]
     assert (
-        sum(m.value for m in P.damage_modifiers(plain("a", weapons=["dagger"]), plain("d"), P.Situation()))
-        == -1
+        sum(m.value for m in damage_modifiers(plain("a", weapons=["dagger"]), plain("d"), Situation())) == -1
     )
     assert (
-        sum(m.value for m in P.damage_modifiers(plain("a", weapons=["torch"]), plain("d"), P.Situation()))
-        == -2
+        sum(m.value for m in damage_modifiers(plain("a", weapons=["torch"]), plain("d"), Situation())) == -2
     )
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(brawl_plain=True))) == -3
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(action="charge"))) == 2
     assert (
-        sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(brawl_plain=True))) == -3
-    )
-    assert sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(action="charge"))) == 2
-    assert (
-        sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(action="hurling-charge")))
+        sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(action="hurling-charge")))
         == 1
     )
-    assert (
-        sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(dual_wield=True))) == -1
-    )
-    assert sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(horde=5))) == 2
-    assert sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(burn=True))) == -1
-    assert sum(m.value for m in P.damage_modifiers(plain("a"), plain("d"), P.Situation(wall=True))) == -1
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(dual_wield=True))) == -1
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(horde=5))) == 2
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(burn=True))) == -1
+    assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), Situation(wall=True))) == -1
 
 
 def test_no_damage_weapon_entangles() -> None:
-    r = P.resolve_damage(plain("a", weapons=["net"]), plain("d"), P.Situation(), ScriptedDice([]))
+    r = resolve_damage(plain("a", weapons=["net"]), plain("d"), Situation(), ScriptedDice([]))
     assert r.roll is None and [(e.kind, e.name) for e in r.effects] == [
         ("condition", "partial-immobilization")
     ]
@@ -390,7 +397,7 @@ def test_no_damage_weapon_entangles() -> None:
 
 def test_shock_ignores_metal_armor() -> None:
     d = plain("d", armor="medium", helmet=True)
-    mods = P.damage_modifiers(plain("a"), d, P.Situation(shock=True))
+    mods = damage_modifiers(plain("a"), d, Situation(shock=True))
     assert sum(m.value for m in mods) == 0
 
 
@@ -406,14 +413,14 @@ def test_shock_ignores_metal_armor() -> None:
     ([6], {("stat", "appearance", None)}),
 ])  # fmt: skip
 def test_light_wound_table(faces: list[int], expect: set[tuple[str, str, int | None]]) -> None:
-    r = P.light_wound(plain("x"), ScriptedDice(faces))
+    r = light_wound(plain("x"), ScriptedDice(faces))
     assert r.roll.row == tables().wounds.light.rows[faces[0] - 1].id
     assert {(e.kind, e.name, e.rounds) for e in r.effects} == expect
 
 
 def test_light_wound_fumble_is_1d6_on_hth_table() -> None:
     with pytest.raises(Exception, match="d6"):
-        P.light_wound(plain("x"), ScriptedDice([3, 7]))
+        light_wound(plain("x"), ScriptedDice([3, 7]))
 
 
 @pytest.mark.parametrize(("faces", "cut", "expect"), [
@@ -428,7 +435,7 @@ def test_light_wound_fumble_is_1d6_on_hth_table() -> None:
     ([8, 1, 1, 51], "impale", {("bleed", "")}),
 ])  # fmt: skip
 def test_major_wound_table(faces: list[int], cut: str, expect: set[tuple[str, str]]) -> None:
-    r = P.major_wound(plain("x"), cut, ScriptedDice(faces))
+    r = major_wound(plain("x"), cut, ScriptedDice(faces))
     got = {(e.kind, e.name) for e in r.effects} - {("condition", "knocked-down"), ("next", "miss_action")}
     assert got | (expect & {("condition", "knocked-down")}) == expect
     # Most Major Wounds knock prone and cost the next action (setting major_wound_prone)
@@ -436,9 +443,9 @@ def test_major_wound_table(faces: list[int], cut: str, expect: set[tuple[str, st
 
 
 def test_skull_crack_hours_and_bleed_minutes() -> None:
-    r = P.major_wound(plain("x"), "cut", ScriptedDice([3, 2, 51]))
+    r = major_wound(plain("x"), "cut", ScriptedDice([3, 2, 51]))
     assert r.effects[0].rounds == 2 * 360
-    r = P.major_wound(plain("x"), "cut", ScriptedDice([5, 3, 4, 51]))
+    r = major_wound(plain("x"), "cut", ScriptedDice([5, 3, 4, 51]))
     assert r.effects[0].rounds == 7 * 6
 
 
@@ -451,13 +458,13 @@ def test_skull_crack_hours_and_bleed_minutes() -> None:
     ([6], ("stat", "strength", -1, None)),
 ])  # fmt: skip
 def test_bleed_table(faces: list[int], expect: tuple[str, str, int, int | None]) -> None:
-    r = P.bleed_roll(plain("x"), ScriptedDice(faces))
+    r = bleed_roll(plain("x"), ScriptedDice(faces))
     e = r.effects[0]
     assert (e.kind, e.name, e.value, e.rounds) == expect
 
 
 def test_bleed_hazy_uses_the_full_fumble_die() -> None:
-    r = P.bleed_roll(plain("x"), ScriptedDice([3, 8, 6]))  # HTH 1D8 -> 8 injure self -> scar
+    r = bleed_roll(plain("x"), ScriptedDice([3, 8, 6]))  # HTH 1D8 -> 8 injure self -> scar
     assert r.effects[0].name == "injure-self"
 
 
@@ -468,17 +475,17 @@ PARTS = ["hand", "foot", "arm", "leg", "knee", "head", "neck", "groin", "chest",
 
 @pytest.mark.parametrize("face", range(1, 11))
 def test_confusion_and_body_part_tables(face: int) -> None:
-    assert P.confusion_roll(plain("x"), ScriptedDice([face])).row == CONFUSION[face - 1]
-    assert P.roll_body_part(ScriptedDice([face])).row == PARTS[face - 1]
+    assert confusion_roll(plain("x"), ScriptedDice([face])).row == CONFUSION[face - 1]
+    assert roll_body_part(ScriptedDice([face])).row == PARTS[face - 1]
 
 
 @pytest.mark.parametrize("part", PARTS)
 def test_hurt_and_broken_parts(part: str) -> None:
     x = plain("x")
-    hurt = P.hurt_part(x, part, ScriptedDice([3]))
+    hurt = hurt_part(x, part, ScriptedDice([3]))
     assert (hurt[0].kind, hurt[0].name) == ("hurt", part)
     assert any(e.name == "stunned" and e.rounds == 3 for e in hurt) == (part == "head")
-    broken = P.break_part(x, part, ScriptedDice([1]))
+    broken = break_part(x, part, ScriptedDice([1]))
     kinds = {e.kind for e in broken}
     assert ("dead" in kinds) == (part == "neck")
     assert any(e.name == "knocked-out" for e in broken) == (part == "head")
@@ -486,14 +493,14 @@ def test_hurt_and_broken_parts(part: str) -> None:
     # penalties: -1 per hurt part, -2 per broken part
     y = plain("y")
     y.hurt.append(part)
-    assert sum(m.value for m in P.roll_penalties(y, "check")) == -1
+    assert sum(m.value for m in roll_penalties(y, "check")) == -1
     y.broken.append(part)
-    assert sum(m.value for m in P.roll_penalties(y, "check")) == -3
+    assert sum(m.value for m in roll_penalties(y, "check")) == -3
 
 
 def test_body_part_movement() -> None:
     x = plain("x")
-    base = P.movement(x)
+    base = movement(x)
     for part, hurt, broken in [
         ("leg", -2, -4),
         ("knee", -2, -4),
@@ -503,10 +510,10 @@ def test_body_part_movement() -> None:
     ]:
         y = plain("y")
         y.hurt.append(part)
-        assert P.movement(y) - base == hurt, part
+        assert movement(y) - base == hurt, part
         z = plain("z")
         z.broken.append(part)
-        assert P.movement(z) - base == broken, part
+        assert movement(z) - base == broken, part
 
 
 def test_permanent_injuries_table() -> None:

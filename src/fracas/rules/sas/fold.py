@@ -25,7 +25,7 @@ from fracas.engine import events as ev
 from fracas.engine.state import Combatant, Condition, FightState
 from fracas.rules.sas.effects import EffectKind
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.procedures import Effect
+from fracas.rules.sas.procedures.rolls import Effect
 from fracas.rules.sas.tables import tables
 
 _EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))

@@ -32,7 +32,6 @@ from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance, neigh
 from fracas.engine.state import Combatant, Condition, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset, mods_json
-from fracas.rules.sas import procedures as P
 from fracas.rules.sas.fold import (
     DEFENSE_CONDITIONS,
     TURN_SCOPED,
@@ -44,6 +43,46 @@ from fracas.rules.sas.fold import (
     views_held,
 )
 from fracas.rules.sas.model import HAND_PARTS, Fighter, build_stats
+from fracas.rules.sas.procedures.attack import (
+    RANGE_BANDS,
+    AttackResult,
+    Situation,
+    attack_modifiers,
+    range_band,
+    resolve_attack,
+)
+from fracas.rules.sas.procedures.brawl import brawl_applies, brawl_roll, two_hand_substitute
+from fracas.rules.sas.procedures.damage import resolve_damage
+from fracas.rules.sas.procedures.healing import death_check
+from fracas.rules.sas.procedures.initiative import side_initiative
+from fracas.rules.sas.procedures.initiative import surprise as surprise_roll
+from fracas.rules.sas.procedures.mass import break_free, dog_pile_bonus, large_creature, save_vs_crush
+from fracas.rules.sas.procedures.movement import (
+    can_charge,
+    mount_swift,
+    movement,
+    stand_up,
+    zone_of_control_blocks,
+)
+from fracas.rules.sas.procedures.rolls import (
+    Check,
+    Effect,
+    TableRoll,
+    action_check,
+    roll_expr,
+    roll_penalties,
+    save,
+    save_bonuses,
+    skill_check,
+    to_rounds,
+)
+from fracas.rules.sas.procedures.wounds import (
+    bleed_roll,
+    confusion_roll,
+    knock_out,
+    knocked_down,
+    roll_fumble,
+)
 from fracas.rules.sas.rules import REF, rule, rule_list, setting
 from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import Settings, Tables, tables
@@ -105,8 +144,8 @@ _PATHED_CLOSING = frozenset(("close-to-attack", "sneak-attack", "charge", "horde
 _NO_HEXES: frozenset[Hex] = frozenset()
 
 
-def _rolled(actor: str, test: str, r: P.TableRoll | P.Check, target: str | None = None) -> ev.Rolled:
-    if isinstance(r, P.Check):
+def _rolled(actor: str, test: str, r: TableRoll | Check, target: str | None = None) -> ev.Rolled:
+    if isinstance(r, Check):
         roll = {"dice": [[-20, r.face]], "total": r.total}
         return ev.Rolled(
             actor,
@@ -135,8 +174,8 @@ def _rolled(actor: str, test: str, r: P.TableRoll | P.Check, target: str | None 
     )
 
 
-def _effects_from(data: Any) -> list[P.Effect]:
-    return [P.Effect(**dict(d)) for d in data]
+def _effects_from(data: Any) -> list[Effect]:
+    return [Effect(**dict(d)) for d in data]
 
 
 def _last_check_total(b: EventBuilder, actor: str) -> int:
@@ -800,7 +839,7 @@ class SasRuleset(Ruleset):
         # BLEEDING: at the beginning of every round with one or more Bleeds, roll once on the Bleed Table
         for c in state.combatants.values():
             if c.count("bleeds") > 0 and c.status in ("active", "unconscious"):
-                r = P.bleed_roll(view(state, c), dice)
+                r = bleed_roll(view(state, c), dice)
                 b.events.append(_rolled(c.id, "Bleed Table", r.roll))
                 b.effects(r.effects)
         # a Bleed's Wound Marker lands now: DEATH BY A THOUSAND CUTS "Non-Heroic Foes and Creatures will just
@@ -823,7 +862,7 @@ class SasRuleset(Ruleset):
         if len(hidden) == 1:
             s = hidden[0]
             defenders = [f for o, m in sides.items() if o != s for f in m]
-            r = P.surprise(sides[s], defenders, dice)
+            r = surprise_roll(sides[s], defenders, dice)
             out.append(
                 ev.Rolled(
                     s,
@@ -846,7 +885,7 @@ class SasRuleset(Ruleset):
         rest = {s: m for s, m in sides.items() if s != surprise_side}
         order: list[str] = [surprise_side] if surprise_side else []
         if len(rest) > 1:
-            ini = P.side_initiative(rest, dice)
+            ini = side_initiative(rest, dice)
             for side, face, low, tot in ini.rolls:
                 out.append(
                     ev.Rolled(
@@ -897,7 +936,7 @@ class SasRuleset(Ruleset):
                     per = tables().combat.num("mounted", "fear_save_per_ride")
                     mods.append(Modifier(per * rider.stats.skill("ride"), "rider's Ride", rule("mounted")))
                 f = view(state, c)
-                if not self._save(b, f, mods + P.roll_penalties(f, "save"), dice, "Save vs Morale"):
+                if not self._save(b, f, mods + roll_penalties(f, "save"), dice, "Save vs Morale"):
                     self._rout(b, state, c)
         return b.events
 
@@ -905,7 +944,7 @@ class SasRuleset(Ruleset):
     def _save(b: EventBuilder, f: Fighter, mods: list[Modifier], dice: DiceSource, test: str) -> bool:
         """``f`` makes saving throw ``test`` (procedures.save: a Human's reroll); its rolls and effects go to
         ``b``. True when it is made."""
-        made = P.save(f, mods, dice, test.lower())
+        made = save(f, mods, dice, test.lower())
         for chk in made.rolls:
             b.events.append(_rolled(f.id, test, chk))
         b.effects(made.effects)
@@ -914,12 +953,12 @@ class SasRuleset(Ruleset):
     @staticmethod
     def _save_bonus(c: Combatant, *against: str) -> list[Modifier]:
         """The bonuses of a save against these threats (reference 2.5: race, calling, a Monster's Armor)."""
-        return P.save_bonuses(c.stats, against)
+        return save_bonuses(c.stats, against)
 
     def _rout(self, b: EventBuilder, state: FightState, c: Combatant) -> None:
         b.add_condition(c.id, "routed", None, 0, "failed Fear or Morale save", rule("disengage", "rout"))
         b.set_mark(c.id, "routed_round", state.round, rule("disengage", "rout"))
-        b.effects([P.Effect("drop-weapon", c.id, why="Rout", rule=rule("disengage", "rout"))])
+        b.effects([Effect("drop-weapon", c.id, why="Rout", rule=rule("disengage", "rout"))])
         b.set_mark(c.id, "shield_dropped", True, rule("disengage", "rout"))
 
     def _side_start(self, state: FightState) -> list[ev.Event]:
@@ -986,14 +1025,14 @@ class SasRuleset(Ruleset):
             markers = b.counter(c.id, "markers")
             minion = c.stats.minion
             if tables().settings.minions and minion and b.counter(c.id, "hits") >= minion:
-                b.effects([P.Effect("dead", c.id, why=f"Minion level {minion}", rule=rule("minions"))])
+                b.effects([Effect("dead", c.id, why=f"Minion level {minion}", rule=rule("minions"))])
                 continue
             if markers < c.stats.wound_level:
                 continue  # below the Wound Level death_check finds nothing: no view built for it
             # a copy with this batch's markers: the view itself may be held for the rest of the command
             f = dataclasses.replace(view(state, c), markers=markers)
             b.effects(
-                P.death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
+                death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters)
             )
 
     def _round_end(self, state: FightState, b0: EventBuilder) -> list[ev.Event]:
@@ -1013,13 +1052,11 @@ class SasRuleset(Ruleset):
                 continue
             dying = b.mark(c.id, "dying_round")
             if dying is not None and dying <= rnd:
-                b.effects(
-                    [P.Effect("dead", c.id, why="died of wounds", rule=rule("death-by-a-thousand-cuts"))]
-                )
+                b.effects([Effect("dead", c.id, why="died of wounds", rule=rule("death-by-a-thousand-cuts"))])
                 continue
             bleed = b.mark(c.id, "bleed_death_round")
             if bleed is not None and bleed <= rnd and b.counter(c.id, "bleeds") > 0:
-                b.effects([P.Effect("dead", c.id, why="bled to death", rule=rule("major-wounds", "bleed"))])
+                b.effects([Effect("dead", c.id, why="bled to death", rule=rule("major-wounds", "bleed"))])
                 continue
             regrowing = b.mark(c.id, "regrowing")
             if regrowing:
@@ -1058,7 +1095,7 @@ class SasRuleset(Ruleset):
             b.note(f"{c.name} loses this action.", c.id, rule("fumbles"))
             b.consume_next(c.id, "miss_action")
         elif kind == "confusion":
-            r = P.confusion_roll(view(state, c), dice)
+            r = confusion_roll(view(state, c), dice)
             b.events.append(_rolled(c.id, "Confusion Table", r))
             self._confused(b, state, c, r.row, dice)
         elif kind == "rout":
@@ -1073,7 +1110,7 @@ class SasRuleset(Ruleset):
             b.add_condition(c.id, "knocked-down", None, 0, "Confusion", rid)
         elif row in ("wander-half", "wander-full"):
             f = view(state, c)
-            spaces = P.movement(f, self._underwater(state), 0.5 if row == "wander-half" else 1.0)
+            spaces = movement(f, self._underwater(state), 0.5 if row == "wander-half" else 1.0)
             d = dice.roll(6, "random direction") - 1
             path = self._walk_dir(state, c, d, spaces)
             if path:
@@ -1081,7 +1118,7 @@ class SasRuleset(Ruleset):
                 # a move on his turn, if not of his choosing: it draws the reactions to a move (REACTIONS)
                 self._reactions_to_move(b, state, c, path, dice, charging=False)
         elif row == "drop-items":
-            b.effects([P.Effect("drop-weapon", c.id, why="Confusion", rule=rid)])
+            b.effects([Effect("drop-weapon", c.id, why="Confusion", rule=rid)])
         elif row == "attack-random":
             near = [
                 o
@@ -1090,7 +1127,7 @@ class SasRuleset(Ruleset):
             ]
             if near:
                 target = near[dice.roll(len(near), "random adjacent target") - 1]
-                self._attack(b, state, c, target, P.Situation(), dice, "attack")
+                self._attack(b, state, c, target, Situation(), dice, "attack")
         else:
             b.note(f"{c.name} is confused ({row}).", c.id, rid)
 
@@ -1214,7 +1251,7 @@ class SasRuleset(Ruleset):
             or a in ("charge", "hurling-charge")
         )
         zoc = moving and needs_move and a != "trample" and bool(adj)
-        if zoc and P.zone_of_control_blocks(f, [view(state, o) for o in adj]):
+        if zoc and zone_of_control_blocks(f, [view(state, o) for o in adj]):
             raise IllegalCommand(
                 f"{c.name} is engaged in HTH: only Disengage moves it", rule("zone-of-control")
             )
@@ -1466,7 +1503,7 @@ class SasRuleset(Ruleset):
                     rule("actions", a),
                 )
         elif a in ("charge", "hurling-charge"):
-            why = P.can_charge(f, len(self._adjacent_foes(state, c)), hidden=c.hidden)
+            why = can_charge(f, len(self._adjacent_foes(state, c)), hidden=c.hidden)
             if why:
                 raise IllegalCommand(f"{c.name} may not charge: {why}", rule("charge"))
             cmove = self._spaces(state, c, 2.0, charge=True)
@@ -1520,7 +1557,7 @@ class SasRuleset(Ruleset):
         Trample it (the encounter's settings); validate refuses a Trample otherwise, so the tactics ask
         first."""
         with encounter_settings(state):
-            return P.large_creature(view(state, c), view(state, target))
+            return large_creature(view(state, c), view(state, target))
 
     @staticmethod
     def smaller_than(c: Combatant, target: Combatant) -> bool:
@@ -1588,9 +1625,9 @@ class SasRuleset(Ruleset):
             raise IllegalCommand(
                 "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
             )
-        band = P.range_band(d * t.settings.meters_per_space, self._underwater(state))
+        band = range_band(d * t.settings.meters_per_space, self._underwater(state))
         limit = weapon.band or "short"
-        if band == "beyond" or P.RANGE_BANDS.index(band) > P.RANGE_BANDS.index(limit):
+        if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(limit):
             raise IllegalCommand(
                 f"{target.name} is beyond {weapon.label} range ({limit})",
                 rule("attack-modifiers", f"range-{limit}"),
@@ -1607,7 +1644,7 @@ class SasRuleset(Ruleset):
             and o.id not in state.acted
             and not o.has("immobilized")
             and not o.has("routed")
-            and self._dist(o, target) - 1 <= P.movement(view(state, o), self._underwater(state))
+            and self._dist(o, target) - 1 <= movement(view(state, o), self._underwater(state))
             and o.id in state.order
         ]
 
@@ -1619,7 +1656,7 @@ class SasRuleset(Ruleset):
         return (
             mount.stats.movement
             - c.stats.movement
-            + P.mount_swift(view(state, c)) * tables().settings.swift_movement
+            + mount_swift(view(state, c)) * tables().settings.swift_movement
         )
 
     # ----- resolving ---------------------------------------------------------------------------------
@@ -1800,8 +1837,8 @@ class SasRuleset(Ruleset):
         bonus = self._mount_bonus(state, c)
         if bonus:
             mount = view(state, state.combatants[c.marks["mounted_on"]])
-            return P.movement(mount, self._underwater(state), speed, charge) + int(P.mount_swift(f) * speed)
-        return P.movement(f, self._underwater(state), speed, charge)
+            return movement(mount, self._underwater(state), speed, charge) + int(mount_swift(f) * speed)
+        return movement(f, self._underwater(state), speed, charge)
 
     def _goal(self, state: FightState, cmd: Command) -> Hex | None:
         if "to" in cmd.args:
@@ -1910,11 +1947,11 @@ class SasRuleset(Ruleset):
             elif mark == "overwatch" and d > 1:
                 wid = view(state, o).wielded
                 weapon = tables().weapons[wid]
-                band = P.range_band(d * tables().settings.meters_per_space, self._underwater(state))
+                band = range_band(d * tables().settings.meters_per_space, self._underwater(state))
                 if (
                     weapon.ranged
                     and band != "beyond"
-                    and P.RANGE_BANDS.index(band) <= P.RANGE_BANDS.index(weapon.band or "short")
+                    and RANGE_BANDS.index(band) <= RANGE_BANDS.index(weapon.band or "short")
                 ):
                     rid = rule("reactions", "fire-from-overwatch")
                     b.note(f"{o.name} fires from Overwatch!", o.id, rid)
@@ -1934,7 +1971,7 @@ class SasRuleset(Ruleset):
     # --- the attack itself
     def _situation(
         self, state: FightState, c: Combatant, target: Combatant, action: str, **kw: Any
-    ) -> P.Situation:
+    ) -> Situation:
         t = tables()
         d = self._dist(c, target)
         wid = kw.pop("weapon", None) or c.marks.get("weapon") or c.stats.weapons[0]
@@ -1992,7 +2029,7 @@ class SasRuleset(Ruleset):
                 kw.setdefault("concealment", "good")  # "Jungle Surroundings"
             elif spot in {tuple(h) for h in terrain.get("concealment", [])}:
                 kw.setdefault("concealment", "partial")  # "Tall Grass"
-        return P.Situation(
+        return Situation(
             ranged=ranged,
             distance_m=d * t.settings.meters_per_space if ranged else None,
             surprise=first_round_surprise,
@@ -2023,12 +2060,12 @@ class SasRuleset(Ruleset):
         state: FightState,
         c: Combatant,
         target: Combatant,
-        sit: P.Situation,
+        sit: Situation,
         dice: DiceSource,
         action: str,
         immediate: bool = False,
         friendly: bool = True,
-    ) -> P.AttackResult | None:
+    ) -> AttackResult | None:
         """One attack roll and, if it hits, its damage roll; what they do is held until the side has
         attacked (``immediate`` for out-of-order attacks)."""
         t = tables()
@@ -2046,12 +2083,12 @@ class SasRuleset(Ruleset):
         # MONSTER FUMBLES 4-5 "Foes get Attack +2 / Damage +2 to next attack vs Monster": each foe's next
         # attack on the monster, once (the marks lapse at the end of the next round as before)
         dfn, foe_bonus = _foe_bonus_view(dfn, b.mark(target.id, "foe_bonus_used"), c.id)
-        effects: list[P.Effect] = []
+        effects: list[Effect] = []
         # THE BRAWL RULE, rolled before the attack roll
         weapon = t.weapons[sit.weapon or att.wielded]
         if (
             state.options.get("brawl-rule", True)
-            and P.brawl_applies(att, dfn, sit.ranged)
+            and brawl_applies(att, dfn, sit.ranged)
             and not sit.horde
             and not sit.dog_pile
             and sit.brawl is None
@@ -2059,7 +2096,7 @@ class SasRuleset(Ruleset):
             and not att.mounted_on
             and not dfn.mounted_on
         ):
-            bd = P.brawl_roll(dice)
+            bd = brawl_roll(dice)
             b.events.append(
                 ev.Rolled(
                     c.id,
@@ -2081,7 +2118,7 @@ class SasRuleset(Ruleset):
                         - (0 if att.wielded == "unarmed" else weapon.hands)
                         - (1 if att.stats.shield != "none" else 0)
                     )
-                    sub = P.two_hand_substitute(row, free)
+                    sub = two_hand_substitute(row, free)
                     if sub is not row and sub is not None:
                         b.note(
                             f"{row.label} needs two free hands: {sub.label} instead",
@@ -2110,7 +2147,7 @@ class SasRuleset(Ruleset):
             key = (state.round, state.extra.get("side_index", 0))
             n = used[2] + 1 if used and (used[0], used[1]) == key else 1
             b.set_mark(target.id, "shield_used", (*key, n))
-        r = P.resolve_attack(att, dfn, sit, dice)
+        r = resolve_attack(att, dfn, sit, dice)
         b.events.append(_rolled(c.id, "Attack", r.roll, target.id))
         if foe_bonus:
             used = b.mark(target.id, "foe_bonus_used") or ()
@@ -2133,9 +2170,7 @@ class SasRuleset(Ruleset):
                         c.id,
                         rule("attack-modifiers", "defender-grappled"),
                     )
-            dr = P.resolve_damage(
-                att, dfn if victim is target else view(state, victim), sit, dice, r.critical
-            )
+            dr = resolve_damage(att, dfn if victim is target else view(state, victim), sit, dice, r.critical)
             if dr.roll is not None:
                 b.events.append(_rolled(c.id, "Damage", dr.roll, victim.id))
             effects += dr.effects
@@ -2143,9 +2178,9 @@ class SasRuleset(Ruleset):
                 b.set_mark(c.id, "poisoned", None)
                 vf = view(state, victim)
                 if not self._save(b, vf, self._save_bonus(victim, "poison"), dice, "Save vs Poison"):
-                    rounds = P.roll_expr(t.settings.poison_rounds, dice, "poison")
+                    rounds = roll_expr(t.settings.poison_rounds, dice, "poison")
                     effects.append(
-                        P.Effect(
+                        Effect(
                             "condition",
                             victim.id,
                             name="sickened",
@@ -2157,7 +2192,7 @@ class SasRuleset(Ruleset):
         elif sit.ranged and not r.fumble:
             self._catch_missile(b, state, target, dice)
         if r.fumble:
-            fr = P.roll_fumble(att, dice, ranged=sit.ranged)
+            fr = roll_fumble(att, dice, ranged=sit.ranged)
             b.events.append(_rolled(c.id, "Fumble", fr.roll))
             effects += [e for e in fr.effects if e.kind != "friendly-fire"]
             if any(e.kind == "friendly-fire" for e in fr.effects) and friendly:
@@ -2193,8 +2228,8 @@ class SasRuleset(Ruleset):
         return r
 
     def _friendly_fire_situation(
-        self, state: FightState, c: Combatant, att: Fighter, ally: Combatant, sit: P.Situation
-    ) -> P.Situation | None:
+        self, state: FightState, c: Combatant, att: Fighter, ally: Combatant, sit: Situation
+    ) -> Situation | None:
         """The ally's own place for a Friendly Fire attack (FUMBLE TABLE): its cover, range, size, flank; None
         when the weapon cannot attack it from where it stands (a bow beyond its range band, or in HTH
         range). [choice: the table is silent on range; only an ally the attack could hit is hit]"""
@@ -2206,14 +2241,14 @@ class SasRuleset(Ruleset):
                 brawl=None,
                 brawl_plain=False,
             )
-            P.attack_modifiers(att, view(state, ally), osit)
+            attack_modifiers(att, view(state, ally), osit)
         except IllegalCommand:
             return None
         return osit
 
     def _shield_spell(
-        self, b: EventBuilder, state: FightState, target: Combatant, sit: P.Situation, dice: DiceSource
-    ) -> P.Situation:
+        self, b: EventBuilder, state: FightState, target: Combatant, sit: Situation, dice: DiceSource
+    ) -> Situation:
         if target.has("shield-spell") or b.has(target.id, "shield-spell"):
             return dataclasses.replace(sit, shield_spell=True)
         if (
@@ -2239,7 +2274,7 @@ class SasRuleset(Ruleset):
             return
         if not state.options.get("auto-reactions", True) or b.status(target.id) != "active":
             return
-        chk = P.action_check(view(state, target), "catch-missile", dice)
+        chk = action_check(view(state, target), "catch-missile", dice)
         b.events.append(_rolled(target.id, "Catch Missile", chk))
         b.set_mark(target.id, "reacted_round", state.round, rule("reactions", "catch-missile"))
         if chk.success:
@@ -2258,7 +2293,7 @@ class SasRuleset(Ruleset):
         t = tables()
         b.add_counter(c.id, "pp_used", t.magic.power_points, what, rule("spell-check"))
         f = view(state, c)
-        mods = P.roll_penalties(f, "check")
+        mods = roll_penalties(f, "check")
         if c.has("confusion"):
             mods.append(Modifier(-4, "Caster Confused", rule("spell-check")))
         face = dice.roll(20, f"spell check {what}")
@@ -2266,7 +2301,7 @@ class SasRuleset(Ruleset):
         row = t.magic.lookup(tot, natural=face)
         if face == 20:
             row = t.magic.row("success")
-        troll = P.TableRoll(
+        troll = TableRoll(
             "spell-check", 20, face, tuple(mods), tot, row.id, row.label, rule("spell-check", row.id)
         )
         b.events.append(_rolled(c.id, f"Spell Check ({what})", troll))
@@ -2276,10 +2311,10 @@ class SasRuleset(Ruleset):
                 c.id, "exhausted", until, 0, "Spell Check: Exhaustion", rule("spell-check", row.id)
             )
         if row.knocked_out:
-            hours = P.roll_expr(row.knocked_out, dice, "knocked out")
+            hours = roll_expr(row.knocked_out, dice, "knocked out")
             b.effects(
-                P.knock_out(
-                    view(state, c), P.to_rounds(hours, "hours"), "Spell Check", rule("spell-check", row.id)
+                knock_out(
+                    view(state, c), to_rounds(hours, "hours"), "Spell Check", rule("spell-check", row.id)
                 )
             )
         if not row.success:
@@ -2289,7 +2324,7 @@ class SasRuleset(Ruleset):
                 _rolled(
                     c.id,
                     "Spell Failure",
-                    P.TableRoll(
+                    TableRoll(
                         "spell-failure",
                         20,
                         face2,
@@ -2308,7 +2343,7 @@ class SasRuleset(Ruleset):
             if frow.markers:
                 b.effects(
                     [
-                        P.Effect(
+                        Effect(
                             "markers", c.id, frow.markers, why="Spellburn", rule=rule("spell-check", frow.id)
                         )
                     ]
@@ -2680,7 +2715,7 @@ class SasRuleset(Ruleset):
                 if all(n in taken or n in walls for n in neighbours(target.pos)):
                     continue  # no room left next to the target
                 taken.discard(m.pos)  # type: ignore[arg-type]
-                spaces = P.movement(view(state, m), self._underwater(state))
+                spaces = movement(view(state, m), self._underwater(state))
                 path = self._path_to(state, m, target.pos, spaces, True, taken)
                 if not path or distance(path[-1], target.pos) > 1:
                     taken.add(m.pos)  # type: ignore[arg-type]
@@ -2744,7 +2779,7 @@ class SasRuleset(Ruleset):
             b.set_mark(
                 target.id,
                 "pile",
-                {"members": tuple(m.id for m in members), "bonus": P.dog_pile_bonus(n)},
+                {"members": tuple(m.id for m in members), "bonus": dog_pile_bonus(n)},
                 rid,
             )
         elif r is not None and not r.hit:
@@ -2805,7 +2840,7 @@ class SasRuleset(Ruleset):
             state, mc = self._struck(state, b.events[k:], mc)
             target = state.combatants[target.id]
             assert target.pos is not None
-        made = P.save_vs_crush(view(state, target), dice)
+        made = save_vs_crush(view(state, target), dice)
         for chk in made.rolls:
             b.events.append(_rolled(target.id, "Save vs Crush", chk))
         b.effects(made.effects)
@@ -2821,7 +2856,7 @@ class SasRuleset(Ruleset):
             if free:
                 b.events.append(ev.Moved(target.id, (free[0],), "dodge", rule=rule("large-creature-attacks")))
             return
-        dr = P.resolve_damage(
+        dr = resolve_damage(
             view(state, mc), view(state, target), self._situation(state, mc, target, "attack"), dice
         )
         if dr.roll is not None:
@@ -2909,7 +2944,7 @@ class SasRuleset(Ruleset):
     ) -> None:
         f = view(state, c)
         mods = [Modifier(f.stats.stealth, "Stealth", rule("actions", "hide"))] if f.stats.stealth else []
-        chk = P.skill_check(tables().settings.hide_check, mods + P.roll_penalties(f, "check"), dice, "Hide")
+        chk = skill_check(tables().settings.hide_check, mods + roll_penalties(f, "check"), dice, "Hide")
         b.events.append(_rolled(c.id, "Hide (Stealth check)", chk))
         if chk.success:
             b.events.append(HiddenSet(c.id, True, rule("actions", "hide")))
@@ -2923,7 +2958,7 @@ class SasRuleset(Ruleset):
         cmd: Command,
         dice: DiceSource,
     ) -> None:
-        chk = P.action_check(view(state, c), "lookout", dice)
+        chk = action_check(view(state, c), "lookout", dice)
         b.events.append(_rolled(c.id, "Lookout", chk))
         if chk.success:
             for o in state.combatants.values():
@@ -2955,7 +2990,7 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         slippery = bool(state.extra.get("map", {}).get("slippery"))
-        chk = P.stand_up(view(state, c), len(self._adjacent_foes(state, c)), dice, slippery)
+        chk = stand_up(view(state, c), len(self._adjacent_foes(state, c)), dice, slippery)
         b.events.append(_rolled(c.id, "Stand Up", chk))
         if chk.success:
             b.remove_condition(c.id, "knocked-down", "stands up", rule("actions", "stand-up"))
@@ -2969,7 +3004,7 @@ class SasRuleset(Ruleset):
         cmd: Command,
         dice: DiceSource,
     ) -> None:
-        chk = P.action_check(view(state, c), "pick-up", dice, len(self._adjacent_foes(state, c)))
+        chk = action_check(view(state, c), "pick-up", dice, len(self._adjacent_foes(state, c)))
         b.events.append(_rolled(c.id, "Pick up Dropped Item", chk))
         if chk.success:
             b.set_mark(c.id, "weapon", c.marks["dropped"])
@@ -3032,7 +3067,7 @@ class SasRuleset(Ruleset):
         (N whole rounds after the one it is raised in, which it also covers: a cry raised with a Charge counts
         on the charge's own attack)."""
         a = tables().combat.actions["battle-cry"]
-        n = P.roll_expr(a.duration or "1d2+1", dice, "battle cry")
+        n = roll_expr(a.duration or "1d2+1", dice, "battle cry")
         b.add_condition(
             c.id,
             "battle-cry",
@@ -3102,15 +3137,15 @@ class SasRuleset(Ruleset):
         if spell.save:
             tf = view(state, target)
             mods = self._save_bonus(target, "spells", *t.saves.spell.get(spell_id, ()))
-            if self._save(b, tf, mods + P.roll_penalties(tf, "save"), dice, f"Save vs {spell.label}"):
+            if self._save(b, tf, mods + roll_penalties(tf, "save"), dice, f"Save vs {spell.label}"):
                 return
         if spell.condition == "knocked-down":
-            b.effects(P.knocked_down(view(state, target), dice, spell.label))
+            b.effects(knocked_down(view(state, target), dice, spell.label))
         elif spell.condition:
-            rounds = P.roll_expr(spell.duration, dice, spell.label) if spell.duration else None
+            rounds = roll_expr(spell.duration, dice, spell.label) if spell.duration else None
             b.effects(
                 [
-                    P.Effect(
+                    Effect(
                         "condition", target.id, name=spell.condition, rounds=rounds, why=spell.label, rule=rid
                     )
                 ]
@@ -3125,7 +3160,7 @@ class SasRuleset(Ruleset):
         cmd: Command,
         dice: DiceSource,
     ) -> None:
-        chk = P.action_check(view(state, c), "rally", dice)
+        chk = action_check(view(state, c), "rally", dice)
         b.events.append(_rolled(c.id, "Rally", chk))
         if chk.success:
             for o in state.on_side(c.side):
@@ -3234,8 +3269,8 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         b.add_counter(c.id, "potions", -1, "Quaff", rule("actions", "quaff"))
-        n = P.roll_expr(tables().settings.potion_heal, dice, "potion")
-        b.effects([P.Effect("markers", c.id, -n, why="Healing potion", rule=setting("potion_heal"))])
+        n = roll_expr(tables().settings.potion_heal, dice, "potion")
+        b.effects([Effect("markers", c.id, -n, why="Healing potion", rule=setting("potion_heal"))])
         if b.mark(c.id, "dying_round") is not None and b.counter(c.id, "markers") < c.stats.wound_level:
             b.set_mark(c.id, "dying_round", None)
             if b.status(c.id) == "dying":
@@ -3251,7 +3286,7 @@ class SasRuleset(Ruleset):
         dice: DiceSource,
     ) -> None:
         who = target or c
-        b.effects([P.Effect("stop-bleed", who.id, why="Bandages", rule=rule("actions", "stop-bleed"))])
+        b.effects([Effect("stop-bleed", who.id, why="Bandages", rule=rule("actions", "stop-bleed"))])
 
     def _do_intimidate(
         self,
@@ -3267,15 +3302,13 @@ class SasRuleset(Ruleset):
         f = view(state, c)
         skill = f.stats.skill("intimidate")
         mods = [Modifier(skill, "Intimidate", rule("actions", "intimidate"))] if skill else []
-        chk = P.skill_check(
-            t.settings.intimidate_check, mods + P.roll_penalties(f, "check"), dice, "Intimidate"
-        )
+        chk = skill_check(t.settings.intimidate_check, mods + roll_penalties(f, "check"), dice, "Intimidate")
         b.events.append(_rolled(c.id, "Intimidate", chk, target.id))
         if not chk.success:
             return
         tf = view(state, target)
         if not self._save(
-            b, tf, self._save_bonus(target, "fear") + P.roll_penalties(tf, "save"), dice, "Save vs Fear"
+            b, tf, self._save_bonus(target, "fear") + roll_penalties(tf, "save"), dice, "Save vs Fear"
         ):
             self._rout(b, state, target)
 
@@ -3292,7 +3325,7 @@ class SasRuleset(Ruleset):
         f = view(state, c)
         skill = f.stats.skill("taunt")
         mods = [Modifier(skill, "Taunt", rule("actions", "taunt"))] if skill else []
-        chk = P.skill_check(tables().settings.taunt_check, mods + P.roll_penalties(f, "check"), dice, "Taunt")
+        chk = skill_check(tables().settings.taunt_check, mods + roll_penalties(f, "check"), dice, "Taunt")
         b.events.append(_rolled(c.id, "Taunt", chk, target.id))
         if chk.success:
             b.add_condition(
@@ -3311,7 +3344,7 @@ class SasRuleset(Ruleset):
     ) -> None:
         pile = c.marks.get("pile")
         bonus = int(pile["bonus"]) if pile else 0
-        chk = P.break_free(view(state, c), bonus, dice)
+        chk = break_free(view(state, c), bonus, dice)
         b.events.append(_rolled(c.id, "Break Free", chk))
         if not chk.success:
             return
@@ -3357,7 +3390,7 @@ class SasRuleset(Ruleset):
 
     def attack_modifiers_now(
         self, state: FightState, command: Command
-    ) -> tuple[list[Modifier], P.Situation] | None:
+    ) -> tuple[list[Modifier], Situation] | None:
         """The modifiers of the attack roll ``command`` would make now, and its situation (ATTACK TABLE
         MODIFIERS): a closing attack is read from where its move would end, a charge with ``battle_cry``
         with the cry, as the roll is (what reactions to the move would do is not foreseen); None for a
@@ -3397,7 +3430,7 @@ class SasRuleset(Ruleset):
                 ):
                     return None
                 dfn, _ = _foe_bonus_view(view(state, target), target.marks.get("foe_bonus_used"), c.id)
-                return P.attack_modifiers(view(state, c), dfn, sit), sit
+                return attack_modifiers(view(state, c), dfn, sit), sit
             except IllegalCommand:
                 return None
 
@@ -3433,7 +3466,7 @@ class SasRuleset(Ruleset):
         fumble = (1 + sum(1 for f in faces if f + m <= 3)) / 20
         brawl = (
             state.options.get("brawl-rule", True)
-            and P.brawl_applies(view(state, c), view(state, target), sit.ranged)
+            and brawl_applies(view(state, c), view(state, target), sit.ranged)
             and command.action not in ("horde", "dog-pile")
         )
         note = "; 50% of melee attacks become Random Brawl Attacks" if brawl else ""

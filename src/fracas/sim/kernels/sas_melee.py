@@ -200,7 +200,7 @@ def _check_tables(t: Any) -> None:
 
 
 def _check(ruleset: Any, state: FightState) -> list[Any]:
-    from fracas.rules.sas.procedures import large_creature
+    from fracas.rules.sas.procedures.mass import large_creature
     from fracas.rules.sas.ruleset import SasRuleset
     from fracas.rules.sas.tactics import SasTactic
 
@@ -287,8 +287,10 @@ class SasDuelKernel:
     def _tables(self, ruleset: Any, state: FightState, cs: list[Any]) -> None:
         import dataclasses
 
-        from fracas.rules.sas import procedures as Pr
         from fracas.rules.sas.fold import view
+        from fracas.rules.sas.procedures.attack import attack_modifiers
+        from fracas.rules.sas.procedures.damage import damage_modifiers
+        from fracas.rules.sas.procedures.rolls import save_bonuses
         from fracas.rules.sas.tables import tables
 
         t = tables()
@@ -369,7 +371,7 @@ class SasDuelKernel:
             S[i, K.S_WALK] = ruleset._spaces(state, c, 1.0)
             S[i, K.S_RUN] = ruleset._spaces(state, c, 2.0)
             S[i, K.S_CHARGE] = ruleset._spaces(state, c, 2.0, charge=True)
-            S[i, K.S_SAVE_DEATH] = sum(m.value for m in Pr.save_bonuses(st, ("death",)))
+            S[i, K.S_SAVE_DEATH] = sum(m.value for m in save_bonuses(st, ("death",)))
             S[i, K.S_REROLLS] = t.saves.rerolls_per_day if st.race in t.saves.reroll_races else 0
             for w, wid in enumerate([*st.weapons, "unarmed"]):
                 wp = t.weapons[wid]
@@ -421,9 +423,9 @@ class SasDuelKernel:
                         base = ruleset._situation(near, c, o, act or "attack", weapon=wid)
                         for b, (row, plain) in enumerate(brows):
                             sit = dataclasses.replace(base, brawl=row, brawl_plain=plain)
-                            ATK[i, wa, wd, k, b] = sum(m.value for m in Pr.attack_modifiers(att, dfn, sit))
+                            ATK[i, wa, wd, k, b] = sum(m.value for m in attack_modifiers(att, dfn, sit))
                             if wd == 0:
-                                DMG[i, wa, k, b] = sum(m.value for m in Pr.damage_modifiers(att, dfn, sit))
+                                DMG[i, wa, k, b] = sum(m.value for m in damage_modifiers(att, dfn, sit))
         self.ATK, self.DMG = ATK, DMG
 
         codes = np.zeros((20, THI - TLO + 1), np.int64)

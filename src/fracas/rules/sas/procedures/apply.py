@@ -1,0 +1,65 @@
+"""Folding Spells & Swords effects into fighters, for tests and the simulator (the engine folds events
+instead, :mod:`fracas.rules.sas.fold`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from fracas.rules.sas.model import Fighter
+from fracas.rules.sas.procedures.rolls import Effect
+from fracas.rules.sas.tables import tables
+
+
+def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
+    """Fold effects into fighters (for tests and the simulator; the engine folds events instead)."""
+    for e in effects:
+        f = fighters.get(e.target)
+        if f is None:
+            continue
+        k = e.kind
+        if k == "markers":
+            f.markers = max(0, f.markers + e.value)
+            f.burn_markers = min(f.burn_markers, f.markers)
+            if e.value > 0:
+                f.hits_taken += 1
+        elif k == "burn-markers":
+            f.markers += e.value
+            f.burn_markers += e.value
+        elif k == "condition":
+            f.conditions[e.name] = e.rounds
+        elif k == "remove-condition":
+            f.conditions.pop(e.name, None)
+        elif k == "hurt":
+            f.hurt.append(e.name)
+        elif k == "broken":
+            f.broken.append(e.name)
+        elif k == "remove-broken":
+            if e.name in f.broken:
+                f.broken.remove(e.name)
+        elif k == "permanent":
+            f.permanent.append(e.name)
+        elif k == "bleed":
+            f.bleeds += e.value
+            f.next["bleed_death"] = min(f.next.get("bleed_death", 10**6), e.rounds or 10**6)
+        elif k == "stop-bleed":
+            f.bleeds = 0
+            f.next.pop("bleed_death", None)
+        elif k == "dead":
+            f.dead = True
+        elif k == "dying":
+            f.dying_rounds = e.rounds
+        elif k == "next":
+            f.next[e.name] = f.next.get(e.name, 0) + e.value
+        elif k == "stat":
+            if e.name == "strength":
+                f.strength_loss -= e.value
+            elif e.name == "appearance":
+                f.appearance_loss -= e.value
+        elif k == "drop-weapon":
+            held = tables().weapons.get(f.wielded)
+            if held is None or held.hands:  # a natural weapon is never dropped
+                f.weapon = "unarmed"
+        elif k == "lost-limb":
+            f.lost = (*f.lost, e.name)
+            if e.name == "leg":
+                f.next["move"] = f.next.get("move", 0) + e.value
