@@ -16,7 +16,7 @@ from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.play import Fight, replay
-from fracas.rules.ed1.rules import REFS, RULES
+from fracas.rules.cite import catalog
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].joinpath("examples", "ed1").glob("*.yaml"))
 
@@ -52,10 +52,10 @@ def test_the_skirmish_shows_the_ed1_rules() -> None:
         for e in f.log:
             rule = getattr(e, "rule", "") or ""
             for key in ("charge", "actions.reserved", "changed", "attack.armor-defeating"):
-                if rule == REFS[key]:
+                if rule == catalog("ed1").refs[key]:
                     seen.add(key)
             for _v, _w, r in getattr(e, "modifiers", ()) or ():
-                if r == REFS["changed"]:
+                if r == catalog("ed1").refs["changed"]:
                     seen.add("changed")
             if isinstance(e, ev.Rolled) and e.dn is not None:
                 assert e.extra == 0
@@ -141,7 +141,7 @@ def test_fracas_rules_ed1_lists_the_chapter(capsys: pytest.CaptureFixture[str]) 
     obj = json.loads(out)
     assert obj["source"] == TEXT
     ids = [r["id"] for r in obj["rules"]]
-    assert len(ids) == len(set(ids)) == len(RULES)
+    assert len(ids) == len(set(ids)) == len(catalog("ed1").rules)
     assert all(i.startswith("ed1/") and r["page"] for i, r in zip(ids, obj["rules"], strict=True))
     # every section of the chapter has its rules
     pages = " ".join(r["page"] for r in obj["rules"])

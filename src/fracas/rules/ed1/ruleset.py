@@ -1,7 +1,7 @@
 """The Earthdawn 1st Edition ruleset ``ed1``: the shared Earthdawn round with the 1st Edition's rules.
 
 Source: ``001_694a1556573a8dc9.txt`` ("EDRulebook: 12 Combat"); rule ids and sections in
-:mod:`fracas.rules.ed1.rules`. What the shared code (:mod:`fracas.rules.earthdawn`) does for both editions
+``data/rules.toml``. What the shared code (:mod:`fracas.rules.earthdawn`) does for both editions
 stays there; this module changes only what the 1st Edition changes:
 
 - the ED1 Step table and success levels (Pathetic ... Extraordinary) instead of extra successes; an
@@ -29,6 +29,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.base import Modifier, OptionalRule, Rule
+from fracas.rules.cite import catalog
 from fracas.rules.earthdawn.actions import SIMPLE, STANDARD, Action
 from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import (
@@ -41,7 +42,6 @@ from fracas.rules.earthdawn.combat import (
 )
 from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
 from fracas.rules.ed1.profile import Ed1Profile, override_ed1, profile_from_ed1_block, profile_from_ed1_stats
-from fracas.rules.ed1.rules import REFS, RULES
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 ED1 = Edition(
     id="ed1",
     steps="ed1",
-    refs=REFS,
+    refs=dict(catalog("ed1").refs),
     extra_success_damage=0,
     rule_of_one_min_dice=2,
     result_floor=1,
@@ -124,7 +124,7 @@ class Ed1Ruleset(EarthdawnRuleset):
 
     # ----- the book -----------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:
-        return list(RULES)
+        return list(catalog("ed1").rules)
 
     def optional_rules(self) -> list[OptionalRule]:
         return [
