@@ -83,7 +83,7 @@ from fracas.rules.sas.procedures.wounds import (
     knocked_down,
     roll_fumble,
 )
-from fracas.rules.sas.rules import REF, rule, rule_list, setting
+from fracas.rules.sas.rules import rule, rule_list, setting
 from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import Settings, Tables, tables
 
@@ -485,101 +485,7 @@ class SasRuleset(Ruleset):
 
     # ----- the book ---------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:
-        out = rule_list()
-        t = tables()
-        for aid, a in t.combat.actions.items():
-            out.append(Rule(f"sas/actions/{aid}", a.label, "COMBAT ROUND ACTIONS LIST"))
-        for rid, a in t.combat.reactions.items():
-            out.append(Rule(f"sas/reactions/{rid}", a.label, "REACTIONS"))
-
-        def rows(prefix: str, section: str, table: Any) -> None:
-            for r in table.rows:
-                faces = (
-                    f"{r.low}" if r.high == r.low else f"{r.low}+" if r.high is None else f"{r.low}-{r.high}"
-                )
-                out.append(Rule(f"sas/{prefix}/{r.id}", f"{faces}: {r.label}", section))
-
-        rows("attack-table", "ATTACK TABLE", t.attack)
-        rows("fumble-hth", "FUMBLE TABLE (HTH WEAPON)", t.fumbles.hth)
-        rows("fumble-ranged", "FUMBLE TABLE (RANGED WEAPON)", t.fumbles.ranged)
-        rows("monster-fumbles", "MONSTER FUMBLES", t.fumbles.monster)
-        rows("damage-table", "DAMAGE TABLE", t.damage)
-        rows("light-wounds", "LIGHT WOUND TABLE", t.wounds.light)
-        rows("major-wounds", "MAJOR WOUND TABLE", t.wounds.major)
-        rows("bleeding", "BLEED TABLE", t.wounds.bleed)
-        rows("random-body-part", "RANDOM BODY PART TABLE", t.wounds.body_parts)
-        rows("confusion-table", "CONFUSION TABLE", t.conditions.confusion_table)
-        rows("random-brawl", "reference/spells-and-swords.md 1.2", t.brawl)
-        out.append(
-            Rule(
-                "sas/random-brawl/24-60",
-                "24-60: not public; an unmodified Brawl Attack (Damage -3)",
-                "reference/spells-and-swords.md 1.2",
-                "gm-call",
-                "complete data/brawl.toml from the book",
-            )
-        )
-        for key, m in t.attack.modifiers.items():
-            out.append(
-                Rule(f"sas/attack-modifiers/{key}", f"{m.label} {m.value:+d}", "ATTACK TABLE MODIFIERS")
-            )
-        for key, w in t.damage.weapon_classes.items():
-            if not w.not_in_text:
-                out.append(
-                    Rule(
-                        f"sas/damage-modifiers/{key}", f"{w.label} {w.value:+d}", "DAMAGE TABLE MODIFIER LIST"
-                    )
-                )
-        for key, a in t.damage.armor_classes.items():
-            # "none" too: a creature's own Armor (a stat block's Armor +N) is cited under it
-            out.append(
-                Rule(f"sas/damage-modifiers/{key}", f"{a.label} -{a.armor}", "DAMAGE TABLE MODIFIER LIST")
-            )
-        for level in ("easy", "moderate", "hard", "heroic"):
-            out.append(Rule(f"sas/skill-check/{level}", f"{level.capitalize()} skill check", f"{REF} 2.4"))
-        rows("spell-check", f"{REF} 5.1", t.magic)
-        for r in t.magic.failure.rows:
-            out.append(Rule(f"sas/spell-check/{r.id}", f"Spell Failure: {r.label}", f"{REF} 5.1"))
-        sv = t.saves
-        for source, lists in (("race", sv.race), ("calling", sv.calling)):
-            for who, threats in lists.items():
-                out.append(
-                    Rule(
-                        f"sas/save/{source}-{who}",
-                        f"{who}: {sv.bonus:+d} vs {', '.join(threats)}",
-                        f"{REF} 2.5",
-                    )
-                )
-        for key, label in (
-            ("fighting-withdrawal", "Fighting Withdrawal"),
-            ("flee", "Flee"),
-            ("rout", "Rout"),
-        ):
-            out.append(Rule(f"sas/disengage/{key}", label, "DISENGAGE"))
-        out.append(
-            Rule("sas/regeneration/parts", "Hurt parts regrow in 1D6 minutes, broken in 3D20", "REGENERATION")
-        )
-        for sid, spell in t.magic.spells.items():
-            out.append(
-                Rule(
-                    f"sas/setting/spells.{sid}",
-                    f"{spell.label}: its effect (no spell list is public)",
-                    "docs/rulesets/sas.md",
-                    "gm-call",
-                    "a value no source gives",
-                )
-            )
-        for name in Settings.model_fields:
-            out.append(
-                Rule(
-                    f"sas/setting/{name}",
-                    f"{name} = {getattr(t.settings, name)!r}",
-                    "docs/rulesets/sas.md",
-                    "gm-call",
-                    "a value no source gives",
-                )
-            )
-        return out
+        return rule_list()
 
     def optional_rules(self) -> list[OptionalRule]:
         return [
