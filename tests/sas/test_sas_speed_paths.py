@@ -324,7 +324,8 @@ def test_deaths_leave_the_held_view_alone() -> None:
 def test_die_table_lookup_reads_its_index_as_the_rows() -> None:
     """``DieTable.lookup`` reads an index built once per table: for every table, every total and natural
     face, the row a scan of the rows finds (below the first row the first, beyond the last the last)."""
-    from fracas.rules.sas.tables import DieTable, tables
+    from fracas.rules.sas.rows import DieTable
+    from fracas.rules.sas.tables import tables
 
     def plain(table: DieTable, total: int, natural: int | None) -> object:  # type: ignore[type-arg]
         if natural is not None:

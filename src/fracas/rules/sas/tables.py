@@ -1,8 +1,9 @@
 """Spells & Swords tables, read from ``data/*.toml`` and validated with pydantic at load.
 
 Every table of the combat text (/work/shared/rules/004_0d1ac50b56c23caf.txt) is a data file a reader can hold
-against the text line by line; this module only loads, checks (rows contiguous, covering the die) and looks
-rows up. Procedures that use the rows live in :mod:`fracas.rules.sas.procedures`.
+against the text line by line; this module loads each file and checks it (and the files against each other).
+The rows, their checks (contiguous, covering the die) and their lookup are :mod:`fracas.rules.sas.rows`'s;
+the procedures that use them live in :mod:`fracas.rules.sas.procedures`.
 """
 
 from __future__ import annotations
@@ -11,171 +12,28 @@ import threading
 import tomllib
 from functools import cache
 from importlib import resources
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from fracas.rules.sas.rows import (
+    AttackRow,
+    BrawlRow,
+    DamageRow,
+    DieTable,
+    EffectRow,
+    FumbleRow,
+    SpellCheckRow,
+    SpellFailureRow,
+    Strict,
+    check_rows,
+    contiguous,
+)
 
 SOURCE = "004_0d1ac50b56c23caf.txt"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class Row(_Strict):
-    """One row of a die table: faces ``low``..``high`` (``high`` None = open-ended, e.g. "20+")."""
-
-    low: int
-    high: int | None = None
-    natural: bool = False
-    id: str
-    label: str
-
-    def covers(self, total: int) -> bool:
-        return self.low <= total and (self.high is None or total <= self.high)
-
-
-class AttackRow(Row):
-    hit: bool
-    fumble: bool = False
-    foe_attack_next_round: int = 0
-    damage_bonus: int = 0
-
-
-class FumbleRow(Row):
-    initiative_next_round: int = 0
-    defense_next_round: int = 0
-    miss_next_rounds: int = 0
-    attack_next: int = 0
-    foe_attack_next: int = 0
-    foe_damage_next: int = 0
-
-
-class DamageRow(Row):
-    wound: Literal["superficial", "light", "heavy", "mortal"]
-    markers: int
-    foe_fumble_die: int = 0
-    wound_table: Literal["light", "major"] | None = None
-    instant_death: bool = False
-
-
-class EffectRow(Row):
-    """A wound/bleed/confusion/body-part row: numbers the procedure named by ``id`` applies."""
-
-    duration: str | None = None
-    unit: Literal["rounds", "minutes", "hours", "days", "weeks"] | None = None
-    broken_percent: int = 0
-    fumble_die: int = 0
-    all_rolls: int = 0
-    appearance: int = 0
-    move: int = 0
-    death_in: str | None = None
-    death_unit: str | None = None
-    markers: int = 0
-    strength: int = 0
-
-
-class BrawlRow(Row):
-    attack: int = 0
-    damage: int = 0
-    two_hands: bool = False
-    grapple: bool = False
-    no_damage: bool = False
-    effect: str | None = None
-    part: str | None = None
-    percent: int = 0
-    initiative: int = 0
-    duration: str | None = None
-    unit: Literal["rounds", "minutes", "hours"] | None = None
-    appearance: int = 0
-
-
-class SpellCheckRow(Row):
-    success: bool
-    fatigue: int = 0
-    knocked_out: str | None = None
-    knocked_out_unit: str | None = None
-
-
-class SpellFailureRow(Row):
-    markers: int = 0
-
-
-def _check_rows(rows: list[Row], die: int, name: str, first: int = 1) -> None:
-    """Rows ascend without gaps from ``first``; the last row reaches the die's top face (or is open)."""
-    expect = first
-    for row in rows:
-        if row.low != expect:
-            raise ValueError(f"{name}: row {row.id!r} starts at {row.low}, expected {expect}")
-        if row.high is not None and row.high < row.low:
-            raise ValueError(f"{name}: row {row.id!r} ends before it starts")
-        expect = (row.high if row.high is not None else 10**9) + 1
-    last = rows[-1]
-    if last.high is not None and last.high < die:
-        raise ValueError(f"{name}: rows stop at {last.high}, the die has {die} faces")
-
-
-R = TypeVar("R", bound=Row)
-_INDEXES: dict[int, tuple[Any, tuple[Any, ...], tuple[Any, ...], dict[int, Any]]] = {}
-"""``DieTable.lookup``'s index of each table (by the table object's id, the table held in the entry)."""
-T = TypeVar("T", bound="DieTable[Any]")
-
-
-class DieTable(_Strict, Generic[R]):
-    section: str = ""
-    die: int
-    rows: list[R]
-
-    def lookup(self, total: int, natural: int | None = None) -> R:
-        """The row for a modified ``total`` (below the first row reads the first row; above the last, the
-        last). A row marked ``natural`` is read on the die face ``natural`` instead of the total.
-
-        Read from an index of the table built on first use (``_index``): the rows marked ``natural``, the
-        others, and the row each total from the first row's ``low`` to the last closed ``high`` reads; a
-        total beyond that range is looked for among the rows as before."""
-        idx = _INDEXES.get(id(self))
-        if idx is None or idx[0] is not self:
-            idx = self._index()
-        naturals, candidates, by_total = idx[1], idx[2], idx[3]
-        if natural is not None:
-            for row in naturals:
-                if row.covers(natural):
-                    return row
-        if total < candidates[0].low:
-            return candidates[0]
-        hit = by_total.get(total)
-        if hit is not None:
-            return hit
-        for row in candidates:
-            if row.covers(total):
-                return row
-        return candidates[-1]
-
-    def _index(self) -> tuple[Any, tuple[R, ...], tuple[R, ...], dict[int, R]]:
-        naturals = tuple(r for r in self.rows if r.natural)
-        candidates = tuple(r for r in self.rows if not r.natural)
-        by_total: dict[int, R] = {}
-        top = max((r.high if r.high is not None else r.low) for r in candidates)
-        for total in range(candidates[0].low, top + 1):
-            by_total[total] = next((r for r in candidates if r.covers(total)), candidates[-1])
-        idx = (self, naturals, candidates, by_total)
-        # the tables are loaded once and frozen: an index per table object (held with it, so its id stays)
-        _INDEXES[id(self)] = idx
-        return idx
-
-    def row(self, row_id: str) -> R:
-        for r in self.rows:
-            if r.id == row_id:
-                return r
-        raise KeyError(row_id)
-
-
-def _contiguous(table: T, name: str) -> T:
-    _check_rows(list(table.rows), table.die, name)
-    return table
-
-
-class AttackModifier(_Strict):
+class AttackModifier(Strict):
     label: str
     value: int
     ranged_only: bool = False
@@ -195,11 +53,11 @@ class AttackTable(DieTable[AttackRow]):
     @model_validator(mode="after")
     def _rows(self) -> AttackTable:
         # the natural-1 row also reads totals of 1 on a modified roll below 2 (see lookup: first row)
-        _check_rows(self.rows, self.die, "attack.toml")
+        check_rows(self.rows, self.die, "attack.toml")
         return self
 
 
-class FumbleTables(_Strict):
+class FumbleTables(Strict):
     hth: DieTable[FumbleRow]
     ranged: DieTable[FumbleRow]
     monster: DieTable[FumbleRow]
@@ -207,18 +65,18 @@ class FumbleTables(_Strict):
     @model_validator(mode="after")
     def _rows(self) -> FumbleTables:
         for name in ("hth", "ranged", "monster"):
-            _contiguous(getattr(self, name), f"fumbles.toml [{name}]")
+            contiguous(getattr(self, name), f"fumbles.toml [{name}]")
         return self
 
 
-class WeaponClass(_Strict):
+class WeaponClass(Strict):
     label: str
     value: int
     no_damage: bool = False
     not_in_text: bool = False
 
 
-class ArmorClass(_Strict):
+class ArmorClass(Strict):
     label: str
     armor: int
     initiative: int = 0
@@ -227,7 +85,7 @@ class ArmorClass(_Strict):
     not_in_text: bool = False
 
 
-class Helmet(_Strict):
+class Helmet(Strict):
     section: str
     alertness: int
     helmet_only_armor: int
@@ -235,7 +93,7 @@ class Helmet(_Strict):
     no_helmet_min_armor: int
 
 
-class Wounded(_Strict):
+class Wounded(Strict):
     section: str
     all_rolls: int
 
@@ -248,7 +106,7 @@ class DamageTable(DieTable[DamageRow]):
 
     @model_validator(mode="after")
     def _rows(self) -> DamageTable:
-        _check_rows(self.rows, self.die, "damage.toml")
+        check_rows(self.rows, self.die, "damage.toml")
         return self
 
 
@@ -257,7 +115,7 @@ class WoundTable(DieTable[EffectRow]):
     heal_unit: str | None = None
 
 
-class PartEffects(_Strict):
+class PartEffects(Strict):
     section: str
     all_rolls: int
     move: int
@@ -277,7 +135,7 @@ class PartEffects(_Strict):
     regenerate_unit: str
 
 
-class PermanentEffect(_Strict):
+class PermanentEffect(Strict):
     all_rolls: int = 0
     swift: int = 0
     strength: int = 0
@@ -286,31 +144,31 @@ class PermanentEffect(_Strict):
     toughness: int = 0
 
 
-class Permanent(_Strict):
+class Permanent(Strict):
     section: str
     percent: int
     effects: dict[str, PermanentEffect]
 
 
-class Death(_Strict):
+class Death(Strict):
     section: str
     heroic_dies_in: str
     heroic_dies_unit: str
 
 
-class Healing(_Strict):
+class Healing(Strict):
     section: str
     per_day: str
     full_rest_extra: str
     herbalist_factor: int
 
 
-class Regeneration(_Strict):
+class Regeneration(Strict):
     section: str
     markers_per_round: int
 
 
-class WoundTables(_Strict):
+class WoundTables(Strict):
     light: WoundTable
     major: WoundTable
     bleed: DieTable[EffectRow]
@@ -325,7 +183,7 @@ class WoundTables(_Strict):
     @model_validator(mode="after")
     def _rows(self) -> WoundTables:
         for name in ("light", "major", "bleed", "body_parts"):
-            _contiguous(getattr(self, name), f"wounds.toml [{name}]")
+            contiguous(getattr(self, name), f"wounds.toml [{name}]")
         parts = {r.id for r in self.body_parts.rows}
         for group in (self.hurt, self.broken):
             for field in ("move_parts", "stunned_parts", "limb_parts", "skull_crack_parts", "unusable_parts"):
@@ -339,7 +197,7 @@ class WoundTables(_Strict):
         return self
 
 
-class Condition(_Strict):
+class Condition(Strict):
     label: str
     all_rolls: int = 0
     sight_rolls: int = 0
@@ -371,13 +229,13 @@ class Condition(_Strict):
     disarm_attack: int = 0
 
 
-class ConditionTables(_Strict):
+class ConditionTables(Strict):
     conditions: dict[str, Condition]
     confusion_table: DieTable[EffectRow]
 
     @model_validator(mode="after")
     def _rows(self) -> ConditionTables:
-        _contiguous(self.confusion_table, "conditions.toml [confusion_table]")
+        contiguous(self.confusion_table, "conditions.toml [confusion_table]")
         return self
 
 
@@ -405,7 +263,7 @@ class BrawlTable(DieTable[BrawlRow]):
         return None
 
 
-class Action(_Strict):
+class Action(Strict):
     label: str
     speed: float | None = None
     fatigue: bool = False
@@ -438,7 +296,7 @@ _NUMS: dict[int, tuple[Any, dict[tuple[str, str], Any]]] = {}
 _NOT_READ = object()
 
 
-class CombatRules(_Strict):
+class CombatRules(Strict):
     surprise: _Section
     initiative: _Section
     skill_check: _Section
@@ -467,13 +325,13 @@ class CombatRules(_Strict):
         return value
 
 
-class Size(_Strict):
+class Size(Strict):
     index: int
     id: str
     wound_level: int
 
 
-class Sizes(_Strict):
+class Sizes(Strict):
     sizes: list[Size]
 
     @model_validator(mode="after")
@@ -489,7 +347,7 @@ class Sizes(_Strict):
         raise KeyError(size_id)
 
 
-class Weapon(_Strict):
+class Weapon(Strict):
     label: str
     weapon_class: str = Field(alias="class")
     cut: Literal["blunt", "cut", "impale"]
@@ -503,11 +361,11 @@ class Weapon(_Strict):
     entangle: str | None = None
 
 
-class Weapons(_Strict):
+class Weapons(Strict):
     weapons: dict[str, Weapon]
 
 
-class Spell(_Strict):
+class Spell(Strict):
     label: str
     condition: str | None = None
     duration: str | None = None
@@ -525,12 +383,12 @@ class MagicTables(DieTable[SpellCheckRow]):
 
     @model_validator(mode="after")
     def _rows(self) -> MagicTables:
-        _check_rows(self.rows, self.die, "magic.toml")
-        _contiguous(self.failure, "magic.toml [failure]")
+        check_rows(self.rows, self.die, "magic.toml")
+        contiguous(self.failure, "magic.toml [failure]")
         return self
 
 
-class Creature(_Strict):
+class Creature(Strict):
     label: str
     kind: Literal["human", "demi-human", "humanoid", "beast", "monster", "undead"]
     race: str | None = None
@@ -565,11 +423,11 @@ class Creature(_Strict):
     invented: list[str] = Field(default_factory=list)
 
 
-class Bestiary(_Strict):
+class Bestiary(Strict):
     creatures: dict[str, Creature]
 
 
-class SaveBonuses(_Strict):
+class SaveBonuses(Strict):
     """reference 2.5 Saving throws: the threats each race and calling saves against at ``bonus``."""
 
     bonus: int
@@ -580,7 +438,7 @@ class SaveBonuses(_Strict):
     spell: dict[str, list[str]]
 
 
-class Settings(_Strict):
+class Settings(Strict):
     meters_per_space: float
     percent_die: int
     damage_below_one: Literal["superficial", "no-wound"]

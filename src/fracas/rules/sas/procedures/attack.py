@@ -12,8 +12,9 @@ from fracas.rules.base import Modifier, total
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures.movement import mounted_ok
 from fracas.rules.sas.procedures.rolls import Effect, TableRoll, no_dodge, percent, roll_penalties
+from fracas.rules.sas.rows import BrawlRow
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import BrawlRow, tables
+from fracas.rules.sas.tables import tables
 
 RANGE_BANDS = ("close", "short", "medium", "long", "far")
 

@@ -10,8 +10,9 @@ from fracas.errors import RuleNotImplemented
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures.rolls import Effect, percent, roll_expr, to_rounds
 from fracas.rules.sas.procedures.wounds import break_part, choke, hurt_part
+from fracas.rules.sas.rows import BrawlRow
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import BrawlRow, tables
+from fracas.rules.sas.tables import tables
 
 
 @fast_frozen_init

@@ -21,8 +21,9 @@ from fracas.rules.sas.procedures.rolls import (
     save_bonuses,
     to_rounds,
 )
+from fracas.rules.sas.rows import EffectRow, FumbleRow
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import EffectRow, FumbleRow, tables
+from fracas.rules.sas.tables import tables
 
 
 @fast_frozen_init
