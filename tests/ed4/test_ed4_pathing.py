@@ -19,7 +19,7 @@ from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine.hexgrid import DIRECTIONS, distance, route
 from fracas.engine.play import Fight
-from fracas.rules.ed4.tactics import path_towards
+from fracas.rules.earthdawn.paths import path_towards
 from fracas.rules.registry import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

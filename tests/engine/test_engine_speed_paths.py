@@ -27,6 +27,7 @@ from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.engine.state import BLOCK_SHIFT, Combatant, FightState, Grid
 from fracas.engine.tactics import Taken
+from fracas.rules.earthdawn.paths import _blocked
 from fracas.rules.ed4 import tactics as t4
 from fracas.rules.ed4.ruleset import Ed4CoreRuleset, Ed4Ruleset
 
@@ -217,7 +218,7 @@ def test_taken_matches_the_blocked_set(seed: int) -> None:
         state.extra["map"] = {}
     for me in [*list(state.combatants.values())[:8], state.combatants["foes-1"]]:
         view = Taken(state, me.id)
-        plain = t4._blocked(state, me)
+        plain = _blocked(state, me)
         fast = view.but_own_hex(me.pos)  # type: ignore[arg-type]
         for q in range(-7, 8):
             for r in range(-7, 8):

@@ -388,7 +388,7 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
     kernel then looks at every combatant), goals walled in or not."""
     import random
 
-    from fracas.rules.ed4.tactics import path_towards
+    from fracas.rules.earthdawn.paths import path_towards
     from fracas.sim.kernels import ed4_group_core as core
 
     rng = random.Random(3)

@@ -13,6 +13,7 @@ from fracas.rules.earthdawn.actions import STANDARD
 from fracas.rules.earthdawn.combat import (
     Scratch,
 )
+from fracas.rules.earthdawn.paths import _blocked, path_towards
 from fracas.rules.earthdawn.round import EarthdawnRound
 
 if TYPE_CHECKING:
@@ -81,7 +82,6 @@ class EarthdawnCommands(EarthdawnRound):
         on a foe out of reach with a path toward it, a move and a run toward the nearest foe. The path is a
         suggestion (the default tactic's); a game master may send another, which ``validate`` judges."""
         from fracas.engine.hexgrid import neighbours
-        from fracas.rules.ed4.tactics import _blocked, path_towards  # the tactic's path helper
 
         p: CombatProfile = me.stats
         out: list[Command] = []

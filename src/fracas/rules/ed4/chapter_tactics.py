@@ -24,18 +24,17 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, line, neighbours
 from fracas.rules.earthdawn.battle_map import covered_yards, within
 from fracas.rules.earthdawn.combat import current_damage
+from fracas.rules.earthdawn.paths import _blocked, path_away, path_towards
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.chapter import declared, mount_of, rider_of
 from fracas.rules.ed4.tactics import (
     Ed4Tactic,
     GuardTactic,
-    _blocked,
     _enemies,
     _nearest,
     expected_damage,
     mean_step,
-    path_towards,
 )
 
 if TYPE_CHECKING:
@@ -166,8 +165,6 @@ class VeteranTactic(Ed4Tactic):
             return None
         left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
         blocked = _blocked(state, me)
-        from fracas.rules.ed4.tactics import path_away, path_towards
-
         for t in sorted(foes, key=lambda f: (distance(me.pos, f.pos), f.id)):
             inn = path_towards(me.pos, t.pos, left, blocked) if distance(me.pos, t.pos) > 1 else []
             end = inn[-1] if inn else me.pos
