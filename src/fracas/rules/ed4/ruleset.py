@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule
+from fracas.rules.cite import catalog
 from fracas.rules.earthdawn.combat import Edition, Scratch, TestContext, recovery_events
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
 from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
 from fracas.rules.ed4.chapter import ChapterMixin
-from fracas.rules.ed4.rules import REFS, RULES
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -30,7 +30,12 @@ RECOVERY_FAILED = "recovery_failed"
 wake him: "he must wait another hour before he can make another Recovery test" (p.380)."""
 
 ED4 = Edition(
-    id="ed4", steps="ed4", refs=REFS, extra_success_damage=2, rule_of_one_min_dice=2, result_floor=1
+    id="ed4",
+    steps="ed4",
+    refs=dict(catalog("ed4").refs),
+    extra_success_damage=2,
+    rule_of_one_min_dice=2,
+    result_floor=1,
 )
 
 
@@ -58,7 +63,7 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         super().__init__()
         import importlib
 
-        self.rule_updates: dict[str, Rule] = {}  # plug-ins: a Rule here replaces the one with its id
+        self.catalog_parts: set[str] = set()  # plug-ins: the parts of data/rules.toml they bring
         self.extra_optional: list[OptionalRule] = []  # plug-ins: more optional rules
 
         for name in plugins:
@@ -127,9 +132,9 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         return out[:i] + extra + out[i:]
 
     def rules(self) -> list[Rule]:
-        known = {r.id for r in RULES}
-        out = [self.rule_updates.get(r.id, r) for r in RULES]
-        return out + [r for rid, r in self.rule_updates.items() if rid not in known]
+        """The catalog's rows, less those of the parts (the whole chapter) no plug-in brought."""
+        ed4 = catalog("ed4")
+        return ed4.rows(without=frozenset(ed4.parts.values()) - self.catalog_parts)
 
     def optional_rules(self) -> list[OptionalRule]:
         return self.extra_optional + [
