@@ -441,7 +441,7 @@ class Ed4GroupKernel:
         flags[core.F_XSD] = xsd
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
-        self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows hexgrid.route searches in
+        self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start (outside it, paths look at
         # every combatant)
         qs = [c.pos[0] for c in cs]
