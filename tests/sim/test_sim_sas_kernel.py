@@ -319,34 +319,66 @@ def test_cli_sim_runs_the_kernel_on_a_duel_file(tmp_path: Path, capsys: Any) -> 
     assert code == 0 and json.loads(capsys.readouterr().out)["engine"] == "reference"
 
 
-def _one_handed_or_regrowing(fight: Any) -> bool:
+def _one_handed_acts(fight: Any, brawl_row_substituted: bool = False) -> bool:
+    """A combatant rolled a die of his own (an attack, a Brawl Rule, a Stand Up...) while he had one hand left
+    (ruleset.hands_left: an arm or hand broken or lost); with ``brawl_row_substituted``, a Random Brawl
+    Attack row needing two free hands was replaced for him (two_hand_substitute)."""
     from fracas.engine import events as ev
-    from fracas.rules.sas.ruleset import hands_left
 
-    regrown = any(isinstance(e, ev.Note) and e.text.endswith("regenerates.") for e in fight.log or ())
-    return regrown or any(hands_left(c)[0] < 2 for c in fight.state.combatants.values())
+    broken: dict[str, Any] = {}
+    lost: set[str] = set()
+    for e in fight.log or ():
+        if isinstance(e, ev.Marked) and e.key == "broken":
+            broken[e.target] = e.value or ()
+        elif isinstance(e, ev.Marked) and e.key == "lost_arm" and e.value:
+            lost.add(e.target)
+        elif (
+            isinstance(e, ev.Note if brawl_row_substituted else ev.Rolled)
+            and (e.actor in lost or any(p in ("arm", "hand") for p in broken.get(e.actor, ())))
+            and (not brawl_row_substituted or "needs two free hands" in e.text)
+        ):
+            return True
+    return False
 
 
-def test_only_a_fighter_left_one_handed_hands_a_fight_back() -> None:
-    """A fight goes back to the engine only when a fighter with one hand left would act (BODY PART BROKEN,
-    MAJOR WOUND TABLE 4 Lost Limb) or a regenerator's part regrows at the end of the round (REGENERATION):
-    replaying each handed-back fight's faces, the engine must find one of them when they run out (Weakened,
-    BLEED TABLE, once shared its number with one hand)."""
+def _regrown(fight: Any) -> bool:
+    from fracas.engine import events as ev
+
+    return any(isinstance(e, ev.Note) and e.text.endswith("regenerates.") for e in fight.log or ())
+
+
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [("fighter-boss", "one hand"), ("troll-troll", "one-handed brawl"), ("troll-troll", "regrown")],
+)
+def test_one_handed_fighters_and_regrowing_parts_are_the_kernels(name: str, case: str) -> None:
+    """A fighter with one hand left (BODY PART BROKEN, MAJOR WOUND TABLE 4 Lost Limb) fights on in the kernel,
+    brawling with the hands he has (a troll's claws leave two hands free: with one, Choke Hold and Bear Hug
+    give way to the row below), and a regenerator's parts regrow at the end of their round (REGENERATION):
+    the engine replays such fights face by face to the same end."""
     from fracas.engine.play import Fight
 
-    k = _kernel("troll-troll")
-    sc = _scenario("troll-troll")
-    seeds = np.arange(1, 401, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-    handed = 0
+    k = _kernel(name)
+    sc = _scenario(name)
+    seeds = np.arange(1, 2001, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    reached = 0
     for s in seeds:
-        back, _out, dice = k.trace(int(s))
-        if not back:
+        back, out, dice = k.trace(int(s))
+        assert not back, f"seed {s}: handed back"
+        pd = PrefixDice(dice, _NoMoreDice())
+        fight = Fight(sc.ruleset, sc.state.clone(), pd, [])
+        fight.run()
+        hit = _regrown(fight) if case == "regrown" else _one_handed_acts(fight, case == "one-handed brawl")
+        if not hit:
             continue
-        handed += 1
-        fight = Fight(sc.ruleset, sc.state.clone(), PrefixDice(dice, _NoMoreDice()), [])
-        try:
-            fight.run()  # (a fight handed back at the end of its last round ends without another die)
-        except AssertionError as e:
-            assert "a die the kernel did not draw" in str(e)
-        assert _one_handed_or_regrowing(fight), f"seed {s}: handed back for no reason"
-    assert handed  # the case is reached
+        reached += 1
+        state = fight.state
+        assert pd.used == dice.shape[1], f"seed {s}: the engine used {pd.used} of {dice.shape[1]} dice"
+        winner = -1 if state.winner is None else list(state.sides).index(state.winner)
+        assert (winner, state.round) == ((int(out[0]) if out[0] < 2 else -1), out[1]), f"seed {s}"
+        assert [c.status for c in state.combatants.values()] == [
+            ("active", "unconscious", "dead")[int(x)] for x in out[2:4]
+        ], f"seed {s}"
+        if reached == 12:
+            break
+    assert reached >= 3, f"{case}: reached in {reached} fights only"

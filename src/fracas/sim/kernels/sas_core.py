@@ -4,11 +4,12 @@ Every function here mirrors, for a plain melee duel, a piece of the ``sas`` rule
 ``ruleset.py`` for the round and the attack, ``procedures.py`` for the tables, ``fold.py`` for how effects
 change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**, so
 the engine can replay a kernel fight from its faces (sas_melee.py; the tests do, face by face:
-tests/sim/test_sim_sas_kernel.py). A fight the loop does not finish is handed back with the faces drawn so far
-and replayed by the engine: one in which a fighter with one hand left (an arm or hand broken or lost) would
-act again (his turn, or a strike out of turn), since what he may wield, draw, hold and brawl with then is the
-engine's (ruleset.hands_left); one that reaches the end of a round in which a regenerator's hurt or broken
-part regrows (REGENERATION, ruleset._regrow).
+tests/sim/test_sim_sas_kernel.py). A fighter with one hand left (an arm or hand broken or lost,
+ruleset.hands_left) brawls with the hands he has; a regenerator's hurt and broken parts regrow at the end of
+their round (REGENERATION, ruleset._regrow). A fight the loop does not finish is handed back with the faces
+drawn so far and replayed by the engine (``BACK_*``): one with a two-handed weapon in a single hand (a broken
+or lost arm or hand drops what it holds, so a duel does not come to it), one with more parts regrowing at
+once than the loop keeps (RMAX).
 
 Numbers come in from the builder (sas_melee.py) in ``P`` (see the ``P_*`` indices) and small tables; the
 text's rows are named where they are used (004 = shared/rules/004_0d1ac50b56c23caf.txt).
@@ -212,11 +213,12 @@ def _knock_out(Q, qn, t, rounds) -> None:  # noqa: ANN001
 def _hurt(P, S, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds; a regenerator's part
     regrows in 1D6 minutes (procedures._regrows)."""
-    _push(Q, qn, E_HURT, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
+    limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
+    _push(Q, qn, E_HURT, t, 0, limb, 0)
     if part == PART_HEAD:
         _push(Q, qn, E_COND, t, 0, C_STUNNED, roll(rs, 4, tr, tn))
     if S[t, S_REGEN]:
-        _push(Q, qn, E_REGROW, t, 0, 0, roll(rs, 6, tr, tn) * P[P_ROUNDS_PER_MINUTE])
+        _push(Q, qn, E_REGROW, t, 0, R_HURT + limb, roll(rs, 6, tr, tn) * P[P_ROUNDS_PER_MINUTE])
 
 
 @_jit()
@@ -224,7 +226,8 @@ def _break(P, S, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
     hand unusable (the weapon drops)."""
     # name 1: an arm or hand, which leaves one hand (ruleset.hands_left)
-    _push(Q, qn, E_BROKEN, t, 0, 1 if (part in (PART_ARM, PART_HAND)) else 0, 0)
+    limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
+    _push(Q, qn, E_BROKEN, t, 0, limb, 0)
     if part == PART_NECK:
         _push(Q, qn, E_DEAD, t, 0, 0, 0)
     elif part == PART_HEAD:
@@ -233,7 +236,7 @@ def _break(P, S, Q, qn, t, part, rs, tr, tn) -> None:  # noqa: ANN001
     elif part in (PART_ARM, PART_HAND):
         _push(Q, qn, E_DROP, t, 0, 0, 0)
     if S[t, S_REGEN] and part != PART_NECK:  # a regenerator's break regrows in 3D20 minutes
-        _push(Q, qn, E_REGROW, t, 0, 0, _dice(rs, 3, 20, tr, tn) * P[P_ROUNDS_PER_MINUTE])
+        _push(Q, qn, E_REGROW, t, 0, R_BROKEN + limb, _dice(rs, 3, 20, tr, tn) * P[P_ROUNDS_PER_MINUTE])
 
 
 @_jit()
@@ -359,9 +362,8 @@ def _choke(P, S, X, cu, Q, qn, t, rs, tr, tn) -> None:  # noqa: ANN001
 
 
 @_jit()
-def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noqa: ANN001
-    """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects); False would hand the
-    fight back to the engine (no row does now)."""
+def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> None:  # noqa: ANN001
+    """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects)."""
     e = B[row, 0]
     pct = B[row, 3]
     part = B[row, 4]
@@ -405,7 +407,6 @@ def _brawl_effects(P, S, X, cu, B, Q, qn, a, d, row, rs, tr, tn) -> bool:  # noq
     elif e == BE_PBLIND_TIMED:
         minutes = _dice(rs, B[row, 5], B[row, 6], tr, tn)
         _push(Q, qn, E_COND, d, 0, C_PBLIND, minutes * P[P_ROUNDS_PER_MINUTE])
-    return True
 
 
 # ----- applying effects (fold.EventBuilder.effects) -------------------------------------------------------
@@ -450,7 +451,7 @@ def _next(nv, nu, t, k, rnd) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  # noqa: ANN001
+def _apply(S, W, X, cu, cb, nv, nu, Q, qn, RG, rnd, batch, dealt, taken) -> None:  # noqa: ANN001
     """Apply the queued effects in order; effects on a dead target are dropped (fold.EventBuilder)."""
     for k in range(qn[0]):
         kind = Q[k, 0]
@@ -474,14 +475,15 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
             X[t, 6] += Q[k, 3]
         elif kind == E_BROKEN:
             X[t, 7] += 1
-            if Q[k, 3]:  # an arm or hand
-                X[t, 14] = 1
-        elif kind == E_REGROW:  # X 15: the first round at whose end a part regrows (ruleset._regrow)
-            due = rnd + Q[k, 4]
-            if X[t, 15] == NONE or due < X[t, 15]:
-                X[t, 15] = due
+            X[t, X_BROKEN_HANDS] += Q[k, 3]  # an arm or hand
+        elif kind == E_REGROW:  # an entry of the regrowing mark: what regrows, at the end of which round
+            n = X[t, X_REGROWS]
+            if n < RG.shape[1]:
+                RG[t, n, 0] = Q[k, 3]
+                RG[t, n, 1] = rnd + Q[k, 4]
+            X[t, X_REGROWS] = n + 1  # (beyond the room: the fight is handed back at the round's end)
         elif kind == E_LOST_LIMB:  # only an arm or hand is queued (a lost leg changes nothing in a duel)
-            X[t, 14] = 1
+            X[t, X_LOST_ARM] = 1
         elif kind == E_BLEED:
             X[t, 8] += Q[k, 2]
             death = rnd + Q[k, 4]
@@ -512,14 +514,52 @@ def _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken) -> None:  #
 
 # X[i, ...]: 0 status, 1 markers, 2 hits, 3 weapon, 4 broken weapons (bits), 5 hurt parts, 6 hurt arms/hands,
 # 7 broken parts, 8 bleeds, 9 bleed death round, 10 dying round, 11 last attack round, 12 Strength lost,
-# 13 the round of its last first strike against a charge, 14 one hand left (an arm or hand broken or lost)
-X_REROLLED = 16  # X[i, 16]: failed saves rerolled today
-NX = 17
+# 13 the round of its last first strike against a charge
+X_LOST_ARM = 14  # MAJOR WOUND TABLE 4 Lost Limb: an arm or hand
+X_REGROWS = 15  # entries of the regrowing mark (RG[i, :n]: what regrows and the round at whose end)
+X_REROLLED = 16  # failed saves rerolled today
+X_BROKEN_HANDS = 17  # broken arms and hands
+NX = 18
+# what a regrowing entry gives back (REGENERATION): a hurt part, a broken one (+1: an arm or hand)
+R_HURT, R_BROKEN = 0, 2
+RMAX = 64  # entries a fight keeps; more hand the fight back
+
+# why a fight is handed back to the engine (_run_fight's return; 0: the kernel finished it)
+BACK_TWO_HANDED = 1  # one hand left and a two-handed weapon in hand (the tactic falls to the first choice)
+BACK_REGROWS = 2  # more regrowing parts than RMAX
 
 
 @_jit()
 def _has(cu, t, c) -> bool:  # noqa: ANN001
     return cu[t, c] != NONE
+
+
+@_jit()
+def _hands(X, t) -> int:  # noqa: ANN001
+    """ruleset.hands_left: a lost or broken arm or hand leaves one hand (a second is not the other one)."""
+    return 1 if X[t, X_LOST_ARM] or X[t, X_BROKEN_HANDS] > 0 else 2
+
+
+@_jit()
+def _regrow(X, RG, i, rnd) -> None:  # noqa: ANN001
+    """ruleset._regrow: each entry whose round has come gives back its part (hurt: its -1, and the weapon
+    hand's; broken: its -2, and the hand). Each entry came with its part, and only an entry removes one, so
+    the part is there (the engine's ``part in parts``)."""
+    n = X[i, X_REGROWS]
+    kept = 0
+    for j in range(n):
+        code = RG[i, j, 0]
+        if RG[i, j, 1] > rnd:
+            RG[i, kept, 0] = code
+            RG[i, kept, 1] = RG[i, j, 1]
+            kept += 1
+        elif code < R_BROKEN:
+            X[i, 5] -= 1
+            X[i, 6] -= code - R_HURT
+        else:
+            X[i, 7] -= 1
+            X[i, X_BROKEN_HANDS] -= code - R_BROKEN
+    X[i, X_REGROWS] = kept
 
 
 @_jit()
@@ -579,7 +619,7 @@ def _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _brawl_row(P, S, W, B, a, wa, rs, tr, tn) -> int:  # noqa: ANN001
+def _brawl_row(P, S, W, B, X, a, wa, rs, tr, tn) -> int:  # noqa: ANN001
     """THE BRAWL RULE, rolled before the attack: this attack's brawl index (B_WEAPON, B_PLAIN or a row)."""
     if not (P[P_BRAWL] and roll(rs, 20, tr, tn) <= P[P_TRIG]):
         return B_WEAPON
@@ -588,7 +628,7 @@ def _brawl_row(P, S, W, B, a, wa, rs, tr, tn) -> int:  # noqa: ANN001
         return B_PLAIN
     row = face
     if B[row, 1]:  # two free hands needed (procedures.two_hand_substitute)
-        free = 2 - (0 if wa == S[a, S_NW] else W[a, wa, 1]) - S[a, S_SHIELD]
+        free = _hands(X, a) - (0 if wa == S[a, S_NW] else W[a, wa, 1]) - S[a, S_SHIELD]
         if free < 2:
             sub = -1
             for j in range(row - 1, 0, -1):
@@ -611,13 +651,13 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
     ``M``: the fight's arrays (:func:`work`).
     ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. Both are read as they
     stand now (a charger's attack after the defender's first strike sees what it did, ruleset._do_charge).
-    Returns False to hand the fight back: an attacker with one hand left (what he may wield, draw and brawl
-    with then, ruleset.hands_left, is the engine's; no die is drawn before)."""
+    Returns False to hand the fight back: an attacker with one hand left and a two-handed weapon in hand
+    (the tactic's attacks are refused then, ruleset._validate_attack; no die is drawn before)."""
     ATK, DMG, AROW, DROW, B = T
-    rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
-    if X[a, 14]:
+    rs, X, cu, cb, nv, nu, Q, qn, RG, dealt, taken, wounds = M
+    if W[a, wa, 1] > 1 and _hands(X, a) < 2:
         return False
-    brow = _brawl_row(P, S, W, B, a, wa, rs, tr, tn)
+    brow = _brawl_row(P, S, W, B, X, a, wa, rs, tr, tn)
     mod = ATK[a, wa, wd, act, brow]
     mod += _dyn_attack(P, S, X, cu, nv, nu, a, d, rnd)
     face = roll(rs, 20, tr, tn)
@@ -637,8 +677,7 @@ def _attack(P, S, W, T, M, a, d, wa, wd, act, rnd, tr, tn) -> bool:  # noqa: ANN
     if arow in (A_HIT, A_CRIT):
         no_damage = False
         if brow >= 2:
-            if not _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, rs, tr, tn):
-                return False
+            _brawl_effects(P, S, X, cu, B, Q, qn, a, d, brow - 1, rs, tr, tn)
             no_damage = B[brow - 1, 2] != 0
         if not no_damage:
             dm = DMG[a, wa, act, brow] + _penalty(P, S, X, cu, a, 1) + foe_dmg
@@ -710,6 +749,7 @@ def work():  # noqa: ANN201
         np.full((2, NK), NONE, np.int64),
         np.zeros((QMAX, 5), np.int64),
         np.zeros(1, np.int64),
+        np.zeros((2, RMAX, 2), np.int64),
         np.zeros(2, np.int64),
         np.zeros(2, np.int64),
         np.zeros(2, np.int64),
@@ -733,9 +773,10 @@ def _result(S, X) -> int:  # noqa: ANN001
 
 @_jit()
 def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, PLR0912, PLR0915
-    """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), 1 when
-    the fight needs the engine (nothing does today). ``M``: work arrays (:func:`work`)."""
-    rs, X, cu, cb, nv, nu, Q, qn, dealt, taken, wounds = M
+    """One fight. Returns 0 when done (``out``: result, round, statuses, markers dealt/taken, Wounds), else
+    why the fight needs the engine (``BACK_*``; neither happens in the duels measured). ``M``: work arrays
+    (:func:`work`)."""
+    rs, X, cu, cb, nv, nu, Q, qn, RG, dealt, taken, wounds = M
     rs[0] = seed
     X[:, :] = 0
     cu[:, :] = NONE
@@ -750,7 +791,6 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
         X[i, 3] = 0
         X[i, 9] = NONE
         X[i, 10] = NONE
-        X[i, 15] = NONE
         X[i, 11] = -99
         X[i, 13] = -99
     max_rounds = P[P_MAX_ROUNDS]
@@ -788,7 +828,7 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     _push(Q, qn, E_COND, i, 0, C_DIZZY, 0)
                 else:
                     _push(Q, qn, E_STAT, i, -1, 0, 0)  # Weakened: Strength -1
-                _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+                _apply(S, W, X, cu, cb, nv, nu, Q, qn, RG, rnd, batch, dealt, taken)
         # a Bleed's Wound Marker lands at once: DEATH BY A THOUSAND CUTS before anyone acts (as _round_start)
         _deaths(P, S, X, rnd, rs, tr, tn)
         result = _result(S, X)
@@ -800,8 +840,11 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
             batch += 1
             cu[a, C_CHARGING] = NONE  # the side's turn begins: a Charge's Defense -4 is over
             batch += 1
-            if X[a, 0] == ACTIVE and X[a, 14]:
-                return 1  # one hand left: his turns are the engine's (ruleset.hands_left)
+            if X[a, 0] == ACTIVE and W[a, X[a, 3], 1] > 1 and _hands(X, a) < 2:
+                # one hand left and a two-handed weapon in hand: the tactic's attacks are refused and the
+                # first legal choice is played (SasTactic.choose), the engine's (a broken or lost arm or hand
+                # drops what is held, so it does not happen in a duel)
+                return BACK_TWO_HANDED
             if X[a, 0] == ACTIVE:
                 if _next(nv, nu, a, K_MISS_ACTION, rnd):
                     nv[a, K_MISS_ACTION] = 0  # loses this action (fold.consume_next)
@@ -842,8 +885,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                             X[d, 13] = rnd
                             ok = _attack(P, S, W, T, M, d, a, wd0, wa0, 0, rnd, tr, tn)
                             if not ok:
-                                return 1
-                            _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+                                return BACK_TWO_HANDED
+                            _apply(S, W, X, cu, cb, nv, nu, Q, qn, RG, rnd, batch, dealt, taken)
                             _deaths(P, S, X, rnd, rs, tr, tn)
                         if X[a, 0] == ACTIVE and not _has(cu, a, C_DOWN) and X[d, 0] == ACTIVE:
                             # (a first strike that put its own striker out ended the fight: no attack)
@@ -856,12 +899,12 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                             else:
                                 ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 3, rnd, tr, tn)
                                 if not ok:
-                                    return 1
+                                    return BACK_TWO_HANDED
                     elif dist - 1 <= S[a, S_WALK]:
                         dist = 1
                         ok = _attack(P, S, W, T, M, a, d, X[a, 3], X[d, 3], 4, rnd, tr, tn)
                         if not ok:
-                            return 1
+                            return BACK_TWO_HANDED
                     elif not tired:
                         dist = max(1, dist - S[a, S_RUN])
                         _add_condition(cu, cb, a, C_FATIGUED, rnd + P[P_FATIGUE_ROUNDS], batch)
@@ -882,14 +925,14 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                         act = 2 if W[a, wa, 0] else 1
                     ok = _attack(P, S, W, T, M, a, d, wa, X[d, 3], act, rnd, tr, tn)
                     if not ok:
-                        return 1
+                        return BACK_TWO_HANDED
             result = _result(S, X)  # a first strike's effects are immediate: the fight may be over already
             if result >= 0:
                 break
             # end of the side's turn: its attacks take effect, then DEATH BY A THOUSAND CUTS, REGENERATION
             batch += 1
             last = turn == 1
-            _apply(S, W, X, cu, cb, nv, nu, Q, qn, rnd, batch, dealt, taken)
+            _apply(S, W, X, cu, cb, nv, nu, Q, qn, RG, rnd, batch, dealt, taken)
             _deaths(P, S, X, rnd, rs, tr, tn)
             if S[a, S_REGEN] and (X[a, 0] == ACTIVE or X[a, 0] == UNCONSCIOUS) and X[a, 1] > 0:
                 if X[a, 10] != NONE and X[a, 1] - 1 < S[a, S_WL]:
@@ -897,8 +940,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                 X[a, 1] -= 1
             if last:
                 for i in range(2):
-                    if X[i, 0] != DEAD and X[i, 15] != NONE and X[i, 15] <= rnd:
-                        return 1  # a hurt or broken part regrows now (REGENERATION): the engine's from here
+                    if X[i, X_REGROWS] > RMAX:
+                        return BACK_REGROWS  # more parts regrowing than the kernel keeps
                 # the end of the round: deaths from wounds and bleeding, durations run out (read after this
                 # batch: a condition it renewed lasts to its new end, as in the engine's _round_end)
                 for i in range(2):
@@ -910,6 +953,8 @@ def _run_fight(P, S, W, T, seed, tr, tn, out, M) -> int:  # noqa: ANN001, C901, 
                     if X[i, 9] != NONE and X[i, 9] <= rnd and X[i, 8] > 0:
                         X[i, 0] = DEAD
                         continue
+                    if X[i, X_REGROWS]:
+                        _regrow(X, RG, i, rnd)  # REGENERATION: parts whose time is up are whole again
                     for c in range(NC):
                         if cu[i, c] != NONE and cu[i, c] != PERM and cu[i, c] <= rnd:
                             cu[i, c] = NONE

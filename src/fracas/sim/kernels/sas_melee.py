@@ -21,15 +21,18 @@ It mirrors, for an encounter it accepts, what the reference engine does with the
   (Hard check + Strength);
 - a draw at the encounter's round limit.
 
+A fighter left with one hand (an arm or hand broken or lost) brawls with the hands he has, and a
+regenerator's hurt and broken parts regrow at the end of their round.
+
 The compiled loop draws its dice in the engine's order, so a fight can be replayed in the engine from the
 kernel's faces (:meth:`SasDuelKernel.replay`): the tests do that face by face. The loop may also hand a fight
-back (``_run_fight`` returning 1) at a point it does not model; the engine then replays it from the dice
-drawn so far and plays it to the end with fresh ones, which keeps the numbers the engine's. No duel the
-builder accepts needs that today. Anything else (more than two combatants, apart off a straight line or
-among walls, other tactics, ranged or entangling weapons, potions, riders, settings, the Shield Spell
-reaction...) makes the builder refuse the encounter with the reason; the simulator then runs the reference
-engine. tests/sim/test_sim_sas_kernel.py replays kernel fights in the engine face by face and compares
-kernel and engine outcomes statistically.
+back (``_run_fight`` returning a ``BACK_*`` reason) at a point it does not model; the engine then replays it
+from the dice drawn so far and plays it to the end with fresh ones, which keeps the numbers the engine's.
+None of the measured duels needs that (0 in 10^5 fights of fighter v goblin boss and of troll v troll).
+Anything else (more than two combatants, apart off a straight line or among walls, other tactics, ranged or
+entangling weapons, potions, riders, settings, the Shield Spell reaction...) makes the builder refuse the
+encounter with the reason; the simulator then runs the reference engine. tests/sim/test_sim_sas_kernel.py
+replays kernel fights in the engine face by face and compares kernel and engine outcomes statistically.
 """
 
 from __future__ import annotations
