@@ -24,7 +24,6 @@ BASELINE = ROOT / "mypy-baseline.txt"
 
 # Import circles that exist and are to be cut (each a set of modules); a circle not listed here fails.
 KNOWN_CIRCLES = [
-    {"fracas.rules.earthdawn.catalog", "fracas.rules.earthdawn.stats"},
     {"fracas.rules.ed4.chapter", "fracas.rules.ed4.chapter_tactics"},
 ]
 

@@ -87,7 +87,7 @@ def test_from_character_equipment_and_shield() -> None:
     attrs = {"dex": 15, "str": 13, "tou": 14, "per": 12, "wil": 10, "cha": 10}
     s = EarthdawnStats.from_character(
         "Guard", "ed4", "human", attrs, talents={"Melee Weapons": 3}, weapons=["spear"], armor="ring-mail",
-        shield="footmans-shield", circle=2,
+        shield="footmans-shield", circle=2, catalog=catalog.get_catalog("ed4"),
     )  # fmt: skip
     # DEX 15: step 6, PD 9 + 2 (shield), PER 12: MD 7; init 6 - 2 (ring mail) - 1 (shield) = 3
     # PA 6; MA 10//5 + 0 = 2
@@ -103,12 +103,20 @@ def test_from_character_equipment_and_shield() -> None:
 def test_from_character_karma_override_and_initiative_floor() -> None:
     attrs = {"dex": 3, "str": 13, "tou": 14, "per": 12, "wil": 10, "cha": 10}
     s = EarthdawnStats.from_character(
-        "Slow", "ed4", "dwarf", attrs, armor="crystal-plate", shield="body-shield", circle=1, karma=7
+        "Slow",
+        "ed4",
+        "dwarf",
+        attrs,
+        armor="crystal-plate",
+        shield="body-shield",
+        circle=1,
+        karma=7,
+        catalog=catalog.get_catalog("ed4"),
     )
     assert s.initiative_step == 1  # 2 - 5 - 2, floored at Step 1 (ED4 p.371)
     assert s.karma_max == 7
     with pytest.raises(UsageError, match="unknown race"):
-        EarthdawnStats.from_character("x", "ed4", "gnome", attrs)
+        EarthdawnStats.from_character("x", "ed4", "gnome", attrs, catalog=catalog.get_catalog("ed4"))
 
 
 def test_from_creature_direct() -> None:
@@ -156,7 +164,7 @@ def test_any_character_is_consistent(
 ) -> None:
     attrs = dict(zip(ch.ATTRIBUTES, values, strict=True))
     s = EarthdawnStats.from_character("x", edition, race, attrs, armor=armor, shield=shield, circle=circle,
-                                      weapons=["dagger"])  # fmt: skip
+                                      weapons=["dagger"], catalog=catalog.get_catalog(edition))  # fmt: skip
     a = s.armor
     sh = s.shield
     dex_step = ch.attribute_step(attrs["dexterity"])

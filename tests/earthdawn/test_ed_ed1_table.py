@@ -53,8 +53,12 @@ def test_ed1_karma_per_race(race: str, step: int, max_karma: int) -> None:
 
 def test_ed1_character_uses_the_table_not_the_ed4_formulas() -> None:
     attrs = {"dex": 14, "str": 16, "tou": 21, "per": 12, "wil": 17, "cha": 9}
-    ed1 = EarthdawnStats.from_character("x", "ed1", "human", attrs, circle=1)
-    ed4 = EarthdawnStats.from_character("x", "ed4", "human", attrs, circle=1)
+    ed1 = EarthdawnStats.from_character(
+        "x", "ed1", "human", attrs, circle=1, catalog=catalog.get_catalog("ed1")
+    )
+    ed4 = EarthdawnStats.from_character(
+        "x", "ed4", "human", attrs, circle=1, catalog=catalog.get_catalog("ed4")
+    )
     # ED1 table: DEX 14 -> 8, TOU 21 -> death 46, uncon 39, WT 13, WIL 17 -> MA 3
     assert (ed1.physical_defense, ed1.death_rating, ed1.unconsciousness_rating) == (8, 46, 39)
     assert (ed1.wound_threshold, ed1.mystic_armor, ed1.recovery_tests_per_day) == (13, 3, 4)
@@ -76,7 +80,7 @@ def test_ed1_character_uses_the_table_not_the_ed4_formulas() -> None:
 
 def test_ed1_movement_race_adjustment() -> None:
     attrs = {"dex": 14, "str": 10, "tou": 10, "per": 10, "wil": 10, "cha": 10}
-    dwarf = EarthdawnStats.from_character("d", "ed1", "dwarf", attrs)
-    elf = EarthdawnStats.from_character("e", "ed1", "elf", attrs)
+    dwarf = EarthdawnStats.from_character("d", "ed1", "dwarf", attrs, catalog=catalog.get_catalog("ed1"))
+    elf = EarthdawnStats.from_character("e", "ed1", "elf", attrs, catalog=catalog.get_catalog("ed1"))
     assert dwarf.movement == ch.ed1_combat_movement(12)  # dwarf -2
     assert elf.movement == ch.ed1_combat_movement(15)  # elf +1

@@ -1,7 +1,7 @@
 """The default tactic's paths go round taken and blocked hexes ("close to the nearest enemy").
 
 ``tactics.path_towards`` steps greedily while a neighbour is nearer the goal and, when none is (friends or
-foes in the way), takes a shortest way round (``hexgrid.route``, breadth first, ties in DIRECTIONS order).
+foes in the way), takes a shortest way round (``pathing.route``, breadth first, ties in DIRECTIONS order).
 Before, a combatant whose nearer hexes were taken stood still: in ``fracas fight
 examples/ed4/mica-and-the-ghouls.yaml --seed 1`` 35 of 79 turns did nothing while enemies stood.
 """
@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
-from fracas.engine.hexgrid import DIRECTIONS, distance, route
+from fracas.engine.hexgrid import DIRECTIONS, distance
+from fracas.engine.pathing import route
 from fracas.engine.play import Fight
 from fracas.rules.earthdawn.paths import path_towards
 from fracas.rules.registry import get_ruleset
@@ -129,7 +130,7 @@ def test_paths_are_deterministic_and_shortest(seed: int) -> None:
 
 
 def test_ed1_runs_toward_a_foe_beyond_a_full_move() -> None:
-    # the ED1 tactic shares hexgrid.route; before, a foe farther than a full move got no move at all
+    # the ED1 tactic shares pathing.route; before, a foe farther than a full move got no move at all
     data = {
         "version": 1,
         "ruleset": "ed1",

@@ -247,3 +247,12 @@ def test_damage_dice_notation_is_read_by_the_one_dice_parser() -> None:
     for bad in ("2d6+3", "2d!", "d6", "2d+3+1", "2d+d6", "", "x"):
         with pytest.raises(UsageError, match="not GURPS damage dice"):
             parse_dice(bad)
+
+
+@given(st.integers(1, 99), st.integers(-99, 99), st.sampled_from(["", " ", "  "]))
+@settings(max_examples=200)
+def test_damage_dice_read_back_as_written(dice: int, adds: int, gap: str) -> None:
+    # B269: "2d+3" printed by DamageDice reads back to the same dice and adds, spaced or not
+    d = DamageDice(dice, adds)
+    text = str(d).replace("+", f"{gap}+{gap}").replace("-", f"{gap}-{gap}")
+    assert parse_dice(text) == d

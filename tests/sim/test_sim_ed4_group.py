@@ -423,9 +423,9 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
             checked += 1
         assert not wk[core.W_SEEN].any()  # the search window is left clean
     assert checked > 100
-    from fracas.engine import hexgrid
+    from fracas.engine import pathing
 
-    assert (core.ROUTE_MARGIN, core.ROUTE_REACH) == (hexgrid.ROUTE_MARGIN, hexgrid.ROUTE_REACH)
+    assert (core.ROUTE_MARGIN, core.ROUTE_REACH) == (pathing.ROUTE_MARGIN, pathing.ROUTE_REACH)
 
 
 def blank_field(hexes: list[tuple[int, int]], gq0: int, gr0: int, size: int):  # noqa: ANN201

@@ -1,9 +1,9 @@
 """The ED4 group kernel's movement and targeting shortcuts give the answers of the plain ways they shortcut.
 
 - core._route's quick answers (a goal beyond the search's reach, a goal whose open sides give onto a
-  closed pocket: hexgrid._walled_off) and its searches bounded to the straight distance plus a little
-  first (hexgrid._ROUTE_SLACKS) find what the one unbounded search (core._search) finds, on random crowds
-  and round walled pockets (as tests/engine/test_engine_route.py does for hexgrid.route).
+  closed pocket: pathing._walled_off) and its searches bounded to the straight distance plus a little
+  first (pathing._ROUTE_SLACKS) find what the one unbounded search (core._search) finds, on random crowds
+  and round walled pockets (as tests/engine/test_engine_pathing.py does for pathing.route).
 - core._decide's usual turn read from the occupancy grid (an active enemy next to a standing combatant no
   hit could make run) is the choice of the survey of every combatant: the same state with every hex off
   the grid (the kernel then looks at everyone) gives the same action, target, path, attack and Karma.
@@ -21,16 +21,16 @@ pytest.importorskip("fracas.rules.ed4.ruleset")
 
 from test_sim_ed4_group import MICA, blank_field, brawl, lines  # noqa: E402
 
-from fracas.engine import hexgrid  # noqa: E402
+from fracas.engine import hexgrid, pathing  # noqa: E402
 from fracas.engine.hexgrid import ring  # noqa: E402
 from fracas.sim.kernels import ed4_group_core as core  # noqa: E402
 from fracas.sim.kernels.ed4_group import Ed4GroupKernel  # noqa: E402
 from fracas.sim.runner import load_scenario, scenario_from_data  # noqa: E402
 
 
-def test_route_constants_are_hexgrids() -> None:
-    assert core.ROUTE_SLACKS == hexgrid._ROUTE_SLACKS
-    assert core.ROUTE_POCKET == hexgrid._POCKET
+def test_route_constants_are_the_engines() -> None:
+    assert core.ROUTE_SLACKS == pathing._ROUTE_SLACKS
+    assert core.ROUTE_POCKET == pathing._POCKET
 
 
 def _field(blocked: list[tuple[int, int]], start: tuple[int, int], gq0: int):  # noqa: ANN202
@@ -66,7 +66,7 @@ def test_route_shortcuts_find_the_plain_search_path(seed: int) -> None:
     rng = random.Random(seed)
     found = 0
     for _ in range(15):
-        span = rng.choice((12, hexgrid.ROUTE_REACH + 8))
+        span = rng.choice((12, pathing.ROUTE_REACH + 8))
         goal = (rng.randrange(-span, span + 1), rng.randrange(-span, span + 1))
         density = rng.choice([0.0, 0.15, 0.3, 0.45])
         field = [(q, r) for q in range(-12, 13) for r in range(-12, 13) if (q, r) != (0, 0)]
@@ -99,7 +99,7 @@ def test_route_round_a_walled_pocket(seed: int) -> None:
 
 
 def test_route_gives_up_on_a_goal_beyond_its_reach() -> None:
-    reach = hexgrid.ROUTE_REACH
+    reach = pathing.ROUTE_REACH
     for q, reachable in ((reach + 1, True), (reach + 2, False)):
         got, want = _both((0, 0), (q, 0), [(q, 0)], -60, 100)
         assert got == want and got[0] is reachable

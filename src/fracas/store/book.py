@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fracas.dice.source import AskedDice, DiceError, RandomDice
-from fracas.engine import encounter
+from fracas.engine import encounter, pathing
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance, neighbours
+from fracas.engine.hexgrid import distance
 from fracas.engine.narrate import narrate
 from fracas.engine.play import Fight, TooManySteps
 from fracas.errors import FracasError, IllegalCommand, UsageError
@@ -396,35 +396,17 @@ class FightBook:
         if len(to) != 2 or any(abs(x) >= 10_000 for x in to):
             raise Refused("a hex is [q, r]")
         goal = (to[0], to[1])
-        start = tuple(me.pos)
+        start = me.pos
         if goal == start:
             return []
-        blocked = {tuple(h) for h in self.state.extra.get("map", {}).get("blocked", ())}
-        for c in self.state.combatants.values():
-            if c.id != me.id and c.pos is not None and c.status not in ("dead", "fled"):
-                blocked.add(tuple(c.pos))
+        blocked = pathing.blocked(self.state, me.id)
         if goal in blocked:
             raise Refused(f"({goal[0]}, {goal[1]}) is taken or blocked: pick a free hex")
-        limit = distance(start, goal) + 8  # detours around what stands in the way, not across the world
-        came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}  # type: ignore[dict-item]
-        frontier = [start]
-        while frontier and goal not in came:
-            nxt = []
-            for h in frontier:
-                for n in neighbours(h):  # type: ignore[arg-type]
-                    if n in came or n in blocked or distance(start, n) > limit:  # type: ignore[arg-type]
-                        continue
-                    came[n] = h  # type: ignore[assignment]
-                    nxt.append(n)
-            frontier = nxt
-        if goal not in came:
+        # detours around what stands in the way, not across the world
+        path = pathing.route(start, goal, blocked, 0, margin=None, reach=distance(start, goal) + 8)
+        if path is None:
             raise Refused(f"no way to ({goal[0]}, {goal[1]}) past what blocks it")
-        path: list[list[int]] = []
-        at: Any = goal
-        while at != start:
-            path.append([at[0], at[1]])
-            at = came[at]
-        return path[::-1]
+        return [[q, r] for q, r in path]
 
     def plan_command(self, command: Command, faces: list[int] | None = None) -> Plan:
         """A person's command for the deciding combatant, rolled on the server or with typed faces."""

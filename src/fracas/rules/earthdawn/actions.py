@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import direction_to, distance
-from fracas.engine.tactics import GRID_FROM, Taken
+from fracas.engine.pathing import GRID_FROM, Taken
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Container
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours, route
-from fracas.engine.tactics import GRID_FROM, Taken
+from fracas.engine.hexgrid import DIRECTIONS, distance, neighbours
+from fracas.engine.pathing import GRID_FROM, Taken, route
 
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState

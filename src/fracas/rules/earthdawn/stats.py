@@ -224,7 +224,7 @@ class EarthdawnStats:
         discipline: str | None = None,
         spells: Iterable[Mapping[str, object]] = (),
         mount: str | None = None,
-        catalog: Catalog | None = None,
+        catalog: Catalog,
     ) -> EarthdawnStats:
         """A character from attribute values, by the edition's rules.
 
@@ -232,12 +232,12 @@ class EarthdawnStats:
         §2.2). ``weapons``, ``armor`` and ``shield`` name entries of that edition's data files.
         ``circle`` ``None`` means a non-adept: no Karma. ``karma`` overrides the maximum Karma.
         ``spells`` entries have ``name``, ``effect_bonus`` and optionally ``defense`` and ``short_range``.
-        ``catalog`` is the data to read equipment and races from (default: the bundled data).
+        ``catalog`` is the data to read equipment and races from (the bundled data:
+        :func:`fracas.rules.earthdawn.catalog.get_catalog`; given by the caller, so that the stat blocks
+        do not import the catalog that builds them).
         """
-        from fracas.rules.earthdawn.catalog import get_catalog
-
         _check_edition(edition)
-        data = catalog if catalog is not None else get_catalog(edition)
+        data = catalog
         if data.edition != edition:
             raise UsageError(f"the catalog holds {data.edition} data, not {edition}")
         values = ch.normalize_attributes(dict(attributes))

@@ -19,7 +19,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, route, step_towards
+from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, step_towards
+from fracas.engine.pathing import route
 from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, ring
+from fracas.engine.pathing import GRID_FROM
 from fracas.engine.state import BLOCK_SHIFT
-from fracas.engine.tactics import GRID_FROM
 from fracas.rules.earthdawn.actions import can_rouse
 from fracas.rules.earthdawn.battle_map import hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage

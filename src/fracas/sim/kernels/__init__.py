@@ -143,5 +143,6 @@ def find_kernel(ruleset: Ruleset, state: FightState) -> tuple[Kernel | None, str
         try:
             return build(ruleset, state), ""
         except Unsupported as exc:
-            reasons.append(str(exc))
-    return None, "; ".join(reasons)
+            if str(exc):  # an empty reason: the builder leaves the encounter to the next one
+                reasons.append(str(exc))
+    return None, "; ".join(reasons) or f"no batch kernel for this {ruleset.id} encounter"

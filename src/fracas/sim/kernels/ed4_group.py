@@ -147,44 +147,78 @@ def _check_ruleset(ruleset: Any) -> bool:
     return chapter
 
 
-def _check_state(ruleset: Any, state: FightState) -> None:
-    from fracas.sim.kernels.ed4_melee import check_options_and_map
+def _obstacles(ruleset: Any, state: FightState) -> list[str]:
+    """Every feature of the encounter the kernel does not model, one short phrase each naming the
+    combatants concerned (empty when it models them all): what ``fracas sim`` prints as the reason."""
+    from fracas.sim.kernels.ed4_melee import options_and_map_obstacles
 
-    check_options_and_map(state, _OPTIONS, _OFF_OPTIONS)
+    out = options_and_map_obstacles(state, _OPTIONS, _OFF_OPTIONS)
     if state.phase != "start" or state.declarations or state.round:
-        raise Unsupported("a fight already started")
+        out.append("a fight already started")
     if len(state.sides) < 2:
-        raise Unsupported("fewer than two sides")
+        out.append("fewer than two sides")
     if len(state.combatants) > MAX_N:
-        raise Unsupported(f"more than {MAX_N} combatants")
+        out.append(f"more than {MAX_N} combatants")
     entangling = getattr(ruleset, "_entangling", None)
+    found: dict[str, list[str]] = {}
+
+    def note(what: str, who: str) -> None:
+        found.setdefault(what, []).append(who)
+
     taken: set[tuple[int, int]] = set()
     for c in state.combatants.values():
-        if c.hidden or c.altitude or set(c.marks) - _MARKS:
-            raise Unsupported(f"{c.id}: hidden, flying, mounted or otherwise marked")
-        if c.status != "active" or c.conditions or c.tactic != "default":
-            raise Unsupported(f"{c.id}: not a fresh combatant under the default tactic")
+        if c.tactic != "default":
+            note(f"tactic {c.tactic} (not the default tactic)", c.id)
+        if c.hidden:
+            note("hidden", c.id)
+        if c.altitude or c.marks.get("flying"):
+            note("flying", c.id)
+        if c.marks.get("mount") or c.marks.get("rider"):
+            note("mounted", c.id)
+        if c.marks.get("combat_options"):
+            note(f"declared combat options ({', '.join(c.marks['combat_options'])})", c.id)
+        other = set(c.marks) - _MARKS - {"flying", "mount", "rider", "training", "familiar", "combat_options"}
+        if other:
+            note(f"marked {', '.join(sorted(other))}", c.id)
+        if c.status != "active" or c.conditions:
+            note("not active and unhurt at the start", c.id)
         if any(c.counters.get(k, 0) for k in ("damage", "wounds", "stun", "strain", "recovery_used")):
-            raise Unsupported(f"{c.id}: starts hurt or with Recovery tests used")
+            note("starts hurt or with Recovery tests used", c.id)
         if c.pos is None:
-            raise Unsupported(f"{c.id}: no position")
-        if c.pos in taken:
-            raise Unsupported(f"{c.id}: shares a hex")
-        taken.add(c.pos)
+            note("no position", c.id)
+        elif c.pos in taken and not c.marks.get("mount"):  # a rider is on his mount's hex
+            note("shares a hex", c.id)
+        else:
+            taken.add(c.pos)
         p = c.stats
         if p.kind not in ("character", "creature"):
-            raise Unsupported(f"{c.id}: kind {p.kind!r}")
+            note(f"kind {p.kind}", c.id)
         if not p.attacks:
-            raise Unsupported(f"{c.id}: no attack")
+            note("no attack", c.id)
         for a in p.attacks:
             if a.kind == "spell":
-                raise Unsupported(f"{c.id}: {a.name} is a spell")
-            if not a.close and a.kind not in ("missile", "thrown"):
-                raise Unsupported(f"{c.id}: {a.name}: a {a.kind} attack")
-            if a.stun or a.name.lower().startswith("charge") or (entangling is not None and entangling(c, a)):
-                raise Unsupported(f"{c.id}: {a.name} deals Stun damage, is a charge or entangles")
+                note("spells", f"{c.id}: {a.name}")
+            elif not a.close and a.kind not in ("missile", "thrown"):
+                note(f"{a.kind} attacks", f"{c.id}: {a.name}")
+            if a.stun:
+                note("Stun damage", f"{c.id}: {a.name}")
+            if a.name.lower().startswith("charge"):
+                note("charging attacks", f"{c.id}: {a.name}")
+            if entangling is not None and entangling(c, a):
+                note("entangling attacks", f"{c.id}: {a.name}")
         if p.initiative_step > 200 or p.dexterity > 255 or p.dexterity < 0:
-            raise Unsupported(f"{c.id}: Initiative step or Dexterity out of the kernel's range")
+            note("Initiative step or Dexterity out of the kernel's range", c.id)
+    for what, who in found.items():
+        # the same feature of many combatants: the first two named, and how many more
+        names = ", ".join(who[:2]) + (f" and {len(who) - 2} more" if len(who) > 2 else "")
+        out.append(f"{what}: {names}")
+    return out
+
+
+def _check_state(ruleset: Any, state: FightState) -> None:
+    found = _obstacles(ruleset, state)
+    if found:
+        raise Unsupported("; ".join(found))
 
 
 # ----- exact test outcomes ----------------------------------------------------------------------------------
@@ -441,7 +475,7 @@ class Ed4GroupKernel:
         flags[core.F_XSD] = xsd
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
-        self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows hexgrid.route searches in
+        self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start (outside it, paths look at
         # every combatant)
         qs = [c.pos[0] for c in cs]

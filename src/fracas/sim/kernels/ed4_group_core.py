@@ -36,7 +36,7 @@ G_SHIFT = 16
 G_ID = (1 << G_SHIFT) - 1
 # rows of the work array ``wk``
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
-W_SEEN, W_QUEUE = 10, 11  # hexgrid.route's search: a window of hexes around the mover, and its queue
+W_SEEN, W_QUEUE = 10, 11  # pathing.route's search: a window of hexes around the mover, and its queue
 NWK = 12
 # hexgrid.ROUTE_MARGIN and ROUTE_REACH, written here because numba's cache keeps a compiled function's
 # globals until this file changes (tests/sim/test_sim_ed4_group.py checks they are hexgrid's)
@@ -202,10 +202,10 @@ ROUTE_POCKET = 8
 
 @njit(cache=True, forceinline=False, _nrt=False)
 def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # noqa: ANN001, ANN202, PLR0913
-    """hexgrid.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
+    """pathing.route (stop 1 hex away) from ``i``'s hex, cut to ``limit`` hexes, into ``out`` as
     :func:`_path_towards` does; False (``out`` untouched) if no hex next to the goal can be reached, or
     (``depth`` >= 0) none within ``depth`` hexes: the search stops there.
-    Without ``depth``, hexgrid.route's quick answers first: False at once when every hex next to the goal
+    Without ``depth``, pathing.route's quick answers first: False at once when every hex next to the goal
     is beyond the search's reach or in a closed pocket (:func:`_walled_off`), then the searches bounded to
     the straight distance plus ROUTE_SLACKS (each finds the unbounded search's path when there is one that
     short), then the unbounded one."""
@@ -233,7 +233,7 @@ def _route(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):  # no
 
 @njit(cache=True, forceinline=False, _nrt=False)
 def _walled_off(i, gq, gr, st, n, grid, flags, d0, work):  # noqa: ANN001, ANN202, PLR0913
-    """hexgrid._walled_off (stop 1 hex away): True when the free hexes next to the goal, with every free hex
+    """pathing._walled_off (stop 1 hex away): True when the free hexes next to the goal, with every free hex
     joined to them inside the search area of :func:`_route`, are at most ROUTE_POCKET hexes none of them
     next to ``i``'s hex; False when that is not so or not known after that many. ``work``: room for
     2 * (ROUTE_POCKET + 7) numbers (the hexes seen, q then r; the search is cut before it holds more)."""

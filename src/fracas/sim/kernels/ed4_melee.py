@@ -123,24 +123,34 @@ def _check_ruleset(ruleset: Any) -> None:
         raise Unsupported("the default tactic is not one the kernel mirrors")
 
 
-def check_options_and_map(state: FightState, known: set[str], off: set[str]) -> None:
-    """Refuse optional rules an ED4 kernel does not know (``known``: modelled; ``off``: silent while off)
-    and a map with darkness, cover, blocked or impaired hexes (the ED4 duel and group kernels share this)."""
+def options_and_map_obstacles(state: FightState, known: set[str], off: set[str]) -> list[str]:
+    """What an ED4 kernel does not model in the encounter's optional rules (``known``: modelled; ``off``:
+    silent while off) and map (darkness, cover, blocked or impaired hexes): one short phrase each, empty
+    when nothing (the ED4 duel and group kernels share this)."""
+    out = []
     unknown = set(state.options) - known - off
     if unknown:
-        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
+        out.append(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
     on = sorted(k for k in off if state.options.get(k))
     if on:
-        raise Unsupported(f"optional rules the kernel does not model: {', '.join(on)}")
+        out.append(f"optional rules the kernel does not model: {', '.join(on)}")
     mp = state.extra.get("map", {})
-    if (
-        mp.get("light", "bright") != "bright"
-        or mp.get("cover")
-        or mp.get("full_cover")
-        or mp.get("blocked")
-        or mp.get("impaired")
-    ):
-        raise Unsupported("darkness, cover, blocked or impaired hexes on the map")
+    light = mp.get("light", "bright")
+    if light != "bright":
+        out.append(f"{light} light")
+    for key, what in (("cover", "cover"), ("full_cover", "full cover"), ("blocked", "blocked hexes")):
+        if mp.get(key):
+            out.append(what)
+    if mp.get("impaired"):
+        out.append("impaired hexes")
+    return out
+
+
+def check_options_and_map(state: FightState, known: set[str], off: set[str]) -> None:
+    """Refuses what :func:`options_and_map_obstacles` finds."""
+    found = options_and_map_obstacles(state, known, off)
+    if found:
+        raise Unsupported("; ".join(found))
 
 
 def _check_state(ruleset: Any, state: FightState) -> None:
@@ -960,6 +970,9 @@ def _jitted() -> Any:
 
 
 def build(ruleset: Ruleset, state: FightState) -> Ed4DuelKernel:
+    cs = list(state.combatants.values())
+    if len(cs) != 2 or cs[0].side == cs[1].side:
+        raise Unsupported("")  # not a duel: the group kernel, tried next, says what it does not model
     return Ed4DuelKernel(ruleset, state)
 
 

@@ -5,29 +5,40 @@ HURT/BROKEN, PERMANENT INJURIES)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from fracas.dice.expr import Dice, Expr, Step, parse
 from fracas.dice.source import DiceSource
 from fracas.engine.events import fast_frozen_init
+from fracas.errors import UsageError
 from fracas.rules.base import Modifier, total
 from fracas.rules.sas.model import Fighter, Stats
 from fracas.rules.sas.rules import rule, setting
 from fracas.rules.sas.tables import Tables, tables
 
-_EXPR = re.compile(r"(\d+)d(\d+)([+-]\d+)?|(\d+)")
+
+@lru_cache(maxsize=256)
+def sas_dice(text: str) -> Expr:
+    """Spells & Swords dice notation ("1D6", "2d10", "1d3+5", a plain "1") read by the project's one
+    dice-notation parser (:func:`fracas.dice.expr.parse`): dice of any number of sides and numbers added or
+    taken off. The text's dice never explode and it has no steps nor GURPS "2d": those are refused.
+    Whitespace of any kind may stand between the terms, as the encounter file's ``settings:`` allow it."""
+    bad = UsageError(f"{text!r} is not Spells & Swords dice (like 1D6, 2d10, 1d3+5 or a number)")
+    try:
+        expr = parse(" ".join(text.split()) if isinstance(text, str) else text)
+    except UsageError:
+        raise bad from None
+    if any(isinstance(x, Step) or (isinstance(x, Dice) and (x.explode or x.gurps)) for x in expr.terms):
+        raise bad
+    return expr
 
 
 def roll_expr(expr: str, dice: DiceSource, why: str = "") -> int:
-    """Roll "NdS+M" (or a plain number) with ``dice``."""
-    m = _EXPR.fullmatch(expr.replace(" ", ""))
-    if m is None:
-        raise ValueError(f"bad dice expression {expr!r}")
-    if m.group(4):
-        return int(m.group(4))
-    n, sides, mod = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
-    return sum(dice.roll(sides, why) for _ in range(n)) + mod
+    """Roll S&S dice notation (:func:`sas_dice`) with ``dice``: each die in the order written, one face
+    asked of ``dice`` per die, plus the numbers; a plain number rolls nothing."""
+    return sas_dice(expr).roll(dice, why).total
 
 
 UNIT_ROUNDS = {"rounds": 1, "minutes": 6, "hours": 360, "days": 8640, "weeks": 60480}
