@@ -72,11 +72,12 @@ class Situation:
     weapon: str | None = None
 
 
-def _weapon(f: Fighter, sit: Situation) -> str:
+def weapon_of(f: Fighter, sit: Situation) -> str:
+    """The weapon the attack is made with: the situation's, else the one in hand."""
     return sit.weapon or f.wielded
 
 
-def _weapon_used(sit: Situation) -> bool:
+def weapon_used(sit: Situation) -> bool:
     """Whether the attack is made with the weapon in hand: not a Random Brawl Attack (a row, or a face with no
     row: "Unarmed Strikes, Grappling", DAMAGE TABLE MODIFIER LIST) nor a Dog Pile's Grapple Attack. What
     UNDERWATER COMBAT says of weapons ("Blunt, Swinging, Cutting ... Weapons are ineffective") is the
@@ -90,7 +91,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
     t = tables()
     A = t.attack.modifiers
     mods: list[Modifier] = []
-    wid = _weapon(att, sit)
+    wid = weapon_of(att, sit)
     weapon = t.weapons[wid]
 
     def line(key: str) -> None:
@@ -242,7 +243,7 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         mods.append(
             Modifier(t.combat.num("mounted", "vs_unmounted_attack"), "Mounted vs unmounted", rule("mounted"))
         )
-    if sit.underwater and not weapon.thrust and _weapon_used(sit):
+    if sit.underwater and not weapon.thrust and weapon_used(sit):
         mods.append(
             Modifier(
                 t.combat.num("underwater", "ineffective_attack"),

@@ -9,7 +9,7 @@ from fracas.dice.source import DiceSource
 from fracas.engine.events import fast_frozen_init
 from fracas.rules.base import Modifier, total
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.procedures.attack import Situation, _weapon, _weapon_used
+from fracas.rules.sas.procedures.attack import Situation, weapon_of, weapon_used
 from fracas.rules.sas.procedures.brawl import brawl_effects
 from fracas.rules.sas.procedures.movement import mounted_ok
 from fracas.rules.sas.procedures.rolls import Effect, TableRoll, roll_penalties
@@ -23,7 +23,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
     +4, actions and special-combat rules, the attacker's roll penalties, minus the target's Armor."""
     t = tables()
     mods: list[Modifier] = []
-    wid = _weapon(att, sit)
+    wid = weapon_of(att, sit)
     weapon = t.weapons[wid]
     if att.stats.damage:
         mods.append(Modifier(att.stats.damage, "Damage bonus", rule("damage")))
@@ -79,7 +79,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
             mods.append(
                 Modifier(t.combat.num("mounted", "moving_damage"), "Mount moving (momentum)", rule("mounted"))
             )
-    if sit.underwater and not weapon.thrust and _weapon_used(sit):
+    if sit.underwater and not weapon.thrust and weapon_used(sit):
         mods.append(
             Modifier(
                 t.combat.num("underwater", "ineffective_damage"),
@@ -147,7 +147,7 @@ def resolve_damage(
     rolls 1D6 on the Fumble Table), Light (2; 11-13 Light Wound Table), Heavy (3; 17-18 Major Wound Table),
     19+ Instant Death. No-damage weapons and Disarm attacks roll nothing; entangling weapons entangle."""
     t = tables()
-    wid = _weapon(att, sit)
+    wid = weapon_of(att, sit)
     weapon = t.weapons[wid]
     effects: list[Effect] = []
     no_damage = (
@@ -215,7 +215,7 @@ def resolve_damage(
     if row.wound_table == "light":
         effects += light_wound(dfn, dice).effects
     elif row.wound_table == "major":
-        effects += major_wound(dfn, weapon.cut if _weapon_used(sit) else "blunt", dice).effects
+        effects += major_wound(dfn, weapon.cut if weapon_used(sit) else "blunt", dice).effects
     elif row.wound == "heavy":  # 14-16 "Major Wound", no table to roll: prone all the same
         effects += major_wound_prone(dfn, dice)
     if t.settings.minions and dfn.stats.minion:
