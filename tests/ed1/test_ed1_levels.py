@@ -8,7 +8,7 @@ import pytest
 from fracas.dice.exact import ed1_success_levels
 from fracas.errors import EncounterFileError
 from fracas.rules.ed1.profile import Ed1Profile, override_ed1, profile_from_ed1_block
-from fracas.rules.ed1.ruleset import level_outcome
+from fracas.rules.ed1.round import level_outcome
 
 # DN 7 row of the table: Pathetic 1-2, Poor 3-6, Average 7-10, Good 11-14, Excellent 15-18, Extraordinary 19+
 DN7 = [(1, "Pathetic"), (2, "Pathetic"), (3, "Poor"), (6, "Poor"), (7, "Average"), (10, "Average")]

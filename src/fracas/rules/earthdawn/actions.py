@@ -14,10 +14,7 @@ from fracas.engine.hexgrid import direction_to, distance
 from fracas.engine.pathing import GRID_FROM, Taken
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.battle_map import hexes
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    recovery_events,
-)
+from fracas.rules.earthdawn.combat import Scratch, recovery_events
 from fracas.rules.earthdawn.providers import EarthdawnProviders
 
 if TYPE_CHECKING:

@@ -12,13 +12,7 @@ from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import EarthdawnActions
 from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes, within
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    damage_events,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, damage_events, rolled_event, run_test
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource

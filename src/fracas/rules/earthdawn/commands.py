@@ -10,9 +10,7 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.actions import STANDARD
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-)
+from fracas.rules.earthdawn.combat import Scratch
 from fracas.rules.earthdawn.paths import _blocked, path_towards
 from fracas.rules.earthdawn.round import EarthdawnRound
 

@@ -12,11 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from fracas.rules.base import Modifier, Ruleset
 from fracas.rules.earthdawn.battle_map import covered_yards
-from fracas.rules.earthdawn.combat import (
-    Edition,
-    Provider,
-    TestContext,
-)
+from fracas.rules.earthdawn.combat import Edition, Provider, TestContext
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
 
 if TYPE_CHECKING:

@@ -35,9 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.errors import EncounterFileError
 from fracas.rules.earthdawn.actions import SIMPLE, STANDARD, Action, CombatOption
-from fracas.rules.earthdawn.combat import (
-    Provider,
-)
+from fracas.rules.earthdawn.combat import Provider
 from fracas.rules.earthdawn.providers import ArmorProvider
 from fracas.rules.earthdawn.show import EarthdawnShow
 

@@ -8,11 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand
-from fracas.rules.earthdawn.combat import (
-    ProbeDice,
-    ProbedTest,
-    current_damage,
-)
+from fracas.rules.earthdawn.combat import ProbeDice, ProbedTest, current_damage
 from fracas.rules.earthdawn.commands import EarthdawnCommands
 
 if TYPE_CHECKING:
