@@ -122,3 +122,17 @@ def test_every_dice_string_of_the_data_files_is_read() -> None:
     texts |= {s.duration for s in t.magic.spells.values() if s.duration}
     for text in sorted(texts):
         assert sas_dice(text).pool.dice or text.isdigit(), text
+
+
+@pytest.mark.parametrize("bad", ["0d6", "1d0"])
+def test_dice_settings_no_rule_can_roll_are_refused_as_the_file_is_read(bad: str) -> None:
+    from fracas.engine.encounter import load_data
+    from fracas.errors import EncounterFileError
+
+    sides = [
+        {"name": "left", "combatants": [{"template": "fighter"}]},
+        {"name": "right", "combatants": [{"template": "goblin"}]},
+    ]
+    load_data({"ruleset": "sas", "sides": sides, "settings": {"potion_heal": "d6"}})
+    with pytest.raises(EncounterFileError, match=r"settings\.potion_heal: .* not Spells & Swords dice"):
+        load_data({"ruleset": "sas", "sides": sides, "settings": {"potion_heal": bad}})

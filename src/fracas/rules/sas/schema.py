@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt
+from pydantic import AfterValidator, Field, StrictBool, StrictFloat, StrictInt
 
 from fracas.engine.bounds import HexList, Name, Strict, check
+from fracas.errors import UsageError
+from fracas.rules.sas.procedures.rolls import sas_dice
 
 __all__ = ["RIDERS", "RIDES", "EntryOptions", "MapExtra", "Settings", "check_stats", "is_mount"]
 
@@ -25,8 +27,22 @@ RIDERS = 1
 Bonus = Annotated[int, Field(strict=True, ge=0, le=20)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 Names = Annotated[list[Name], Field(max_length=20)]
+
+
+def _rollable(text: str) -> str:
+    """The pattern (kept for the JSON Schema editors read) lets through dice no rule can roll ("0d6", "1d0",
+    digits of other scripts): the rules' own reading of S&S dice refuses them as the file is read."""
+    try:
+        sas_dice(text)
+    except UsageError as exc:
+        raise ValueError(str(exc)) from None
+    return text
+
+
 Dice = Annotated[
-    str, Field(strict=True, pattern=r"^\s*(\d{1,2})?[dD]\d{1,3}\s*([+-]\s*\d{1,3})?\s*$|^\d{1,3}$")
+    str,
+    Field(strict=True, pattern=r"^\s*(\d{1,2})?[dD]\d{1,3}\s*([+-]\s*\d{1,3})?\s*$|^\d{1,3}$"),
+    AfterValidator(_rollable),
 ]
 Difficulty = Literal["easy", "moderate", "hard", "heroic"]
 
