@@ -58,7 +58,7 @@ class Cite:
 
 
 ROW_KEYS = frozenset({"id", "title", "page", "status", "note", "keys", "part"})
-OPTIONAL_KEYS = frozenset({"id", "title", "default", "page", "note"})
+OPTIONAL_KEYS = frozenset({"id", "title", "default", "page", "note", "part"})
 STATUSES = frozenset({"implemented", "optional", "gm-call", "not-implemented"})
 
 Rows = Callable[[str], list[Rule]]
@@ -76,22 +76,15 @@ class Catalog:
     """The shared Earthdawn code's keys -> the citation of their row (``"damage.wounds"`` ->
     ``"ed4/damage/wounds p.379"``)."""
     parts: Mapping[str, str] = field(default_factory=dict)
-    """Rule id -> the part of the ruleset that brings it, for the rows that name one."""
+    """Rule or optional rule id -> the part of the ruleset that brings it, for the rows that name one."""
 
     def rows(self, without: frozenset[str] = frozenset()) -> list[Rule]:
         """The rows in the catalog's order, leaving out those of the parts ``without`` names."""
         return [r for r in self.rules if self.parts.get(r.id, "") not in without]
 
-    def ids(self) -> frozenset[str]:
-        return frozenset(r.id for r in self.rules) | {o.id for o in self.optional}
-
-    def cite(self, rule_id: str) -> Cite:
-        """The citation of a row: its id and page."""
-        row = next((r for r in self.rules if r.id == rule_id), None)
-        if row is None:
-            raise KeyError(f"{rule_id!r} is not a row of the {self.ruleset} rules catalog")
-        c = Cite.parse(row.id)
-        return Cite(c.ruleset, c.id, row.page)
+    def optional_rows(self, without: frozenset[str] = frozenset()) -> list[OptionalRule]:
+        """The optional rules in the catalog's order, leaving out those of the parts ``without`` names."""
+        return [o for o in self.optional if self.parts.get(o.id, "") not in without]
 
 
 def read_catalog(ruleset: str, package: str, generated: Mapping[str, Rows] | None = None) -> Catalog:
@@ -137,6 +130,8 @@ def _catalog(ruleset: str, data: dict[str, Any], generated: Mapping[str, Rows], 
         optional.append(
             OptionalRule(row["id"], row["title"], row["default"], row.get("page", ""), row.get("note", ""))
         )
+        if row.get("part"):
+            parts[row["id"]] = row["part"]
     return Catalog(ruleset, tuple(rules), tuple(optional), refs, parts)
 
 

@@ -78,43 +78,7 @@ class Ed1Ruleset(Ed1Attack):
         return list(catalog("ed1").rules)
 
     def optional_rules(self) -> list[OptionalRule]:
-        return [
-            OptionalRule(
-                "split-movement",
-                "Splitting Movement: move, act, then move again (within the Combat Movement)",
-                False,
-                "ch.12§Movement",
-                "off by default; the option's costs are in Combat Options, not in the text held",
-            ),
-            OptionalRule(
-                "group-initiative",
-                "One Initiative test for each group of identical gamemaster creatures or characters",
-                True,
-                "ch.12§Initiative",
-                "the text recommends it",
-            ),
-            OptionalRule(
-                "wound-penalties",
-                "Wound penalty: Wounds - 1 steps to every test but Recovery tests",
-                True,
-                "reference 2.2",
-                "[verify]",
-            ),
-            OptionalRule(
-                "armor-defeating-hits",
-                "An Excellent or Extraordinary Attack test defeats armor",
-                True,
-                "reference 1.5",
-                "[single source, verify]",
-            ),
-            OptionalRule(
-                "charge-damage",
-                "A charging rider adds his mount's Strength step to the Damage test",
-                True,
-                "ED4 p.396 carried over",
-                "[choice] the ED1 Mounted Combat section is not in the text held",
-            ),
-        ]
+        return list(catalog("ed1").optional)
 
     def templates(self) -> list[str]:
         from fracas.rules.earthdawn.catalog import list_templates

@@ -24,7 +24,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import between, distance, line, neighbours
 from fracas.errors import IllegalCommand
-from fracas.rules.base import Modifier, OptionalRule
+from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import STANDARD, Action, CombatOption, heading
 from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
 from fracas.rules.earthdawn.combat import (
@@ -289,18 +289,7 @@ class ChapterMixin:
 
         parts = getattr(rs, "catalog_parts", None)
         if parts is not None:
-            parts.add("chapter")  # the rows of data/rules.toml only the whole chapter brings
-        extra = getattr(rs, "extra_optional", None)
-        if extra is not None:
-            extra.append(
-                OptionalRule(
-                    "long-falls",
-                    "Long Falls: fliers knocked out of the sky fall over several rounds",
-                    False,
-                    "p.398",
-                    "off by default; settings.fall_yards_per_round sets the rate (default 20)",
-                )
-            )
+            parts.add("chapter")  # the rows of data/rules.toml (and long-falls) only the whole chapter brings
         from fracas.rules.ed4.chapter_tactics import wrap_tactics
 
         rs.tactics().update(CHAPTER_TACTICS)

@@ -64,7 +64,6 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         import importlib
 
         self.catalog_parts: set[str] = set()  # plug-ins: the parts of data/rules.toml they bring
-        self.extra_optional: list[OptionalRule] = []  # plug-ins: more optional rules
 
         for name in plugins:
             try:
@@ -137,28 +136,8 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         return ed4.rows(without=frozenset(ed4.parts.values()) - self.catalog_parts)
 
     def optional_rules(self) -> list[OptionalRule]:
-        return self.extra_optional + [
-            OptionalRule(
-                "take-the-initiative",
-                "Take the Initiative: gamemaster characters use their Initiative step as the result",
-                False,
-                "p.372",
-            ),
-            OptionalRule(
-                "group-initiative",
-                "Speeding up Initiative: one test for each group of identical creatures",
-                True,
-                "p.372",
-                "the text recommends it",
-            ),
-            OptionalRule(
-                "wound-penalties",
-                "Wound penalties: -1 per Wound to all tests except Recovery tests",
-                True,
-                "p.381",
-                "not an optional rule, but the text suggests it once the table knows the rules",
-            ),
-        ]
+        ed4 = catalog("ed4")
+        return ed4.optional_rows(without=frozenset(ed4.parts.values()) - self.catalog_parts)
 
     def templates(self) -> list[str]:
         from fracas.rules.earthdawn.catalog import list_templates

@@ -83,7 +83,7 @@ from fracas.rules.sas.procedures.wounds import (
     knocked_down,
     roll_fumble,
 )
-from fracas.rules.sas.rules import rule, rule_list, setting
+from fracas.rules.sas.rules import catalog, rule, rule_list, setting
 from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import Settings, Tables, tables
 
@@ -488,31 +488,7 @@ class SasRuleset(Ruleset):
         return rule_list()
 
     def optional_rules(self) -> list[OptionalRule]:
-        return [
-            OptionalRule(
-                "brawl-rule",
-                "The Brawl Rule (50% of melee attacks become Random Brawl Attacks)",
-                True,
-                "THE BRAWL RULE",
-            ),
-            OptionalRule("minions", "Minions: killed outright by 1, 2 or 3 hits", False, "reference 2.6"),
-            OptionalRule(
-                "morale",
-                "Morale saves for sides at half strength (a setting, not in the text)",
-                False,
-                "docs/rulesets/sas.md",
-            ),
-            OptionalRule(
-                "reroll-initiative",
-                "Side Initiative rolled again every round (the text keeps the first order; Initiative -1 "
-                "next round from fumbles then matters)",
-                False,
-                "INITIATIVE",
-            ),
-            OptionalRule(
-                "auto-reactions", "Reactions taken automatically whenever possible", True, "REACTIONS"
-            ),
-        ]
+        return list(catalog().optional)
 
     # ----- building a fight ------------------------------------------------------------------------
     def templates(self) -> list[str]:
