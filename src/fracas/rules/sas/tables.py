@@ -551,9 +551,9 @@ class Tables:
                 raise ValueError(f"bestiary.toml {cid}: unknown size {c.size!r}")
             if c.armor not in self.damage.armor_classes:
                 raise ValueError(f"bestiary.toml {cid}: unknown armor {c.armor!r}")
-            for w in c.weapons:
-                if w not in self.weapons:
-                    raise ValueError(f"bestiary.toml {cid}: unknown weapon {w!r}")
+            for weapon in c.weapons:
+                if weapon not in self.weapons:
+                    raise ValueError(f"bestiary.toml {cid}: unknown weapon {weapon!r}")
             for s in c.spells:
                 if s not in self.magic.spells:
                     raise ValueError(f"bestiary.toml {cid}: unknown spell {s!r}")

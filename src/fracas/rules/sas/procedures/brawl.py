@@ -111,20 +111,25 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
             )
         )
     elif e == "both-stunned":
-        n = row.duration or "1d3"
+        both = row.duration or "1d3"
         out.append(
             Effect(
                 "condition",
                 att.id,
                 name="stunned",
-                rounds=roll_expr(n, dice, row.label),
+                rounds=roll_expr(both, dice, row.label),
                 why=row.label,
                 rule=rid,
             )
         )
         out.append(
             Effect(
-                "condition", d, name="stunned", rounds=roll_expr(n, dice, row.label), why=row.label, rule=rid
+                "condition",
+                d,
+                name="stunned",
+                rounds=roll_expr(both, dice, row.label),
+                why=row.label,
+                rule=rid,
             )
         )
     elif e == "no-attack-next":

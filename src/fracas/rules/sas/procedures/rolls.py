@@ -257,7 +257,7 @@ def action_check(
     t = tables()
     a = t.combat.actions.get(action) or t.combat.reactions[action]
     kind = "reactions" if action in t.combat.reactions else "actions"
-    difficulty = a.check or getattr(t.settings, f"{action.replace('-', '_')}_check", "moderate")
+    difficulty = a.check or str(getattr(t.settings, f"{action.replace('-', '_')}_check", "moderate"))
     mods: list[Modifier] = []
     if a.skill and f.stats.skill(a.skill):
         mods.append(Modifier(f.stats.skill(a.skill), a.skill.title(), rule(kind, action)))
