@@ -1,6 +1,6 @@
 """The default tactic's paths go round taken and blocked hexes ("close to the nearest enemy").
 
-``tactics.path_towards`` steps greedily while a neighbour is nearer the goal and, when none is (friends or
+``pathing.towards`` steps greedily while a neighbour is nearer the goal and, when none is (friends or
 foes in the way), takes a shortest way round (``pathing.route``, breadth first, ties in DIRECTIONS order).
 Before, a combatant whose nearer hexes were taken stood still: in ``fracas fight
 examples/ed4/mica-and-the-ghouls.yaml --seed 1`` 35 of 79 turns did nothing while enemies stood.
@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine.hexgrid import DIRECTIONS, distance
-from fracas.engine.pathing import route
+from fracas.engine.pathing import route, towards
 from fracas.engine.play import Fight
-from fracas.rules.earthdawn.paths import path_towards
 from fracas.rules.registry import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -74,23 +73,23 @@ def test_blocked_corridor_goes_round_the_wall() -> None:
     start, goal = (0, 0), (4, 0)
     blocked = wall | {goal}
     # greedy alone would walk to (1, 0) and stop against the wall
-    path = path_towards(start, goal, 20, blocked)
+    path = towards(start, goal, 20, blocked)
     _walk_ok(start, path, blocked)
     assert distance(path[-1], goal) == 1
     assert (2, -3) in path  # through the gap
     assert len(path) == len(route(start, goal, blocked) or [])
     # within the Movement of one turn: the first hexes of the same way
-    assert path_towards(start, goal, 3, blocked) == path[:3]
+    assert towards(start, goal, 3, blocked) == path[:3]
 
 
 def test_friend_in_the_way_is_walked_round() -> None:
     # the enemy two hexes east; both hexes next to the two of them are taken by friends
     start, goal = (0, 0), (2, 0)
     blocked = {goal, (1, 0), (1, -1)}
-    assert path_towards(start, goal, 6, blocked) == [(0, 1), (1, 1)]  # round the south side, 2 hexes
+    assert towards(start, goal, 6, blocked) == [(0, 1), (1, 1)]  # round the south side, 2 hexes
     # with the south way taken too: round the north, 4 hexes (the first of the shortest ways found)
     blocked.add((0, 1))
-    path = path_towards(start, goal, 6, blocked)
+    path = towards(start, goal, 6, blocked)
     _walk_ok(start, path, blocked)
     assert path == [(0, -1), (1, -2), (2, -2), (2, -1)]
 
@@ -100,10 +99,10 @@ def test_walled_in_goal_keeps_the_greedy_steps() -> None:
     ring1 = {(goal[0] + dq, goal[1] + dr) for dq, dr in DIRECTIONS}
     blocked = ring1 | {goal}
     assert route((0, 0), goal, blocked) is None
-    path = path_towards((0, 0), goal, 10, blocked)
+    path = towards((0, 0), goal, 10, blocked)
     _walk_ok((0, 0), path, blocked)
     assert distance(path[-1], goal) == 2  # as near as the free hexes go
-    assert path_towards((0, 0), goal, 0, blocked) == []
+    assert towards((0, 0), goal, 0, blocked) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -114,12 +113,12 @@ def test_paths_are_deterministic_and_shortest(seed: int) -> None:
     hexes = [(q, r) for q in range(-3, 9) for r in range(-5, 6) if (q, r) not in (start, goal)]
     blocked = set(rng.sample(hexes, rng.randint(0, 40))) | {goal}
     limit = rng.randint(1, 12)
-    path = path_towards(start, goal, limit, blocked)
+    path = towards(start, goal, limit, blocked)
     # the same answer whatever order the blocked hexes come in (ties go the DIRECTIONS way)
     again = list(blocked)
     rng.shuffle(again)
-    assert path_towards(start, goal, limit, set(again)) == path
-    assert path_towards(start, goal, limit, frozenset(again)) == path
+    assert towards(start, goal, limit, set(again)) == path
+    assert towards(start, goal, limit, frozenset(again)) == path
     _walk_ok(start, path, blocked)
     assert len(path) <= limit
     way = route(start, goal, blocked)
@@ -160,12 +159,11 @@ def test_ed1_runs_toward_a_foe_beyond_a_full_move() -> None:
     assert runs >= 2
 
 
-def test_ed1_run_path_goes_round_a_wall() -> None:
-    from fracas.rules.ed1.tactics import run_path
-
+def test_ed1_run_goes_round_a_wall() -> None:
+    """The ED1 tactic's run toward a foe beyond a full move: greedy steps, then the way round."""
     wall = {(2, r) for r in range(-4, 5) if r != -3}
     start, goal = (0, 0), (30, 0)
-    path = run_path(start, goal, 10, wall | {goal})
+    path = towards(start, goal, 10, wall | {goal})
     _walk_ok(start, path, wall)
     assert path == (route(start, goal, wall | {goal}) or [])[:10]
     assert (2, -3) in path

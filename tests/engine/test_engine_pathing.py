@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fracas.engine.hexgrid import DIRECTIONS, direction_to, distance, neighbours, ring, step_towards
+from fracas.engine.hexgrid import DIRECTIONS, direction_to, distance, neighbours, ring
 from fracas.engine.pathing import ROUTE_MARGIN, ROUTE_REACH, away, greedy, route, towards
 
 Hex = tuple[int, int]
@@ -290,13 +290,17 @@ def test_route_long_chase_behind_a_friend() -> None:
 def _plain_greedy(
     start: Hex, goal: Hex, blocked: frozenset[Hex], steps: int, stop_at: int
 ) -> tuple[list[Hex], int]:
-    """The greedy walk as first written (hexgrid.step_towards, distance)."""
+    """The greedy walk as first written: each step to the neighbour nearest the goal if it is nearer than
+    where it stands, the first such in DIRECTIONS order."""
     path: list[Hex] = []
     probe = start
     for _ in range(steps):
         if distance(probe, goal) <= stop_at:
             break
-        nxt = step_towards(probe, goal, blocked)
+        nxt = probe
+        for n in neighbours(probe):
+            if n not in blocked and distance(n, goal) < distance(nxt, goal):
+                nxt = n
         if nxt == probe:
             break
         path.append(nxt)
@@ -384,3 +388,49 @@ def test_away_breaks_ties_as_asked() -> None:
     order unless a tie-break ranks another higher."""
     assert away((0, 0), [(-1, 0)], 1, set()) == [(1, 0)]
     assert away((0, 0), [(-1, 0)], 1, set(), tie=lambda h: h[1]) == [(0, 1)]
+
+
+def _plain_by_length(start: Hex, goal: Hex, limit: int, blocked: set[Hex], stop_at: int) -> list[Hex] | None:
+    """A depth-limited breadth-first search as first written for the ED1 tactic (a way within one move)."""
+    if distance(start, goal) <= stop_at:
+        return []
+    prev: dict[Hex, Hex] = {start: start}
+    frontier = [start]
+    for depth in range(1, limit + 1):
+        nxt = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n in prev or n in blocked or distance(n, goal) - stop_at > limit - depth:
+                    continue
+                prev[n] = h
+                if distance(n, goal) <= stop_at:
+                    path = [n]
+                    while prev[path[-1]] != start:
+                        path.append(prev[path[-1]])
+                    return path[::-1]
+                nxt.append(n)
+        frontier = nxt
+    return None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_route_by_length_only_is_a_plain_depth_limited_search(seed: int) -> None:
+    rng = random.Random(seed)
+    start = (0, 0)
+    found = 0
+    for _ in range(10):
+        goal = (rng.randrange(-9, 10), rng.randrange(-9, 10))
+        density = rng.choice([0.0, 0.2, 0.35, 0.5])
+        blocked = {
+            (q, r)
+            for q in range(-10, 11)
+            for r in range(-10, 11)
+            if rng.random() < density and (q, r) != start
+        }
+        blocked.add(goal)
+        limit = rng.randrange(1, 14)
+        stop_at = rng.choice([1, 1, 2])
+        got = route(start, goal, blocked, stop_at, limit, margin=None, reach=None)
+        assert got == _plain_by_length(start, goal, limit, blocked, stop_at)
+        found += bool(got)
+    assert found

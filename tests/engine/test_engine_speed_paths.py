@@ -24,10 +24,9 @@ import pytest
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
-from fracas.engine.pathing import Taken
+from fracas.engine.pathing import Taken, blocked
 from fracas.engine.play import Fight
 from fracas.engine.state import BLOCK_SHIFT, Combatant, FightState, Grid
-from fracas.rules.earthdawn.paths import _blocked
 from fracas.rules.ed4 import tactics as t4
 from fracas.rules.ed4.ruleset import Ed4CoreRuleset, Ed4Ruleset
 
@@ -218,7 +217,7 @@ def test_taken_matches_the_blocked_set(seed: int) -> None:
         state.extra["map"] = {}
     for me in [*list(state.combatants.values())[:8], state.combatants["foes-1"]]:
         view = Taken(state, me.id)
-        plain = _blocked(state, me)
+        plain = blocked(state, me.id)
         fast = view.but_own_hex(me.pos)  # type: ignore[arg-type]
         for q in range(-7, 8):
             for r in range(-7, 8):

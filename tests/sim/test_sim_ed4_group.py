@@ -383,12 +383,12 @@ def test_decisions_match_the_tactic(case: str) -> None:
 
 
 def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
-    """core._path_towards (greedy, then the array breadth-first _route) ends where tactics.path_towards
+    """core._path_towards (greedy, then the array breadth-first _route) ends where pathing.towards
     does, after as many hexes, on random crowds: some of them on the occupancy grid, some outside it (the
     kernel then looks at every combatant), goals walled in or not."""
     import random
 
-    from fracas.rules.earthdawn.paths import path_towards
+    from fracas.engine.pathing import towards
     from fracas.sim.kernels import ed4_group_core as core
 
     rng = random.Random(3)
@@ -408,7 +408,7 @@ def test_kernel_path_is_the_tactic_path_round_crowds() -> None:
         me, goal = 0, rng.randrange(1, n)
         limit = rng.randint(1, 12)
         blocked = set(hexes[1:])
-        want = path_towards(hexes[me], hexes[goal], limit, blocked)
+        want = towards(hexes[me], hexes[goal], limit, blocked)
         core._path_towards(
             me, hexes[goal][0], hexes[goal][1], limit, st, n, wk[core.W_PATH], grid, flags,
             wk[core.W_SEEN], wk[core.W_QUEUE],

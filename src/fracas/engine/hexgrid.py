@@ -6,7 +6,7 @@ ruleset converts. Directions are numbered 0..5 counter-clockwise starting east.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Iterator
 
 Hex = tuple[int, int]
 
@@ -70,18 +70,6 @@ def direction_to(a: Hex, b: Hex) -> int:
         d = (abs(x) + abs(y) + abs(x + y)) >> 1
         if best_d < 0 or d < best_d:
             best, best_d = i, d
-    return best
-
-
-def step_towards(a: Hex, b: Hex, blocked: Container[Hex] = frozenset()) -> Hex:
-    """One hex from ``a`` that brings it closest to ``b`` without entering a blocked hex (stays if none)."""
-    best, best_d = a, distance(a, b)
-    for n in neighbours(a):
-        if n in blocked:
-            continue
-        d = distance(n, b)
-        if d < best_d:
-            best, best_d = n, d
     return best
 
 

@@ -212,7 +212,8 @@ def _route(
     area = _FAR if margin is None else d0 + margin
     far = area
     near = _FAR if reach is None else reach
-    check_reach = d0 + far > near  # else every hex within ``far`` of the goal is within reach
+    # the reach is checked unless every hex within ``far`` of the goal is within it
+    check_reach = reach is not None and d0 + far > near
     # Each hex is weighed once: ``parent`` holds the hexes reached (with the hex they were reached from) and,
     # as None, those turned down (too far, out of reach, blocked); none of these reasons goes away later in
     # the search (``far`` only shrinks as the depth grows), so a hex turned down from one neighbour would be

@@ -4,14 +4,14 @@ reviving, sustained, Simple, reserved and delayed actions, each an :class:`Actio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
+from fracas.engine import pathing
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import direction_to, distance
-from fracas.engine.pathing import GRID_FROM, Taken
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import Scratch, recovery_events
@@ -68,15 +68,6 @@ class EarthdawnActions(EarthdawnProviders):
         return hexes(p.movement)
 
     # ----- geometry ---------------------------------------------------------------------------------------
-    def _blocked(self, state: FightState, mover: str) -> Container[tuple[int, int]]:
-        """The hexes ``mover`` cannot enter (for ``in`` tests): blocked on the map or taken by someone not
-        dead or fled. In big fights a view of the occupancy index, else a set."""
-        if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
-            return Taken(state, mover)
-        blocked: set[Any] = {tuple(h) for h in state.extra.get("map", {}).get("blocked", ())}
-        blocked |= state.occupied(mover)
-        return blocked
-
     def _check_path(
         self, state: FightState, me: Combatant, path: Any, limit: int, rule: str, start: Any = None
     ) -> list[tuple[int, int]]:
@@ -92,7 +83,7 @@ class EarthdawnActions(EarthdawnProviders):
                 f"not {len(cells)}",
                 rule,
             )
-        blocked = self._blocked(state, me.id)
+        blocked = pathing.blocked_view(state, me.id)
         prev = start if start is not None else me.pos
         for h in cells:
             if prev is None or distance(prev, h) != 1:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
+from fracas.engine import pathing
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.actions import STANDARD
 from fracas.rules.earthdawn.combat import Scratch
-from fracas.rules.earthdawn.paths import _blocked, path_towards
 from fracas.rules.earthdawn.round import EarthdawnRound
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class EarthdawnCommands(EarthdawnRound):
         if me.pos is None:
             return out
         left = max(self.movement_hexes(state, me) - self.moved_this_round(state, me), 0)
-        blocked = _blocked(state, me)
+        blocked = pathing.blocked(state, me.id)
         foes = [
             f
             for f in state.combatants.values()
@@ -103,7 +103,7 @@ class EarthdawnCommands(EarthdawnRound):
             d = distance(me.pos, foe.pos)  # type: ignore[arg-type]
             if d <= 1 or d - 1 > left:
                 continue
-            path = path_towards(me.pos, foe.pos, left, blocked)  # type: ignore[arg-type]
+            path = pathing.towards(me.pos, foe.pos, left, blocked)  # type: ignore[arg-type]
             if not path or distance(path[-1], foe.pos) != 1:  # type: ignore[arg-type]
                 continue
             for a in p.attacks:
@@ -121,7 +121,7 @@ class EarthdawnCommands(EarthdawnRound):
         for action, limit in (("move", left), ("run", run_left)):
             if limit <= 0:
                 continue
-            path = path_towards(me.pos, goal, limit, blocked) if goal is not None else []
+            path = pathing.towards(me.pos, goal, limit, blocked) if goal is not None else []
             if not path:
                 free = [h for h in neighbours(me.pos) if h not in blocked]
                 path = free[:1]

@@ -18,9 +18,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from fracas.engine import pathing
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import DIRECTIONS, between, distance, neighbours, step_towards
-from fracas.engine.pathing import route
+from fracas.engine.hexgrid import between, distance
 from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
 
@@ -47,15 +47,6 @@ def mean_step(step: int) -> float:
     return float(step_distribution(max(1, step), "ed1").mean)
 
 
-def _blocked(state: FightState, me: Combatant) -> set[tuple[int, int]]:
-    """Blocked map hexes and every hex held by someone else (the fallen too, not the dead or fled)."""
-    blocked = {(int(h[0]), int(h[1])) for h in state.extra.get("map", {}).get("blocked", ())}
-    for c in state.combatants.values():
-        if c.pos is not None and c.id != me.id and c.status not in ("dead", "fled"):
-            blocked.add(c.pos)
-    return blocked
-
-
 def _enemies(state: FightState, me: Combatant) -> list[Combatant]:
     return [
         c
@@ -74,95 +65,6 @@ def _nearest(me: Combatant, foes: list[Combatant]) -> Combatant | None:
         if key is None or k < key:
             best, key = c, k
     return best
-
-
-def path_away(
-    start: tuple[int, int], threat: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """Greedy hex path away from ``threat``, at most ``limit`` hexes."""
-    path: list[tuple[int, int]] = []
-    here = start
-    for _ in range(limit):
-        best, best_d = None, distance(here, threat)
-        for n in neighbours(here):
-            if n in blocked or n in path:
-                continue
-            nd = distance(n, threat)
-            if nd > best_d:
-                best, best_d = n, nd
-        if best is None:
-            break
-        path.append(best)
-        here = best
-    return path
-
-
-def find_path(
-    start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]], stop_at: int = 1
-) -> list[tuple[int, int]] | None:
-    """Shortest hex path (breadth first, deterministic) from ``start`` to a hex ``stop_at`` from ``goal``,
-    at most ``limit`` hexes, around ``blocked``; None if there is none."""
-    d0 = distance(start, goal)
-    if d0 <= stop_at:
-        return []
-    if d0 - stop_at > limit:
-        return None
-    # Each hex is weighed once: ``prev`` holds the hexes reached (with the hex they were reached from) and,
-    # as False, those turned down (blocked, or too far for the hexes left: fewer at each depth), which no
-    # later neighbour would take either.
-    prev: dict[tuple[int, int], tuple[int, int] | bool | None] = {start: None}
-    frontier = [start]
-    gq, gr = goal
-    for depth in range(1, limit + 1):
-        nxt = []
-        left = limit - depth + stop_at
-        for h in frontier:
-            hq, hr = h
-            for sq, sr in DIRECTIONS:
-                nq = hq + sq
-                nr = hr + sr
-                n = (nq, nr)
-                if n in prev:
-                    continue
-                if n in blocked:
-                    prev[n] = False
-                    continue
-                dq = nq - gq
-                dr = nr - gr
-                dn = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
-                if dn > left:  # cannot get there in the hexes left
-                    prev[n] = False
-                    continue
-                prev[n] = h
-                if dn <= stop_at:
-                    path = [n]
-                    while h != start:
-                        path.append(h)
-                        h = prev[h]  # type: ignore[assignment]
-                    return path[::-1]
-                nxt.append(n)
-        frontier = nxt
-        if not frontier:
-            break
-    return None
-
-
-def run_path(
-    start: tuple[int, int], goal: tuple[int, int], limit: int, blocked: set[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """At most ``limit`` hexes toward a foe at ``goal`` that is out of reach this turn: greedy steps
-    (hexgrid.step_towards) while one brings it nearer; when none does, the first hexes of a shortest way
-    round (hexgrid.route), or the greedy steps if the foe cannot be reached."""
-    path: list[tuple[int, int]] = []
-    here = start
-    while len(path) < limit and distance(here, goal) > 1:
-        nxt = step_towards(here, goal, blocked)
-        if nxt == here:
-            way = route(start, goal, blocked)
-            return path if way is None else way[:limit]
-        path.append(nxt)
-        here = nxt
-    return path
 
 
 def charge_path(
@@ -232,7 +134,7 @@ class Ed1Tactic:
         if not any(a.close for a in p.attacks):
             return False
         return (
-            charge_path(me.pos, target.pos, ruleset.movement_hexes(state, me), _blocked(state, me))
+            charge_path(me.pos, target.pos, ruleset.movement_hexes(state, me), pathing.blocked(state, me.id))
             is not None
         )
 
@@ -250,7 +152,12 @@ class Ed1Tactic:
         nearest = _nearest(me, foes)
         assert nearest is not None
         if "retreat" in (decl.get("options") or ()) or self.in_danger(me, foes):
-            path = path_away(me.pos, nearest.pos, ruleset.full_hexes(state, me), _blocked(state, me))
+            path = pathing.away(
+                me.pos,
+                (nearest.pos,),  # type: ignore[arg-type]
+                ruleset.full_hexes(state, me),
+                pathing.blocked(state, me.id),
+            )
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         reserve = self.reserve_against_charge(state, me, foes, ruleset)
@@ -270,10 +177,11 @@ class Ed1Tactic:
             if cmd is not None:
                 return cmd
         full = ruleset.full_hexes(state, me) - ruleset.moved_this_round(state, me)
-        blocked = _blocked(state, me)
-        path = find_path(me.pos, nearest.pos, full, blocked)
-        if path is None:  # farther than a full move: as far as it goes toward the foe
-            path = run_path(me.pos, nearest.pos, full, blocked)
+        blocked = pathing.blocked(state, me.id)
+        # a way to the foe within a full move (searched by length only), else as far as it goes toward him
+        path = pathing.route(me.pos, nearest.pos, blocked, 1, full, margin=None, reach=None)  # type: ignore[arg-type]
+        if path is None:
+            path = pathing.towards(me.pos, nearest.pos, full, blocked)
         if path:
             cmd = Command(me.id, "run", args={"path": [list(h) for h in path]})
             if ruleset._is_legal(state, cmd):
@@ -319,7 +227,7 @@ class Ed1Tactic:
         best: tuple[float, Command] | None = None
         path: list[tuple[int, int]] | None = None
         changed = ruleset.declared_change
-        blocked = _blocked(state, me)
+        blocked = pathing.blocked(state, me.id)
         straight = charge_path(me.pos, target.pos, move_left, blocked) if charge else None
         for a in p.attacks:
             if a.close:
@@ -330,7 +238,9 @@ class Ed1Tactic:
                         cmd_path = straight
                     else:
                         if path is None:
-                            path = find_path(me.pos, target.pos, move_left, blocked)
+                            path = pathing.route(
+                                me.pos, target.pos, blocked, 1, move_left, margin=None, reach=None
+                            )
                         if not path:
                             continue
                         cmd_path = path

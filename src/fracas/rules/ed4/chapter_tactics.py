@@ -20,11 +20,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from fracas.engine import pathing
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, line, neighbours
 from fracas.rules.earthdawn.battle_map import covered_yards, within
 from fracas.rules.earthdawn.combat import current_damage
-from fracas.rules.earthdawn.paths import _blocked, path_away, path_towards
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.chapter import declared, mount_of, rider_of
@@ -164,13 +164,13 @@ class VeteranTactic(Ed4Tactic):
         if a is None:
             return None
         left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
-        blocked = _blocked(state, me)
+        blocked = pathing.blocked(state, me.id)
         for t in sorted(foes, key=lambda f: (distance(me.pos, f.pos), f.id)):
-            inn = path_towards(me.pos, t.pos, left, blocked) if distance(me.pos, t.pos) > 1 else []
+            inn = pathing.towards(me.pos, t.pos, left, blocked) if distance(me.pos, t.pos) > 1 else []  # type: ignore[arg-type]
             end = inn[-1] if inn else me.pos
             if distance(end, t.pos) != 1:
                 continue
-            out = path_away(end, t.pos, left - len(inn), blocked | {end})
+            out = pathing.away(end, (t.pos,), left - len(inn), blocked | {end})  # type: ignore[arg-type]
             cmd = Command(
                 me.id,
                 "swoop",
@@ -199,7 +199,7 @@ class VeteranTactic(Ed4Tactic):
         a = max(usable, key=lambda x: x.damage, default=None)
         if a is None:
             return None
-        blocked = _blocked(state, me) - {m.pos}
+        blocked = pathing.blocked(state, me.id) - {m.pos}
         best = None
         for t in _enemies(state, me):
             if t.pos is None:
@@ -414,10 +414,10 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     if not lying:
         return None
     _, _, at = min(lying)
-    blocked = _blocked(state, me)
+    blocked = pathing.blocked(state, me.id)
 
     left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
-    path = path_towards(me.pos, at, max(0, left), blocked)
+    path = pathing.towards(me.pos, at, max(0, left), blocked)  # type: ignore[arg-type]
     if path and distance(path[-1], at) <= 1:
         cmd = Command(me.id, "move", args={"path": [list(h) for h in path], "end": False})
         if legal(state, cmd):
@@ -425,8 +425,8 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     foes = _enemies(state, me)
     if me.marks.get("std") == state.round or any(f.pos and distance(f.pos, me.pos) <= 1 for f in foes):
         return None
-    path = path_towards(
-        me.pos,
+    path = pathing.towards(
+        me.pos,  # type: ignore[arg-type]
         at,
         max(0, 2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)),
         blocked,

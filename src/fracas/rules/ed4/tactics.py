@@ -19,6 +19,7 @@ from collections.abc import Container, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from fracas.engine import pathing
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, ring
 from fracas.engine.pathing import GRID_FROM
@@ -26,7 +27,6 @@ from fracas.engine.state import BLOCK_SHIFT
 from fracas.rules.earthdawn.actions import can_rouse
 from fracas.rules.earthdawn.battle_map import hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
-from fracas.rules.earthdawn.paths import blocked_for, path_away, path_towards
 from fracas.rules.earthdawn.profile import CLOSE_KINDS
 
 if TYPE_CHECKING:
@@ -375,8 +375,8 @@ class Ed4Tactic:
                     if path is None:
                         blocked = shared[0]
                         if blocked is None:
-                            blocked = shared[0] = blocked_for(state, me)
-                        path = path_towards(pos, tpos, move_left, blocked, arrive=True)
+                            blocked = shared[0] = pathing.blocked_view(state, me.id)
+                        path = pathing.towards(pos, tpos, move_left, blocked, arrive=True)
                     if not path or distance(path[-1], tpos) != 1:
                         continue
                     cmd_path = path
@@ -465,7 +465,11 @@ class Ed4Tactic:
                     # crawled already: a walk after the Standard action of standing up would be moving
                     # before and after it, which needs Splitting Movement (p.386), not declared while down
                     walk = 0
-                path = path_towards(me.pos, target.pos, walk, blocked_for(state, me)) if walk > 0 else None
+                path = (
+                    pathing.towards(me.pos, target.pos, walk, pathing.blocked_view(state, me.id))
+                    if walk > 0
+                    else None
+                )
                 if path:
                     args["path"] = [list(h) for h in path]
             return Command(me.id, "stand-up", args=args)
@@ -473,7 +477,7 @@ class Ed4Tactic:
             return Command(me.id, "end")
         if self.in_danger(me, sv.near):
             run_left = 2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
-            path = path_away(me.pos, target.pos, run_left, blocked_for(state, me))
+            path = pathing.away(me.pos, (target.pos,), run_left, pathing.blocked_view(state, me.id))  # type: ignore[arg-type]
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         if sv.fallen and not sv.adjacent_foe and can_rouse(me):  # only a Namegiver revives (p.380)
@@ -495,10 +499,10 @@ class Ed4Tactic:
                     return cmd
         blocked = shared[0]
         if blocked is None:
-            blocked = blocked_for(state, me)
-        path = path_towards(
+            blocked = pathing.blocked_view(state, me.id)
+        path = pathing.towards(
             me.pos,
-            target.pos,
+            target.pos,  # type: ignore[arg-type]
             2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me),
             blocked,
         )

@@ -182,7 +182,7 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
-    """Whether hex (q, r) holds another combatant that is not dead or fled (tactics._blocked): from the
+    """Whether hex (q, r) holds another combatant that is not dead or fled (pathing.blocked): from the
     occupancy grid (:func:`_code` of the combatant on a hex), or by looking at everyone outside it."""
     i = q - flags[F_GQ0]
     j = r - flags[F_GR0]
@@ -398,7 +398,7 @@ def _search(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth, d0): 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _path_towards(i, gq, gr, limit, st, n, out, grid, flags, seen, queue):  # noqa: ANN001, ANN202, PLR0913
-    """tactics.path_towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
+    """pathing.towards (stop 1 hex away): ``out`` = (hexes, last q, last r, direction of the last
     step); greedy, then :func:`_route` when no neighbour is nearer before the path is done."""
     _path_within(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, -1)
 
@@ -408,7 +408,7 @@ def _path_within(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):
     """:func:`_path_towards`, or with ``depth`` >= 0 (= ``limit``) for a caller that only needs to know
     whether the goal can be reached within ``limit`` hexes (the path when it can): the search for a way
     round (_route) gives up beyond that, and ``out`` then ends short of the goal, not necessarily where
-    tactics.path_towards would."""
+    pathing.towards would."""
     hq = st[i, S_Q]
     hr = st[i, S_R]
     d = _hexd(hq, hr, gq, gr)
@@ -443,7 +443,7 @@ def _path_within(i, gq, gr, limit, st, n, out, grid, flags, seen, queue, depth):
 
 @njit(cache=True, forceinline=False, _nrt=False)
 def _path_away(i, tq, tr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN202
-    """tactics.path_away: each step to the first neighbour farther from the threat than any so far (every
+    """pathing.away: each step to the first neighbour farther from the threat than any so far (every
     step gets strictly farther, so the path never revisits a hex)."""
     hq = st[i, S_Q]
     hr = st[i, S_R]
@@ -1027,7 +1027,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     if tgt < 0:
         return ACT_END, -1
     if danger:
-        # a character the next average hit could kill runs away (tactics.in_danger, path_away)
+        # a character the next average hit could kill runs away (tactics.in_danger, pathing.away)
         _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
         if path[0] > 0:
             return ACT_FLEE, tgt
