@@ -404,7 +404,7 @@ SAS_DYNAMIC_BASES: dict[str, tuple[str, ...]] = {
     "roll_fumble": ("fumble-hth", "fumble-ranged", "monster-fumbles"),
     "attack_modifiers": ("confusion", "choke"),
     "action_check": ("actions", "reactions"),
-    "_do_horde": ("dog-pile", "horde-attack"),
+    "_horde": ("dog-pile", "horde-attack"),
     "_validate_attack": ("dog-pile", "horde-attack"),
 }
 

@@ -4,11 +4,9 @@ shot that reads the ally's own place."""
 from __future__ import annotations
 
 from fracas.engine import encounter
-from fracas.rules.registry import get_ruleset
+from fracas.rules.sas.attack import situation
 from fracas.rules.sas.fold import view
 from fracas.rules.sas.procedures.attack import attack_modifiers
-
-SAS = get_ruleset("sas")
 
 
 def archer_and_target(extra: dict) -> object:
@@ -26,7 +24,7 @@ def archer_and_target(extra: dict) -> object:
 
 def lines(state: object) -> dict[str, int]:
     c, t = state.combatants["arch"], state.combatants["bran"]  # type: ignore[attr-defined]
-    sit = SAS._situation(state, c, t, "attack")  # type: ignore[attr-defined]
+    sit = situation(state, c, t, "attack")  # type: ignore[arg-type]
     mods = attack_modifiers(view(state, c), view(state, t), sit)  # type: ignore[arg-type]
     return {m.why: m.value for m in mods}
 

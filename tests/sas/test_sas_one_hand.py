@@ -144,7 +144,7 @@ def test_the_tactics_fight_on_with_one_hand(seed: int) -> None:
     tactic command passes validate (``run_checked``), the fight ends, and no one left with one hand holds a
     Two Handed weapon."""
     from fracas.dice.source import RandomDice
-    from fracas.rules.sas.ruleset import hands_left
+    from fracas.rules.sas.readers import hands_left
     from fracas.rules.sas.tables import tables
 
     _, state = encounter.load_data(TWO_HANDED_BRAWL)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, ring
-from fracas.rules.sas.ruleset import _gets_closer, _reaches, _search_path
+from fracas.rules.sas.movement import _gets_closer, _reaches, _search_path
 
 
 def _plain_flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
@@ -216,7 +216,7 @@ def test_search_path_stays_when_nothing_nearer_is_reachable():
 @settings(max_examples=300, deadline=None)
 @given(goal=hexes, start=hexes, want=st.integers(0, 6), blocked=st.frozensets(hexes, max_size=120))
 def test_free_ring_is_the_ring_generator(goal: Hex, start: Hex, want: int, blocked: frozenset[Hex]):
-    from fracas.rules.sas.ruleset import _free_ring
+    from fracas.rules.sas.movement import _free_ring
 
     plain = want
     while plain < 6 and all(h in blocked and h != start for h in ring(goal, plain)):
@@ -307,7 +307,7 @@ def test_deaths_leave_the_held_view_alone() -> None:
     in the middle of a command whose views are held: the held view keeps the state's markers."""
     from fracas.dice.source import ScriptedDice
     from fracas.rules.sas import fold
-    from fracas.rules.sas.ruleset import RULESET
+    from fracas.rules.sas.round import deaths
 
     state = _goblin_state()
     bran = state.combatants["bran"]
@@ -316,7 +316,7 @@ def test_deaths_leave_the_held_view_alone() -> None:
         markers = before.markers
         b = fold.EventBuilder(state)
         b.add_counter("bran", "markers", bran.stats.wound_level)
-        RULESET._deaths(b, state, ScriptedDice([3] * 10))
+        deaths(b, state, ScriptedDice([3] * 10))
         assert fold.view(state, bran) is before
         assert before.markers == markers
 

@@ -16,7 +16,8 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.play import Fight
 from fracas.engine.state import FightState
 from fracas.errors import IllegalCommand
-from fracas.rules.sas.ruleset import ATTACK_ACTIONS, RULESET
+from fracas.rules.sas.actions import ATTACK_ACTIONS
+from fracas.rules.sas.ruleset import RULESET
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "sas"
 CLOSING = ("close-to-attack", "sneak-attack", "charge", "horde", "dog-pile", "trample", "leap-attack")

@@ -321,7 +321,7 @@ def test_cli_sim_runs_the_kernel_on_a_duel_file(tmp_path: Path, capsys: Any) -> 
 
 def _one_handed_acts(fight: Any, brawl_row_substituted: bool = False) -> bool:
     """A combatant rolled a die of his own (an attack, a Brawl Rule, a Stand Up...) while he had one hand left
-    (ruleset.hands_left: an arm or hand broken or lost); with ``brawl_row_substituted``, a Random Brawl
+    (readers.hands_left: an arm or hand broken or lost); with ``brawl_row_substituted``, a Random Brawl
     Attack row needing two free hands was replaced for him (two_hand_substitute)."""
     from fracas.engine import events as ev
 

@@ -23,9 +23,10 @@ from typing import Any
 
 from fracas.engine import events as ev
 from fracas.engine.state import Combatant, Condition, FightState
+from fracas.rules.base import mods_json
 from fracas.rules.sas.effects import EffectKind
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.procedures.rolls import Effect
+from fracas.rules.sas.procedures.rolls import Check, Effect, TableRoll
 from fracas.rules.sas.tables import tables
 
 _EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))
@@ -474,3 +475,37 @@ class EventBuilder:
                 pass
             else:  # pragma: no cover - every kind of EffectKind is listed above
                 raise ValueError(f"effect {EffectKind.of(k).text!r} is not folded")
+
+
+def rolled(actor: str, test: str, r: TableRoll | Check, target: str | None = None) -> ev.Rolled:
+    if isinstance(r, Check):
+        roll = {"dice": [[-20, r.face]], "total": r.total}
+        return ev.Rolled(
+            actor,
+            test,
+            r.total,
+            roll,
+            expr="1d20",
+            target=target,
+            dn=r.target,
+            outcome="success" if r.success else "failure",
+            success=r.success,
+            modifiers=mods_json(r.mods),
+            rule=r.rule,
+        )
+    roll = {"dice": [[-r.die, r.face]], "total": r.total}
+    return ev.Rolled(
+        actor,
+        test,
+        r.total,
+        roll,
+        expr=f"1d{r.die}",
+        target=target,
+        outcome=r.label,
+        modifiers=mods_json(r.mods),
+        rule=r.rule,
+    )
+
+
+def effects_from(data: Any) -> list[Effect]:
+    return [Effect(**dict(d)) for d in data]

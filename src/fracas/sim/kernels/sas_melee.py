@@ -290,7 +290,9 @@ class SasDuelKernel:
     def _tables(self, ruleset: Any, state: FightState, cs: list[Any]) -> None:
         import dataclasses
 
+        from fracas.rules.sas.attack import situation
         from fracas.rules.sas.fold import view
+        from fracas.rules.sas.movement import move_spaces
         from fracas.rules.sas.procedures.attack import attack_modifiers
         from fracas.rules.sas.procedures.damage import damage_modifiers
         from fracas.rules.sas.procedures.rolls import save_bonuses
@@ -371,9 +373,9 @@ class SasDuelKernel:
             S[i, K.S_SHIELD] = int(st.shield != "none")
             S[i, K.S_DODGE] = st.dodge
             S[i, K.S_BREAK] = st.strength + st.skill("escape-artist")
-            S[i, K.S_WALK] = ruleset._spaces(state, c, 1.0)
-            S[i, K.S_RUN] = ruleset._spaces(state, c, 2.0)
-            S[i, K.S_CHARGE] = ruleset._spaces(state, c, 2.0, charge=True)
+            S[i, K.S_WALK] = move_spaces(state, c, 1.0)
+            S[i, K.S_RUN] = move_spaces(state, c, 2.0)
+            S[i, K.S_CHARGE] = move_spaces(state, c, 2.0, charge=True)
             S[i, K.S_SAVE_DEATH] = sum(m.value for m in save_bonuses(st, ("death",)))
             S[i, K.S_REROLLS] = t.saves.rerolls_per_day if st.race in t.saves.reroll_races else 0
             for w, wid in enumerate([*st.weapons, "unarmed"]):
@@ -423,7 +425,7 @@ class SasDuelKernel:
                     att, dfn = view(near, c), view(near, o)
                     att.weapon, dfn.weapon = wid, did
                     for k, act in enumerate(acts):
-                        base = ruleset._situation(near, c, o, act or "attack", weapon=wid)
+                        base = situation(near, c, o, act or "attack", weapon=wid)
                         for b, (row, plain) in enumerate(brows):
                             sit = dataclasses.replace(base, brawl=row, brawl_plain=plain)
                             ATK[i, wa, wd, k, b] = sum(m.value for m in attack_modifiers(att, dfn, sit))
