@@ -192,10 +192,11 @@ def _functions(tree: ast.Module) -> list[tuple[str, ast.AST]]:
     return out
 
 
-def _string_constants(tree: ast.Module) -> dict[str, str]:
-    """NAME = "string" assignments anywhere in a module (module constants, class attributes)."""
+def _string_constants(tree: ast.Module, module_level: bool = False) -> dict[str, str]:
+    """NAME = "string" assignments anywhere in a module (module constants, class attributes), or only at its
+    top level."""
     out = {}
-    for node in ast.walk(tree):
+    for node in tree.body if module_level else ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
             for t in node.targets:
                 if isinstance(t, ast.Name) and isinstance(node.value.value, str):
@@ -343,22 +344,9 @@ def gurps_cited() -> dict[str, str]:
     """Every rule id the GURPS source can cite -> where (ids only: see ``locator_of``)."""
     found: dict[str, str] = {}
     trees = _trees("gurps4")
-    imported: dict[str, str] = {}
+    imported: dict[str, str] = {}  # module constants, as any module may import them (R_DEFENSE)
     for tree in trees.values():
-        imported.update(
-            {
-                k: v
-                for k, v in _string_constants(tree).items()
-                if k
-                in {
-                    n.id
-                    for n in tree.body
-                    if isinstance(n, ast.Assign)
-                    for n in n.targets
-                    if isinstance(n, ast.Name)
-                }
-            }
-        )
+        imported.update(_string_constants(tree, module_level=True))
     for name, tree in trees.items():
         consts = {**imported, **_string_constants(tree)}
         # the parts of an f-string are read with it; a module's prefix constants (R = "gurps4/mounted") are
