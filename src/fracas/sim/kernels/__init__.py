@@ -40,6 +40,7 @@ _BUILDERS: dict[str, list[Builder]] = {}
 # The bundled kernels by ruleset: an encounter imports only its own ruleset's (each pulls in that ruleset)
 _BUILTINS: dict[str, tuple[str, ...]] = {
     "ed4": ("fracas.sim.kernels.ed4_melee", "fracas.sim.kernels.ed4_group"),
+    "ed1": ("fracas.sim.kernels.ed1_group",),
     "sas": ("fracas.sim.kernels.sas_melee",),
 }
 _BUILTINS_LOADED: set[str] = set()

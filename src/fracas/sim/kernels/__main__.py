@@ -40,6 +40,15 @@ WARM_UPS: dict[str, dict[str, Any]] = {
             {"name": "B", "combatants": [_ghouls("e", 2)]},
         ],
     },
+    "ed1-group": {  # plain Python: nothing to compile, the warm-up only checks it is there
+        "version": 1,
+        "ruleset": "ed1",
+        "name": "ED1 group (kernel warm-up)",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "thom-hammerblade", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "ork-raider", "at": [1, 0]}]},
+        ],
+    },
     "sas-duel": {
         "version": 1,
         "ruleset": "sas",
