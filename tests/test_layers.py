@@ -23,9 +23,7 @@ BIN = Path(sys.executable).parent
 BASELINE = ROOT / "mypy-baseline.txt"
 
 # Import circles that exist and are to be cut (each a set of modules); a circle not listed here fails.
-KNOWN_CIRCLES = [
-    {"fracas.rules.ed4.chapter", "fracas.rules.ed4.chapter_tactics"},
-]
+KNOWN_CIRCLES: list[set[str]] = []
 
 
 def _env() -> dict[str, str]:

@@ -12,7 +12,8 @@ from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.rules.ed4 import options as o
 from fracas.rules.ed4 import ranged, situation
-from fracas.rules.ed4.chapter import in_force
+from fracas.rules.ed4.features.readers import in_force
+from fracas.rules.ed4.features.riding import mount_rate
 
 
 @pytest.fixture(autouse=True)
@@ -176,7 +177,7 @@ def test_a_flying_mount_charges_on_its_flying_movement_and_comes_down_p398() -> 
         ]
     )  # fmt: skip
     griffin = state.combatants["griffin"]
-    assert RULESET.mount_rate(griffin) == 18 and griffin.stats.movement == 6
+    assert mount_rate(griffin) == 18 and griffin.stats.movement == 6
     f = Fight(RULESET, state, RandomDice(3))
     declare(f, "rider")
     act(f, "rider", [])

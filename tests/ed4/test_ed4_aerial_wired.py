@@ -10,6 +10,7 @@ from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.combat import Scratch
 from fracas.rules.ed4 import aerial
+from fracas.rules.ed4.features import falling
 
 
 def griffin_over_thrak(options: dict | None = None):
@@ -78,7 +79,7 @@ def test_swoop_in_strike_and_back_up_p398() -> None:
 def test_knocked_out_of_the_sky_falls_and_takes_damage_by_the_distance_p398() -> None:
     state = griffin_over_thrak()
     sc = Scratch(state)
-    RULESET._knocked_out_of_sky(state, sc, ScriptedDice([6, 6, 6, 1]), "griffin")
+    falling.knocked_out_of_sky(RULESET, state, sc, ScriptedDice([6, 6, 6, 1]), "griffin")
     moved = [e for e in sc.events if isinstance(e, ev.Moved)]
     assert moved[0].altitude == 0
     fall = [e for e in sc.events if isinstance(e, ev.Rolled)][0]
@@ -89,7 +90,7 @@ def test_knocked_out_of_the_sky_falls_and_takes_damage_by_the_distance_p398() ->
 def test_long_falls_plummet_over_rounds_p398() -> None:
     state = griffin_over_thrak({"long-falls": True})
     sc = Scratch(state)
-    RULESET._knocked_out_of_sky(state, sc, ScriptedDice([]), "griffin")
+    falling.knocked_out_of_sky(RULESET, state, sc, ScriptedDice([]), "griffin")
     assert "falling" in sc.get("griffin").conditions
     assert not [e for e in sc.events if isinstance(e, ev.Damaged)]
 
@@ -115,20 +116,20 @@ def test_an_unconscious_faller_makes_a_recovery_test_after_one_round_p398() -> N
     state = griffin_over_thrak({"long-falls": True})
     state.combatants["griffin"].altitude = 200
     sc = Scratch(state)
-    RULESET._knocked_out_of_sky(state, sc, ScriptedDice([]), "griffin")
+    falling.knocked_out_of_sky(RULESET, state, sc, ScriptedDice([]), "griffin")
     for e in sc.events:
         e.apply(state)
     g = state.combatants["griffin"]
     g.counters["damage"] = g.stats.unconsciousness + 1
     g.status = "unconscious"
     sc = Scratch(state)
-    RULESET._long_falls(state, RandomDice(3), sc, 2)
+    falling.long_falls(RULESET, state, RandomDice(3), sc, 2)
     rec = [e for e in of(sc.events, ev.Rolled) if e.actor == "griffin" and e.test == "Recovery"]
     assert len(rec) == 1
     for e in sc.events:
         e.apply(state)
     sc = Scratch(state)
-    RULESET._long_falls(state, RandomDice(4), sc, 3)  # once only: it is no longer "after one round"
+    falling.long_falls(RULESET, state, RandomDice(4), sc, 3)  # once only: it is no longer "after one round"
     assert not [e for e in of(sc.events, ev.Rolled) if e.test == "Recovery"]
 
 

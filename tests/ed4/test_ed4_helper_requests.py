@@ -10,6 +10,7 @@ from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.engine.state import Condition
 from fracas.rules.earthdawn.combat import Scratch
+from fracas.rules.ed4.features import providers
 from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 from fracas.rules.ed4.tactics import Ed4Tactic, GuardTactic, Survey, _enemies
 
@@ -27,7 +28,7 @@ def _duel(thrak: dict | None = None) -> object:
 
 
 def test_armor_providers_reach_the_core_attack() -> None:
-    core = Ed4CoreRuleset(plugins=())
+    core = Ed4CoreRuleset()
     state = _duel()
     t = state.combatants["thundra"]
     a = state.combatants["thrak"].stats.attacks[0]
@@ -59,7 +60,7 @@ def test_the_chapter_reduces_armor_through_the_provider() -> None:
     a = state.combatants["thrak"].stats.attacks[0]
     t.conditions["armor-reduced"] = Condition("armor-reduced", 5, 2, "maloren")
     assert RULESET.armor_of(t, a) == t.stats.physical_armor - 2
-    assert RULESET._p_armor_reduced in RULESET.armor_providers
+    assert providers._p_armor_reduced in RULESET.armor_providers
 
 
 def test_revealed_ambushers_are_seen_by_the_core_tactics() -> None:

@@ -10,6 +10,7 @@ from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
+from fracas.rules.ed4.features import falling
 
 FOE = {**ATTRIBUTES_12, "physical_defense": 7, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}
 
@@ -92,7 +93,7 @@ def test_a_fallen_mount_throws_its_rider_p395() -> None:
     state = davon()
     sc = Scratch(state)
     sc.emit(ev.ConditionAdded("horse", "knocked-down", None, 3, "test", "test"))
-    out = RULESET._aftermath(state, list(sc.events), ScriptedDice([4]))
+    out = falling.aftermath(RULESET, state, list(sc.events), ScriptedDice([4]))
     fall = [e for e in of(out, ev.Rolled) if e.test.startswith("Falling")]
     assert fall and fall[0].step == 5  # Step 5/D8
     assert any(

@@ -266,11 +266,11 @@ def test_one_standard_action_and_movement_limits_p373() -> None:
 def test_attack_then_move_away_p373() -> None:
     # "Movement may be done before or after your character's Simple and Standard actions" (p.373): moving only
     # after the attack needs no option (Splitting Movement, p.386, is for moving before *and* after). The core
-    # alone, without the p.382-398 plug-in.
-    from fracas.rules.ed4.ruleset import Ed4Ruleset
+    # alone, without the p.382-398 features.
+    from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
     state = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
-    f = Fight(Ed4Ruleset(plugins=()), state, ScriptedDice([6, 1]))
+    f = Fight(Ed4CoreRuleset(), state, ScriptedDice([6, 1]))
     auto(f, "a")
     f.dice = ScriptedDice([1, 2])  # a miss
     f.submit(cmd("a", "attack", "b", attack="Sword", after=[[-1, 0], [-2, 0]]))

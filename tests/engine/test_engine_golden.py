@@ -45,7 +45,7 @@ def stream_hash(name: str, seed: int) -> str:
     if name.startswith("core:"):
         from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
-        ruleset = Ed4CoreRuleset(plugins=())
+        ruleset = Ed4CoreRuleset()
     else:
         ruleset = get_ruleset(state.ruleset)
     fight = Fight(ruleset, state, RandomDice(seed), seed=seed)

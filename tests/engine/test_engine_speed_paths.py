@@ -104,7 +104,7 @@ def _stream(ruleset: Any, state: FightState, seed: int, trusted: bool) -> str:
 @pytest.mark.parametrize("seed", range(1, 9))
 @pytest.mark.parametrize(("left", "right"), [(["mica"], ["ghoul"]), (HEROES, ["ghoul"] * 5)])
 def test_core_tactics_build_only_legal_commands(seed: int, left: list[str], right: list[str]) -> None:
-    core = Ed4CoreRuleset(plugins=())
+    core = Ed4CoreRuleset()
     assert core.tactics_legal
     checked = _stream(core, _lines(left, right), seed, trusted=False)  # validate runs: never refuses
     assert _stream(core, _lines(left, right), seed, trusted=True) == checked
@@ -116,9 +116,9 @@ def test_the_chapter_validates_tactic_commands() -> None:
     assert not f._trusted
 
 
-def test_core_trusts_tactics_only_without_plug_ins() -> None:
-    assert Ed4CoreRuleset(plugins=()).tactics_legal
-    assert Fight(Ed4CoreRuleset(plugins=()), _lines(["mica"], ["ghoul"]), RandomDice(1))._trusted
+def test_the_core_alone_trusts_its_tactics() -> None:
+    assert Ed4CoreRuleset().tactics_legal
+    assert Fight(Ed4CoreRuleset(), _lines(["mica"], ["ghoul"]), RandomDice(1))._trusted
 
 
 # ----- the occupancy index -----------------------------------------------------------------------------
@@ -145,7 +145,7 @@ def _grid_matches(state: FightState) -> None:
 def test_grid_follows_moved_events(seed: int) -> None:
     state = _lines([HEROES[i % 5] for i in range(15)], ["ghoul"] * 15, gap=6)
     state.grid()
-    f = Fight(Ed4CoreRuleset(plugins=()), state, RandomDice(seed))
+    f = Fight(Ed4CoreRuleset(), state, RandomDice(seed))
     moved = fallen = 0
     while not f.state.ended and f.state.round <= 3:
         for e in f.step():
@@ -255,7 +255,7 @@ def test_end_check_with_witnesses_matches_a_full_scan(seed: int) -> None:
 # ----- narration off ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ruleset", [Ed4CoreRuleset(plugins=()), Ed4Ruleset()], ids=["core", "chapter"])
+@pytest.mark.parametrize("ruleset", [Ed4CoreRuleset(), Ed4Ruleset()], ids=["core", "chapter"])
 def test_log_none_emits_the_same_events(ruleset: Any) -> None:
     for seed in (1, 2, 3):
         logged = Fight(ruleset, _lines(HEROES, ["ghoul"] * 5), RandomDice(seed))
@@ -276,12 +276,12 @@ def test_chapter_adjacent_enemies_from_the_grid_match_a_scan(
 ) -> None:
     """In fights of more than 24 combatants the chapter reads the six neighbour hexes from the occupancy index
     (Harried by numbers, Blindsided); the events are those of a scan of every combatant."""
-    from fracas.rules.ed4 import chapter
+    from fracas.rules.ed4.features import readers
 
     crowd = (HEROES * 3, ["ghoul"] * 15)
     ruleset = Ed4Ruleset()
     with_grid = _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False)
-    monkeypatch.setattr(chapter, "_GRID_FROM", 10**9)
+    monkeypatch.setattr(readers, "_GRID_FROM", 10**9)
     assert _stream(ruleset, _lines(*crowd, gap=2), seed, trusted=False) == with_grid
 
 
@@ -290,7 +290,7 @@ def test_chapter_intervening_from_the_grid_matches_a_scan(seed: int, monkeypatch
     """Who stands in the line of fire (p.392), read from the occupancy index in big fights, is who a scan of
     every combatant finds: the same people, closest first, the later in the roster where two share a hex
     (a rider on his mount, or two set there by hand), altitudes and mounts as the scan weighs them."""
-    from fracas.rules.ed4 import chapter
+    from fracas.rules.ed4.features import readers
 
     rng = random.Random(seed)
     state = _random_state(rng, rng.choice([26, 40, 80]))
@@ -302,11 +302,10 @@ def test_chapter_intervening_from_the_grid_matches_a_scan(seed: int, monkeypatch
             rider.marks["mount"] = mount.id
             rider.pos = mount.pos
     state.drop_grid()
-    ruleset = Ed4Ruleset()
     pairs = [(rng.choice(cs), rng.choice(cs)) for _ in range(60)]
-    fast = [[c.id for c in ruleset.intervening(state, me, t)] for me, t in pairs]
-    monkeypatch.setattr(chapter, "_GRID_FROM", 10**9)
-    slow = [[c.id for c in ruleset.intervening(state, me, t)] for me, t in pairs]
+    fast = [[c.id for c in readers.intervening(state, me, t)] for me, t in pairs]
+    monkeypatch.setattr(readers, "_GRID_FROM", 10**9)
+    slow = [[c.id for c in readers.intervening(state, me, t)] for me, t in pairs]
     assert fast == slow
     assert any(fast)
 

@@ -106,7 +106,7 @@ def core_scenario(data: dict) -> Scenario:
     from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
     sc = scenario_from_data(data)
-    return Scenario(Ed4CoreRuleset(plugins=()), sc.state, sc.name, sc.source)
+    return Scenario(Ed4CoreRuleset(), sc.state, sc.name, sc.source)
 
 
 def _same(k1: int, n1: int, k2: int, n2: int) -> bool:

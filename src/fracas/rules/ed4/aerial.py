@@ -1,5 +1,5 @@
 """ED4 aerial combat (``000_4b24aca42c3b6366.txt`` p.398). Pure functions; wiring in
-:mod:`fracas.rules.ed4.chapter`.
+:mod:`fracas.rules.ed4.features`.
 
 Altitude (``Combatant.altitude``) is in yards above the ground [choice]. Close combat reaches 2 yards
 (p.391), so a flier more than 2 yards above or below cannot be struck in close combat.

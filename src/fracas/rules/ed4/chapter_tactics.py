@@ -27,7 +27,9 @@ from fracas.rules.earthdawn.battle_map import covered_yards, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
-from fracas.rules.ed4.chapter import declared, mount_of, rider_of
+from fracas.rules.ed4.features.readers import declared, mount_of, rider_of
+from fracas.rules.ed4.features.riding import mount_rate
+from fracas.rules.ed4.features.thrown import lying_in_reach
 from fracas.rules.ed4.tactics import (
     Ed4Tactic,
     GuardTactic,
@@ -206,12 +208,12 @@ class VeteranTactic(Ed4Tactic):
                 continue
             for end in neighbours(t.pos):
                 # the line is drawn only when the run can be a charge: its cost grows with the distance
-                if not mounted.charge_eligible(ruleset.mount_rate(m), distance(me.pos, end) * 2):
+                if not mounted.charge_eligible(mount_rate(m), distance(me.pos, end) * 2):
                     continue
                 path = line(me.pos, end)[1:]
                 if not path or any(h in blocked for h in path):
                     continue
-                if not mounted.charge_eligible(covered_yards(ruleset.mount_rate(m)), len(path) * 2):
+                if not mounted.charge_eligible(covered_yards(mount_rate(m)), len(path) * 2):
                     continue
                 key = (len(path), t.id, end)
                 if best is None or key < best[0]:
@@ -403,7 +405,7 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     if any(a.kind in WEAPON_KINDS and a.name not in gone for a in me.stats.attacks):
         return None
     legal = ruleset._is_legal
-    if ruleset.lying_in_reach(me, state):
+    if lying_in_reach(me, state):
         cmd = Command(me.id, "pick-up", args={"end": False})
         return cmd if legal(state, cmd) else None
     lying = [

@@ -1,7 +1,7 @@
 """ED4 close combat (``000_4b24aca42c3b6366.txt`` p.391-392): at most six attackers, entangling weapons,
 improvised weapons, grappling.
 
-Pure functions; the ruleset wiring is in :mod:`fracas.rules.ed4.chapter`. Positions come from the hex
+Pure functions; the ruleset wiring is in :mod:`fracas.rules.ed4.features`. Positions come from the hex
 grid: the six hexes around a defender are the six places of the Melee Combat Positions diagram (p.391), so
 at most six human-sized attackers fit; a small creature (size "small") does not take a place of its own
 ("some small creatures or pack animals can swarm an opponent", p.391) [choice: two small creatures share a

@@ -1,5 +1,5 @@
 """ED4 mounted combat (``000_4b24aca42c3b6366.txt`` p.394-398). Pure functions; wiring in
-:mod:`fracas.rules.ed4.chapter`.
+:mod:`fracas.rules.ed4.features`.
 
 Distances are in yards (a hex is 2 yards, p.372).
 """

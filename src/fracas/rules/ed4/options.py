@@ -3,7 +3,7 @@
 Pure functions: a combatant's declared options in, :class:`~fracas.rules.base.Modifier` lists, Strain
 amounts, Difficulty Numbers and verdicts out; every modifier names its rule id and page. The numbers are
 data (``data/combat_options.toml``). The ruleset wiring (declaration checks, Strain, the attack flow) is in
-:mod:`fracas.rules.ed4.chapter`.
+:mod:`fracas.rules.ed4.features`.
 
 Restrictions (p.382, p.384, p.389): options are declared before the Initiative test; a knocked-down
 character may use none but Jump Up (and Jump Up only while knocked down); Aggressive Attack and Defensive

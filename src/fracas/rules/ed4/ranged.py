@@ -2,7 +2,7 @@
 improvised throws, throwing at an area, scatter.
 
 Pure functions; dice come from a :class:`~fracas.dice.source.DiceSource`. Wiring in
-:mod:`fracas.rules.ed4.chapter`.
+:mod:`fracas.rules.ed4.features`.
 """
 
 from __future__ import annotations

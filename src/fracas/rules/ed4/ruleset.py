@@ -1,8 +1,10 @@
 """The Earthdawn 4th Edition ruleset ``ed4``: the shared Earthdawn round with ED4's numbers and pages.
 
-Core combat (p.371-381) is implemented here and in :mod:`fracas.rules.earthdawn`; combat options,
-situation modifiers and the types of combat of p.382-398 plug in as modifier providers and actions
-(docs/rulesets/ed4.md "Extending the resolver").
+Core combat (p.371-381) is implemented here and in :mod:`fracas.rules.earthdawn`; the rest of the chapter
+(combat options, situation modifiers, the types of combat of p.382-398) is in
+:mod:`fracas.rules.ed4.features`, one file per rule area, which :class:`Ed4Ruleset` lists: modifier
+providers and actions registered on the round's plug-in points (docs/rulesets/ed4.md "Extending the
+resolver"), and the round's methods it extends.
 """
 
 from __future__ import annotations
@@ -13,17 +15,29 @@ from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.cite import catalog
+from fracas.rules.earthdawn.actions import CombatOption
 from fracas.rules.earthdawn.combat import Edition, Scratch, TestContext, recovery_events
 from fracas.rules.earthdawn.profile import CombatProfile, override, profile_from_block, profile_from_stats
 from fracas.rules.earthdawn.ruleset import EarthdawnRuleset
-from fracas.rules.ed4.chapter import ChapterMixin
+from fracas.rules.ed4 import options as opt
+from fracas.rules.ed4.features import (
+    attack,
+    declaring,
+    flight,
+    grappling,
+    hooks,
+    providers,
+    riding,
+    spellcasting,
+    thrown,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from fracas.dice.source import DiceSource
-    from fracas.engine.commands import Command
-    from fracas.engine.state import FightState
+    from fracas.engine.commands import Command, Decision
+    from fracas.engine.state import Combatant, FightState
 
 RECOVERY_FAILED = "recovery_failed"
 """Mark of an unconscious character whose Recovery test (one minute after falling, or when revived) did not
@@ -37,12 +51,6 @@ ED4 = Edition(
     rule_of_one_min_dice=2,
     result_floor=1,
 )
-
-
-PLUGINS = ("fracas.rules.ed4.chapter",)
-"""Modules that extend the core (combat options, situation modifiers, types of combat of p.382-398): each
-has ``install(ruleset)`` and registers modifier providers, actions and combat options
-(docs/rulesets/ed4.md "Extending the resolver"). A plug-in that is not there yet is skipped."""
 
 
 class Ed4CoreRuleset(EarthdawnRuleset):
@@ -59,23 +67,9 @@ class Ed4CoreRuleset(EarthdawnRuleset):
     hex_yards = 2.0
     edition = ED4
 
-    def __init__(self, plugins: tuple[str, ...] = PLUGINS) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        import importlib
-
-        self.catalog_parts: set[str] = set()  # plug-ins: the parts of data/rules.toml they bring
-
-        for name in plugins:
-            try:
-                module = importlib.import_module(name)
-            except ModuleNotFoundError as exc:
-                if exc.name == name:
-                    continue
-                raise
-            install = getattr(module, "install", None)
-            if install is not None:  # a plug-in still being written may not have it yet
-                install(self)
-                self.tactics_legal = False  # a plug-in may refuse what the core tactics build
+        self.catalog_parts: set[str] = set()  # the chapter: the parts of data/rules.toml it brings
 
     # ----- p.375: a reserved action's +2 to every Difficulty Number of the turn ----------------------------
     def reacting(self, state: FightState, view: Scratch | None, cid: str) -> bool:
@@ -131,7 +125,7 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         return out[:i] + extra + out[i:]
 
     def rules(self) -> list[Rule]:
-        """The catalog's rows, less those of the parts (the whole chapter) no plug-in brought."""
+        """The catalog's rows, less those of the parts (the whole chapter) this ruleset does not bring."""
         ed4 = catalog("ed4")
         return ed4.rows(without=frozenset(ed4.parts.values()) - self.catalog_parts)
 
@@ -161,11 +155,81 @@ class Ed4CoreRuleset(EarthdawnRuleset):
         return self._tactics
 
 
-class Ed4Ruleset(ChapterMixin, Ed4CoreRuleset):
-    """The whole ED4 combat chapter: the core plus p.382-398 (:mod:`fracas.rules.ed4.chapter`)."""
+FEATURES = (declaring, grappling, thrown, spellcasting, riding, flight)
+"""The rule areas of p.382-398 that add commands (each has ``actions(ruleset)``), in the order their actions
+are registered; :mod:`.features.providers` adds the modifiers and :mod:`.features.hooks` the round's
+changes."""
+
+
+class Ed4Ruleset(Ed4CoreRuleset):
+    """The whole ED4 combat chapter: the core plus p.382-398 (:mod:`fracas.rules.ed4.features`)."""
 
     refuses_attacks = True  # the chapter may refuse an attack the core allows: tactics check first
     tactics_legal = False  # the chapter may refuse what the core tactics build: the engine validates
+
+    def __init__(self) -> None:
+        super().__init__()
+        providers.install(self)
+        for name in opt.options_table():
+            self.combat_options[name] = CombatOption(name, opt.rule(name), declaring.check_options)
+        # every action, the core's and the chapter's, meets the chapter's restrictions, Strain and facing
+        added = [a for feature in FEATURES for a in feature.actions(self)]
+        for action in [*self.actions.values(), *added]:
+            self.actions[action.name] = declaring.wrap_action(self, action)
+        # the rows of data/rules.toml (the optional rule long-falls too) only the whole chapter brings
+        self.catalog_parts.add("chapter")
+
+    def tactics(self) -> dict[str, Any]:
+        """The core's tactics and the chapter's, each inside the chapter's standing behaviour
+        (:class:`~fracas.rules.ed4.chapter_tactics.ChapterAware`)."""
+        if self._tactics is None:
+            from fracas.rules.ed4.chapter_tactics import CHAPTER_TACTICS, wrap_tactics
+            from fracas.rules.ed4.tactics import TACTICS
+
+            tactics = {**TACTICS, **CHAPTER_TACTICS}
+            wrap_tactics(tactics)
+            self._tactics = tactics
+        return self._tactics
+
+    # ----- the round, as the chapter changes it (features/hooks.py) ---------------------------------------
+    def prepare(self, state: FightState, spec: Any) -> None:
+        hooks.set_up(state, spec)
+        super().prepare(state, spec)
+        hooks.placed(state, spec)
+
+    def _declarers(self, state: FightState) -> tuple[str, ...]:
+        return hooks.declarers(state, super()._declarers(state))
+
+    def movement_hexes(self, state: FightState, c: Combatant) -> int:
+        return hooks.movement_hexes(state, c)
+
+    def standing_hexes(self, state: FightState, c: Combatant) -> int:
+        return hooks.standing_hexes(self, state, c)
+
+    def initiative_leader(self, state: FightState, c: Combatant) -> str | None:
+        return riding.initiative_leader(state, c)
+
+    def voluntary_initiative_mods(self, state: FightState, c: Combatant) -> list[Modifier]:
+        return providers.voluntary_initiative_mods(state, c)
+
+    def may_refuse_attack(self, state: FightState, me: Combatant, t: Combatant) -> bool:
+        return attack.may_refuse_attack(state, me, t)
+
+    def pending(self, state: FightState) -> Decision | None:
+        return hooks.pending(state, super().pending(state))
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        return hooks.advance(self, state, dice, super().advance)
+
+    def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        return hooks.resolve(self, state, command, dice, super().resolve(state, command, dice))
+
+    def offered(self, state: FightState, decision: Decision) -> list[Command]:
+        return hooks.offered(state, decision, super().offered(state, decision))
+
+    def narrate(self, event: ev.Event, state: FightState) -> str | None:
+        said = hooks.narrate(event, state)
+        return said if said is not None else super().narrate(event, state)
 
 
 RULESET = Ed4Ruleset()

@@ -2,7 +2,7 @@
 
 Pure functions from positions, light, senses and conditions to :class:`~fracas.rules.base.Modifier`
 lists; numbers from ``data/situations.toml``. The ruleset registers them as modifier providers
-(:mod:`fracas.rules.ed4.chapter`).
+(:mod:`fracas.rules.ed4.features`).
 
 Choices where the text leaves it to the gamemaster (docs/rulesets/ed4.md):
 

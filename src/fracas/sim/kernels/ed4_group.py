@@ -80,7 +80,7 @@ _KNOWN_DEFENSE = {
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
 _KNOWN_ARMOR = {"_p_armor_reduced"}
 _CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_knocked_down_initiative"}
-_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
@@ -159,7 +159,10 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         out.append("fewer than two sides")
     if len(state.combatants) > MAX_N:
         out.append(f"more than {MAX_N} combatants")
-    entangling = getattr(ruleset, "_entangling", None)
+    from fracas.rules.ed4.features.readers import entangling as chapter_entangling
+    from fracas.rules.ed4.ruleset import Ed4Ruleset
+
+    entangling = chapter_entangling if isinstance(ruleset, Ed4Ruleset) else None  # the chapter's nets
     found: dict[str, list[str]] = {}
 
     def note(what: str, who: str) -> None:

@@ -85,7 +85,7 @@ _KNOWN_DEFENSE = {
     "_p_into_close",
 }
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
-_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "ChapterMixin._wrap.<locals>.resolve"}
+_ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}  # known, and silent while off
 _MARKS = {"senses", "race"}  # only matter in darkness, which the builder refuses
@@ -157,10 +157,13 @@ def _check_state(ruleset: Any, state: FightState) -> None:
     check_options_and_map(state, _OPTIONS, _OFF_OPTIONS)
     if state.phase != "start" or state.declarations:
         raise Unsupported("a fight already started")
+    from fracas.rules.ed4.features.readers import entangling as chapter_entangling
+    from fracas.rules.ed4.ruleset import Ed4Ruleset
+
+    entangling = chapter_entangling if isinstance(ruleset, Ed4Ruleset) else None  # the chapter's nets
     for c in state.combatants.values():
         if c.hidden or c.altitude or set(c.marks) - _MARKS:
             raise Unsupported(f"{c.id}: hidden, flying, mounted or otherwise marked")
-        entangling = getattr(ruleset, "_entangling", None)
         for a in c.stats.attacks:
             if (
                 a.stun
