@@ -12,8 +12,7 @@ from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.rules.ed4 import options as o
 from fracas.rules.ed4 import ranged, situation
-from fracas.rules.ed4.features.readers import in_force
-from fracas.rules.ed4.features.riding import mount_rate
+from fracas.rules.ed4.features.readers import in_force, mount_rate
 
 
 @pytest.fixture(autouse=True)

@@ -27,9 +27,7 @@ from fracas.rules.earthdawn.battle_map import covered_yards, within
 from fracas.rules.earthdawn.combat import current_damage
 from fracas.rules.ed4 import mounted
 from fracas.rules.ed4 import options as opt
-from fracas.rules.ed4.features.readers import declared, mount_of, rider_of
-from fracas.rules.ed4.features.riding import mount_rate
-from fracas.rules.ed4.features.thrown import lying_in_reach
+from fracas.rules.ed4.features.readers import declared, lying_in_reach, mount_of, mount_rate, rider_of
 from fracas.rules.ed4.tactics import (
     Ed4Tactic,
     GuardTactic,

@@ -1,15 +1,16 @@
 """Small readers of a fight the ED4 chapter's rules share (p.382-398): the combat options declared and in
-force, race, size and senses, ranks, rider and mount, who stands next to or in the way of whom, light,
-terrain and cover, and which weapon an attack is made with. Pure: a state in, an answer out; the tactics
-read them too (:mod:`fracas.rules.ed4.chapter_tactics`)."""
+force, race, size and senses, ranks, rider and mount (and the mount's rate for a charge), who stands next
+to or in the way of whom, light, terrain and cover, which weapon an attack is made with, and the thrown
+weapons lying within reach. Pure: a state in, an answer out; the tactics read them too
+(:mod:`fracas.rules.ed4.chapter_tactics`), never the ruleset."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine.hexgrid import between
-from fracas.rules.ed4 import aerial, situation
+from fracas.engine.hexgrid import between, distance
+from fracas.rules.ed4 import aerial, ranged, situation
 from fracas.rules.ed4 import options as opt
 
 if TYPE_CHECKING:
@@ -251,3 +252,36 @@ def held_weapon(t: Combatant) -> tuple[str | None, bool]:
         for x in getattr(src, "attacks", ()) or ()
     )
     return a.name, two or a.size > ONE_HANDED_LIMIT.get(race(t), 3)
+
+
+def mount_rate(m: Combatant) -> int:
+    """The mount's Movement Rate in yards for a charge: its Flying Movement rate while it flies (flying
+    charging attacks follow the same rules, p.398), else its Movement Rate (p.396)."""
+    if m.altitude > 0 or m.marks.get("flying"):
+        fly = getattr(getattr(m.stats, "source", None), "flying_movement", None)
+        if fly:
+            return int(fly)
+    return int(m.stats.movement)
+
+
+def lying_in_reach(me: Combatant, state: FightState | None = None) -> list[str]:
+    """The thrown weapons of ``me`` lying within reach, nearest first (:func:`.ranged.can_pick_up`)."""
+    lying = me.marks.get("thrown_to") or {}
+    out = []
+    holding = _entangling_now(me, state) if state is not None else set()
+    for w, at in lying.items():
+        if w in holding:
+            continue  # a net still wrapped round someone is not lying free
+        h = tuple(at) if at is not None else None
+        if ranged.can_pick_up(me.pos, h):  # type: ignore[arg-type]
+            out.append((distance(me.pos, h) if me.pos is not None and h is not None else 0, w))
+    return [w for _, w in sorted(out)]
+
+
+def _entangling_now(me: Combatant, state: FightState) -> set[str]:
+    """The weapons of ``me`` entangling someone now (p.391)."""
+    return {
+        weapon_of(str(c.marks["entangled_by"][1]))
+        for c in state.combatants.values()
+        if "entangled" in c.conditions and c.marks.get("entangled_by") and c.marks["entangled_by"][0] == me.id
+    }

@@ -29,6 +29,7 @@ from fracas.rules.ed4.features.falling import unseat
 from fracas.rules.ed4.features.readers import (
     declared,
     mount_of,
+    mount_rate,
     rank,
     rider_of,
 )
@@ -170,16 +171,6 @@ def _r_dismount(rs: Ed4Ruleset, state: FightState, command: Command, dice: DiceS
         sc.emit(ev.Marked(me.id, "moved", [state.round, 10**6], mounted.MOVEMENT))
     if command.args.get("end", False):
         sc.emit(ev.TurnEnded(me.id))
-
-
-def mount_rate(m: Combatant) -> int:
-    """The mount's Movement Rate in yards for a charge: its Flying Movement rate while it flies (flying
-    charging attacks follow the same rules, p.398), else its Movement Rate (p.396)."""
-    if m.altitude > 0 or m.marks.get("flying"):
-        fly = getattr(getattr(m.stats, "source", None), "flying_movement", None)
-        if fly:
-            return int(fly)
-    return int(m.stats.movement)
 
 
 def _charge_geometry(

@@ -22,6 +22,7 @@ from fracas.rules.earthdawn.combat import (
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import ranged
 from fracas.rules.ed4.features.readers import (
+    lying_in_reach,
     weapon_of,
 )
 
@@ -64,29 +65,6 @@ def drop(sc: Scratch, me_id: str, a: AttackProfile, where: tuple[int, int] | Non
     lying = dict(me.marks.get("thrown_to") or {})
     lying[weapon] = list(where) if where is not None else None
     sc.emit(ev.Marked(me_id, "thrown_to", lying, ranged.PICK_UP_RULE))
-
-
-def lying_in_reach(me: Combatant, state: FightState | None = None) -> list[str]:
-    """The thrown weapons of ``me`` lying within reach, nearest first (:func:`.ranged.can_pick_up`)."""
-    lying = me.marks.get("thrown_to") or {}
-    out = []
-    holding = _entangling_now(me, state) if state is not None else set()
-    for w, at in lying.items():
-        if w in holding:
-            continue  # a net still wrapped round someone is not lying free
-        h = tuple(at) if at is not None else None
-        if ranged.can_pick_up(me.pos, h):  # type: ignore[arg-type]
-            out.append((distance(me.pos, h) if me.pos is not None and h is not None else 0, w))
-    return [w for _, w in sorted(out)]
-
-
-def _entangling_now(me: Combatant, state: FightState) -> set[str]:
-    """The weapons of ``me`` entangling someone now (p.391)."""
-    return {
-        weapon_of(str(c.marks["entangled_by"][1]))
-        for c in state.combatants.values()
-        if "entangled" in c.conditions and c.marks.get("entangled_by") and c.marks["entangled_by"][0] == me.id
-    }
 
 
 def _v_pick_up(rs: Ed4Ruleset, state: FightState, command: Command) -> None:
