@@ -88,3 +88,16 @@ def test_an_unfamiliar_rider_who_fails_does_not_charge_p395_p396() -> None:
     events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
     assert rolled_tests(events) == ["Trick Riding (into combat)"]
     assert f.state.combatants["davon"].pos == (0, 0) and not of(events, ev.Moved)
+
+
+def test_an_unfamiliar_rider_who_passes_charges_after_one_test_p395_p396() -> None:
+    """p.395: one Trick Riding test takes the mount into combat. The charge tested it twice: the second
+    read the rider's marks from before the first had passed, so a passed test could still be lost to a
+    second roll (here 3+2 = 5 against 9) and the charge refused."""
+    f = start(unfamiliar(), [3, 3, 3, 3, 3])
+    declare(f, "davon")
+    act(f, "davon", [*PASS, *FAIL, 2, 2, 2, 2, 2, 2, 2, 2])
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    assert rolled_tests(events).count("Trick Riding (into combat)") == 1
+    assert f.state.combatants["davon"].pos == (0, 10)
+    assert f.state.combatants["davon"].marks["into-combat"] == "horse"

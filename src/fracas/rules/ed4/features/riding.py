@@ -276,10 +276,6 @@ def _r_charge(rs: Ed4Ruleset, state: FightState, command: Command, dice: DiceSou
         sc.emit(ev.Marked(m.id, "std", state.round, mounted.FAMILIAR))
         rs._end_or_mark(state, command, sc, True)
         return
-    if not into_combat(rs, state, sc, dice, me, m):
-        sc.emit(ev.Marked(m.id, "std", state.round, mounted.FAMILIAR))
-        rs._end_or_mark(state, command, sc, True)
-        return
     # a flying mount comes down (or up) within close reach of its target: vertical movement is free
     # (p.398)
     alt = None if aerial.in_close_reach(m.altitude, t.altitude) else t.altitude
