@@ -308,12 +308,12 @@ def _gurps_dynamic() -> dict[tuple[str, str], tuple[str, ...]]:
     from fracas.rules.gurps4.combat import ATTACK_MANEUVERS
 
     return {
-        ("maneuvers.py", "maneuver"): ATTACK_MANEUVERS,
+        ("attack.py", "maneuver"): ATTACK_MANEUVERS,
         # attack_modifiers: the maneuvers that add to the attack roll
         ("rolls.py", "name"): tuple(
             n for n, m in data.maneuvers().items() if m.skill_bonus_melee or m.skill_bonus_ranged
         ),
-        ("maneuvers.py", "section"): ("tricks", "results"),
+        ("attack.py", "section"): ("tricks", "results"),
     }
 
 

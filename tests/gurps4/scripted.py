@@ -9,6 +9,7 @@ from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
+from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.registry import get_ruleset
 
 RS = get_ruleset("gurps4")
@@ -41,4 +42,4 @@ def rolls(events: list[ev.Event], actor: str | None = None) -> list[ev.Rolled]:
 
 def offered(f: Fight) -> dict[str, int]:
     """The defenses on offer to the defender now: label without the value -> effective value."""
-    return {cmd.describe().rsplit(" (", 1)[0]: v for cmd, v in RS.defense_options(f.state)}
+    return {cmd.describe().rsplit(" (", 1)[0]: v for cmd, v in defense_options(f.state)}

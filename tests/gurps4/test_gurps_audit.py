@@ -11,6 +11,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
+from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.registry import get_ruleset
 
 RS = get_ruleset("gurps4")
@@ -201,7 +202,7 @@ def test_a_horse_tramples_a_man_only_when_he_is_down_and_he_may_only_dodge() -> 
     f.submit(trample)
     d = f.pending()
     assert d is not None and d.kind == "react" and d.actor == "foot"
-    assert {c.args["defense"] for c, _ in RS.defense_options(f.state)} == {"none", "dodge"}
+    assert {c.args["defense"] for c, _ in defense_options(f.state)} == {"none", "dodge"}
 
 
 def test_iron_horseshoes_add_one_to_a_kick_in_play() -> None:
@@ -384,7 +385,7 @@ def test_a_hovering_flyer_retreats_for_one_more_and_goes_up_a_yard_in_play() -> 
     f.advance_until_decision()
     f.dice = ScriptedDice([3, 3, 4, *[3] * 40])
     f.submit(Command("ash", "attack", "ilia", {"weapon": "spear:thrust", "maneuver": "attack"}))
-    values = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    values = {(c.args["defense"], c.args.get("retreat")): v for c, v in defense_options(f.state)}
     assert values[("dodge", True)] == values[("dodge", False)] + 3 + 1
     f.submit(Command("ilia", "defend", None, {"defense": "dodge", "retreat": True}))
     assert f.state.combatants["ilia"].altitude == 11
@@ -432,11 +433,11 @@ def test_a_retreat_keeps_its_bonus_against_the_same_attackers_second_blow() -> N
     f.dice = ScriptedDice([3, 3, 3, 6, 6, 4, 3, 3, 3, *[3] * 40])  # hit; Dodge fails on 16; hit again
     args = {"weapon": "spear:thrust_two_handed", "maneuver": "all_out_attack_double"}
     f.submit(Command("foot", "attack", "sword", args))
-    first = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    first = {(c.args["defense"], c.args.get("retreat")): v for c, v in defense_options(f.state)}
     f.submit(Command("sword", "defend", None, {"defense": "dodge", "retreat": True}))
     d = f.pending()
     assert d is not None and d.kind == "react" and d.actor == "sword"
-    second = {(c.args["defense"], c.args.get("retreat")): v for c, v in RS.defense_options(f.state)}
+    second = {(c.args["defense"], c.args.get("retreat")): v for c, v in defense_options(f.state)}
     assert second.get(("dodge", True)) == first[("dodge", True)]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scripted import RS, duel, fight_of, offered, play, rolls
 
 from fracas.engine.commands import Command
+from fracas.rules.gurps4.defense import defense_options
 
 ARCHER = {"template": "horse_archer", "id": "archer", "at": [0, 0], "stats": {"basic_speed": 7}}
 SPEAR = {"template": "spearman", "id": "spear", "at": [10, 0]}  # Dodge 8, medium shield DB 2
@@ -51,7 +52,7 @@ def test_dodge_and_drop_is_not_offered_against_melee_nor_from_the_ground_nor_the
 def test_every_offered_defense_validates_and_the_default_tactic_stays_on_its_feet() -> None:
     f = duel(ARCHER, SPEAR)
     play(f, [3, 3, 3], SHOOT)
-    for cmd, _ in RS.defense_options(f.state):
+    for cmd, _ in defense_options(f.state):
         RS.validate(f.state, cmd)
     chosen = f.auto_command(f.pending())
     assert not chosen.args.get("drop")

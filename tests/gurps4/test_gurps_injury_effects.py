@@ -10,6 +10,7 @@ from fracas.dice.source import ScriptedDice
 from fracas.engine.commands import Command
 from fracas.rules.gurps4 import core
 from fracas.rules.gurps4.combat import riding_base, shock_now
+from fracas.rules.gurps4.validate import movement_allowance
 
 ARCHER = {"template": "horse_archer", "id": "archer", "at": [0, 0]}  # Dodge 9, Move 6, HP 11, no shield
 SPEAR = {"template": "spearman", "id": "spear", "at": [1, 0]}
@@ -52,7 +53,7 @@ def test_move_below_a_third_of_hp_is_halved_rounding_up() -> None:
     # B419: Move 6 at 3 of 11 HP is 3: a Move takes the archer 3 hexes, and its card says Move 3, Dodge 5
     f = archer_at(3)
     archer = f.state.combatants["archer"]
-    assert RS.movement_allowance(f.state, archer, "move") == 3
+    assert movement_allowance(f.state, archer, "move") == 3
     card = RS.card(archer)
     assert (card["Move"], card["Dodge"]) == (3, 5)
     play(f, [], Command("archer", "move", None, {"to": [-10, 0]}))

@@ -15,6 +15,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
+from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.registry import get_ruleset
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "gurps4").glob("*.yaml"))
@@ -73,7 +74,7 @@ def test_riding_9_gives_minus_3_to_the_riders_defenses_in_play() -> None:
     f.state.combatants["foot"].pos = (1, 0)
     f.dice = ScriptedDice([1, 2, 3])
     f.submit(Command("foot", "attack", "knight", {"weapon": "spear:thrust", "maneuver": "attack"}))
-    options = RS.defense_options(f.state)
+    options = defense_options(f.state)
     dodge = [c for c, _ in options if c.args["defense"] == "dodge" and not c.args.get("retreat")][0]
     eff = dict((c.describe(), v) for c, v in options)[dodge.describe()]
     # Dodge floor(6)+3 +1 Combat Reflexes = 10, +2 medium shield DB, -3 Riding 9, +1 rider 3 ft above the foe
@@ -368,9 +369,7 @@ def test_all_out_attack_feint_feints_then_attacks() -> None:
     tests = [r.test for r in rolled(events)]
     assert tests[:3] == ["Broadsword (feint)", "resist feint", "broadsword:swing (Broadsword)"]
     assert f.state.combatants["b"].marks["feinted"] == ("a", 13 - 6)
-    options = dict(
-        (c.args["defense"] + str(c.args.get("retreat")), v) for c, v in RS.defense_options(f.state)
-    )
+    options = dict((c.args["defense"] + str(c.args.get("retreat")), v) for c, v in defense_options(f.state))
     assert options["dodgeFalse"] == 8 + 1 - 7  # Dodge 8, small shield DB 1, feinted by 7
 
 

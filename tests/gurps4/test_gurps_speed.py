@@ -1,5 +1,5 @@
 """Speed-ups that must change nothing: the defenses on offer that an attack works out on its scratch copy
-are carried over to the real state's ``derived`` (GurpsRuleset._carry_defense_options), and the engine
+are carried over to the real state's ``derived`` (gurps4/defense.py ``carry_defense_options``), and the engine
 trusts the GURPS tactics' commands without validating them again (``tactics_legal``)."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from fracas.engine import encounter
 from fracas.engine.events import to_json
 from fracas.engine.play import Fight
 from fracas.rules.gurps4.combat import ATTACK_KEY
-from fracas.rules.gurps4.ruleset import DEFENSES_KEY, GurpsRuleset
+from fracas.rules.gurps4.defense import DEFENSES_KEY, _defense_options, defense_options
+from fracas.rules.gurps4.ruleset import GurpsRuleset
 from fracas.rules.registry import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_carried_defense_options_are_fresh(path: Path) -> None:
                 kept = s.derived.get(DEFENSES_KEY)
                 if kept is not None and kept[0] == s.events_applied and kept[1] is att:
                     carried += 1
-                assert rs.defense_options(s) == rs._defense_options(s, att)
+                assert defense_options(s) == _defense_options(s, att)
             fight.step()
     assert asked > 0
     assert carried > 0  # the carried options are there when the defense is asked for

@@ -1,284 +1,312 @@
-"""Resolving a maneuver (B363-366): the act, a Move, a Feint, an Attack and its strikes (the roll, a miss
-that strikes someone else on a mount, the defense offered, the follow-up blows)."""
+"""The maneuvers that do not strike (B364-366): Aim, Evaluate, Move, All-Out Defense, Ready, Change
+Posture, Concentrate and Do Nothing. (Attack, All-Out Attack, Move and Attack and Feint are in attack.py,
+Wait in wait.py.)"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
-from fracas.rules.gurps4 import aerial, core, data, mounted
+from fracas.errors import IllegalCommand
+from fracas.rules.gurps4 import aerial, core
+from fracas.rules.gurps4.attack import wait_interrupts
 from fracas.rules.gurps4.combat import (
     S,
     Work,
-    apply_hit,
-    attack_roll_parts,
-    in_reach,
+    flying,
     look,
-    mount_loses_control,
+    max_range,
     mount_of,
     move_figure,
     move_now,
     path_towards,
-    rider_of,
-    riding_base,
-    riding_skill,
-    shock_now,
-    spook,
+    range_yards,
 )
-from fracas.rules.gurps4.modifiers import Modifier
-from fracas.rules.gurps4.parts import Parts
-from fracas.rules.gurps4.stats import Attack
-from fracas.rules.gurps4.wait import WAIT_RULE
+from fracas.rules.gurps4.turn import end_turn
+from fracas.rules.gurps4.validate import (
+    Maneuver,
+    attack_of,
+    ceiling_refusal,
+    check_ready,
+    movement_allowance,
+    target_of,
+    tumbling_glider,
+)
+from fracas.rules.gurps4.wait import wait_watch
 
-if TYPE_CHECKING:
-    pass
+
+class Aim(Maneuver):
+    """Aim (B364): ``target``, ``args.weapon`` (a ranged weapon, ready); each further turn at the same foe
+    with the same weapon adds to the bonus."""
+
+    name = "aim"
+    rule = "gurps4/core/maneuver/aim B364"
+
+    def against(self, state: FightState, a: Combatant, t: Combatant) -> Iterable[Command]:
+        for atk in S(a).attacks():
+            if atk.ranged:
+                yield Command(a.id, "aim", t.id, {"weapon": atk.name})
+
+    def validate(self, state: FightState, command: Command) -> None:
+        a = state.combatants[command.actor]
+        t = target_of(state, a, command)
+        atk = attack_of(a, command.args.get("weapon"))
+        if not atk.ranged:
+            raise IllegalCommand(f"{atk.name} is not a ranged weapon", "gurps4/core/maneuver/aim B364")
+        check_ready(a, atk)
+        if range_yards(a, t) > max_range(S(a), atk):
+            raise IllegalCommand(f"{t.name} is beyond {atk.name}'s range", "gurps4/core/speed-range B550")
+
+    def resolve(self, w: Work, command: Command) -> None:
+        a = w.c(command.actor)
+        old = a.marks.get("aim")
+        weapon = command.args["weapon"]
+        turns = int(old[2]) + 1 if old and old[0] == command.target and old[1] == weapon else 1
+        aimed = S(a).attack(weapon)
+        assert aimed is not None  # validated
+        w.mark(a, "aim", (command.target, aimed.weapon, turns), "gurps4/core/maneuver/aim B364")
+        end_turn(w, a)
 
 
-class Maneuvers(Parts):
-    """The part of :class:`~fracas.rules.gurps4.ruleset.GurpsRuleset` in this module."""
+class Evaluate(Maneuver):
+    """Evaluate (B364): ``target``; +1 a turn to the next attack on it, at most +3."""
 
-    def _act(self, w: Work, cmd: Command) -> None:
-        a = w.c(cmd.actor)
-        action, args = cmd.action, cmd.args
-        maneuver = {"all_out_defense": f"all_out_defense_{args.get('variant', 'increased_dodge')}"}.get(
-            action, action
+    name = "evaluate"
+    rule = "gurps4/core/maneuver/evaluate B364"
+
+    def against(self, state: FightState, a: Combatant, t: Combatant) -> Iterable[Command]:
+        return [Command(a.id, "evaluate", t.id)]
+
+    def validate(self, state: FightState, command: Command) -> None:
+        target_of(state, state.combatants[command.actor], command)
+
+    def resolve(self, w: Work, command: Command) -> None:
+        a = w.c(command.actor)
+        old = a.marks.get("evaluate")
+        turns = int(old[1]) + 1 if old and old[0] == command.target else 1
+        # emitted even at the +3 cap, so that the log shows the maneuver
+        w.emit(
+            ev.Marked(a.id, "evaluate", (command.target, min(3, turns)), "gurps4/core/maneuver/evaluate B364")
         )
-        if action == "attack":
-            maneuver = args.get("maneuver", "attack")
-        w.mark(a, "maneuver", maneuver)
-        if action == "change_posture":
-            w.mark(a, "posture", args.get("posture", "standing"), "gurps4/core/posture B551")
-        elif action == "ready" and args.get("weapon"):
+        end_turn(w, a)
+
+
+class Move(Maneuver):
+    """Move (B364): ``args.to`` [q, r], optional ``altitude`` (flyers), ``dive`` (true: +10 air Move
+    descending), ``stop_at`` (yards short of the destination). A flyer that cannot hover is offered a glide
+    straight on at its full air Move (B398)."""
+
+    name = "move"
+    rule = "gurps4/core/maneuver/move B364"
+
+    def against(self, state: FightState, a: Combatant, t: Combatant) -> Iterable[Command]:
+        if t.pos is not None:
+            yield Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude})
+
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        a = actor
+        if flying(a) and S(a).flight_limitation in aerial.NO_HOVER and a.pos is not None:
+            ahead = [a.pos[0] + move_now(a, air=True), a.pos[1]]
+            yield Command(a.id, "move", None, {"to": ahead, "altitude": a.altitude})
+
+    def validate(self, state: FightState, command: Command) -> None:
+        a = state.combatants[command.actor]
+        args = command.args
+        st = S(a)
+        posture = a.marks.get("posture", "standing")
+        if mount_of(state, a) is not None:
+            raise IllegalCommand(
+                "a rider moves by moving his mount (the mount's turn)", "gurps4/mounted B396"
+            )
+        if posture not in ("standing", "crouching") and not tumbling_glider(a):
+            raise IllegalCommand(f"{a.name} is {posture}: change posture first", "gurps4/core/posture B551")
+        to = args.get("to")
+        if not (isinstance(to, list | tuple) and len(to) == 2 and all(isinstance(v, int) for v in to)):
+            raise IllegalCommand("move needs args.to = [q, r]", "gurps4/core/maneuver/move B364")
+        if not isinstance(args.get("stop_at", 0), int) or not 0 <= args.get("stop_at", 0) <= 20:
+            raise IllegalCommand("args.stop_at: yards short of the destination, 0..20")
+        alt = args.get("altitude")
+        if alt is not None and alt != a.altitude and not st.flies:
+            raise IllegalCommand(f"{a.name} cannot fly", "gurps4/aerial/movement B398")
+        if alt is not None and alt < 0:
+            raise IllegalCommand("altitude is at least 0", "gurps4/aerial/movement B398")
+        problem = ceiling_refusal(int(alt or 0), st.flight == "winged") if st.flies else None
+        if problem:
+            raise IllegalCommand(problem, "gurps4/aerial/ceiling B398")
+        if args.get("dive") and (not st.flies or alt is None or alt >= a.altitude):
+            raise IllegalCommand("a dive is a flyer's descending Move", "gurps4/aerial/dive B398")
+
+    def resolve(self, w: Work, command: Command) -> None:
+        a = w.c(command.actor)
+        if tumbling_glider(a):
+            w.mark(a, "posture", "standing", "gurps4/aerial/stall B398")
+            w.note(f"{a.name} rights itself as it glides on", a.id, "gurps4/aerial/stall B398")
+        before = wait_watch(w, a)
+        _move(w, a, command.args)
+        if wait_interrupts(w, a, before, {"kind": "move", "actor": a.id}):
+            return
+        end_turn(w, a)
+
+
+def _move(w: Work, a: Combatant, args: dict[str, Any]) -> None:
+    st = S(a)
+    dest = (int(args["to"][0]), int(args["to"][1]))
+    alt = args.get("altitude")
+    budget = movement_allowance(w.state, a, "move")
+    if st.flies and (a.altitude > 0 or (alt or 0) > 0):
+        air = move_now(a, air=True)
+        budget = core.maneuver_move("move", air)
+        if args.get("dive"):
+            budget, _ = aerial.dive(air, air, "move")
+    vertical = 0
+    new_alt = None
+    if alt is not None and st.flies and alt != a.altitude:
+        vertical = min(abs(alt - a.altitude), budget)
+        new_alt = a.altitude + (vertical if alt > a.altitude else -vertical)
+    horizontal = aerial.across_within(budget, vertical)
+    stop = 1 if any(c.pos == dest and c.id != a.id for c in look(w.state)) else 0
+    stop = max(stop, int(args.get("stop_at", 0)))
+    path = path_towards(w.state, a, dest, horizontal, stop_at=stop)
+    move_figure(
+        w,
+        a,
+        path,
+        new_alt,
+        "move",
+        "gurps4/core/maneuver/move B364" if not st.flies else "gurps4/aerial/height B398",
+    )
+
+
+class AllOutDefense(Maneuver):
+    """All-Out Defense (B366): ``args.variant`` (increased_dodge | increased_parry | increased_block |
+    double), a variant that raises a defense the figure has."""
+
+    name = "all_out_defense"
+    rule = "gurps4/core/maneuver/all-out-defense B366"
+
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        for v in ("increased_dodge", "increased_parry", "increased_block", "double"):
+            yield Command(actor.id, "all_out_defense", None, {"variant": v})
+
+    def maneuver_of(self, command: Command) -> str:
+        return f"all_out_defense_{command.args.get('variant', 'increased_dodge')}"
+
+    def validate(self, state: FightState, command: Command) -> None:
+        a = state.combatants[command.actor]
+        v = command.args.get("variant", "increased_dodge")
+        st = S(a)
+        core.maneuver(f"all_out_defense_{v}")
+        if st.mount and v != "increased_dodge":
+            # a mount's only defense is Dodge (B397): All-Out Defense can raise nothing else
+            raise IllegalCommand(
+                f"{a.name} defends by Dodge only: All-Out Defense (Increased Dodge)",
+                "gurps4/mounted/mount-defense B397",
+            )
+        if v == "increased_block" and not st.shield:
+            raise IllegalCommand(f"{a.name} has no shield to block with", "gurps4/core/active-defense B375")
+
+    def resolve(self, w: Work, command: Command) -> None:
+        end_turn(w, w.c(command.actor))
+
+
+class Ready(Maneuver):
+    """Ready (B366): optional ``args.weapon`` (take it in hand); without one, a turn toward what needs
+    readying (a weapon unreadied, a reload, an unreadied shield)."""
+
+    name = "ready"
+    rule = "gurps4/core/maneuver/ready B366"
+
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        out = [Command(actor.id, "ready", None, {"weapon": wpn}) for wpn in S(actor).weapons]
+        return [*out, Command(actor.id, "ready")]
+
+    def validate(self, state: FightState, command: Command) -> None:
+        a = state.combatants[command.actor]
+        args = command.args
+        want = args.get("weapon")
+        if want is not None:
+            if want not in S(a).weapons or want in a.marks.get("broken", ()):
+                raise IllegalCommand(
+                    f"{a.name} has no usable {want!r} to ready", "gurps4/core/maneuver/ready B366"
+                )
+            if want == a.marks.get("wielding") and not a.marks.get("unready"):
+                raise IllegalCommand(f"{a.name} already holds {want}", "gurps4/core/maneuver/ready B366")
+            return
+        if not (a.marks.get("reload") or a.marks.get("unready") or a.marks.get("shield_unready")):
+            raise IllegalCommand(f"{a.name} has nothing to ready", "gurps4/core/maneuver/ready B366")
+
+    def resolve(self, w: Work, command: Command) -> None:
+        a = w.c(command.actor)
+        args = command.args
+        if args.get("weapon"):
             w.mark(a, "wielding", args["weapon"], "gurps4/core/maneuver/ready B366")
             w.mark(a, "unready", None)
             w.mark(a, "reload", None)
-        elif action == "ready" and a.marks.get("shield_unready") and not a.marks.get("unready"):
+        elif a.marks.get("shield_unready") and not a.marks.get("unready"):
             w.mark(a, "shield_unready", None, "gurps4/core/maneuver/ready B366")
-        elif action == "ready":
+        else:
             for key in ("unready", "reload"):
                 if a.marks.get(key):
                     w.mark(a, key, (int(a.marks[key]) - 1) or None, "gurps4/core/maneuver/ready B366")
                     break
-        elif action == "wait":
-            plan = {"weapon": args["weapon"], "for": cmd.target}
-            plan.update({k: args[k] for k in ("location", "deceptive") if k in args})
-            w.mark(a, "waiting", plan, WAIT_RULE)
-            what = f"{cmd.target and w.c(cmd.target).name or 'any foe'} to come within reach"
-            w.note(f"{a.name} waits with {args['weapon']} for {what}", a.id, WAIT_RULE)
-        elif action == "move":
-            if self._tumbling_glider(a):
-                w.mark(a, "posture", "standing", "gurps4/aerial/stall B398")
-                w.note(f"{a.name} rights itself as it glides on", a.id, "gurps4/aerial/stall B398")
-            before = self._wait_watch(w, a)
-            self._move(w, a, args)
-            if self._wait_trigger(w, a, before, {"kind": "move", "actor": a.id}):
-                return
-        elif action == "aim":
-            old = a.marks.get("aim")
-            turns = int(old[2]) + 1 if old and old[0] == cmd.target and old[1] == args["weapon"] else 1
-            aimed = S(a).attack(args["weapon"])
-            assert aimed is not None  # validated
-            w.mark(a, "aim", (cmd.target, aimed.weapon, turns), "gurps4/core/maneuver/aim B364")
-        elif action == "evaluate":
-            old = a.marks.get("evaluate")
-            turns = int(old[1]) + 1 if old and old[0] == cmd.target else 1
-            # emitted even at the +3 cap, so that the log shows the maneuver
-            w.emit(
-                ev.Marked(a.id, "evaluate", (cmd.target, min(3, turns)), "gurps4/core/maneuver/evaluate B364")
-            )
-        elif action == "feint":
-            self._feint(w, a, w.c(cmd.target or ""), args)
-        elif action == "attack":
-            self._attack(w, a, cmd)
-            return
-        self._end_turn(w, a)
+        end_turn(w, a)
 
-    def _move(self, w: Work, a: Combatant, args: dict[str, Any]) -> None:
-        st = S(a)
-        dest = (int(args["to"][0]), int(args["to"][1]))
-        alt = args.get("altitude")
-        budget = self.movement_allowance(w.state, a, "move")
-        if st.flies and (a.altitude > 0 or (alt or 0) > 0):
-            air = move_now(a, air=True)
-            budget = core.maneuver_move("move", air)
-            if args.get("dive"):
-                budget, _ = aerial.dive(air, air, "move")
-        vertical = 0
-        new_alt = None
-        if alt is not None and st.flies and alt != a.altitude:
-            vertical = min(abs(alt - a.altitude), budget)
-            new_alt = a.altitude + (vertical if alt > a.altitude else -vertical)
-        horizontal = aerial.across_within(budget, vertical)
-        stop = 1 if any(c.pos == dest and c.id != a.id for c in look(w.state)) else 0
-        stop = max(stop, int(args.get("stop_at", 0)))
-        path = path_towards(w.state, a, dest, horizontal, stop_at=stop)
-        move_figure(
-            w,
-            a,
-            path,
-            new_alt,
-            "move",
-            "gurps4/core/maneuver/move B364" if not st.flies else "gurps4/aerial/height B398",
-        )
 
-    @staticmethod
-    def _feint_parts(state: FightState, a: Combatant, atk: Attack) -> tuple[int, list[Modifier]]:
-        """The feinter's melee skill (B365) and what changes it: on a mount the lower of it and Riding
-        (002 p.B397), and this turn's shock (B419)."""
-        base = S(a).skill(atk.skill_name)
-        mods: list[Modifier] = []
+class ChangePosture(Maneuver):
+    """Change Posture (B364, B551): ``args.posture``; a rider stays seated."""
+
+    name = "change_posture"
+    rule = "gurps4/core/posture B551"
+
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        return [Command(actor.id, "change_posture", None, {"posture": "standing"})]
+
+    def validate(self, state: FightState, command: Command) -> None:
+        a = state.combatants[command.actor]
+        posture = a.marks.get("posture", "standing")
+        p = command.args.get("posture", "standing")
+        core.posture(p)
+        if p == posture:
+            raise IllegalCommand(f"{a.name} is already {p}", "gurps4/core/posture B551")
         if mount_of(state, a) is not None:
-            mods += mounted.mounted_skill(base, riding_skill(state, a))[1]
-        mods += shock_now(a)
-        return base, mods
+            raise IllegalCommand("a rider stays seated", "gurps4/core/posture B551")
 
-    def _feint(self, w: Work, a: Combatant, t: Combatant, args: dict[str, Any]) -> None:
-        atk = S(a).attack(args["weapon"])
-        assert atk is not None
-        base, mods = self._feint_parts(w.state, a, atk)
-        mine = core.success_roll(f"{atk.skill_name} (feint)", base, mods, w.dice, "melee")
-        best = max(
-            [S(t).dx]
-            + [S(t).skill(x.skill_name) for x in S(t).attacks() if not x.ranged and not x.natural]
-            + ([S(t).skill("Shield")] if S(t).shield else [])
-        )
-        theirs = core.success_roll("resist feint", best, shock_now(t), w.dice)
-        w.rolled(a.id, mine, t.id, "gurps4/core/maneuver/feint B365")
-        w.rolled(t.id, theirs, a.id, "gurps4/core/maneuver/feint B365")
-        pen = core.feint_penalty(core.quick_contest(mine, theirs))
-        if pen:
-            w.mark(t, "feinted", (a.id, pen), "gurps4/core/maneuver/feint B365")
+    def resolve(self, w: Work, command: Command) -> None:
+        a = w.c(command.actor)
+        w.mark(a, "posture", command.args.get("posture", "standing"), "gurps4/core/posture B551")
+        end_turn(w, a)
 
-    def _attack(self, w: Work, a: Combatant, cmd: Command) -> None:
-        t = w.c(cmd.target or "")
-        atk = S(a).attack(cmd.args["weapon"])
-        assert atk is not None
-        maneuver = cmd.args.get("maneuver", "attack")
-        if cmd.args.get("trick"):
-            w.mark(a, "trick", cmd.args["trick"], "gurps4/mounted/tricks B397")
-        if not atk.ranged and not in_reach(a, t, atk):
-            path, alt = self.approach(w.state, a, t, atk, self.movement_allowance(w.state, a, maneuver))
-            before = self._wait_watch(w, a)
-            move_figure(
-                w,
-                a,
-                path,
-                alt,
-                "step" if maneuver == "attack" else "move",
-                f"gurps4/core/maneuver/{maneuver} B365",
-            )
-            resume = {"kind": "attack", "actor": a.id, "target": t.id, "args": dict(cmd.args)}
-            if self._wait_trigger(w, a, before, resume):
-                return
-        self._attack_now(w, a, t, atk, maneuver, cmd.args)
 
-    def _attack_now(
-        self, w: Work, a: Combatant, t: Combatant, atk: Attack, maneuver: str, args: dict[str, Any]
-    ) -> None:
-        attacks = core.maneuver(maneuver).attacks
-        if maneuver == "all_out_attack_feint":
-            self._feint(w, a, t, {"weapon": atk.name})
-        self._strike(w, a, t, atk, maneuver, dict(args), attacks - 1)
+class Concentrate(Maneuver):
+    """Concentrate (B366): nothing else this turn (no mental ability needs it in this version)."""
 
-    def _strike(
-        self,
-        w: Work,
-        a: Combatant,
-        t: Combatant,
-        atk: Attack,
-        maneuver: str,
-        args: dict[str, Any],
-        attacks_left: int,
-    ) -> None:
-        base, mods, cap = attack_roll_parts(w.state, a, t, atk, maneuver, args)
-        skill = atk.skill_name if not (atk.natural and S(a).mount) else atk.skill_name
-        kind = "ranged" if atk.ranged else "melee"
-        r = core.success_roll(f"{atk.name} ({skill})", base, mods, w.dice, kind, cap)  # type: ignore[arg-type]
-        w.rolled(a.id, r, t.id, f"gurps4/core/maneuver/{maneuver} B365")
-        w.mark(a, "attacked", True)
-        if a.marks.get("evaluate"):
-            w.mark(a, "evaluate", None)
-        if atk.ranged:
-            rng = data.weapons()[atk.weapon].ranged
-            assert rng is not None
-            w.mark(a, "aim", None)
-            w.mark(a, "reload", rng.reload, "gurps4/core/maneuver/ready B366")
-            mount = mount_of(w.state, a)
-            if rng.noisy and mount is not None:
-                base_r, rmods = riding_base(w.state, a)
-                rr, outcome = mounted.noisy_shot(base_r, rmods, w.dice)
-                w.rolled(a.id, rr, rule="gurps4/mounted/noisy-weapon B397")
-                if outcome == "spooked":
-                    spook(w, mount, "noisy weapon")
-                elif outcome == "lost_control":
-                    mount_loses_control(w, mount, mounted.loss_of_control(w.dice), "critical failure")
-        loc = args.get("location", "torso")
-        if not r.success:
-            if r.critical_failure:
-                w.note(
-                    f"{a.name} critically misses: the Critical Miss Table (B556) is a GM's call",
-                    a.id,
-                    "gurps4/core/critical B556",
-                )
-            # a miss that strikes someone else: (who, the note, its rule)
-            other: tuple[Combatant, str, str] | None = None
-            loc_row = data.hit_locations(S(t).body).get(loc)
-            hanging = t.marks.get("trick") == "hang_on_far_side" and mount_of(w.state, t) is not None
-            if hanging:
-                # the far side hides the rider's torso: a miss by 4 or less hits the mount (002 p.B397),
-                # which may Dodge as after any miss by 1 at a rider (docs: Game master's calls)
-                m = mount_of(w.state, t)
-                if m is not None and mounted.miss_hits_mount_of_hanging_rider(r.margin):
-                    other = (m, f"missed the hanging rider by {-r.margin}: hits {m.name}", "tricks")
-            elif r.margin == -1 and loc_row is not None and loc_row.miss_by_one_torso:
-                w.note(
-                    f"missed the {loc.replace('_', ' ')} by 1: hits the torso",
-                    a.id,
-                    "gurps4/core/hit-location B399",
-                )
-                if self._offer_defense(w, a, t, atk, maneuver, "torso", args, attacks_left):
-                    return
-                apply_hit(w, a, t, atk, "torso", maneuver, False)
-                self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
-                return
-            elif r.margin == -1:
-                o = mount_of(w.state, t) or rider_of(w.state, t)
-                if o is not None:
-                    other = (o, f"missed {t.name} by 1: the blow goes to {o.name}", "results")
-            if other is not None and other[0].active:
-                struck, why, section = other
-                w.note(why, a.id, f"gurps4/mounted/{section} B397")
-                if self._offer_defense(
-                    w, a, struck, atk, maneuver, "torso", {**args, "target": t.id}, attacks_left
-                ):
-                    return
-                apply_hit(w, a, struck, atk, "torso", maneuver, False)
-        elif r.critical_success:
-            w.note(f"critical hit on {t.name}: no defense", a.id, "gurps4/core/critical B556")
-            apply_hit(w, a, t, atk, loc, maneuver, True)
-        else:
-            if self._offer_defense(w, a, t, atk, maneuver, loc, args, attacks_left):
-                return
-            apply_hit(w, a, t, atk, loc, maneuver, False)
-        self._follow_up(w, a, t, atk, maneuver, args, attacks_left)
+    name = "concentrate"
+    rule = "gurps4/core/maneuver B363"
 
-    def _follow_up(
-        self,
-        w: Work,
-        a: Combatant,
-        t: Combatant,
-        atk: Attack,
-        maneuver: str,
-        args: dict[str, Any],
-        attacks_left: int,
-    ) -> None:
-        if attacks_left > 0 and a.active and t.active and (atk.ranged or in_reach(a, t, atk)):
-            self._strike(w, a, t, atk, maneuver, args, attacks_left - 1)
-            return
-        if args.get("resume"):
-            self._resume(w, args["resume"])
-            return
-        if a.id == w.state.current and a.id not in w.state.acted:
-            self._end_turn(w, a)
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        return [Command(actor.id, "concentrate")]
+
+    def validate(self, state: FightState, command: Command) -> None:
+        return None
+
+    def resolve(self, w: Work, command: Command) -> None:
+        end_turn(w, w.c(command.actor))
+
+
+class DoNothing(Maneuver):
+    """Do Nothing (B364): the only maneuver of a stunned figure."""
+
+    name = "do_nothing"
+    rule = "gurps4/core/maneuver B363"
+
+    def offered(self, state: FightState, actor: Combatant) -> Iterable[Command]:
+        return [Command(actor.id, "do_nothing")]
+
+    def validate(self, state: FightState, command: Command) -> None:
+        return None
+
+    def resolve(self, w: Work, command: Command) -> None:
+        end_turn(w, w.c(command.actor))

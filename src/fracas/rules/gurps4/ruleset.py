@@ -29,13 +29,16 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
-from fracas.engine.commands import Command
+from fracas.engine.commands import Command, Decision
 from fracas.engine.state import Combatant, FightState
-from fracas.errors import EncounterFileError
-from fracas.rules.base import OptionalRule, Rule
+from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
+from fracas.rules.actions import Registry
+from fracas.rules.base import OptionalRule, Rule, Ruleset
 from fracas.rules.cite import catalog
-from fracas.rules.gurps4 import core, mounted
+from fracas.rules.gurps4 import core, mounted, turn
+from fracas.rules.gurps4.attack import AttackManeuver, Feint
 from fracas.rules.gurps4.combat import (
+    ATTACK_KEY,
     ATTACK_MANEUVERS,
     S,
     Work,
@@ -45,34 +48,52 @@ from fracas.rules.gurps4.combat import (
     move_now,
     scratch,
 )
-from fracas.rules.gurps4.defense import DEFENSES_KEY, DefenseContext, Defenses
-from fracas.rules.gurps4.maneuvers import Maneuvers
+from fracas.rules.gurps4.defend import Defend
+from fracas.rules.gurps4.defense import carry_defense_options
+from fracas.rules.gurps4.maneuvers import (
+    Aim,
+    AllOutDefense,
+    ChangePosture,
+    Concentrate,
+    DoNothing,
+    Evaluate,
+    Move,
+    Ready,
+)
 from fracas.rules.gurps4.modifiers import TEXT
 from fracas.rules.gurps4.stats import build_stats, template_names
-from fracas.rules.gurps4.turn import STUN_RULE, Turns
-from fracas.rules.gurps4.validate import NOT_IMPLEMENTED_MANEUVERS, Validation, ceiling_refusal
-from fracas.rules.gurps4.wait import WAIT_RULE, Waiting
+from fracas.rules.gurps4.validate import NOT_IMPLEMENTED_MANEUVERS, Maneuver, ceiling_refusal, check_stall
+from fracas.rules.gurps4.wait import Wait
 
 if TYPE_CHECKING:
     from fracas.engine.encounter import CombatantSpec, EncounterSpec
     from fracas.engine.tactics import Tactic
 
-__all__ = [
-    "DEFENSES_KEY",
-    "ENTRY_OPTIONS",
-    "NOT_IMPLEMENTED_MANEUVERS",
-    "RULESET",
-    "STUN_RULE",
-    "WAIT_RULE",
-    "DefenseContext",
-    "GurpsRuleset",
-    "ceiling_refusal",
-]
+__all__ = ["ENTRY_OPTIONS", "MANEUVERS", "RULESET", "GurpsRuleset"]
 
 ENTRY_OPTIONS = ("mount", "unused_to_cavalry")
 
+MANEUVERS: Registry[Maneuver] = Registry(
+    (
+        AttackManeuver(),
+        Aim(),
+        Evaluate(),
+        Wait(),
+        Feint(),
+        Move(),
+        AllOutDefense(),
+        Ready(),
+        ChangePosture(),
+        Concentrate(),
+        DoNothing(),
+        Defend(),
+    )
+)
+"""Every command's action, in the order a figure is offered them: for each foe in turn the maneuvers aimed
+at it, then each maneuver's others (so a new maneuver's place here is its place among the choices)."""
 
-class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
+
+class GurpsRuleset(Ruleset):
     id = "gurps4"
     name = "GURPS 4th Edition (mounted and aerial combat)"
     source = TEXT
@@ -173,14 +194,67 @@ class GurpsRuleset(Turns, Validation, Defenses, Maneuvers, Waiting):
             c.pos = m.pos
             c.altitude = m.altitude
 
-    # ----- resolving --------------------------------------------------------------------------------
+    # ----- play -----------------------------------------------------------------------------------
+    def pending(self, state: FightState) -> Decision | None:
+        return turn.pending(state)
+
+    def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
+        return turn.advance(state, dice)
+
+    def choices(self, state: FightState, decision: Decision) -> list[Command]:
+        """The commands of the maneuvers answering this kind of decision that ``validate`` accepts: for each
+        active foe the ones aimed at it, then the others, in the order of :data:`MANEUVERS`."""
+        a = state.combatants[decision.actor]
+        mine = [m for m in MANEUVERS if m.decision == decision.kind]
+        foes = [e for e in state.combatants.values() if e.side != a.side and e.active]
+        cands = [cmd for t in foes for m in mine for cmd in m.against(state, a, t)]
+        cands += [cmd for m in mine for cmd in m.offered(state, a)]
+        out = []
+        for cmd in cands:
+            try:
+                self.validate(state, cmd)
+            except (IllegalCommand, RuleNotImplemented):
+                continue
+            out.append(cmd)
+        return out
+
+    def validate(self, state: FightState, command: Command) -> None:
+        """The checks every maneuver shares (no attack waiting for its defense, a known maneuver, not
+        stunned, not an out-of-control mount, no stall), then the maneuver's own."""
+        if command.actor not in state.combatants:
+            raise IllegalCommand(f"no combatant {command.actor!r}")
+        a = state.combatants[command.actor]
+        action = MANEUVERS.get(command.action)
+        if action is not None and action.decision == "react":
+            action.validate(state, command)
+            return
+        if state.extra.get(ATTACK_KEY):
+            raise IllegalCommand("an attack is waiting for its defense", "gurps4/core/active-defense")
+        args = command.args
+        if command.action in NOT_IMPLEMENTED_MANEUVERS or args.get("maneuver") in NOT_IMPLEMENTED_MANEUVERS:
+            name = (
+                NOT_IMPLEMENTED_MANEUVERS.get(command.action) or NOT_IMPLEMENTED_MANEUVERS[args["maneuver"]]
+            )
+            raise RuleNotImplemented(f"the {name} maneuver is not implemented in this version")
+        if action is None:
+            acts = [m.name for m in MANEUVERS if m.decision == "act"]
+            raise MANEUVERS.unknown(command.action, "gurps4/core/maneuver B363", acts)
+        if a.has("stunned") and command.action != "do_nothing":
+            raise IllegalCommand(f"{a.name} is stunned: Do Nothing only", "gurps4/core/stun B420")
+        if S(a).mount and a.marks.get("out_of_control"):
+            raise IllegalCommand(f"{a.name} is out of control", "gurps4/mounted/loss-of-control B397")
+        check_stall(state, a, command)
+        action.validate(state, command)
+
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
+        """The maneuver's events on a scratch copy: the ``maneuver`` mark of a figure acting (B363), then what
+        the maneuver does."""
         w = Work(scratch(state), dice)
-        if command.action == "defend":
-            self._defend(w, command)
-        else:
-            self._act(w, command)
-        self._carry_defense_options(state, w)
+        action = MANEUVERS[command.action]
+        if action.decision == "act":
+            w.mark(w.c(command.actor), "maneuver", action.maneuver_of(command))
+        action.resolve(w, command)
+        carry_defense_options(state, w)
         return w.events
 
     # ----- tactics, showing -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from fracas.rules.gurps4.combat import (
     range_yards,
     rider_of,
 )
+from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.gurps4.stats import Attack
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class Default:
         rs: GurpsRuleset = ruleset  # type: ignore[assignment]
         if decision.kind == "react":
             # never Dodge and Drop: prone, the figure loses its next turn getting up (a style, not a rule)
-            options = [o for o in rs.defense_options(state) if not o[0].args.get("drop")]
+            options = [o for o in defense_options(state) if not o[0].args.get("drop")]
             return max(options, key=lambda o: (o[1], not o[0].args.get("retreat", False)))[0]
         a = state.combatants[decision.actor]
         for cmd in self._plan(state, a, rs):
