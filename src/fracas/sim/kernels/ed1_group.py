@@ -118,8 +118,6 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("hidden", c.id)
         if c.altitude or getattr(p, "flying", False):
             note("flying", c.id)
-        if getattr(p, "mount", None):
-            note("mounted", c.id)
         if set(c.marks) - _MARKS:
             note(f"marked {', '.join(sorted(set(c.marks) - _MARKS))}", c.id)
         if c.status != "active" or c.conditions:
@@ -191,6 +189,8 @@ class Ed1GroupKernel:
         self._minute = edition.rounds_per_minute
         self._max_step = MAX_STEP
         self._tests: dict[tuple[int, int], _Test] = {}
+        self._routes: dict[tuple[Any, ...], list[tuple[int, int]] | None] = {}
+        self._lines: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
         cs = list(state.combatants.values())
         self.ids = tuple(c.id for c in cs)
         self.sides = tuple(state.sides)
@@ -217,6 +217,10 @@ class Ed1GroupKernel:
         self.move = [hexes(p.movement) for p in self.profiles]  # EarthdawnRuleset.movement_hexes
         self.full = [hexes(int(getattr(p, "full_movement", 2 * p.movement))) for p in self.profiles]
         self.character = [p.kind == "character" for p in self.profiles]
+        self.rider = [bool(getattr(p, "mount", None)) for p in self.profiles]
+        self.mount_strength = [int(getattr(p, "mount_strength", 0)) for p in self.profiles]
+        self.has_close = [any(a.close for a in p.attacks) for p in self.profiles]
+        self.charge_damage = bool(opts.get("charge-damage", True))
         # Ed1Tactic.in_danger's worst average hit of j on i, after i's armor
         self.worst = [
             [max(tactics.mean_step(a.damage) - p.physical_armor for a in q.attacks) for q in self.profiles]
@@ -244,6 +248,34 @@ class Ed1GroupKernel:
         if i >= len(t.totals):
             i = len(t.totals) - 1
         return t.totals[i], t.ones[i]
+
+    def route(
+        self, here: tuple[int, int], goal: tuple[int, int], blocked: frozenset[tuple[int, int]], limit: int
+    ) -> list[tuple[int, int]] | None:
+        """The tactic's shortest way next to ``goal`` within ``limit`` hexes (``pathing.route``, stop 1, no
+        margin or reach), remembered: the same few hexes and bodies come back fight after fight (every fight
+        starts from the same places), and the search is most of a turn's cost."""
+        from fracas.engine import pathing
+
+        key = (here, goal, blocked, limit)
+        routes = self._routes
+        got = routes.get(key, False)
+        if got is False:
+            if len(routes) > 200_000:
+                routes.clear()
+            got = routes[key] = pathing.route(here, goal, blocked, 1, limit, margin=None, reach=None)
+        return got  # type: ignore[return-value]
+
+    def between(self, a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
+        """``hexgrid.between`` (the hexes of the line strictly between), remembered as :meth:`route` is."""
+        from fracas.engine.hexgrid import between
+
+        got = self._lines.get((a, b))
+        if got is None:
+            if len(self._lines) > 200_000:
+                self._lines.clear()
+            got = self._lines[(a, b)] = between(a, b)
+        return got
 
     # ----- the fights -----------------------------------------------------------------------------------
     def compile(self) -> float:
@@ -304,14 +336,18 @@ class _Fight:
     __slots__ = (
         "damage",
         "dealt",
+        "acted",
+        "charging",
         "decl",
         "down",
+        "init",
         "k",
         "karma",
         "n",
         "pos",
         "rec_tried",
         "rec_used",
+        "reserved",
         "rnd",
         "round",
         "since",
@@ -336,7 +372,13 @@ class _Fight:
         self.since = [0] * n
         self.dealt = [0] * n
         self.taken = [0] * n
-        self.decl: list[tuple[str, int]] = [("other", -1)] * n
+        # declared action, target and charge (Ed1Tactic.declare), this round's Initiative, and the round in
+        # which each took his turn, charged, reserved his action (marks ed1_charging, ed1_reserved)
+        self.decl: list[tuple[str, int, bool]] = [("other", -1, False)] * n
+        self.init = [0] * n
+        self.acted = [0] * n
+        self.charging = [0] * n
+        self.reserved = [0] * n
         self.round = 0
 
     # ----- the fight --------------------------------------------------------------------------------
@@ -347,14 +389,34 @@ class _Fight:
                 self.round += 1
                 self._start_round()
                 self._declare()
-                for i in self._initiative():
-                    if self.status[i] == ACTIVE:
-                        self._act(i)
+                self._turns(self._initiative())
                 if self.round >= k.max_rounds:
                     return None, self.round
         except _End:
             standing = {k.side_of[i] for i in range(self.n) if self.status[i] == ACTIVE}
             return (next(iter(standing)) if standing else None), self.round
+
+    def _turns(self, order: list[int]) -> None:
+        """The turns in the acting order (EarthdawnRound._next_index); a reserved action sorts the rest of
+        the order again on the new Initiative (Ed1Round._r_reserve_ed1) and the turn goes on from there."""
+        k = self.k
+        rnd = self.round
+        idx = 0
+        while idx < len(order):
+            i = order[idx]
+            if self.status[i] != ACTIVE or self.acted[i] == rnd:
+                idx += 1
+                continue
+            cmd = self._choose(i)
+            if cmd[0] == "reserve":
+                self.init[i] = cmd[1]
+                self.reserved[i] = rnd
+                init, player = self.init, k.player
+                order[idx:] = sorted(order[idx:], key=lambda c: (-init[c], 0 if player[c] else 1, c))
+                continue
+            self._act(i, cmd)
+            self.acted[i] = rnd
+            idx += 1
 
     def _check_end(self) -> None:
         """Fight._check_end, after every change of status: at most one side with anyone active."""
@@ -427,13 +489,41 @@ class _Fight:
                 continue
             foes = self._foes(i)
             if not foes:
-                self.decl[i] = ("other", -1)
+                self.decl[i] = ("other", -1, False)
             elif self.down[i]:
-                self.decl[i] = ("stand-up", -1)
+                self.decl[i] = ("stand-up", -1, False)
             elif self._in_danger(i, foes):
-                self.decl[i] = ("retreat", -1)
+                self.decl[i] = ("retreat", -1, False)
             else:
-                self.decl[i] = ("attack", self._nearest(i, foes))
+                t = self._nearest(i, foes)
+                self.decl[i] = ("attack", t, self._can_charge(i, t))
+
+    def _can_charge(self, i: int, t: int) -> bool:
+        """Ed1Tactic.can_charge: a rider with a close attack and a straight run to the target."""
+        k = self.k
+        if not k.rider[i] or not k.has_close[i]:
+            return False
+        return self._charge_path(i, t, k.move[i]) is not None
+
+    def _charge_path(self, i: int, t: int, limit: int) -> list[tuple[int, int]] | None:
+        """tactics.charge_path: the straight line of hexes up to the one before the target, or None."""
+        here, there = self.pos[i], self.pos[t]
+        if distance(here, there) - 1 > limit:
+            return None
+        path = self.k.between(here, there)
+        if len(path) < 2 or len(path) > limit:
+            return None
+        blocked = self._blocked(i)
+        return None if any(h in blocked for h in path) else path
+
+    def _is_charging(self, j: int) -> bool:
+        """Ed1Attack.is_charging: charged this round, or declared a charge and can still make it (his turn
+        not taken, active, not knocked down)."""
+        if self.charging[j] == self.round:
+            return True
+        if self.acted[j] == self.round or self.status[j] != ACTIVE or self.down[j]:
+            return False
+        return self.decl[j][2]
 
     def _initiative(self) -> list[int]:
         """Ed1Ruleset._initiative: the step less the Wound penalty (at least 1); a group's one test; order
@@ -449,17 +539,17 @@ class _Fight:
                 step = 1
             g = k.group_key[i]
             if g is not None and (g, step) in groups:
-                values[i] = groups[(g, step)]
+                values[i] = self.init[i] = groups[(g, step)]
                 continue
-            values[i] = k._roll(self.rnd, step)[0]
+            values[i] = self.init[i] = k._roll(self.rnd, step)[0]
             if g is not None:
                 groups[(g, step)] = values[i]
         return sorted(values, key=lambda i: (-values[i], 0 if k.player[i] else 1, i))
 
-    def _blocked(self, i: int) -> set[tuple[int, int]]:
+    def _blocked(self, i: int) -> frozenset[tuple[int, int]]:
         """engine.pathing.blocked: hexes held by anyone else not dead or fled (the map blocks none here)."""
         st, pos = self.status, self.pos
-        return {pos[j] for j in range(self.n) if j != i and st[j] != DEAD and st[j] != FLED}
+        return frozenset([pos[j] for j in range(self.n) if j != i and st[j] != DEAD and st[j] != FLED])
 
     def _choose(self, i: int) -> tuple[Any, ...]:
         """Ed1Tactic.act: ``("stand-up",)``, ``("end",)``, ``("run", path, flee)`` or ``("attack", target,
@@ -474,11 +564,14 @@ class _Fight:
             return ("end",)
         here = self.pos[i]
         nearest = self._nearest(i, foes)
-        act, declared = self.decl[i]
+        act, declared, _ = self.decl[i]
         if act == "retreat" or self._in_danger(i, foes):
             path = pathing.away(here, (self.pos[nearest],), k.full[i], self._blocked(i))
             if path:
                 return ("run", path, True)
+        reserve = self._reserve_against_charge(i, foes)
+        if reserve is not None:
+            return ("reserve", reserve)
         order = []
         if declared >= 0 and self.status[declared] == ACTIVE and k.side_of[declared] != k.side_of[i]:
             order.append(declared)
@@ -491,13 +584,32 @@ class _Fight:
                 return ("attack", t, *plan)
         blocked = self._blocked(i)
         goal = self.pos[nearest]
-        found = pathing.route(here, goal, blocked, 1, k.full[i], margin=None, reach=None)
+        found = k.route(here, goal, blocked, k.full[i])
         path = found if found is not None else pathing.towards(here, goal, k.full[i], blocked)
         return ("run", path, False) if path else ("end",)
 
-    def _act(self, i: int) -> None:
-        """The command :meth:`_choose` gives, resolved."""
-        cmd = self._choose(i)
+    def _reserve_against_charge(self, i: int, foes: list[int]) -> int | None:
+        """Ed1Tactic.reserve_against_charge: the Initiative just below that of the latest enemy charging at
+        this side who acts later this round (only a reserved action can strike a charger)."""
+        rnd = self.round
+        if self.reserved[i] == rnd:
+            return None
+        k = self.k
+        mine = self.init[i]
+        best = None
+        for f in foes:
+            if self.acted[f] == rnd or not self._is_charging(f):
+                continue
+            t = self.decl[f][1]
+            if t >= 0 and k.side_of[t] != k.side_of[i]:
+                continue
+            theirs = self.init[f]
+            if 1 < theirs < mine and (best is None or theirs > best):
+                best = theirs
+        return None if best is None else best - 1
+
+    def _act(self, i: int, cmd: tuple[Any, ...]) -> None:
+        """The command :meth:`_choose` gave, resolved."""
         what = cmd[0]
         if what == "stand-up":
             self.down[i] = False  # the round's action (the shared Knocked Down rule)
@@ -523,10 +635,9 @@ class _Fight:
         self.status[i] = FLED
         self._check_end()
 
-    def _attack_plan(self, i: int, t: int, move_left: int) -> tuple[Any, list[Any], bool, int] | None:
+    def _attack_plan(self, i: int, t: int, move_left: int) -> tuple[Any, list[Any], bool, int, bool] | None:
         """Ed1Tactic.attack_plan: the attack with the most expected damage (a changed declaration weighs +2
         DN), where to move first, Karma; and the DN change a changed declaration brings."""
-        from fracas.engine import pathing
         from fracas.rules.ed1.tactics import mean_step, p_hit
 
         k = self.k
@@ -536,54 +647,66 @@ class _Fight:
         d = distance(here, there)
         best = None
         path = None
-        act, declared = self.decl[i]
-        changed = not (act == "attack" and declared == t)
-        plus = 2 if changed else 0
+        act, declared, charge = self.decl[i]
+        reserved = self.reserved[i] == self.round
+        if self._is_charging(t) and not reserved:
+            return None  # only a reserved action may attack a charger: every command refused
+        straight = self._charge_path(i, t, move_left) if charge else None
         # expected_damage: Wounds - 1, whatever the wound-penalties option says
         w = self.wounds[i] - 1 if self.wounds[i] > 1 else 0
-        dn = tp.physical_defense + plus - (3 if self.down[t] else 0)
         for a in p.attacks:
             if a.close:
                 if d == 1:
                     cmd_path: list[Any] = []
                 elif d - 1 <= move_left:
-                    if path is None:
-                        path = pathing.route(
-                            here, there, self._blocked(i), 1, move_left, margin=None, reach=None
-                        )
-                    if not path:
-                        continue
-                    cmd_path = path
+                    if straight is not None:
+                        cmd_path = straight
+                    else:
+                        if path is None:
+                            path = k.route(here, there, self._blocked(i), move_left)
+                        if not path:
+                            continue
+                        cmd_path = path
                 else:
                     continue
             else:
                 if a.long is None or not within(d, a.long) or inside_minimum(range_hexes(d, 0, 0), a.minimum):
                     continue
                 cmd_path = []
+            charging = charge and a.close and len(cmd_path) >= 2
+            # declared_change: another action, target, or a charge declared and not made (or made and not
+            # declared); a reserved action's +2 stands instead of it
+            changed = not (act == "attack" and declared == t) or charging != charge
+            plus = 2 if (changed or reserved) else 0
+            dn = tp.physical_defense + plus - (3 if self.down[t] else 0)
             armor = 0 if a.armor == "none" else tp.physical_armor
             score = p_hit(a.step - w, dn, 0) * max(0.5, mean_step(a.damage - w) - armor)
+            if charging:
+                score += 0.5 * k.mount_strength[i]
             if best is None or score > best[0]:
-                best = (score, a, cmd_path)
+                best = (score, a, cmd_path, charging, plus)
         if best is None:
             return None
-        _, a, cmd_path = best
+        _, a, cmd_path, charging, plus = best
         karma = False
         if a.karma and self.karma[i] > 0:
             dn0 = tp.physical_defense
             karma = p_hit(a.step - w, dn0, p.karma_step) - p_hit(a.step - w, dn0) >= KARMA_GAIN
-        return a, cmd_path, karma, plus
+        return a, cmd_path, karma, plus, charging
 
-    def _attack(self, i: int, t: int, a: Any, path: list[Any], karma: bool, plus: int) -> None:
+    def _attack(self, i: int, t: int, a: Any, path: list[Any], karma: bool, plus: int, charge: bool) -> None:
         """EarthdawnRuleset._r_attack with Ed1Ruleset.attack_once: move, then ``actions`` attacks (until the
         target falls)."""
         k = self.k
         if path:
             self.pos[i] = path[-1]
         p = k.profiles[i]
+        if charge:
+            self.charging[i] = self.round
         for n in range(p.actions):
             if self.status[t] == DEAD or (n and self.status[t] != ACTIVE):
                 break
-            self._attack_once(i, t, a, karma, plus)
+            self._attack_once(i, t, a, karma, plus, charge)
             if karma and self.karma[i] < 1:
                 karma = False
             if self.status[i] != ACTIVE:
@@ -602,7 +725,7 @@ class _Fight:
             dn -= 2
         return step, (dn if dn > 1 else 1), long_range
 
-    def _attack_once(self, i: int, t: int, a: Any, karma: bool, plus: int) -> None:
+    def _attack_once(self, i: int, t: int, a: Any, karma: bool, plus: int, charge: bool) -> None:
         k = self.k
         rnd = self.rnd
         step, dn, long_range = self._attack_numbers(i, t, a, plus)
@@ -613,7 +736,9 @@ class _Fight:
         if ones or total < dn:
             return
         level = _level(total, dn, True)
-        raw, _ = k._roll(rnd, a.damage - self._penalty(i) + long_range)
+        # a charging rider adds his mount's Strength step (option charge-damage)
+        mount = k.mount_strength[i] if (charge and k.charge_damage) else 0
+        raw, _ = k._roll(rnd, a.damage - self._penalty(i) + long_range + mount)
         armor = 0 if a.armor == "none" else k.profiles[t].physical_armor
         if armor and a.armor == "physical" and k.armor_defeating and level in ("Excellent", "Extraordinary"):
             armor = 0
@@ -670,7 +795,15 @@ def fight_from_state(k: Ed1GroupKernel, state: FightState, rnd: random.Random) -
         act = d.get("action", "other")
         if act == "run" and "retreat" in (d.get("options") or ()):
             act = "retreat"
-        f.decl[i] = (act, index.get(d.get("target") or "", -1))
+        f.decl[i] = (act, index.get(d.get("target") or "", -1), "charge" in (d.get("options") or ()))
+        if c.marks.get("ed1_charging") is not None:
+            f.charging[i] = c.marks["ed1_charging"]
+        if c.marks.get("ed1_reserved") is not None:
+            f.reserved[i] = c.marks["ed1_reserved"]
+        if cid in state.acted:
+            f.acted[i] = state.round
+        if cid in state.initiative:
+            f.init[i] = state.initiative[cid]
     f.round = state.round
     return f
 
