@@ -130,7 +130,7 @@ BRAWL_TEXT = {  # face: (attack, damage, two hands)
 
 @pytest.mark.parametrize("face", range(1, 24))
 def test_random_brawl_rows(face: int) -> None:
-    d = brawl_roll(ScriptedDice([10, face]))
+    d = brawl_roll(ScriptedDice([10, face]), tables().settings)
     assert d.brawl and d.row is not None and d.row.low == face
     att, dmg, two = BRAWL_TEXT.get(face, (0, 0, False))
     assert (d.row.attack, d.row.damage, d.row.two_hands) == (att, dmg, two)
@@ -158,9 +158,9 @@ def test_random_brawl_effects(face: int) -> None:
 
 
 def test_brawl_trigger_1_to_10_and_missing_rows() -> None:
-    assert not brawl_roll(ScriptedDice([11])).brawl
+    assert not brawl_roll(ScriptedDice([11]), tables().settings).brawl
     for face in (24, 42, 60):
-        d = brawl_roll(ScriptedDice([1, face]))
+        d = brawl_roll(ScriptedDice([1, face]), tables().settings)
         assert d.brawl and d.row is None and d.plain  # unmodified brawl attack, Damage -3
         sit = Situation(brawl_plain=True)
         assert sum(m.value for m in damage_modifiers(plain("a"), plain("d"), sit)) == -3

@@ -1,12 +1,18 @@
-"""An encounter's ``settings:`` are in force only on the thread playing it (the web server plays several
-encounters at once, in threads)."""
+"""An encounter's ``settings:`` travel with its state (``settings.settings_of``): the web server plays several
+encounters at once, in threads, and none sees another's."""
 
 from __future__ import annotations
 
 import threading
 
+from fracas.dice.source import ScriptedDice
+from fracas.engine import encounter
 from fracas.engine.state import FightState
-from fracas.rules.sas.settings import encounter_settings
+from fracas.rules.sas.fold import view
+from fracas.rules.sas.model import fighter
+from fracas.rules.sas.procedures.rolls import to_rounds
+from fracas.rules.sas.procedures.wounds import major_wound_prone
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -20,12 +26,10 @@ def test_two_threads_each_see_their_own_encounter_settings() -> None:
         state = FightState("sas", name, {}, [])
         state.extra["settings"] = {"rounds_per_minute": rounds}
         try:
-            with encounter_settings(state):
-                barrier.wait()  # both encounters' settings are in force at once from here
-                seen[name].append(tables().settings.rounds_per_minute)
-                barrier.wait()
-                seen[name].append(tables().settings.rounds_per_minute)
-            seen[name].append(tables().settings.rounds_per_minute)
+            barrier.wait()  # both encounters are read at once from here
+            seen[name].append(settings_of(state).rounds_per_minute)
+            barrier.wait()
+            seen[name].append(settings_of(state).rounds_per_minute)
         except BaseException as e:  # noqa: BLE001 - reported by the main thread
             errors.append(e)
 
@@ -39,5 +43,32 @@ def test_two_threads_each_see_their_own_encounter_settings() -> None:
         t.join()
     assert not errors
     base = own.rounds_per_minute
-    assert seen == {"a": [base + 1, base + 1, base], "b": [base + 2, base + 2, base]}
-    assert tables().settings is own  # the main thread never saw either
+    assert seen == {"a": [base + 1, base + 1], "b": [base + 2, base + 2]}
+    assert tables().settings is own  # the data file's are never changed
+
+
+def _duel(settings: dict[str, object]) -> FightState:
+    data = {
+        "version": 1,
+        "ruleset": "sas",
+        "settings": settings,
+        "sides": [
+            {"name": "a", "combatants": [{"template": "fighter", "id": "bran", "at": [0, 0]}]},
+            {"name": "b", "combatants": [{"template": "goblin", "id": "gob", "at": [1, 0]}]},
+        ],
+    }
+    return encounter.load_data(data)[1]  # type: ignore[no-any-return]
+
+
+def test_a_fighters_view_carries_its_encounters_settings() -> None:
+    """MAJOR WOUNDS "knocked Prone ... per GM" is setting major_wound_prone: a procedure given a fighter's
+    view reads his encounter's setting wherever it is called, not the data file's (nothing to enter
+    first); a fighter made outside a fight reads the data file's."""
+    own = tables().settings
+    assert own.major_wound_prone
+    state = _duel({"major_wound_prone": False, "rounds_per_minute": own.rounds_per_minute + 4})
+    bran = view(state, state.combatants["bran"])
+    assert bran.in_force is settings_of(state)
+    assert major_wound_prone(bran, ScriptedDice([])) == []
+    assert major_wound_prone(fighter("bran", "fighter"), ScriptedDice([100] * 4)) != []
+    assert to_rounds(1, "minutes", bran.in_force) == own.rounds_per_minute + 4

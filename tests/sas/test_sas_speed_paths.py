@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, ring
 from fracas.rules.sas.movement import _gets_closer, _reaches, _search_path
+from fracas.rules.sas.settings import settings_of
 
 
 def _plain_flood(start: Hex, spaces: int, blocked: frozenset[Hex]) -> frozenset[Hex]:
@@ -127,15 +128,17 @@ def test_search_path_is_the_plain_search(
     )
 
 
-def test_views_held_is_per_thread() -> None:
-    """The web server plays fights in a thread pool: one thread's remembered views and free hexes are never
-    another's, even for the same state."""
+def test_views_held_are_the_states_own() -> None:
+    """The remembered views and free hexes live on the state they are of (``FightState.derived``), never on
+    a module: the web server plays fights in a thread pool, and a fight held on one thread is not seen
+    holding from another fight on another thread."""
     import threading
 
     from fracas.engine.state import FightState
     from fracas.rules.sas import fold
 
     state = FightState("sas", "x", {}, [])
+    other = FightState("sas", "y", {}, [])
     inside, release = threading.Event(), threading.Event()
 
     def weigh() -> None:
@@ -147,9 +150,12 @@ def test_views_held_is_per_thread() -> None:
     t = threading.Thread(target=weigh)
     t.start()
     assert inside.wait(5)
-    assert fold.held(state) is None  # this thread holds nothing
+    assert fold.held(other) is None  # the other fight holds nothing
+    with fold.views_held(other):
+        assert fold.held(other) is not fold.held(state)
     release.set()
     t.join()
+    assert fold.held(state) is None and fold.held(other) is None  # let go when the blocks end
 
 
 far = st.tuples(st.integers(-15, 15), st.integers(-15, 15))
@@ -403,6 +409,7 @@ def _plain_view(state, c):  # type: ignore[no-untyped-def]
         hits_taken=counters.get("hits", 0),
         defense_why=why,
         lost=tuple(limb for limb in ("leg", "arm") if marks.get(f"lost_{limb}")),
+        settings=settings_of(state),
     )
 
 

@@ -92,27 +92,24 @@ def test_no_room_next_to_means_every_closing_attack_is_refused(name: str) -> Non
         assert crowded > 0  # the pass is two spaces wide: the goblins behind find no room
 
 
-def test_encounter_settings_follow_the_state_they_are_entered_for() -> None:
-    """What ``encounter_settings`` puts in force is remembered by identity; a changed settings dict, other
-    options or another state get their own settings, and leaving restores the tables' own."""
-    from fracas.rules.sas.settings import encounter_settings
+def test_encounter_settings_follow_the_state_they_are_read_for() -> None:
+    """``settings_of`` works the settings out once per state and again when they change: a changed settings
+    dict (in place too), other options or another state get their own; the data file's are never changed."""
+    from fracas.rules.sas.settings import settings_of
     from fracas.rules.sas.tables import tables
 
     own = tables().settings
     state = FightState("sas", "x", {}, [])
-    with encounter_settings(state) as s:
-        assert s is own
+    assert settings_of(state) is own
     state.extra["settings"] = {"fatigue_rounds": own.fatigue_rounds + 3}
-    with encounter_settings(state) as s:
-        assert s.fatigue_rounds == own.fatigue_rounds + 3
-        assert tables().settings is s
+    s = settings_of(state)
+    assert s.fatigue_rounds == own.fatigue_rounds + 3
+    assert settings_of(state) is s  # remembered
     assert tables().settings is own
     state.extra["settings"]["fatigue_rounds"] = own.fatigue_rounds + 5  # changed in place: seen
-    with encounter_settings(state) as s:
-        assert s.fatigue_rounds == own.fatigue_rounds + 5
+    assert settings_of(state).fatigue_rounds == own.fatigue_rounds + 5
     state.options["minions"] = not own.minions
-    with encounter_settings(state) as s:
-        assert (s.minions, s.fatigue_rounds) == (not own.minions, own.fatigue_rounds + 5)
+    s = settings_of(state)
+    assert (s.minions, s.fatigue_rounds) == (not own.minions, own.fatigue_rounds + 5)
     other = FightState("sas", "y", {}, [])
-    with encounter_settings(other) as s:
-        assert s is own
+    assert settings_of(other) is own

@@ -23,6 +23,7 @@ from fracas.rules.sas.procedures.wounds import roll_fumble
 from fracas.rules.sas.readers import dist, hands_left, underwater
 from fracas.rules.sas.round import deaths, roll_save, save_bonus
 from fracas.rules.sas.rules import rule, setting
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.spells import shield_spell
 from fracas.rules.sas.tables import tables
 
@@ -103,7 +104,7 @@ def situation(state: FightState, c: Combatant, target: Combatant, action: str, *
             kw.setdefault("concealment", "partial")  # "Tall Grass"
     return Situation(
         ranged=ranged,
-        distance_m=d * t.settings.meters_per_space if ranged else None,
+        distance_m=d * settings_of(state).meters_per_space if ranged else None,
         surprise=first_round_surprise,
         hidden=c.hidden,
         behind=behind and not ranged,
@@ -168,7 +169,7 @@ def attack(
         and not att.mounted_on
         and not dfn.mounted_on
     ):
-        bd = brawl_roll(dice)
+        bd = brawl_roll(dice, settings_of(state))
         b.events.append(
             ev.Rolled(
                 c.id,
@@ -250,7 +251,7 @@ def attack(
             b.set_mark(c.id, "poisoned", None)
             vf = view(state, victim)
             if not roll_save(b, vf, save_bonus(victim, "poison"), dice, "Save vs Poison"):
-                rounds = roll_expr(t.settings.poison_rounds, dice, "poison")
+                rounds = roll_expr(settings_of(state).poison_rounds, dice, "poison")
                 effects.append(
                     Effect(
                         "condition",

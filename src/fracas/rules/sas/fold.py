@@ -17,7 +17,6 @@ Where a Spells & Swords combatant keeps things in the engine's :class:`~fracas.e
 from __future__ import annotations
 
 import dataclasses
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ from fracas.rules.base import mods_json
 from fracas.rules.sas.effects import EffectKind
 from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures.rolls import Check, Effect, TableRoll
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 _EFFECT_FIELDS = tuple(f.name for f in dataclasses.fields(Effect))
@@ -67,9 +67,11 @@ def next_value(c: Combatant, key: str, round_: int) -> int:
     return int(value) if until is None or until >= round_ else 0
 
 
-# views remembered while one decision is weighed (the state does not change then): see ``views_held``.
-# Per thread: the web server plays several fights at once in its thread pool.
-_LOCAL = threading.local()
+# views remembered while one decision is weighed (the state does not change then): see ``views_held``. They
+# are kept on the state they are of (``FightState.derived``), never on a module: the web server plays several
+# fights at once in its thread pool
+_HELD = "sas.held"  # the memo (state, its views by combatant, other readings) while ``views_held`` runs
+_HANDED = "sas.handed"  # (command, events applied, memo) a tactic left for its command's resolution
 
 
 class views_held:  # noqa: N801 - used as ``with views_held(state):``
@@ -84,46 +86,47 @@ class views_held:  # noqa: N801 - used as ``with views_held(state):``
 
     A plain context manager class (not a generator): the rules enter it once or twice per step."""
 
-    __slots__ = ("_memo", "_saved")
+    __slots__ = ("_state", "_memo", "_saved")
 
     def __init__(self, state: FightState, command: object = None) -> None:
-        handed = getattr(_LOCAL, "handed", None)
+        self._state = state
+        handed = state.derived.get(_HANDED)
         if (
             command is not None
             and handed is not None
-            and handed[1] is command
-            and handed[0] is state
-            and handed[2] == state.events_applied
+            and handed[0] is command
+            and handed[1] == state.events_applied
         ):
-            self._memo = handed[3]
+            self._memo = handed[2]
         else:
             self._memo = (state, {}, {})  # the state, its views by combatant, other readings (free hexes)
         self._saved = None
 
     def __enter__(self) -> None:
-        self._saved = getattr(_LOCAL, "held", None)
-        _LOCAL.handed = None  # taken up (or stale): never twice
-        _LOCAL.held = self._memo
+        derived = self._state.derived
+        self._saved = derived.get(_HELD)
+        derived.pop(_HANDED, None)  # taken up (or stale): never twice
+        derived[_HELD] = self._memo
 
     def __exit__(self, *exc: object) -> None:
-        _LOCAL.held = self._saved
+        self._state.derived[_HELD] = self._saved
         self._saved = None
 
 
 def hand_over(state: FightState, command: object) -> None:
-    """Leave this thread's memo of ``state`` (``views_held``) for the resolution of ``command``, the very
-    object a tactic returns; ``views_held(state, command)`` takes it up if nothing happened in between."""
-    h = getattr(_LOCAL, "held", None)
-    if h is not None and h[0] is state:
-        _LOCAL.handed = (state, command, state.events_applied, h)
+    """Leave the memo of ``state`` (``views_held``) for the resolution of ``command``, the very object a
+    tactic returns; ``views_held(state, command)`` takes it up if nothing happened in between."""
+    h = state.derived.get(_HELD)
+    if h is not None:
+        state.derived[_HANDED] = (command, state.events_applied, h)
 
 
 def held(state: FightState, *cs: Combatant) -> dict[Any, Any] | None:
     """A memo for other readings of ``state`` (free hexes) while ``views_held(state)`` runs, else None.
     Also None when one of ``cs`` is not the state's own combatant (a copy moved or struck in a command's
     resolution: its readings are not those remembered under its id)."""
-    h = getattr(_LOCAL, "held", None)
-    if h is None or h[0] is not state:
+    h = state.derived.get(_HELD)
+    if h is None:
         return None
     if cs:
         combatants = state.combatants
@@ -135,8 +138,8 @@ def held(state: FightState, *cs: Combatant) -> dict[Any, Any] | None:
 
 def view(state: FightState, c: Combatant) -> Fighter:
     """The pure procedures' picture of a combatant now."""
-    h = getattr(_LOCAL, "held", None)
-    if h is not None and h[0] is state:
+    h = state.derived.get(_HELD)
+    if h is not None:
         views: dict[int, tuple[Combatant, Fighter]] = h[1]
         hit = views.get(id(c))
         if hit is not None and hit[0] is c:
@@ -174,6 +177,7 @@ _FIGHTER_FIELDS = (
     "defense_why",
     "lost",
     "save_rerolls",
+    "settings",
 )
 if tuple(f.name for f in dataclasses.fields(Fighter)) != _FIGHTER_FIELDS:  # pragma: no cover
     raise RuntimeError("fold._view sets the Fighter fields it knows: update _FIGHTER_FIELDS and _view")
@@ -245,6 +249,7 @@ def _view(state: FightState, c: Combatant) -> Fighter:
     f.defense_why = defense_why
     f.lost = _LOST[bool(marks.get("lost_leg")), bool(marks.get("lost_arm"))]
     f.save_rerolls = counters.get("save_rerolls", 0)
+    f.settings = settings_of(state)
     return f
 
 
@@ -419,7 +424,7 @@ class EventBuilder:
             elif k == "dying":
                 if self.mark(t, "dying_round") is None:
                     self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)
-                    if not tables().settings.dying_heroes_fight:
+                    if not settings_of(self.state).dying_heroes_fight:
                         self.set_status(t, "dying", e.rule)
                     self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
             elif k == "next":

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from fracas.errors import EncounterFileError
-from fracas.rules.sas.tables import Creature, Tables, tables
+from fracas.rules.sas.tables import Creature, Settings, Tables, tables
 
 HUMANOID_KINDS = frozenset({"human", "demi-human", "humanoid"})
 
@@ -224,6 +224,16 @@ class Fighter:
     defense_why: str = ""
     lost: tuple[str, ...] = ()  # limbs lost (MAJOR WOUND TABLE 4 Lost Limb): "leg", "arm"
     save_rerolls: int = 0  # failed saves rerolled today (reference 2.5, Humans)
+    settings: Settings | None = (
+        None  # his encounter's settings (``fold.view`` sets them); None: the data file's
+    )
+
+    @property
+    def in_force(self) -> Settings:
+        """The settings this fighter is read under: his encounter's, or the data file's for a fighter made
+        outside a fight (procedure tests, ``fighter()``)."""
+        s = self.settings
+        return tables().settings if s is None else s
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

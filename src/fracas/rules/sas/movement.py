@@ -15,7 +15,7 @@ from fracas.rules.sas.fold import EventBuilder, HiddenSet, held, view
 from fracas.rules.sas.procedures.movement import mount_swift, movement
 from fracas.rules.sas.readers import blocked_hexes, dist, foes_of, underwater
 from fracas.rules.sas.rules import rule
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.settings import settings_of
 
 _PATHS: dict[tuple[Hex, Hex, int, frozenset[Hex], bool], tuple[Hex, ...]] = {}
 
@@ -322,7 +322,7 @@ def _mount_bonus(state: FightState, c: Combatant) -> int:
     return (
         mount.stats.movement
         - c.stats.movement
-        + mount_swift(view(state, c)) * tables().settings.swift_movement
+        + mount_swift(view(state, c)) * settings_of(state).swift_movement
     )
 
 

@@ -20,7 +20,6 @@ from fracas.rules.sas.movement import closing_reach, path_to
 from fracas.rules.sas.procedures.attack import Situation, attack_modifiers
 from fracas.rules.sas.procedures.brawl import brawl_applies
 from fracas.rules.sas.readers import dist
-from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import tables
 
 
@@ -42,32 +41,27 @@ def attack_modifiers_now(state: FightState, command: Command) -> tuple[list[Modi
         # not matter)
         c = c.clone()
         c.conditions["battle-cry"] = Condition("battle-cry", state.round + 1, 0, "Battle Cry")
-    with encounter_settings(state):
-        kw: dict[str, Any] = {"weapon": command.args.get("weapon")}
-        if command.action in PREVIEW_MOVES and dist(c, target) > 1 and target.pos is not None:
-            # the attack is rolled where the move ends (next to the target; a Hurling Charge where the
-            # throw becomes possible): read it from there, as the roll does (``movement.moved_copy``)
-            end = _preview_end(state, c, target, command.action)
-            if end is None:
-                return None  # he cannot get there this turn: no attack roll
-            c = c.clone()
-            c.pos, c.facing = end, direction_to(end, target.pos)
-            c.marks["moved_round"] = state.round
-        if command.action in ("horde", "dog-pile"):
-            n = 1 + len(horde_helpers(state, c, target))
-            kw["horde" if command.action == "horde" else "dog_pile"] = n
-        try:
-            sit = situation(state, c, target, command.action, **kw)
-            if (
-                sit.ranged is False
-                and dist(c, target) > 1
-                and tables().weapons[sit.weapon or "unarmed"].ranged
-            ):
-                return None
-            dfn, _ = foe_bonus_view(view(state, target), target.marks.get("foe_bonus_used"), c.id)
-            return attack_modifiers(view(state, c), dfn, sit), sit
-        except IllegalCommand:
+    kw: dict[str, Any] = {"weapon": command.args.get("weapon")}
+    if command.action in PREVIEW_MOVES and dist(c, target) > 1 and target.pos is not None:
+        # the attack is rolled where the move ends (next to the target; a Hurling Charge where the
+        # throw becomes possible): read it from there, as the roll does (``movement.moved_copy``)
+        end = _preview_end(state, c, target, command.action)
+        if end is None:
+            return None  # he cannot get there this turn: no attack roll
+        c = c.clone()
+        c.pos, c.facing = end, direction_to(end, target.pos)
+        c.marks["moved_round"] = state.round
+    if command.action in ("horde", "dog-pile"):
+        n = 1 + len(horde_helpers(state, c, target))
+        kw["horde" if command.action == "horde" else "dog_pile"] = n
+    try:
+        sit = situation(state, c, target, command.action, **kw)
+        if sit.ranged is False and dist(c, target) > 1 and tables().weapons[sit.weapon or "unarmed"].ranged:
             return None
+        dfn, _ = foe_bonus_view(view(state, target), target.marks.get("foe_bonus_used"), c.id)
+        return attack_modifiers(view(state, c), dfn, sit), sit
+    except IllegalCommand:
+        return None
 
 
 def _preview_end(state: FightState, c: Combatant, target: Combatant, action: str) -> Hex | None:

@@ -15,6 +15,7 @@ from fracas.rules.sas.movement import moved_copy, with_batch
 from fracas.rules.sas.procedures.attack import RANGE_BANDS, range_band
 from fracas.rules.sas.readers import foes_of, underwater
 from fracas.rules.sas.rules import rule
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -66,7 +67,7 @@ def reactions_to_move(
         elif mark == "overwatch" and d > 1:
             wid = view(state, o).wielded
             weapon = tables().weapons[wid]
-            band = range_band(d * tables().settings.meters_per_space, underwater(state))
+            band = range_band(d * settings_of(state).meters_per_space, underwater(state))
             if (
                 weapon.ranged
                 and band != "beyond"

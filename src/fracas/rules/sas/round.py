@@ -22,6 +22,7 @@ from fracas.rules.sas.procedures.rolls import Effect, roll_penalties, save, save
 from fracas.rules.sas.procedures.wounds import bleed_roll
 from fracas.rules.sas.readers import adjacent_foes
 from fracas.rules.sas.rules import rule, setting
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -124,7 +125,7 @@ def initiative(state: FightState, dice: DiceSource, surprise: bool = True) -> li
 def morale(state: FightState, dice: DiceSource) -> list[ev.Event]:
     """Setting ``morale`` (off by default): each non-player member of a side that has lost half its
     number saves vs Morale (13+, the side's best Leadership added) or Routs (DISENGAGE)."""
-    s = tables().settings
+    s = settings_of(state)
     if not s.morale or state.round < 2:
         return []
     b = EventBuilder(state)
@@ -239,14 +240,14 @@ def deaths(b: EventBuilder, state: FightState, dice: DiceSource) -> None:
             continue
         markers = b.counter(c.id, "markers")
         minion = c.stats.minion
-        if tables().settings.minions and minion and b.counter(c.id, "hits") >= minion:
+        if settings_of(state).minions and minion and b.counter(c.id, "hits") >= minion:
             b.effects([Effect("dead", c.id, why=f"Minion level {minion}", rule=rule("minions"))])
             continue
         if markers < c.stats.wound_level:
             continue  # below the Wound Level death_check finds nothing: no view built for it
         # a copy with this batch's markers: the view itself may be held for the rest of the command
         f = dataclasses.replace(view(state, c), markers=markers)
-        b.effects(death_check(f, dice, heroic=c.stats.heroic and tables().settings.heroic_player_characters))
+        b.effects(death_check(f, dice, heroic=c.stats.heroic and settings_of(state).heroic_player_characters))
 
 
 def round_end(state: FightState, b0: EventBuilder) -> list[ev.Event]:
@@ -259,7 +260,7 @@ def round_end(state: FightState, b0: EventBuilder) -> list[ev.Event]:
     b._counters.update(b0._counters)
     b._conditions.update(b0._conditions)
     rnd = state.round
-    s = tables().settings
+    s = settings_of(state)
     for c in state.combatants.values():
         status = b.status(c.id)
         if status == "dead":

@@ -41,7 +41,6 @@ from fracas.rules.sas.preview import attack_modifiers_now, odds
 from fracas.rules.sas.procedures.attack import Situation
 from fracas.rules.sas.round import auto_turn, next_actor, round_start, side_end, side_start
 from fracas.rules.sas.rules import catalog, rule, rule_list
-from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import Settings, tables
 from fracas.rules.sas.validate import choices, large_against, smaller_than, validate
 
@@ -210,10 +209,6 @@ class SasRuleset(Ruleset):
         return Decision(cid, "act", f"{c.name}: choose an action")
 
     def advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
-        with encounter_settings(state):
-            return self._advance(state, dice)
-
-    def _advance(self, state: FightState, dice: DiceSource) -> list[ev.Event]:
         if state.phase in ("started", "round-end"):
             return [ev.RoundStarted(state.round + 1)]
         if state.phase == "declare":
@@ -236,7 +231,7 @@ class SasRuleset(Ruleset):
     def resolve(self, state: FightState, command: Command, dice: DiceSource) -> list[ev.Event]:
         # the state stands still while a command is resolved (its events are applied after): each
         # combatant's view is built once, or taken over from the tactic that chose this command
-        with encounter_settings(state), views_held(state, command):
+        with views_held(state, command):
             return self._resolve(state, command, dice)
 
     def _resolve(self, state: FightState, cmd: Command, dice: DiceSource) -> list[ev.Event]:

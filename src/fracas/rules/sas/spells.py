@@ -15,6 +15,7 @@ from fracas.rules.sas.procedures.rolls import Effect, TableRoll, roll_expr, roll
 from fracas.rules.sas.procedures.wounds import knock_out
 from fracas.rules.sas.round import deaths
 from fracas.rules.sas.rules import rule
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -64,12 +65,18 @@ def spell_check(
     )
     b.events.append(rolled(c.id, f"Spell Check ({what})", troll))
     if row.fatigue:
-        until = None if not t.settings.exhaustion_rounds else state.round + t.settings.exhaustion_rounds
+        rounds = settings_of(state).exhaustion_rounds
+        until = None if not rounds else state.round + rounds
         b.add_condition(c.id, "exhausted", until, 0, "Spell Check: Exhaustion", rule("spell-check", row.id))
     if row.knocked_out:
         hours = roll_expr(row.knocked_out, dice, "knocked out")
         b.effects(
-            knock_out(view(state, c), to_rounds(hours, "hours"), "Spell Check", rule("spell-check", row.id))
+            knock_out(
+                view(state, c),
+                to_rounds(hours, "hours", settings_of(state)),
+                "Spell Check",
+                rule("spell-check", row.id),
+            )
         )
     if not row.success:
         face2 = dice.roll(20, "spell failure")

@@ -8,7 +8,6 @@ the procedures that use them live in :mod:`fracas.rules.sas.procedures`.
 
 from __future__ import annotations
 
-import threading
 import tomllib
 from functools import cache
 from importlib import resources
@@ -482,18 +481,6 @@ def _load(name: str) -> dict[str, Any]:
     return tomllib.loads(text)
 
 
-_IN_FORCE = threading.local()
-"""``settings``: the encounter settings in force on a thread (see :func:`settings_in_force`)."""
-
-
-def settings_in_force(settings: Settings | None) -> Settings | None:
-    """Put ``settings`` in force on this thread (None: the data file's again); returns what was in force
-    before, to be put back."""
-    before = getattr(_IN_FORCE, "settings", None)
-    _IN_FORCE.settings = settings
-    return before
-
-
 class Tables:
     """All Spells & Swords data, loaded once (see :func:`tables`)."""
 
@@ -510,7 +497,7 @@ class Tables:
         "magic",
         "bestiary",
         "saves",
-        "_settings",
+        "settings",
     )
 
     def __init__(self) -> None:
@@ -526,20 +513,9 @@ class Tables:
         self.magic = MagicTables.model_validate(_load("magic.toml"))
         self.bestiary = Bestiary.model_validate(_load("bestiary.toml")).creatures
         self.saves = SaveBonuses.model_validate(_load("saves.toml"))
-        self._settings = Settings.model_validate(_load("settings.toml"))
+        # the data file's settings; an encounter's own are ``settings.settings_of(state)``
+        self.settings = Settings.model_validate(_load("settings.toml"))
         self._cross_check()
-
-    @property
-    def settings(self) -> Settings:
-        """The settings in force on this thread: an encounter's (``ruleset.encounter_settings`` puts them in
-        force while its rules run) or else the data file's. Per thread, because the web server plays
-        several encounters at once, each with its own ``settings:``."""
-        mine = getattr(_IN_FORCE, "settings", None)
-        return self._settings if mine is None else mine
-
-    @settings.setter
-    def settings(self, value: Settings) -> None:
-        self._settings = value
 
     def _cross_check(self) -> None:
         for wid, w in self.weapons.items():

@@ -20,7 +20,6 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.fold import hand_over, views_held
-from fracas.rules.sas.settings import encounter_settings
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:
@@ -48,8 +47,7 @@ class SasTactic:
     def choose(self, state: FightState, decision: Decision, ruleset: Ruleset) -> Command:
         c = state.combatants[decision.actor]
         # the state stands still while the proposals are weighed: each combatant's view is built once
-        # ... and the encounter's settings are put in force once for all the proposals' validate calls
-        with encounter_settings(state), views_held(state):
+        with views_held(state):
             for cmd in self.proposals(state, c, ruleset):
                 try:
                     ruleset.validate(state, cmd)

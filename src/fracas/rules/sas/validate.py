@@ -32,7 +32,7 @@ from fracas.rules.sas.procedures.mass import large_creature
 from fracas.rules.sas.procedures.movement import can_charge, zone_of_control_blocks
 from fracas.rules.sas.readers import adjacent_foes, dist, dual_weapons, foes_of, hands_left, underwater
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.settings import encounter_settings
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -92,8 +92,7 @@ def choices(state: FightState, decision: Decision) -> list[Command]:
 
 
 def validate(state: FightState, command: Command) -> None:
-    with encounter_settings(state):
-        _validate(state, command)
+    _validate(state, command)
 
 
 def _validate(state: FightState, cmd: Command) -> None:
@@ -215,7 +214,7 @@ def _validate(state: FightState, cmd: Command) -> None:
             )
         if c.count("pp_used") + 1 > c.stats.power_points:
             raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
-        if target is None or dist(c, target) > t.settings.spell_range_spaces or target.hidden:
+        if target is None or dist(c, target) > settings_of(state).spell_range_spaces or target.hidden:
             raise IllegalCommand("the spell needs a seen target in range", setting("spell_range_spaces"))
         if target.id == c.id:
             # every cast spell of magic.toml (a setting: no spell list is public) is cast at a foe: a
@@ -230,7 +229,7 @@ def _validate(state: FightState, cmd: Command) -> None:
         if not [
             o
             for o in state.on_side(c.side)
-            if o.has("routed") and dist(o, c) <= t.settings.rally_range_spaces
+            if o.has("routed") and dist(o, c) <= settings_of(state).rally_range_spaces
         ]:
             raise IllegalCommand("no Panicked (routed) unit in range", rule("actions", "rally"))
     elif a == "set-to-receive-charge":
@@ -245,7 +244,7 @@ def _validate(state: FightState, cmd: Command) -> None:
     elif a in ("feint", "intimidate", "taunt"):
         if target is None or target.side == c.side or target.status != "active":
             raise IllegalCommand(f"{a} targets a foe", rule("actions", a))
-        reach = 1 if a == "feint" else t.settings.intimidate_range_spaces
+        reach = 1 if a == "feint" else settings_of(state).intimidate_range_spaces
         if dist(c, target) > reach:
             raise IllegalCommand(f"{target.name} is too far for {a}", rule("actions", a))
     elif a == "quaff":
@@ -387,7 +386,7 @@ def _validate_attack(
         if a == "hurling-charge":
             if not weapon.thrown and weapon.band is None:
                 raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
-            reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
+            reach = int(t.attack.modifiers["range-short"].max_m / settings_of(state).meters_per_space)
             if d - cmove > reach:
                 raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
             path = hurl_path(state, c, target)
@@ -421,7 +420,7 @@ def _validate_attack(
     elif a == "trample":
         if not large_against(state, c, target):
             raise IllegalCommand(
-                f"{c.name} is not {tables().settings.large_creature_sizes}+ size classes bigger",
+                f"{c.name} is not {settings_of(state).large_creature_sizes}+ size classes bigger",
                 rule("large-creature-attacks"),
             )
         if d - 1 > move:
@@ -432,8 +431,7 @@ def large_against(state: FightState, c: Combatant, target: Combatant) -> bool:
     """LARGE CREATURE ATTACKS: ``c`` is Large enough, and enough size classes bigger than ``target``, to
     Trample it (the encounter's settings); validate refuses a Trample otherwise, so the tactics ask
     first."""
-    with encounter_settings(state):
-        return large_creature(view(state, c), view(state, target))
+    return large_creature(view(state, c), view(state, target))
 
 
 def smaller_than(c: Combatant, target: Combatant) -> bool:
@@ -443,13 +441,12 @@ def smaller_than(c: Combatant, target: Combatant) -> bool:
 
 
 def _check_range(state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
-    t = tables()
     d = dist(c, target)
     if d <= 1:
         raise IllegalCommand(
             "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
         )
-    band = range_band(d * t.settings.meters_per_space, underwater(state))
+    band = range_band(d * settings_of(state).meters_per_space, underwater(state))
     limit = weapon.band or "short"
     if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(limit):
         raise IllegalCommand(

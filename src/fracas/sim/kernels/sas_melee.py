@@ -281,10 +281,7 @@ class SasDuelKernel:
         self.sides = tuple(state.sides)
         self.max_rounds = int(state.max_rounds)
         self._controllers: dict[str, Any] | None = None
-        from fracas.rules.sas.settings import encounter_settings
-
-        with encounter_settings(state):
-            self._tables(ruleset, state, cs)
+        self._tables(ruleset, state, cs)
 
     # ----- the numbers the compiled loop reads ------------------------------------------------------
     def _tables(self, ruleset: Any, state: FightState, cs: list[Any]) -> None:
@@ -296,10 +293,11 @@ class SasDuelKernel:
         from fracas.rules.sas.procedures.attack import attack_modifiers
         from fracas.rules.sas.procedures.damage import damage_modifiers
         from fracas.rules.sas.procedures.rolls import save_bonuses
+        from fracas.rules.sas.settings import settings_of
         from fracas.rules.sas.tables import tables
 
         t = tables()
-        s = t.settings
+        s = settings_of(state)
         A = t.attack.modifiers
         conds = t.conditions.conditions
         P = np.zeros(K.NP, np.int64)

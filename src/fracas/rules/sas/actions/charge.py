@@ -17,6 +17,7 @@ from fracas.rules.sas.movement import move_on_path, move_spaces, moved_copy, pat
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import dist
 from fracas.rules.sas.rules import rule
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -210,7 +211,7 @@ def hurl_path(state: FightState, c: Combatant, target: Combatant) -> list[Hex]:
     """A Hurling Charge's move: a charge toward the target that stops at the first hex where the throw
     is possible (2+ spaces away, within Short range)."""
     t = tables()
-    reach = int(t.attack.modifiers["range-short"].max_m / t.settings.meters_per_space)
+    reach = int(t.attack.modifiers["range-short"].max_m / settings_of(state).meters_per_space)
     spaces = move_spaces(state, c, 2.0, True)
     assert target.pos is not None and c.pos is not None
     path = path_to(state, c, target.pos, spaces, stop_adjacent=True)

@@ -16,6 +16,7 @@ from fracas.rules.sas.procedures.wounds import knocked_down
 from fracas.rules.sas.readers import dist
 from fracas.rules.sas.round import roll_save, save_bonus
 from fracas.rules.sas.rules import rule, setting
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.spells import spell_check
 from fracas.rules.sas.tables import tables
 
@@ -54,12 +55,12 @@ def _cast_spell(
                 or b.counter(o.id, "pp_used") >= o.stats.power_points  # what this command spent counts
             ):
                 continue
-            if dist(o, c) > t.settings.spell_range_spaces:
+            if dist(o, c) > settings_of(state).spell_range_spaces:
                 continue
             b.set_mark(o.id, "reacted_round", state.round, rule("reactions", "counterspell"))
             cast_total = _last_check_total(b, c.id)
             if spell_check(b, state, o, dice, "Counterspell", "counterspell"):
-                if t.settings.counterspell_opposed and _last_check_total(b, o.id) < cast_total:
+                if settings_of(state).counterspell_opposed and _last_check_total(b, o.id) < cast_total:
                     # setting counterspell_opposed: the counter must match the caster's Spell Check
                     b.note(
                         f"{o.name}'s Counterspell is weaker than the {spell.label}.",

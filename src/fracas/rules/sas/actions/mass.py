@@ -19,7 +19,7 @@ from fracas.rules.sas.procedures.movement import movement
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import blocked_hexes, dist, underwater
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.settings import settings_of
 
 
 def horde_helpers(state: FightState, c: Combatant, target: Combatant) -> list[Combatant]:
@@ -145,7 +145,7 @@ def _dog_pile(
 
 
 def _scatter(b: EventBuilder, state: FightState, members: list[Combatant], centre: Combatant) -> None:
-    spaces = tables().settings.horde_scatter_spaces
+    spaces = settings_of(state).horde_scatter_spaces
     taken = set(state.occupied()) | blocked_hexes(state)
     for m in members:
         if m.pos is None or centre.pos is None:

@@ -12,7 +12,7 @@ from fracas.rules.sas.fold import EventBuilder
 from fracas.rules.sas.movement import move_on_path, move_spaces, path_away, path_to
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.rules import rule
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.settings import settings_of
 
 
 def _goal(state: FightState, cmd: Command) -> Hex | None:
@@ -57,7 +57,7 @@ def _run(
 ) -> None:
     _walk(b, state, c, target, cmd, dice, 2.0, "run")
     b.add_condition(
-        c.id, "fatigued", state.round + tables().settings.fatigue_rounds, 0, "Run", rule("actions", "run")
+        c.id, "fatigued", state.round + settings_of(state).fatigue_rounds, 0, "Run", rule("actions", "run")
     )
 
 

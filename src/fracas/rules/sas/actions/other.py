@@ -22,6 +22,7 @@ from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import adjacent_foes, blocked_hexes, dist, hands_left
 from fracas.rules.sas.round import roll_save, rout, save_bonus
 from fracas.rules.sas.rules import rule, setting
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
 
 
@@ -104,7 +105,7 @@ def _hide(
 ) -> None:
     f = view(state, c)
     mods = [Modifier(f.stats.stealth, "Stealth", rule("actions", "hide"))] if f.stats.stealth else []
-    chk = skill_check(tables().settings.hide_check, mods + roll_penalties(f, "check"), dice, "Hide")
+    chk = skill_check(settings_of(state).hide_check, mods + roll_penalties(f, "check"), dice, "Hide")
     b.events.append(rolled(c.id, "Hide (Stealth check)", chk))
     if chk.success:
         b.events.append(HiddenSet(c.id, True, rule("actions", "hide")))
@@ -250,7 +251,7 @@ def _rally(
         for o in state.on_side(c.side):
             if (
                 o.has("routed")
-                and dist(o, c) <= tables().settings.rally_range_spaces
+                and dist(o, c) <= settings_of(state).rally_range_spaces
                 and o.status == "active"
             ):
                 b.remove_condition(o.id, "routed", "rallied", rule("actions", "rally"))
@@ -353,7 +354,7 @@ def _quaff(
     dice: DiceSource,
 ) -> None:
     b.add_counter(c.id, "potions", -1, "Quaff", rule("actions", "quaff"))
-    n = roll_expr(tables().settings.potion_heal, dice, "potion")
+    n = roll_expr(settings_of(state).potion_heal, dice, "potion")
     b.effects([Effect("markers", c.id, -n, why="Healing potion", rule=setting("potion_heal"))])
     if b.mark(c.id, "dying_round") is not None and b.counter(c.id, "markers") < c.stats.wound_level:
         b.set_mark(c.id, "dying_round", None)
@@ -382,11 +383,12 @@ def _intimidate(
     dice: DiceSource,
 ) -> None:
     assert target is not None
-    t = tables()
     f = view(state, c)
     skill = f.stats.skill("intimidate")
     mods = [Modifier(skill, "Intimidate", rule("actions", "intimidate"))] if skill else []
-    chk = skill_check(t.settings.intimidate_check, mods + roll_penalties(f, "check"), dice, "Intimidate")
+    chk = skill_check(
+        settings_of(state).intimidate_check, mods + roll_penalties(f, "check"), dice, "Intimidate"
+    )
     b.events.append(rolled(c.id, "Intimidate", chk, target.id))
     if not chk.success:
         return
@@ -407,7 +409,7 @@ def _taunt(
     f = view(state, c)
     skill = f.stats.skill("taunt")
     mods = [Modifier(skill, "Taunt", rule("actions", "taunt"))] if skill else []
-    chk = skill_check(tables().settings.taunt_check, mods + roll_penalties(f, "check"), dice, "Taunt")
+    chk = skill_check(settings_of(state).taunt_check, mods + roll_penalties(f, "check"), dice, "Taunt")
     b.events.append(rolled(c.id, "Taunt", chk, target.id))
     if chk.success:
         b.add_condition(

@@ -269,8 +269,8 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
                 rule("dog-pile"),
             )
         )
-        if t.settings.grapple_brawl_bonus:
-            mods.append(Modifier(t.settings.grapple_brawl_bonus, "Grapple", setting("grapple_brawl_bonus")))
+        if att.in_force.grapple_brawl_bonus:
+            mods.append(Modifier(att.in_force.grapple_brawl_bonus, "Grapple", setting("grapple_brawl_bonus")))
     if sit.disarm:
         mods.append(
             Modifier(t.conditions.conditions["disarmed"].disarm_attack, "Disarm attack", rule("disarmed"))
@@ -303,7 +303,7 @@ def defense_modifiers(dfn: Fighter, sit: Situation) -> list[Modifier]:
         )
     if sit.shield_spell:
         mods.append(
-            Modifier(-t.settings.shield_spell_defense, "Shield Spell", setting("shield_spell_defense"))
+            Modifier(-dfn.in_force.shield_spell_defense, "Shield Spell", setting("shield_spell_defense"))
         )
     return mods
 
@@ -331,7 +331,7 @@ def resolve_attack(att: Fighter, dfn: Fighter, sit: Situation, dice: DiceSource)
     face = dice.roll(20, f"attack {att.id} -> {dfn.id}")
     tot = face + total(mods)
     row = t.attack.lookup(tot, natural=face)
-    if face == 20 and t.settings.natural_20_critical:
+    if face == 20 and att.in_force.natural_20_critical:
         row = t.attack.row("critical-hit")
     roll = TableRoll("attack", 20, face, tuple(mods), tot, row.id, row.label, rule("attack-table", row.id))
     effects: list[Effect] = []
@@ -350,7 +350,10 @@ def resolve_attack(att: Fighter, dfn: Fighter, sit: Situation, dice: DiceSource)
     other = False
     if row.hit and sit.defender_grappled:
         other = percent(
-            t.attack.modifiers["defender-grappled"].other_grappler_percent, dice, "other grappler"
+            t.attack.modifiers["defender-grappled"].other_grappler_percent,
+            dice,
+            "other grappler",
+            att.in_force,
         )
     if sit.action == "leap-attack" and not row.hit and not row.fumble:
         # Leap Attack: "If attacker misses he fumbles"

@@ -12,7 +12,7 @@ from fracas.rules.sas.procedures.rolls import Effect, percent, roll_expr, to_rou
 from fracas.rules.sas.procedures.wounds import break_part, choke, hurt_part
 from fracas.rules.sas.rows import BrawlRow
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.tables import Settings, tables
 
 
 @fast_frozen_init
@@ -31,7 +31,7 @@ def brawl_applies(att: Fighter, dfn: Fighter, ranged: bool) -> bool:
     return not ranged and att.stats.humanoid and dfn.stats.humanoid
 
 
-def brawl_roll(dice: DiceSource) -> BrawlDecision:
+def brawl_roll(dice: DiceSource, settings: Settings) -> BrawlDecision:
     """Roll 1D20 before the attack: 1-10 the melee attack becomes a Random Brawl Attack, rolled on 1D60.
     A face the data lacks (rows 24-60) is an unmodified brawl attack (Damage -3), setting brawl_missing_rows;
     "reroll" rolls the 1D60 again until it finds a row. Rows needing two free hands are kept: the engine
@@ -43,7 +43,7 @@ def brawl_roll(dice: DiceSource) -> BrawlDecision:
         return BrawlDecision(trig, False, rule=rule("brawl-rule"))
     face = dice.roll(b.die, "random brawl attack")
     row = b.find(face)
-    while row is None and t.settings.brawl_missing_rows == "reroll":
+    while row is None and settings.brawl_missing_rows == "reroll":
         face = dice.roll(b.die, "random brawl attack (reroll)")
         row = b.find(face)
     if row is None:
@@ -66,14 +66,13 @@ def two_hand_substitute(row: BrawlRow, hands_free: int) -> BrawlRow | None:
 def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -> list[Effect]:
     """The on-hit effect of a Random Brawl Attacks row (reference 1.2)."""
     rid = rule("random-brawl", row.id)
-    t = tables()
     out: list[Effect] = []
     d = dfn.id
     e = row.effect
     if e is None:
         return out
     if e == "initiative-penalty":
-        if percent(row.percent, dice, "basic punch"):
+        if percent(row.percent, dice, "basic punch", att.in_force):
             out.append(Effect("next", d, row.initiative, "initiative", why=row.label, rule=rid))
     elif e == "broken-part":
         out += break_part(dfn, row.part or "leg", dice)
@@ -85,7 +84,7 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
         part = row.part or "foot"
         out += (
             break_part(dfn, part, dice)
-            if percent(row.percent, dice, "broken?")
+            if percent(row.percent, dice, "broken?", att.in_force)
             else hurt_part(dfn, part, dice)
         )
     elif e == "prone-distracted":
@@ -94,7 +93,7 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
         out.append(Effect("condition", d, name="distracted", rounds=n, why=row.label, rule=rid))
     elif e == "partial-blindness":
         out.append(Effect("condition", d, name="partial-blindness", why=row.label, rule=rid))
-        if percent(row.percent, dice, "permanent?"):
+        if percent(row.percent, dice, "permanent?", att.in_force):
             out.append(Effect("permanent", d, name="eye", why=row.label, rule=rid))
     elif e == "blinded":
         out.append(Effect("condition", d, name="blinded", why=row.label, rule=rid))
@@ -139,7 +138,7 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
             Effect(
                 "condition",
                 d,
-                name=t.settings.subdued_condition,
+                name=att.in_force.subdued_condition,
                 why=f"{row.label}: Subdued",
                 rule=setting("subdued_condition"),
             )
@@ -151,7 +150,7 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
     elif e == "grabbed":
         out.append(Effect("condition", d, name="partial-immobilization", why=row.label, rule=rid))
     elif e == "lose-finger-or-ear":
-        if percent(row.percent, dice, "finger or ear"):
+        if percent(row.percent, dice, "finger or ear", att.in_force):
             out.append(Effect("permanent", d, name="finger-or-ear", why=row.label, rule=rid))
     elif e == "appearance":
         out.append(Effect("stat", d, row.appearance, "appearance", why=row.label, rule=rid))
@@ -162,7 +161,7 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
                 "condition",
                 d,
                 name="partial-blindness",
-                rounds=to_rounds(minutes, "minutes"),
+                rounds=to_rounds(minutes, "minutes", att.in_force),
                 why=row.label,
                 rule=rid,
             )

@@ -180,7 +180,7 @@ def resolve_damage(
     row = t.damage.lookup(tot)
     rid = rule("damage-table", row.id)
     roll = TableRoll("damage", 20, face, tuple(mods), tot, row.id, row.label, rid)
-    if tot < row.low and t.settings.damage_below_one == "no-wound":
+    if tot < row.low and att.in_force.damage_below_one == "no-wound":
         nothing = TableRoll(
             "damage", 20, face, tuple(mods), tot, "none", "No Wound", setting("damage_below_one")
         )
@@ -218,7 +218,7 @@ def resolve_damage(
         effects += major_wound(dfn, weapon.cut if weapon_used(sit) else "blunt", dice).effects
     elif row.wound == "heavy":  # 14-16 "Major Wound", no table to roll: prone all the same
         effects += major_wound_prone(dfn, dice)
-    if t.settings.minions and dfn.stats.minion:
+    if att.in_force.minions and dfn.stats.minion:
         effects += minion_check(dfn, row.wound)
     return DamageResult(att.id, dfn.id, roll, row.wound, row.markers, tuple(effects))
 

@@ -52,9 +52,9 @@ def heal_break(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
     """A Broken part heals in 6-8 weeks (setting broken_heal); 25% of breaks never heal right
     (PERMANENT INJURIES)."""
     t = tables()
-    weeks = roll_expr(t.settings.broken_heal, dice, "weeks")
+    weeks = roll_expr(f.in_force.broken_heal, dice, "weeks")
     out = [Effect("remove-broken", f.id, weeks, part, why=f"healed in {weeks} weeks", rule=rule("healing"))]
-    if percent(t.wounds.permanent.percent, dice, "permanent?"):
+    if percent(t.wounds.permanent.percent, dice, "permanent?", f.in_force):
         out.append(Effect("permanent", f.id, name=part, why=f"Lame {part}", rule=rule("permanent-injuries")))
     return out
 

@@ -29,7 +29,7 @@ def save_vs_crush(f: Fighter, dice: DiceSource) -> Save:
 def large_creature(att: Fighter, dfn: Fighter) -> bool:
     """A Large creature (setting large_creature_min_size) this many size classes bigger (setting
     large_creature_sizes) makes Large Creature Attacks."""
-    s = tables().settings
+    s = att.in_force
     big = att.stats.size_index >= s.large_creature_min_size
     return big and att.stats.size_index - dfn.stats.size_index >= s.large_creature_sizes
 
@@ -48,10 +48,9 @@ def horde_bonus(attackers: int) -> int:
 
 def break_free(f: Fighter, pile_bonus: int, dice: DiceSource) -> Check:
     """Breaking a grapple or Dog Pile (setting break_check): Strength check minus the pile's Brawl bonus."""
-    t = tables()
     mods = [Modifier(f.stats.strength, "Strength", setting("break_check"))]
     if f.stats.skill("escape-artist"):
         mods.append(Modifier(f.stats.skill("escape-artist"), "Escape Artist", rule("immobilized")))
     if pile_bonus:
         mods.append(Modifier(-pile_bonus, "the pile's Brawl bonus", rule("dog-pile")))
-    return skill_check(t.settings.break_check, mods + roll_penalties(f, "check"), dice, "break free")
+    return skill_check(f.in_force.break_check, mods + roll_penalties(f, "check"), dice, "break free")

@@ -56,7 +56,7 @@ def movement(f: Fighter, underwater: bool = False, speed: float = 1.0, charge: b
     action's speed, halved when Blinded or Chilled, underwater for non-aquatic bipeds (with armor Swift -2
     and shields Swift -1), minus hurt/broken leg penalties; Charge adds Swift +2, a Rout Swift +2."""
     t = tables()
-    s = t.settings
+    s = f.in_force
     swift = f.stats.swift
     if charge:
         swift += t.combat.num("charge", "swift")

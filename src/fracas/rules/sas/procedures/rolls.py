@@ -16,7 +16,7 @@ from fracas.errors import UsageError
 from fracas.rules.base import Modifier, total
 from fracas.rules.sas.model import Fighter, Stats
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import Tables, tables
+from fracas.rules.sas.tables import Settings, tables
 
 
 @lru_cache(maxsize=256)
@@ -44,18 +44,19 @@ def roll_expr(expr: str, dice: DiceSource, why: str = "") -> int:
 UNIT_ROUNDS = {"rounds": 1, "minutes": 6, "hours": 360, "days": 8640, "weeks": 60480}
 
 
-def to_rounds(amount: int, unit: str, t: Tables | None = None) -> int:
-    """Combat rounds in ``amount`` ``unit`` ("A Combat round is about 10 Seconds": 6 per minute)."""
-    per_minute = (t or tables()).settings.rounds_per_minute
+def to_rounds(amount: int, unit: str, settings: Settings) -> int:
+    """Combat rounds in ``amount`` ``unit`` ("A Combat round is about 10 Seconds": 6 per minute, setting
+    rounds_per_minute of the encounter's ``settings``)."""
+    per_minute = settings.rounds_per_minute
     if unit == "rounds":
         return amount
     minutes = {"minutes": 1, "hours": 60, "days": 1440, "weeks": 10080}[unit]
     return amount * minutes * per_minute
 
 
-def percent(chance: int, dice: DiceSource, why: str = "") -> bool:
-    """A "N%" chance: 1D100 (setting percent_die) at or under N."""
-    die = tables().settings.percent_die
+def percent(chance: int, dice: DiceSource, why: str, settings: Settings) -> bool:
+    """A "N%" chance: 1D100 (setting percent_die of the encounter's ``settings``) at or under N."""
+    die = settings.percent_die
     return dice.roll(die, why) <= chance * die // 100
 
 
@@ -237,7 +238,7 @@ def roll_penalties(f: Fighter, kind: str = "all") -> list[Modifier]:
         if kind == "attack" and eff.hand_rolls:
             out.append(Modifier(eff.hand_rolls, f"Lame {part}", rule("permanent-injuries")))
     if kind == "attack" and f.has("battle-cry"):
-        out.append(Modifier(t.settings.battle_cry_attack, "Battle Cry", setting("battle_cry_attack")))
+        out.append(Modifier(f.in_force.battle_cry_attack, "Battle Cry", setting("battle_cry_attack")))
     return out
 
 
@@ -257,7 +258,7 @@ def action_check(
     t = tables()
     a = t.combat.actions.get(action) or t.combat.reactions[action]
     kind = "reactions" if action in t.combat.reactions else "actions"
-    difficulty = a.check or str(getattr(t.settings, f"{action.replace('-', '_')}_check", "moderate"))
+    difficulty = a.check or str(getattr(f.in_force, f"{action.replace('-', '_')}_check", "moderate"))
     mods: list[Modifier] = []
     if a.skill and f.stats.skill(a.skill):
         mods.append(Modifier(f.stats.skill(a.skill), a.skill.title(), rule(kind, action)))

@@ -153,7 +153,7 @@ def break_part(f: Fighter, part: str, dice: DiceSource) -> list[Effect]:
     elif part in b.skull_crack_parts:
         row = w.major.row("skull-crack")
         hours = roll_expr(row.duration or "1d2", dice, "skull crack")
-        out += knock_out(f, to_rounds(hours, "hours"), "Skull Crack", rule("body-part-broken"))
+        out += knock_out(f, to_rounds(hours, "hours", f.in_force), "Skull Crack", rule("body-part-broken"))
     elif part in b.unusable_parts:
         out.append(Effect("drop-weapon", f.id, why=f"Broken {part}: unusable", rule=rule("body-part-broken")))
     if part in b.instant_death_parts:
@@ -171,7 +171,7 @@ def _regrows(f: Fighter, part: str, kind: str, dice: DiceSource) -> list[Effect]
     w = tables().wounds
     minutes = roll_expr((w.hurt if kind == "hurt" else w.broken).regenerate, dice, "regenerate")
     rid = rule("regeneration", "parts")
-    return [Effect("regrow", f.id, to_rounds(minutes, "minutes"), part, why=kind, rule=rid)]
+    return [Effect("regrow", f.id, to_rounds(minutes, "minutes", f.in_force), part, why=kind, rule=rid)]
 
 
 def knock_out(f: Fighter, rounds: int, why: str, rid: str) -> list[Effect]:
@@ -195,7 +195,7 @@ def light_wound(f: Fighter, dice: DiceSource) -> TableResult:
     if row.id == "knocked-out":
         out += knock_out(f, roll_expr(row.duration or "2d6", dice, "knocked out"), row.label, rid)
     elif row.id == "body-part":
-        broken = percent(row.broken_percent, dice, "broken?")
+        broken = percent(row.broken_percent, dice, "broken?", f.in_force)
         part = roll_body_part(dice).row
         out += break_part(f, part, dice) if broken else hurt_part(f, part, dice)
     elif row.id == "fumble":
@@ -221,7 +221,7 @@ def light_wound(f: Fighter, dice: DiceSource) -> TableResult:
 
 
 def _lost_limb(f: Fighter, dice: DiceSource, rid: str) -> list[Effect]:
-    leg = percent(tables().settings.lost_limb_leg_percent, dice, "leg or arm")
+    leg = percent(f.in_force.lost_limb_leg_percent, dice, "leg or arm", f.in_force)
     if leg:
         return [
             Effect(
@@ -247,7 +247,7 @@ def _bleed(f: Fighter, dice: DiceSource, rid: str) -> list[Effect]:
             "bleed",
             f.id,
             1,
-            rounds=to_rounds(minutes, row.death_unit or "minutes"),
+            rounds=to_rounds(minutes, row.death_unit or "minutes", f.in_force),
             why=f"Bleed: dies in {minutes} minutes",
             rule=rid,
         )
@@ -271,7 +271,10 @@ def major_wound(f: Fighter, cut: str, dice: DiceSource) -> TableResult:
         out.append(Effect("permanent", me, name="eye", why=row.label, rule=rid))
     elif row.id == "skull-crack":
         out += knock_out(
-            f, to_rounds(roll_expr(row.duration or "1d2", dice, "skull crack"), "hours"), row.label, rid
+            f,
+            to_rounds(roll_expr(row.duration or "1d2", dice, "skull crack"), "hours", f.in_force),
+            row.label,
+            rid,
         )
     elif row.id == "lost-limb":
         out += _lost_limb(f, dice, rid)
@@ -292,7 +295,7 @@ def major_wound_prone(f: Fighter, dice: DiceSource) -> list[Effect]:
     """MAJOR WOUNDS "Most Major Wounds will Cause the victim to be knocked Prone and miss their next Action
     per GM" (setting major_wound_prone): every Major Wound, the DAMAGE TABLE's 14-16 ("Major Wound") as well
     as a roll on the Major Wound Table (17-18)."""
-    if not tables().settings.major_wound_prone:
+    if not f.in_force.major_wound_prone:
         return []
     return [
         *knocked_down(f, dice, "Major Wound"),
@@ -368,7 +371,7 @@ def shock(f: Fighter, dice: DiceSource) -> list[Effect]:
     if not made.success:
         out += knock_out(
             f,
-            to_rounds(roll_expr(c.save_fail_duration or "1d4", dice, "shock"), "hours"),
+            to_rounds(roll_expr(c.save_fail_duration or "1d4", dice, "shock"), "hours", f.in_force),
             "Shock",
             rule("shock"),
         )
@@ -397,14 +400,14 @@ def choke(f: Fighter, dice: DiceSource) -> list[Effect]:
     if made.success:
         return out
     minutes = roll_expr(c.save_fail_duration or "1d10", dice, "choke")
-    return out + knock_out(f, to_rounds(minutes, "minutes"), "Choke", rule("choke"))
+    return out + knock_out(f, to_rounds(minutes, "minutes", f.in_force), "Choke", rule("choke"))
 
 
 def knocked_down(f: Fighter, dice: DiceSource, why: str = "Knocked Down") -> list[Effect]:
     """KNOCKED DOWN: prone, and a 50% chance to drop whatever is held."""
     c = tables().conditions.conditions["knocked-down"]
     out = [Effect("condition", f.id, name="knocked-down", why=why, rule=rule("knocked-down"))]
-    if percent(c.drop_percent, dice, "drop?"):
+    if percent(c.drop_percent, dice, "drop?", f.in_force):
         out.append(Effect("drop-weapon", f.id, why=why, rule=rule("knocked-down")))
     return out
 
