@@ -12,9 +12,9 @@ its output in the commit message. A README row this script checks that is no lon
 figure moved or reworded must be followed here.
 
 Rows checked (fights per CPU-second of this process unless said): the ED4 reference engine's duels and 5v5
-fights (bench_fight.py), the ED4 duel and group kernels, the Spells & Swords duel kernel, the engine on the
-bundled examples without a kernel (bench_sim.py), and the wall time of the README's ``fracas sim`` Mica
-command. The rows of bench_dice.py, bench_event_floor.py, bench_web.py and the engine's time per round are
+fights (bench_fight.py), the ED4 duel and group kernels, the ED1 kernel, the Spells & Swords duel kernel,
+the engine on the bundled examples without a kernel (bench_sim.py), and the wall time of the README's
+``fracas sim`` Mica command. The rows of bench_dice.py, bench_event_floor.py, bench_web.py and the engine's time per round are
 listed as not checked here.
 """
 
@@ -199,6 +199,14 @@ CHECKS = [
             _kernel_cpu(lambda: _bench("bench_sim").lines(5), s),
             _kernel_cpu(_bench("bench_sim").melee5, s),
             _kernel_cpu(lambda: _example("ed4/mica-and-the-ghouls.yaml"), s),
+        ],
+    ),
+    Check(
+        "ED1 fights, batch kernel",
+        ["thom-hammerblade", "ork-rider-skirmish"],
+        lambda s: [
+            _kernel_cpu(lambda: _example("ed1/thom-hammerblade.yaml"), s),
+            _kernel_cpu(lambda: _example("ed1/ork-rider-skirmish.yaml"), s),
         ],
     ),
     Check(
