@@ -14,8 +14,8 @@ figure moved or reworded must be followed here.
 Rows checked (fights per CPU-second of this process unless said): the ED4 reference engine's duels and 5v5
 fights (bench_fight.py), the ED4 duel and group kernels, the ED1 kernel, the Spells & Swords duel kernel,
 the engine on the bundled examples without a kernel (bench_sim.py), and the wall time of the README's
-``fracas sim`` Mica command. The rows of bench_dice.py, bench_event_floor.py, bench_web.py and the engine's time per round are
-listed as not checked here.
+``fracas sim`` Mica command. The rows of bench_dice.py, bench_event_floor.py, bench_web.py and the engine's
+time per round are listed as not checked here.
 """
 
 from __future__ import annotations
