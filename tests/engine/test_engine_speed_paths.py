@@ -24,9 +24,9 @@ import pytest
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
-from fracas.engine.pathing import Taken, blocked
 from fracas.engine.play import Fight
 from fracas.engine.state import BLOCK_SHIFT, Combatant, FightState, Grid
+from fracas.engine.taken import Taken, blocked
 from fracas.rules.ed4 import tactics as t4
 from fracas.rules.ed4.ruleset import Ed4CoreRuleset, Ed4Ruleset
 

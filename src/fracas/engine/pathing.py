@@ -1,90 +1,30 @@
-"""Paths on the hex map, for every ruleset: the hexes a mover cannot enter, the shortest way round them, a
-walk toward a goal and a walk away from threats.
+"""Paths on the hex map, for every ruleset: the shortest way round the hexes a mover cannot enter
+(:mod:`fracas.engine.taken`), a walk toward a goal, a walk away from threats, a way toward a goal that may be
+out of reach.
 
 Every search here takes its neighbours in :data:`~fracas.engine.hexgrid.DIRECTIONS` order, so ties go the
 same way every time and a seeded fight replays identically; what differs between rulesets (how far a
 search may look, how far from the goal it stops, how a walk away breaks its ties) is a parameter.
 
-- :func:`blocked`, :func:`blocked_view`, :class:`Taken`: the map's blocked hexes and every hex another
-  combatant who is neither dead nor fled stands on.
 - :func:`route`: a shortest path (breadth first; of all shortest paths, the one whose directions come first
   in DIRECTIONS order) within an area bounded around the goal (``margin``), around the start (``reach``) or
   by length (``max_len``).
 - :func:`greedy`, :func:`towards`: steps that each bring the mover nearer; when none does before it is done,
   a shortest way round (:func:`route`).
 - :func:`away`: steps that each take the mover farthest from the nearest threat.
+- :func:`approach`: a short path to the reachable hex nearest a goal that may be out of reach (a weighted
+  A* search bounded in effort), with :func:`reaches` (can a hex near the goal be reached at all?) and
+  :func:`free_ring` (how near a crowded goal one can stand).
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Container, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from fracas.engine.hexgrid import DIRECTIONS, Hex, ring
-
-if TYPE_CHECKING:
-    from fracas.engine.state import FightState
-
-GRID_FROM = 24
-"""Fights with more combatants than this look around the actor's hex (the state's occupancy index, rings of
-hexes outward) instead of at every combatant: the same answers, without O(combatants) per decision."""
-
-
-# ----- the hexes a mover cannot enter ------------------------------------------------------------------
-
-
-def map_blocked(state: FightState) -> set[Hex]:
-    """The map's blocked hexes (``extra["map"]["blocked"]``)."""
-    return {(h[0], h[1]) for h in state.extra.get("map", {}).get("blocked", ())}
-
-
-def blocked(state: FightState, mover: str) -> set[Hex]:
-    """The hexes ``mover`` cannot enter: blocked on the map or taken by another combatant who is neither dead
-    nor fled (the fallen take up their hex)."""
-    return map_blocked(state) | state.occupied(mover)
-
-
-def blocked_view(state: FightState, mover: str) -> Container[Hex]:
-    """:func:`blocked` for ``in`` tests only: a :class:`Taken` view of the occupancy index in fights of more
-    than :data:`GRID_FROM` combatants (all on the map), else the set."""
-    if len(state.combatants) > GRID_FROM and not state.grid().unplaced:
-        return Taken(state, mover)
-    return blocked(state, mover)
-
-
-class Taken:
-    """The hexes a combatant cannot enter (the map's blocked hexes, ``extra["map"]["blocked"]``, and every
-    hex another combatant who is not dead or fled stands on), as a container for ``in``: the same answers as
-    a set built from every combatant, read from the state's occupancy index (:meth:`FightState.grid`).
-
-    :meth:`but_own_hex` gives the same answers for every hex but the mover's own as a plain dict when the map
-    blocks nothing (for searches that never ask about the hex they start from)."""
-
-    __slots__ = ("blocked", "standing", "cs", "me")
-
-    def __init__(self, state: FightState, me_id: str) -> None:
-        self.blocked = map_blocked(state)
-        self.standing = state.grid().standing
-        self.cs = state.combatants
-        self.me = me_id
-
-    def __contains__(self, h: object) -> bool:
-        n = self.standing.get(h)  # type: ignore[call-overload]
-        if n:
-            if n > 1:
-                return True
-            me = self.cs[self.me]
-            if me.pos != h or me.status in ("dead", "fled"):
-                return True  # the one standing there is not the mover
-        return h in self.blocked
-
-    def but_own_hex(self, start: Hex) -> Container[Hex]:
-        """A container answering as this one for every hex but ``start`` when ``start`` is the mover's hex and
-        the map blocks nothing (there it may say taken by the mover himself); else this one."""
-        if self.blocked or self.cs[self.me].pos != start:
-            return self
-        return self.standing
-
+from fracas.engine.hexgrid import DIRECTIONS, Hex, distance, ring
+from fracas.engine.taken import Taken
 
 # ----- the shortest way round ---------------------------------------------------------------------------
 
@@ -376,3 +316,259 @@ def _nearest(h: Hex, threats: Sequence[Hex]) -> int:
         if best < 0 or d < best:
             best = d
     return best if best >= 0 else 0
+
+
+# ----- toward a goal that may be out of reach -------------------------------------------------------------
+
+APPROACH_WEIGHT = 2
+""":func:`approach` weighs the distance left this many times a step taken (fast, near-shortest) ..."""
+APPROACH_EFFORT = 1500
+"""... and pushes at most this many hexes on its heap (the effort it may spend)."""
+
+_APPROACHES: dict[tuple[Hex, Hex, int, frozenset[Hex], int, int, int], tuple[Hex, ...]] = {}
+
+
+def approach(
+    start: Hex,
+    goal: Hex,
+    steps: int,
+    blocked: set[Hex] | frozenset[Hex],
+    stop_at: int = 1,
+    *,
+    weight: int = APPROACH_WEIGHT,
+    effort: int = APPROACH_EFFORT,
+) -> list[Hex]:
+    """A short path (at most ``steps``, around blocked hexes) to the reachable hex nearest the goal (within
+    ``stop_at`` of it; of a crowded goal, the first ring around it from ``stop_at`` out with a free hex,
+    :func:`free_ring`): a weighted A* search (f = steps + ``weight`` x distance left), bounded in
+    ``effort``; ties go to the first found (the heap orders (f, distance left, order pushed), neighbours in
+    DIRECTIONS order), so it is deterministic. Pure in its arguments, so answers are remembered (a tactic
+    validates a move, then the engine validates and resolves it again)."""
+    key = (start, goal, steps, frozenset(blocked), stop_at, weight, effort)
+    hit = _APPROACHES.get(key)
+    if hit is None:
+        if len(_APPROACHES) > 4096:
+            _APPROACHES.clear()
+        hit = _APPROACHES[key] = tuple(_search_path(start, goal, steps, key[3], stop_at, weight, effort))
+    return list(hit)
+
+
+def _window(start: Hex, spaces: int) -> tuple[int, int, int, int]:
+    """The square of cells the searches below work on: ``spaces + 1`` hexes each way from ``start``, so every
+    hex within ``spaces`` steps and each of its neighbours lies inside and no step wraps round an edge. A hex
+    (q, r) is cell ``(q - oq) * side + (r - or_)``. Returns (side, oq, or_, start's cell)."""
+    half = spaces + 1
+    side = 2 * half + 1
+    return side, start[0] - half, start[1] - half, half * side + half
+
+
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _steps(side: int) -> tuple[tuple[int, int, int], ...]:
+    """(dq, dr, cell offset) of the six steps, in DIRECTIONS order (the searches' tie-breaks follow it);
+    remembered per window side (a pure function of an int: a few dozen sides in all)."""
+    hit = _STEPS.get(side)
+    if hit is None:
+        hit = _STEPS[side] = tuple((dq, dr, dq * side + dr) for dq, dr in DIRECTIONS)
+    return hit
+
+
+def reaches(start: Hex, goal: Hex, want: int, spaces: int, blocked: Container[Hex]) -> bool:
+    """Whether a free hex within ``want`` of ``goal`` (not ``start``) lies within ``spaces`` steps of
+    ``start`` around blocked hexes.
+
+    A breadth-first flood from both ends at once: from ``start`` and from the free hexes near the goal,
+    each time one layer more on the side with the smaller frontier, until the two meet (yes), one side runs
+    out of hexes (no: a goblin at the back of a jam asks about a foe whose free hexes are walled in by the
+    goblins in front, and the flood from the goal ends at once instead of filling the field behind) or the
+    two depths add up to ``spaces`` (no). A hex is not followed when the hex distance to the other end, a
+    lower bound on any path, says the rest of the budget cannot get there. Runs on a flat grid of cells
+    (``_window``), each hex looked up in ``blocked`` once; the answer is the plain flood's (a test checks)."""
+    if spaces <= 0:
+        return False
+    side, oq, or_, here = _window(start, spaces)
+    sq, sr = start[0] - oq, start[1] - or_
+    gq, gr = goal[0] - oq, goal[1] - or_  # the goal in cell coordinates (it may lie outside the square)
+    free = bytearray(side * side)  # per cell: 0 not looked at, 1 blocked, 2 free
+    mine = bytearray(side * side)  # per cell: 1 reached from the start, 2 reached from the goal
+    mine[here] = 1
+    free[here] = 2
+    # the goal's end: the free hexes within ``want`` of it that the budget can reach at all
+    back: list[int] = []
+    for dq in range(-want, want + 1):
+        for dr in range(max(-want, -dq - want), min(want, -dq + want) + 1):
+            q, r = gq + dq, gr + dr
+            a, b = q - sq, r - sr
+            h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+            if h > spaces or h == 0:
+                continue
+            i = q * side + r
+            if (q + oq, r + or_) in blocked:
+                free[i] = 1
+                continue
+            free[i] = 2
+            mine[i] = 2
+            back.append(i)
+    fore = [here]
+    steps = _steps(side)
+    depth_f = depth_b = 0
+    while fore and back and depth_f + depth_b < spaces:
+        forward = len(fore) <= len(back)
+        # this layer's side, the other end's cell, and the most its hexes may lie from the other end: what
+        # is left of the budget (plus ``want`` toward the goal, whose free hexes near it all count)
+        if forward:
+            depth_f += 1
+            frontier, own, other, tq, tr, reach = fore, 1, 2, gq, gr, spaces - depth_f + want
+        else:
+            depth_b += 1
+            frontier, own, other, tq, tr, reach = back, 2, 1, sq, sr, spaces - depth_b
+        nxt: list[int] = []
+        for i in frontier:
+            q, r = divmod(i, side)
+            for dq, dr, off in steps:
+                n = i + off
+                m = mine[n]
+                if m == own:
+                    continue
+                if m == other:
+                    return True  # the floods meet: depth_f + depth_b <= spaces steps in all
+                st = free[n]
+                nq, nr = q + dq, r + dr
+                if st == 0:
+                    st = free[n] = 1 if (nq + oq, nr + or_) in blocked else 2
+                if st == 1:
+                    continue
+                a, b = nq - tq, nr - tr
+                h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+                if h > reach:
+                    continue  # too far from the other end for the steps left
+                mine[n] = own
+                nxt.append(n)
+        if forward:
+            fore = nxt
+        else:
+            back = nxt
+    return False
+
+
+def _gets_closer(start: Hex, goal: Hex, spaces: int, blocked: Container[Hex]) -> bool:
+    """Whether some free hex nearer ``goal`` than ``start`` is lies within ``spaces`` steps of ``start``
+    around blocked hexes: a breadth-first flood on a flat grid of cells (``_window``) that stops at the first
+    such hex and does not follow steps from which the rest of the budget cannot get nearer (the hex distance
+    is a lower bound on any path). The path search can only end nearer the goal than it began if this is so:
+    when it is not, its answer is "stay" (no path), found here without the search (a goblin at the back of a
+    jam)."""
+    if spaces <= 0:
+        return False
+    side, oq, or_, here = _window(start, spaces)
+    gq, gr = goal[0] - oq, goal[1] - or_
+    closer = distance(start, goal) - 1  # a hex at most this far from the goal is nearer than the start
+    seen = bytearray(side * side)  # per cell: 1 blocked or already in the flood
+    seen[here] = 1
+    steps = _steps(side)
+    frontier = [here]
+    left = spaces
+    while frontier and left > 0:
+        left -= 1  # what is left of the budget after this step
+        nxt: list[int] = []
+        for i in frontier:
+            q, r = divmod(i, side)
+            for dq, dr, off in steps:
+                n = i + off
+                if seen[n]:
+                    continue
+                nq, nr = q + dq, r + dr
+                seen[n] = 1
+                if (nq + oq, nr + or_) in blocked:
+                    continue
+                a, b = nq - gq, nr - gr
+                h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+                if h <= closer:
+                    return True
+                if h - closer <= left:
+                    nxt.append(n)
+        frontier = nxt
+    return False
+
+
+# the hexes of each ring 0-5 around (0, 0), as offsets (``_free_ring`` adds them to a goal)
+_RINGS: tuple[tuple[Hex, ...], ...] = tuple(tuple(ring((0, 0), w)) for w in range(6))
+
+
+def free_ring(goal: Hex, start: Hex, want: int, blocked: Container[Hex]) -> int:
+    """The first ring around ``goal`` from ``want`` out that has a hex not in ``blocked`` (``start`` counts
+    as free), at most 6: where a search for a crowded goal aims. The hexes of a ring are looked at in any
+    order (the answer is whether one is free), each offset added in place instead of a ring generator
+    (a jammed goal has its first few rings all taken, asked once per search)."""
+    gq, gr = goal
+    while want < 6:
+        for dq, dr in _RINGS[want]:
+            h = (gq + dq, gr + dr)
+            if h == start or h not in blocked:
+                return want
+        want += 1
+    return want
+
+
+def _search_path(
+    start: Hex, goal: Hex, spaces: int, blocked: Container[Hex], stop_at: int, weight: int, effort: int
+) -> list[Hex]:
+    """The weighted A* search of :func:`approach`. It runs on a flat grid of cells (``_window``) instead of
+    tuples in dicts; the heap order (f, h, tick) and so the path are those of the search on tuples (a test
+    checks them against it)."""
+    # a crowded goal: aim for the nearest ring around it that has a free hex
+    want = free_ring(goal, start, stop_at, blocked)
+    if distance(start, goal) <= want or spaces <= 0:
+        return []
+    if not _gets_closer(start, goal, spaces, blocked):
+        return []  # nothing reachable is nearer the goal: the search would keep the start as its best
+    side, oq, or_, here0 = _window(start, spaces)
+    gq, gr = goal[0] - oq, goal[1] - or_
+    size = side * side
+    free = bytearray(size)  # per cell: 0 not looked at, 1 blocked, 2 free
+    unreached = spaces + 1  # more than any step count the search keeps
+    cost = [unreached] * size
+    prev = [-1] * size
+    cost[here0] = 0
+    h0 = distance(start, goal)
+    heap = [(weight * h0, h0, 0, here0)]
+    best = here0
+    best_h, best_g = h0, 0  # the best hex so far: (its distance to the ring wanted, its steps)
+    tick = 0
+    steps = _steps(side)
+    push, pop = heapq.heappush, heapq.heappop
+    while heap and tick < effort:
+        _, h_here, _, i = pop(heap)
+        g = cost[i]
+        if h_here <= want:
+            best = i
+            break
+        if g >= spaces:
+            continue
+        g1 = g + 1
+        q, r = divmod(i, side)
+        for dq, dr, off in steps:
+            n = i + off
+            st = free[n]
+            nq, nr = q + dq, r + dr
+            if st == 0:
+                st = free[n] = 1 if (nq + oq, nr + or_) in blocked else 2
+            if st == 1 or cost[n] <= g1:
+                continue
+            cost[n] = g1
+            prev[n] = i
+            a, b = nq - gq, nr - gr
+            h = ((a if a >= 0 else -a) + (b if b >= 0 else -b) + (a + b if a + b >= 0 else -a - b)) // 2
+            hk = h if h > want else want
+            if hk < best_h or (hk == best_h and g1 < best_g):
+                best, best_h, best_g = n, hk, g1
+            tick += 1
+            push(heap, (g1 + weight * h, h, tick, n))
+    path: list[Hex] = []
+    node = best
+    while node != here0:
+        q, r = divmod(node, side)
+        path.append((q + oq, r + or_))
+        node = prev[node]
+    return path[::-1]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fracas.dice.source import AskedDice, DiceError, RandomDice
-from fracas.engine import encounter, pathing
+from fracas.engine import encounter, pathing, taken
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
@@ -399,7 +399,7 @@ class FightBook:
         start = me.pos
         if goal == start:
             return []
-        blocked = pathing.blocked(self.state, me.id)
+        blocked = taken.blocked(self.state, me.id)
         if goal in blocked:
             raise Refused(f"({goal[0]}, {goal[1]}) is taken or blocked: pick a free hex")
         # detours around what stands in the way, not across the world

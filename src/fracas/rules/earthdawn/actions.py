@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
-from fracas.engine import pathing
+from fracas.engine import taken
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import direction_to, distance
 from fracas.errors import IllegalCommand
@@ -83,7 +83,7 @@ class EarthdawnActions(EarthdawnProviders):
                 f"not {len(cells)}",
                 rule,
             )
-        blocked = pathing.blocked_view(state, me.id)
+        blocked = taken.blocked_view(state, me.id)
         prev = start if start is not None else me.pos
         for h in cells:
             if prev is None or distance(prev, h) != 1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
-from fracas.engine import pathing
+from fracas.engine import pathing, taken
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
@@ -92,7 +92,7 @@ class EarthdawnCommands(EarthdawnRound):
         if me.pos is None:
             return out
         left = max(self.movement_hexes(state, me) - self.moved_this_round(state, me), 0)
-        blocked = pathing.blocked(state, me.id)
+        blocked = taken.blocked(state, me.id)
         foes = [
             f
             for f in state.combatants.values()

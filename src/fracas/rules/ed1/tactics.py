@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine import pathing
+from fracas.engine import pathing, taken
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import between, distance
 from fracas.rules.earthdawn.battle_map import inside_minimum, range_hexes, within
@@ -134,7 +134,7 @@ class Ed1Tactic:
         if not any(a.close for a in p.attacks):
             return False
         return (
-            charge_path(me.pos, target.pos, ruleset.movement_hexes(state, me), pathing.blocked(state, me.id))
+            charge_path(me.pos, target.pos, ruleset.movement_hexes(state, me), taken.blocked(state, me.id))
             is not None
         )
 
@@ -156,7 +156,7 @@ class Ed1Tactic:
                 me.pos,
                 (nearest.pos,),  # type: ignore[arg-type]
                 ruleset.full_hexes(state, me),
-                pathing.blocked(state, me.id),
+                taken.blocked(state, me.id),
             )
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
@@ -177,7 +177,7 @@ class Ed1Tactic:
             if cmd is not None:
                 return cmd
         full = ruleset.full_hexes(state, me) - ruleset.moved_this_round(state, me)
-        blocked = pathing.blocked(state, me.id)
+        blocked = taken.blocked(state, me.id)
         # a way to the foe within a full move (searched by length only), else as far as it goes toward him
         path = pathing.route(me.pos, nearest.pos, blocked, 1, full, margin=None, reach=None)  # type: ignore[arg-type]
         if path is None:
@@ -227,7 +227,7 @@ class Ed1Tactic:
         best: tuple[float, Command] | None = None
         path: list[tuple[int, int]] | None = None
         changed = ruleset.declared_change
-        blocked = pathing.blocked(state, me.id)
+        blocked = taken.blocked(state, me.id)
         straight = charge_path(me.pos, target.pos, move_left, blocked) if charge else None
         for a in p.attacks:
             if a.close:

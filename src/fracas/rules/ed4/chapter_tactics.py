@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from fracas.engine import pathing
+from fracas.engine import pathing, taken
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, line, neighbours
 from fracas.rules.earthdawn.battle_map import covered_yards, within
@@ -164,7 +164,7 @@ class VeteranTactic(Ed4Tactic):
         if a is None:
             return None
         left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
-        blocked = pathing.blocked(state, me.id)
+        blocked = taken.blocked(state, me.id)
         for t in sorted(foes, key=lambda f: (distance(me.pos, f.pos), f.id)):
             inn = pathing.towards(me.pos, t.pos, left, blocked) if distance(me.pos, t.pos) > 1 else []  # type: ignore[arg-type]
             end = inn[-1] if inn else me.pos
@@ -199,7 +199,7 @@ class VeteranTactic(Ed4Tactic):
         a = max(usable, key=lambda x: x.damage, default=None)
         if a is None:
             return None
-        blocked = pathing.blocked(state, me.id) - {m.pos}
+        blocked = taken.blocked(state, me.id) - {m.pos}
         best = None
         for t in _enemies(state, me):
             if t.pos is None:
@@ -414,7 +414,7 @@ def fetch_thrown(state: FightState, me: Combatant, ruleset: Any) -> Command | No
     if not lying:
         return None
     _, _, at = min(lying)
-    blocked = pathing.blocked(state, me.id)
+    blocked = taken.blocked(state, me.id)
 
     left = ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
     path = pathing.towards(me.pos, at, max(0, left), blocked)  # type: ignore[arg-type]

@@ -19,11 +19,11 @@ from collections.abc import Container, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from fracas.engine import pathing
+from fracas.engine import pathing, taken
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import distance, ring
-from fracas.engine.pathing import GRID_FROM
 from fracas.engine.state import BLOCK_SHIFT
+from fracas.engine.taken import GRID_FROM
 from fracas.rules.earthdawn.actions import can_rouse
 from fracas.rules.earthdawn.battle_map import hexes, inside_minimum, range_hexes, within
 from fracas.rules.earthdawn.combat import current_damage
@@ -375,7 +375,7 @@ class Ed4Tactic:
                     if path is None:
                         blocked = shared[0]
                         if blocked is None:
-                            blocked = shared[0] = pathing.blocked_view(state, me.id)
+                            blocked = shared[0] = taken.blocked_view(state, me.id)
                         path = pathing.towards(pos, tpos, move_left, blocked, arrive=True)
                     if not path or distance(path[-1], tpos) != 1:
                         continue
@@ -466,7 +466,7 @@ class Ed4Tactic:
                     # before and after it, which needs Splitting Movement (p.386), not declared while down
                     walk = 0
                 path = (
-                    pathing.towards(me.pos, target.pos, walk, pathing.blocked_view(state, me.id))
+                    pathing.towards(me.pos, target.pos, walk, taken.blocked_view(state, me.id))
                     if walk > 0
                     else None
                 )
@@ -477,7 +477,7 @@ class Ed4Tactic:
             return Command(me.id, "end")
         if self.in_danger(me, sv.near):
             run_left = 2 * ruleset.movement_hexes(state, me) - ruleset.moved_this_round(state, me)
-            path = pathing.away(me.pos, (target.pos,), run_left, pathing.blocked_view(state, me.id))  # type: ignore[arg-type]
+            path = pathing.away(me.pos, (target.pos,), run_left, taken.blocked_view(state, me.id))  # type: ignore[arg-type]
             if path:
                 return Command(me.id, "run", args={"path": [list(h) for h in path], "flee": True})
         if sv.fallen and not sv.adjacent_foe and can_rouse(me):  # only a Namegiver revives (p.380)
@@ -499,7 +499,7 @@ class Ed4Tactic:
                     return cmd
         blocked = shared[0]
         if blocked is None:
-            blocked = pathing.blocked_view(state, me.id)
+            blocked = taken.blocked_view(state, me.id)
         path = pathing.towards(
             me.pos,
             target.pos,  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from fracas.engine import events as ev
-from fracas.engine import pathing
+from fracas.engine import pathing, taken
 from fracas.engine.hexgrid import Hex, distance, neighbours
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.gurps4 import aerial, data, mounted
@@ -54,7 +54,7 @@ def height_ft(defender: Combatant, attacker: Combatant, state: FightState) -> fl
 
 def blockers(state: FightState, mover: Combatant) -> set[Hex]:
     """Hexes the mover cannot enter: figures at about its altitude (flyers pass over others, B398)."""
-    out = pathing.map_blocked(state)
+    out = taken.map_blocked(state)
     partners = {mover.id, mover.marks.get("mount"), mover.marks.get("rider")}
     for c in look(state):
         if c.id in partners or c.pos is None or c.status in ("dead", "fled", "riderless"):
@@ -111,7 +111,7 @@ def move_figure(
 def free_hex_near(state: FightState, c: Combatant, away_from: Hex | None = None) -> Hex | None:
     if c.pos is None:
         return None
-    blocked = pathing.blocked(state, c.id)
+    blocked = taken.blocked(state, c.id)
     options = [n for n in neighbours(c.pos) if n not in blocked]
     if not options:
         return None

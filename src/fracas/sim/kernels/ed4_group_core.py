@@ -182,7 +182,7 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
-    """Whether hex (q, r) holds another combatant that is not dead or fled (pathing.blocked): from the
+    """Whether hex (q, r) holds another combatant that is not dead or fled (taken.blocked): from the
     occupancy grid (:func:`_code` of the combatant on a hex), or by looking at everyone outside it."""
     i = q - flags[F_GQ0]
     j = r - flags[F_GR0]
