@@ -4,7 +4,6 @@ benchmarks/bench_sim.py and the Mica example.
 
     python benchmarks/bench_ed4_kernel.py               # 2 seconds per encounter
     python benchmarks/bench_ed4_kernel.py --seconds 5
-    python benchmarks/bench_ed4_kernel.py --numpy     # the NumPy lock-step loop (the fallback without numba)
     python benchmarks/bench_ed4_kernel.py --group     # the group kernel only, with the dice floor
     python benchmarks/bench_ed4_kernel.py --group --lines 10,25,100   # also N v N ghouls two hexes apart
 
@@ -202,7 +201,6 @@ def group(seconds: float, lines: tuple[int, ...] = ()) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=2.0, help="time per encounter")
-    ap.add_argument("--numpy", action="store_true", help="the NumPy lock-step loop, not the compiled one")
     ap.add_argument("--group", action="store_true", help="the group kernel only")
     ap.add_argument("--lines", default="", help="also N v N ghoul lines for these N (comma-separated)")
     args = ap.parse_args(argv)
@@ -213,11 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, data in DUELS.items():
         sc = scenario_from_data(data, name)
         t0 = time.perf_counter()
-        if args.numpy:
-            kernel = Ed4DuelKernel(sc.ruleset, sc.state, jit=False)
-        else:
-            kernel, why = find_kernel(sc.ruleset, sc.state)
-            assert isinstance(kernel, Ed4DuelKernel), why or type(kernel).__name__
+        kernel, why = find_kernel(sc.ruleset, sc.state)
+        assert isinstance(kernel, Ed4DuelKernel), why or type(kernel).__name__
         kernel.run(1000, np.random.default_rng(1))  # warm up (and compile, if compiled)
         setup = time.perf_counter() - t0
         rng = np.random.Generator(np.random.PCG64(1))

@@ -97,16 +97,6 @@ def _differences(k, e) -> dict[str, tuple[float, float]]:
     }
 
 
-def _numpy_loop_tally(name: str, runs: int, seed: int):
-    """The kernel's NumPy lock-step loop (the fallback where numba is missing), run directly."""
-    import numpy as np
-
-    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
-
-    sc = scenario_from_data(DUELS[name], name)
-    return Ed4DuelKernel(sc.ruleset, sc.state, jit=False).run(runs, np.random.default_rng(seed))
-
-
 @pytest.mark.timeout(0 if FULL or ENGINE_RUNS > 2_000 else 600)
 @pytest.mark.parametrize("name", sorted(DUELS))
 def test_kernel_agrees_with_the_engine(name: str) -> None:
@@ -118,34 +108,6 @@ def test_kernel_agrees_with_the_engine(name: str) -> None:
     assert not bad, f"kernel vs engine frequencies differ: {bad}"
     # the duel is not degenerate: both sides win sometimes
     assert all(w > 0 for w in k.wins)
-
-
-@pytest.mark.timeout(0 if FULL or ENGINE_RUNS > 2_000 else 600)
-@pytest.mark.parametrize("name", sorted(DUELS))
-def test_kernel_numpy_loop_agrees_with_the_engine(name: str) -> None:
-    k = _numpy_loop_tally(name, 100_000, 101)
-    bad = _differences(k, _engine_tally(name))
-    assert not bad, f"NumPy loop vs engine frequencies differ: {bad}"
-    assert all(w > 0 for w in k.wins)
-
-
-@pytest.mark.parametrize("name", sorted(DUELS))
-def test_kernel_compiled_and_numpy_loops_agree(name: str) -> None:
-    """The two loops of the kernel against each other, 2 x 10^5 fights each (a tighter check than against
-    the engine's few thousand), including the mean damage and Wounds taken (within 1%)."""
-    pytest.importorskip("numba")
-    import numpy as np
-
-    from fracas.sim.kernels.ed4_melee import Ed4DuelKernel
-
-    sc = scenario_from_data(DUELS[name], name)
-    kernel = Ed4DuelKernel(sc.ruleset, sc.state)
-    c = kernel.run(200_000, np.random.default_rng(7))
-    n = _numpy_loop_tally(name, 200_000, 8)
-    bad = _differences(c, n)
-    assert not bad, f"compiled vs NumPy loop frequencies differ: {bad}"
-    for got, want in ((c.taken, n.taken), (c.wounds, n.wounds)):
-        assert got == pytest.approx(want, rel=0.01)
 
 
 def test_the_thrak_duel_exercises_fleeing_and_karma() -> None:

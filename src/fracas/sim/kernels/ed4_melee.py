@@ -1,4 +1,4 @@
-"""ED4 core melee, one against one, as a NumPy batch kernel (one lane per fight).
+"""ED4 core melee, one against one, as a compiled batch kernel (numba, one fight after the other).
 
 It mirrors, for an encounter it accepts, what the reference engine does with the ``ed4`` ruleset
 (``fracas.rules.earthdawn.round`` and ``combat``) and the ``default`` tactic (``fracas.rules.ed4.tactics``):
@@ -24,9 +24,10 @@ checks kernel and engine against each other, outcome by outcome.
 Everything random is drawn from exact lookup tables built once per encounter: the acting order of a round
 (one Bernoulli draw), the damage one attack inflicts after Armor (one alias-table draw covering the Attack
 test, the Rule of One, extra successes, the exploding Damage test and Armor), a Knockdown test (one draw).
-Two loops read them: a compiled one (numba, ``_duel_loop``: one fight after the other, a few hundred
-nanoseconds a fight) and, where numba is missing, a NumPy lock-step one (one lane per fight). They use the
-random stream differently, so the same seed gives other (equally distributed) numbers in each.
+A compiled loop reads them (numba, ``_duel_loop``: one fight after the other, a few hundred nanoseconds
+a fight; 5.7-7.3 million fights per CPU-second measured with benchmarks/bench_ed4_kernel.py). Where numba
+is missing the builder refuses the encounter (numba is a dependency; the NumPy lock-step loop that once
+stood in is gone).
 """
 
 from __future__ import annotations
@@ -47,9 +48,6 @@ if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.base import Ruleset
 
-# fights played at once (a chunk of 50,000 is one block: smaller blocks cost more in NumPy calls than
-# they save in cache)
-BLOCK = 100_000
 # random words per buffer of the compiled loop (512 kB: stays in the cache)
 WORDS = 1 << 16
 MAX_WOUNDS = 64  # the tactic's choice tables are built for 0..MAX_WOUNDS Wounds (far beyond any Death Rating)
@@ -210,9 +208,8 @@ class Ed4DuelKernel:
     name = "ed4-duel"
     chunk = 50_000
 
-    def __init__(self, ruleset: Ruleset, state: FightState, jit: bool = True) -> None:
+    def __init__(self, ruleset: Ruleset, state: FightState) -> None:
         _check_ruleset(ruleset)
-        self.jit = jit
         cs = list(state.combatants.values())
         if len(cs) != 2 or cs[0].side == cs[1].side:
             raise Unsupported("the ED4 kernel plays one against one only")
@@ -299,10 +296,12 @@ class Ed4DuelKernel:
             self._mod[st] = sd.modifier
         self._ndice = np.count_nonzero(self._sides, axis=1)
         self._build()
-        loop = _jitted() if jit else None
-        if loop is not None:  # compile (or load from numba's cache) now, before any fork: no fight played
-            z = np.zeros(2, dtype=np.int64)
-            loop(0, np.zeros(0, np.uint64), *self._jit_args, z, z, np.zeros((2, 4), np.int64), z, z)
+        loop = _jitted()
+        if loop is None:
+            raise Unsupported("numba is not installed")
+        # compile (or load from numba's cache) now, before any fork: no fight played
+        z = np.zeros(2, dtype=np.int64)
+        loop(0, np.zeros(0, np.uint64), *self._jit_args, z, z, np.zeros((2, 4), np.int64), z, z)
 
     # ----- what the tactic decides, as lookup tables ------------------------------------------------
     def _flee_rule(self, state: FightState, i: int) -> int | None:
@@ -474,17 +473,14 @@ class Ed4DuelKernel:
         # that keeps it or takes its alias (the other bits, compared with an integer threshold)
         self._bits = max(1, int(width - 1).bit_length())
         cells = 1 << self._bits
-        self._shift = np.uint64(64 - self._bits)
-        self._mask = np.uint64((1 << (64 - self._bits)) - 1)
         keep = np.zeros((len(pmfs), cells), dtype=np.uint64)
-        pair = np.zeros((len(pmfs), cells, 2), dtype=np.int16)  # [alias, the cell itself]
+        alias_of = np.zeros((len(pmfs), cells), dtype=np.int16)
         for r, p in enumerate(pmfs):
             prob, alias = _alias(np.pad(p, (0, cells - p.size)))
             keep[r] = _threshold(prob, 64 - self._bits)
-            pair[r, :, 0] = alias
-            pair[r, :, 1] = np.arange(cells)
+            alias_of[r] = alias
         self._keep = keep.ravel()
-        self._pair = pair.ravel()
+        self._alias_of = alias_of.ravel()
         # the tactic's choice at the start of the turn, by (i, w, target down): the row base and Karma
         base = np.zeros((2, W1, 2), dtype=np.intp)
         want = np.zeros((2, W1, 2), dtype=bool)
@@ -549,7 +545,7 @@ class Ed4DuelKernel:
             self._choice_base.astype(np.int64),
             self._choice_karma.astype(np.bool_),
             self._keep,
-            self._pair[0::2].copy(),
+            self._alias_of,
             self._bits,
             self._kd,
             self._kdw,
@@ -563,7 +559,6 @@ class Ed4DuelKernel:
             self.max_rounds,
             W1,
         )
-        self._fate_at = np.array([0, span], dtype=np.intp)
 
     def _initiative(self, i: int, w: int, down: int) -> tuple[bool, np.ndarray]:
         """(acts last at 1, distribution of the Initiative result by value) of combatant ``i`` (p.371)."""
@@ -584,36 +579,11 @@ class Ed4DuelKernel:
 
     # ----- a batch of fights -------------------------------------------------------------------------
     def run(self, n: int, rng: np.random.Generator) -> Tally:
-        """Plays ``n`` fights: with the compiled loop where numba is there (``jit``), one fight after the
-        other from buffers of ``WORDS`` random words; else in NumPy lock-step, ``BLOCK`` at a time. Either
-        way one stream, the buffers or blocks following each other in ``rng``."""
-        loop = _jitted() if self.jit else None
-        if loop is not None:
-            return self._run_compiled(loop, n, rng)
-        kernels.keep_freed_memory()
-        hist: dict[int, int] = {}
-        wins = np.zeros(3, dtype=np.int64)  # side 0, side 1, none
-        codes = np.zeros((2, 4), dtype=np.int64)
-        dmg_sum = [0, 0]
-        wnd_sum = [0, 0]
-        draws = 0
-        for start in range(0, n, BLOCK):
-            draws += self._play(min(BLOCK, n - start), rng, hist, wins, codes, dmg_sum, wnd_sum)
-        tally = Tally(self.ids, self.sides)
-        tally.runs = n
-        for s in range(len(self.sides)):
-            tally.wins[s] = int(wins[s]) if s < 2 else 0
-        tally.draws = draws
-        tally.wipeouts = n - tally.draws - sum(tally.wins)
-        tally.rounds = dict(sorted(hist.items()))
-        names = ("active", "unconscious", "dead", "fled")
-        for i in (0, 1):
-            tally.status[i] = {names[c]: int(codes[i, c]) for c in range(4) if codes[i, c]}
-        tally.dealt = [dmg_sum[1], dmg_sum[0]]
-        tally.taken = [dmg_sum[0], dmg_sum[1]]
-        tally.wounds = [wnd_sum[0], wnd_sum[1]]
-        tally.losses_of_one_each([k.side for k in self.k])
-        return tally
+        """Plays ``n`` fights with the compiled loop, one fight after the other from buffers of ``WORDS``
+        random words following each other in ``rng``."""
+        loop = _jitted()
+        assert loop is not None  # the builder checked
+        return self._run_compiled(loop, n, rng)
 
     def _run_compiled(self, loop: Any, n: int, rng: np.random.Generator) -> Tally:
         hist = np.zeros(self.max_rounds + 1, dtype=np.int64)
@@ -645,153 +615,6 @@ class Ed4DuelKernel:
         tally.wounds = [int(wsum[0]), int(wsum[1])]
         tally.losses_of_one_each([k.side for k in self.k])
         return tally
-
-    def _play(
-        self,
-        n: int,
-        rng: np.random.Generator,
-        hist: dict[int, int],
-        wins: np.ndarray,
-        codes: np.ndarray,
-        dmg_sum: list[int],
-        wnd_sum: list[int],
-    ) -> int:
-        """Plays ``n`` fights in lock-step, adding their outcomes to the totals; returns the draws. Per
-        round one draw for the acting order and one per attack (plus one per Knockdown test); finished
-        fights are dropped from the arrays at the end of each round.
-
-        The two combatants of a lane are held as X (acting first this round) and Y; ``xid`` says which of
-        the encounter's two combatants X is."""
-        W1 = self.W + 1  # noqa: N806
-        kar = self.uses_karma
-        xid = np.zeros(n, dtype=np.intp)
-        dmg = [np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int16)]
-        wnd = [np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int16)]
-        down = [np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)]
-        karma = [np.full(n, self.k[0].karma0, dtype=np.int16), np.full(n, self.k[1].karma0, dtype=np.int16)]
-
-        def record(sel: np.ndarray | None, rnd: int, st: list[np.ndarray], win: np.ndarray) -> None:
-            x = xid if sel is None else xid[sel]
-            cnt = x.size
-            if cnt == 0:
-                return
-            hist[rnd] = hist.get(rnd, 0) + cnt
-            w_ = win if sel is None else win[sel]
-            wins[:] += np.bincount(w_ + (w_ < 0) * 3, minlength=3)[:3]
-            for who in (0, 1):
-                is_x = x == who
-                pick = lambda arr: arr if sel is None else arr[sel]  # noqa: E731
-                s_ = np.where(is_x, pick(st[0]), pick(st[1]))
-                codes[who] += np.bincount(s_, minlength=4)[:4]
-                dmg_sum[who] += int(np.where(is_x, pick(dmg[0]), pick(dmg[1])).sum(dtype=np.int64))
-                wnd_sum[who] += int(np.where(is_x, pick(wnd[0]), pick(wnd[1])).sum(dtype=np.int64))
-
-        rnd = 0
-        for rnd in range(1, self.max_rounds + 1):
-            m = xid.size
-            if m == 0:
-                break
-            # acting order (p.371-372): X keeps the first turn or hands it to Y
-            idx = (((xid * W1 + wnd[0]) * 2 + down[0]) * W1 + wnd[1]) * 2 + down[1]
-            swap = (rng.bit_generator.random_raw(m) >> _S11) >= self._first[idx]
-            if swap.any():
-                for arr in (dmg, wnd, down, karma) if kar else (dmg, wnd, down):
-                    a0, a1 = arr
-                    arr[0], arr[1] = np.where(swap, a1, a0), np.where(swap, a0, a1)
-                xid = xid ^ swap
-            live = np.ones(m, dtype=bool)
-            st = [np.zeros(m, dtype=np.int8), np.zeros(m, dtype=np.int8)]
-            win = np.full(m, -1, dtype=np.int8)
-            yid = 1 - xid
-            self._slot(0, xid, yid, dmg, wnd, down, karma, st, live, win, rng)
-            self._slot(1, yid, xid, dmg, wnd, down, karma, st, live, win, rng)
-            if not live.all():
-                fin = np.flatnonzero(~live)
-                record(fin, rnd, st, win)
-                keep = np.flatnonzero(live)
-                xid = xid[keep]
-                for arr in (dmg, wnd, down, karma) if kar else (dmg, wnd, down):
-                    arr[0], arr[1] = arr[0][keep], arr[1][keep]
-        draws = int(xid.size)
-        if draws:
-            z = np.zeros(draws, dtype=np.int8)
-            record(None, rnd, [z, z], np.full(draws, -1, dtype=np.int8))
-            wins[2] -= draws
-        return draws
-
-    def _slot(
-        self,
-        a: int,
-        aid: np.ndarray,
-        tid: np.ndarray,
-        dmg: list[np.ndarray],
-        wnd: list[np.ndarray],
-        down: list[np.ndarray],
-        karma: list[np.ndarray],
-        st: list[np.ndarray],
-        live: np.ndarray,
-        win: np.ndarray,
-        rng: np.random.Generator,
-    ) -> None:
-        """The turn of X (``a`` 0) or Y (``a`` 1) in every lane still playing; ``aid``/``tid``: which
-        combatant acts and which is its foe, per lane."""
-        t = 1 - a
-        can = live.copy()
-        # knocked down: stand up, the whole Standard action (p.389)
-        stand = can & down[a]
-        down[a] &= ~can
-        can &= ~stand
-        # a character the next hit could kill runs away and escapes
-        if self._flee[0] is not None or self._flee[1] is not None:
-            run = can & (dmg[a] >= self._flee_at[aid])
-            if run.any():
-                st[a][run] = 3
-                live &= ~run
-                win[run] = self._side[tid[run]]
-                can &= ~run
-        cb = (aid * (self.W + 1) + wnd[a]) * 2 + down[t]
-        r0 = self._choice_base[cb]
-        wants = self._choice_karma[cb] if self.uses_karma else None
-        shift, bits, mask, kdw = self._shift, self._bits, self._mask, self._kdw
-        bitgen = rng.bit_generator
-        wt = self._wt[tid]
-        fate_at = self._fate_at[tid]
-        m = can.size
-        for k in range(self.max_actions):
-            if k:
-                can &= (self._actions[aid] > k) & (st[t] == 0)
-            row = r0 + down[t] * 2
-            if wants is not None:
-                usek = wants & can & (karma[a] > 0)
-                karma[a] -= usek
-                row += usek
-            raw = bitgen.random_raw(m)
-            cell = (row << bits) | (raw >> shift).view(np.int64)
-            amount = self._pair[(cell << 1) | ((raw & mask) < self._keep[cell])]
-            amount *= can
-            neww = amount >= wt
-            wnd[t] += neww
-            dmg[t] += amount
-            # 0 still up, 1 unconscious, 2 dead, by the Current Damage (p.379-380)
-            code = self._fate[fate_at + dmg[t]]
-            np.maximum(st[t], code, out=st[t])
-            down[t] |= code == 1
-            over = amount - wt
-            ti = np.flatnonzero(over >= 5)
-            if ti.size:
-                ti = ti[(code[ti] == 0) & ~down[t][ti]]
-            if ti.size:
-                w_old = (wnd[t][ti] - neww[ti]).astype(np.intp)
-                cell = (tid[ti] * (self.W + 1) + w_old) * kdw + over[ti]
-                fell = (bitgen.random_raw(ti.size) >> _S11) < self._kd[cell]
-                down[t][ti[fell]] = True
-        out = live & (st[t] != 0)
-        if out.any():
-            live &= ~out
-            win[out] = self._side[aid[out]]
-
-
-_S11 = np.uint64(11)  # a 64-bit word >> 11: a 53-bit uniform integer
 
 
 def _threshold(p: np.ndarray, bits: int) -> np.ndarray:
@@ -868,7 +691,7 @@ def _duel_loop(  # noqa: PLR0913, PLR0912, PLR0915 - one flat loop, compiled as 
     combatant), ``dsum``/``wsum`` (damage and Wounds taken by combatant). Returns (fights played, words
     used); it stops before a fight that could run out of words (at most ``need`` a fight).
 
-    The same lookup tables as the NumPy lock-step version, read one fight at a time: one word for the
+    The kernel's lookup tables, read one fight at a time: one word for the
     acting order each round (P(combatant 0 first) by both Wounds and knocked-down states), one per attack
     (an alias-table draw of the damage after Armor), one per Knockdown test."""
     s11 = np.uint64(11)
