@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.calls:
         from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
-        for label, rules in (("whole chapter", RULESET), ("core p.371-381 only", Ed4CoreRuleset(plugins=()))):
+        for label, rules in (("whole chapter", RULESET), ("core p.371-381 only", Ed4CoreRuleset())):
             per = {n: calls_per_round(n, ruleset=rules) for n in (2, 10, 50, 200, 400)}
             print(f"  Python calls per round, {label} (first 5 rounds of 3 fights):")
             for n, c in per.items():
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fracas ED4 fights, narration off, one core, CPU time (Python {sys.version.split()[0]})")
     from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
-    core = Ed4CoreRuleset(plugins=())
+    core = Ed4CoreRuleset()
     heroes = ["mica", "thrak", "herekar", "kira", "silar"]
     for label, rules in (("core p.371-381 only", core), ("whole chapter", RULESET)):
         r1, _ = fights_per_second(["mica"], ["ghoul"], n1, rules)

@@ -118,7 +118,7 @@ def _engine_fights(seconds: float, five: bool) -> list[float]:
     bf = _bench("bench_fight")
     from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
-    core = Ed4CoreRuleset(plugins=())
+    core = Ed4CoreRuleset()
     left = ["mica", "thrak", "herekar", "kira", "silar"] if five else ["mica"]
     right = ["ghoul"] * 5 if five else ["ghoul"]
     out = []
