@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_helpers import ATTRIBUTES_12, BLOCK
 
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
 from fracas.rules.ed4.features import falling
+from fracas.rules.ed4.features.readers import mount_rate
 
 FOE = {**ATTRIBUTES_12, "physical_defense": 7, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}
 
@@ -292,3 +293,92 @@ def test_trick_riding_to_charge_a_mount_not_combat_trained_is_the_riders_action_
     dmg = [e for e in of(events, ev.Rolled) if "Damage" in e.test]
     if not trick.success:
         assert all("ed4/mounted/charging-attack p.396" not in [r for _, _, r in d.modifiers] for d in dmg)
+
+
+def test_a_trained_mount_mounted_mid_round_takes_the_riders_initiative_p395() -> None:
+    state = build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "herekar", "at": [0, 0], "tactic": "person"},
+                    {"template": "war-horse", "id": "horse", "at": [1, 0], "tactic": "hold",
+                     "options": {"training": "trained"}},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [8, 0], "tactic": "hold"}]},
+        ]
+    )  # fmt: skip
+    f = start(state, [9, 1, 1, 5])  # Initiative: Herekar d10 9, the horse 2d6 1+1, the ghoul d12 5
+    declare(f, "herekar")
+    act(f, "herekar", [])
+    assert f.state.order == ["herekar", "ghoul", "horse"]
+    events = f.submit(cmd("herekar", "mount", "horse"))
+    init = [e for e in of(events, ev.InitiativeRolled) if e.actor == "horse"]
+    assert init and init[0].value == 9 and f.state.initiative["horse"] == 9
+    assert f.state.order == ["herekar", "horse", "ghoul"]  # it acts right after its rider
+    assert f.state.combatants["herekar"].marks["mount"] == "horse"
+
+
+def test_a_flying_mount_charges_on_its_flying_movement_and_comes_down_p398() -> None:
+    from fracas.rules.ed4 import mounted
+
+    foe = {**BLOCK, "physical_defense": 7}
+    state = build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "griffin", "id": "griffin", "at": [0, 0], "altitude": 8, "tactic": "mount",
+                     "stats": {"movement": 6}, "options": {"flying": True, "training": "combat"}},
+                    {"template": "ork-scorcher", "id": "rider", "tactic": "person",
+                     "options": {"rides": "griffin", "familiar": True}},
+                ],
+            },
+            {"name": "Foes", "combatants": [{"id": "foe", "at": [11, 0], "tactic": "hold", "stats": foe}]},
+        ]
+    )  # fmt: skip
+    griffin = state.combatants["griffin"]
+    assert mount_rate(griffin) == 18 and griffin.stats.movement == 6
+    f = Fight(RULESET, state, RandomDice(3))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.dice = RandomDice(3)
+    path = [[i, 0] for i in range(1, 11)]  # 20 yards: more than the flying rate 18 (not the ground rate 6)
+    events = f.submit(cmd("rider", "charge", "foe", attack="Battle-axe", path=path))
+    assert any(isinstance(e, ev.Note) and "charges" in e.text and e.rule == mounted.CHARGE for e in events)
+    assert f.state.combatants["rider"].altitude == f.state.combatants["griffin"].altitude == 0
+    assert [e for e in of(events, ev.Rolled) if e.test == "Battle-axe Attack"]
+
+
+def _rider_on_horse() -> object:
+    return build(
+        [
+            {
+                "name": "Riders",
+                "combatants": [
+                    {"template": "war-horse", "id": "horse", "at": [0, 0], "tactic": "hold"},
+                    {"template": "ork-scorcher", "id": "rider", "tactic": "person",
+                     "options": {"rides": "horse", "familiar": True}},
+                ],
+            },
+            {"name": "Foes", "combatants": [{"id": "foe", "at": [9, 0], "tactic": "hold", "stats": BLOCK}]},
+        ]
+    )  # fmt: skip
+
+
+def test_a_rider_who_has_not_ridden_may_walk_after_dismounting_p395() -> None:
+    f = Fight(RULESET, _rider_on_horse(), RandomDice(1))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.submit(cmd("rider", "dismount", to=[0, 1]))
+    assert RULESET._is_legal(f.state, cmd("rider", "move", path=[[1, 1]], end=False))
+
+
+def test_a_rider_who_rode_this_round_cannot_walk_after_dismounting_p395() -> None:
+    f = Fight(RULESET, _rider_on_horse(), RandomDice(1))
+    declare(f, "rider")
+    act(f, "rider", [])
+    f.submit(cmd("rider", "move", path=[[1, 0]], end=False))  # the mount's movement
+    f.submit(cmd("rider", "dismount", to=[1, 1]))
+    assert not RULESET._is_legal(f.state, cmd("rider", "move", path=[[2, 1]], end=False))

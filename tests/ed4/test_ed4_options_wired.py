@@ -9,8 +9,10 @@ from ed4_helpers import BLOCK
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
+from fracas.engine.state import Condition
 from fracas.errors import IllegalCommand
 from fracas.rules.ed4 import options as o
+from fracas.rules.ed4.features.readers import in_force
 
 
 def duel(a: dict, b: dict) -> object:
@@ -330,3 +332,72 @@ def test_jump_up_takes_the_armors_initiative_penalty_not_the_shields_p384() -> N
     r = [e for e in of(events, ev.Rolled) if e.test.startswith("Jump Up")][0]
     assert r.step == a.stats.dex_step - armor
     assert all(v != -(armor + 2) for v, _ in mods(r))
+
+
+def test_options_declared_are_suspended_while_knocked_down_p382_p389() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [3, 3])
+    declare(f, "a", o.AGGRESSIVE)
+    a = f.state.combatants["a"]
+    assert in_force(f.state, a) == (o.AGGRESSIVE,)
+    a.conditions["knocked-down"] = Condition("knocked-down", None, 3)  # knocked down after declaring
+    assert in_force(f.state, a) == ()
+    act(f, "a", [5])  # Sword step 10 - 3 knocked down = 7 (d12): 5 against PD 7
+    events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+    att = [e for e in of(events, ev.Rolled) if e.test == "Sword Attack"][0]
+    rules = [r for _, r in mods(att)]
+    assert o.rule(o.AGGRESSIVE) not in rules  # no +3 while down (p.389: none until standing)
+    assert "ed4/situation/knocked-down p.389" in rules
+
+
+def test_jump_up_stays_in_force_while_knocked_down_p384() -> None:
+    f = start(duel({"stats": BLOCK}, {"stats": BLOCK}), [3, 3])
+    f.state.combatants["a"].conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    declare(f, "a", o.JUMP_UP)
+    assert in_force(f.state, f.state.combatants["a"]) == (o.JUMP_UP,)
+
+
+def test_a_weapon_held_in_two_hands_gives_plus_3_to_hold_on_p384() -> None:
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "stats": BLOCK, "at": [0, 0], "tactic": "person"}]},
+            {"name": "B", "combatants": [{"template": "herekar", "at": [1, 0], "tactic": "hold",
+                                          "equipment": {"weapons": ["two-handed-sword"]}}]},
+        ]
+    )  # fmt: skip
+    f = start(state, [5, 3])
+    declare(f, "a", o.CALLED_SHOT)
+    # Sword step 10 - 3 = 7 (d12): 12! + 9 = 21 against Herekar's PD; his Strength test 2 + 1 against 10
+    act(f, "a", [12, 9, 2, 1, 1, 1])
+    events = f.submit(cmd("a", "attack", "herekar", attack="Sword", called="weapon"))
+    hold = [e for e in of(events, ev.Rolled) if e.test.startswith("Strength (hold")][0]
+    assert (3, o.rule(o.CALLED_SHOT)) in mods(hold)  # a two-handed sword is held in two hands (Size 6)
+    lost = f.state.combatants["herekar"].marks.get("lost_weapons")
+    assert hold.success or lost == ["Two-handed sword"]
+
+
+def test_a_magical_shield_needs_10_more_to_shatter_p385() -> None:
+    state = build(
+        [
+            {"name": "A", "combatants": [{"template": "herekar", "at": [0, 0], "tactic": "person"}]},
+            {
+                "name": "B",
+                "combatants": [
+                    {
+                        "template": "bandit",
+                        "id": "foe",
+                        "at": [1, 0],
+                        "tactic": "hold",
+                        "equipment": {"shield": "body-shield"},
+                        "options": {"magical_shield": True},
+                    }
+                ],
+            },
+        ]
+    )
+    f = start(state, [5, 3])
+    declare(f, "herekar", o.SHATTER)
+    act(f, "herekar", [6, 6, 11, 6, 1, 5])  # the Herekar example's 23 (p.385)
+    events = f.submit(cmd("herekar", "attack", "foe", attack="Broadsword"))
+    notes = [e.text for e in of(events, ev.Note)]
+    assert any("holds (23 against 31)" in t for t in notes)  # 21 + 10 for a magical shield
+    assert not f.state.combatants["foe"].marks.get("shield_shattered")

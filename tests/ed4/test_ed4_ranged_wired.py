@@ -9,6 +9,7 @@ from ed4_helpers import ATTRIBUTES_12
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
+from fracas.rules.ed4 import ranged
 
 
 def block(pd: int) -> dict:
@@ -144,3 +145,26 @@ def test_a_thrown_spear_is_gone_until_picked_up_p392() -> None:
             f.ruleset.validate(f.state, Command("a", "attack", "b", args={"attack": name}))
         assert err.value.rule == rg.RANGED_RULE
     f.ruleset.validate(f.state, Command("a", "attack", "b", args={"attack": "Dagger (thrown)"}))
+
+
+def test_brightons_missed_throw_scatters_step_3_p393() -> None:
+    # Brighton throws at an enemy with Physical Defense 9 and rolls 6: direction 5, Step 3 (9 - 6), 5 feet
+    state = build(
+        [
+            {"name": "A", "combatants": [{"template": "brighton", "at": [0, 0], "tactic": "person"}]},
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [4, 0], "tactic": "hold"}]},
+        ]
+    )
+    assert state.combatants["ghoul"].stats.physical_defense == 9
+    f = start(state, [5, 3])
+    declare(f, "brighton")
+    # Dagger (thrown) step 9 (d8+d6): 4 + 2 = 6; scatter D6 = 5; Step 3 (d4): 4! + 1 = 5 feet
+    act(f, "brighton", [4, 2, 5, 4, 1])
+    events = f.submit(cmd("brighton", "attack", "ghoul", attack="Dagger (thrown)"))
+    att = [e for e in of(events, ev.Rolled) if e.test == "Dagger (thrown) Attack"][0]
+    assert att.total == 6 and att.dn == 9 and not att.success
+    sc = [e for e in of(events, ev.Rolled) if e.test.startswith("Scatter distance")][0]
+    assert sc.test == "Scatter distance (Step 3)" and sc.total == 5
+    where = ranged.scatter_hex((4, 0), 5, 5)
+    assert any(f"scatters 5 feet in direction 5, to {list(where)}" in e.text for e in of(events, ev.Note))
+    assert f.state.combatants["brighton"].marks["thrown_to"] == {"Dagger": list(where)}

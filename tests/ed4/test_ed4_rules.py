@@ -593,3 +593,12 @@ def test_one_who_fled_has_left_the_fight_and_is_nobodys_target_p373() -> None:
     with pytest.raises(IllegalCommand, match="left the fight") as err:
         f.submit(cmd("mica", "attack", "ghoul", attack="Broadsword"))
     assert err.value.rule == "ed4/actions/movement-double p.373"
+
+
+def test_the_rules_list_rows_of_gm_calls_and_notes_p382_p392() -> None:
+    rows = {r.id: r for r in RULESET.rules()}
+    assert rows["ed4/combat/long-reach"].status == "gm-call" and rows["ed4/combat/long-reach"].page == "p.391"
+    assert "must beat" in rows["ed4/combat/grappled-other-actions"].note
+    assert rows["ed4/option/not-while-knocked-down"].note
+    assert rows["ed4/situation/surprised-later"].status == "gm-call"
+    assert rows["ed4/situation/surprised-later"].page == "p.390"

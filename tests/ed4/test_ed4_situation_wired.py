@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, build, mica_among_ghouls, of, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mica_among_ghouls, mods, of, start
+from ed4_helpers import ATTRIBUTES_12, BLOCK
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
 from fracas.rules.earthdawn import combat as edc
+from fracas.rules.ed4 import situation
 
 
 def _defense_mods(state, attacker: str, target: str) -> list[tuple[int, str]]:
@@ -255,3 +256,19 @@ def test_crawl_stand_up_and_walk_is_split_movement_p386_p389() -> None:
         assert err.rule == "ed4/option/split-movement p.386"
     f.submit(cmd("a", "stand-up"))
     assert state.combatants["a"].pos == (1, 0) and "knocked-down" not in state.combatants["a"].conditions
+
+
+def test_partial_cover_counts_against_close_attacks_too_p387() -> None:
+    state = build(
+        [
+            {"name": "A", "combatants": [{"id": "a", "stats": BLOCK, "at": [0, 0], "tactic": "person"}]},
+            {"name": "B", "combatants": [{"id": "b", "stats": BLOCK, "at": [1, 0], "tactic": "hold"}]},
+        ],
+        map={"cover": [[1, 0]]},
+    )
+    f = start(state, [5, 3])
+    declare(f, "a")
+    act(f, "a", [3, 2])  # Sword step 10 (2d8): a miss
+    events = f.submit(cmd("a", "attack", "b", attack="Sword"))
+    att = [e for e in of(events, ev.Rolled) if e.test == "Sword Attack"][0]
+    assert (2, situation.rule("cover-partial")) in mods(att)

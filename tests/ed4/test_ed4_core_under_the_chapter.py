@@ -1,5 +1,6 @@
-"""Requests of the chapter: armor providers reach every attack path, revealed ambushers are seen by the
-core tactics, and the core's default tactic checks its own plans (the chapter no longer replaces it)."""
+"""The core (p.371-381) under the chapter's features: armor providers reach every attack path (Earth Darts'
+reduction, p.393, is one), revealed ambushers are seen by the core tactics (p.390), and the core's default
+and guard tactics plan only attacks the chapter allows (``may_refuse_attack``)."""
 
 from __future__ import annotations
 
