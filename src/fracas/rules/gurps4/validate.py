@@ -1,4 +1,4 @@
-"""Whether a command is legal now (B363-366, B374-377, B396-398): the :class:`Maneuver` every maneuver is,
+"""Whether a command is legal now (B363-366, B396-398): the :class:`Maneuver` every maneuver is,
 and the checks maneuvers share (the stall of a flyer that cannot hover, the target, the weapon in hand, how
 far a figure may move and whether it reaches its foe)."""
 
