@@ -13,12 +13,7 @@ from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import Action
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    extra_successes,
-    rolled_event,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, extra_successes, rolled_event
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import aerial, close, mounted, ranged, situation
 from fracas.rules.ed4 import options as opt

@@ -17,13 +17,7 @@ from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import Action
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-    strain_events,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test, strain_events
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import close, mounted, situation
 from fracas.rules.ed4 import options as opt

@@ -9,18 +9,9 @@ from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
 from fracas.engine.hexgrid import neighbours
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    damage_events,
-    recovery_events,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, damage_events, recovery_events, rolled_event, run_test
 from fracas.rules.ed4 import aerial, mounted
-from fracas.rules.ed4.features.readers import (
-    mount_of,
-    rider_of,
-)
+from fracas.rules.ed4.features.readers import mount_of, rider_of
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource

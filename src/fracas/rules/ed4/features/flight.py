@@ -14,17 +14,10 @@ from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import STANDARD, Action, heading
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.ed4 import aerial
 from fracas.rules.ed4 import options as opt
-from fracas.rules.ed4.features.readers import (
-    declared,
-)
+from fracas.rules.ed4.features.readers import declared
 from fracas.rules.ed4.features.strain import strike_strain
 from fracas.rules.ed4.features.strike import attack_test, damage_test, deal, option_strike, special_attack
 

@@ -14,18 +14,9 @@ from fracas.engine.commands import Command
 from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.actions import STANDARD, Action
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.ed4 import close
-from fracas.rules.ed4.features.readers import (
-    ONE_HANDED_LIMIT,
-    race,
-    weapon_of,
-)
+from fracas.rules.ed4.features.readers import ONE_HANDED_LIMIT, race, weapon_of
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource

@@ -17,22 +17,12 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import neighbours
 from fracas.errors import EncounterFileError
 from fracas.rules.earthdawn.battle_map import hexes
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.ed4 import mounted, situation, spells
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.features.falling import aftermath, long_falls
 from fracas.rules.ed4.features.grappling import holds_kept
-from fracas.rules.ed4.features.readers import (
-    SURPRISE_RULE,
-    impaired,
-    mount_of,
-    race,
-)
+from fracas.rules.ed4.features.readers import SURPRISE_RULE, impaired, mount_of, race
 from fracas.rules.ed4.features.riding import mounts_on_riders
 from fracas.rules.ed4.features.strain import strain_owed
 

@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine.hexgrid import neighbours
 from fracas.rules.base import Modifier
-from fracas.rules.earthdawn.combat import (
-    TestContext,
-)
+from fracas.rules.earthdawn.combat import TestContext
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import close, mounted, ranged, situation, spells
 from fracas.rules.ed4 import options as opt

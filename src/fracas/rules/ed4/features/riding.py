@@ -16,23 +16,12 @@ from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.actions import STANDARD, Action, heading
 from fracas.rules.earthdawn.battle_map import covered_yards, hexes
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import aerial, mounted
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.features.falling import unseat
-from fracas.rules.ed4.features.readers import (
-    declared,
-    mount_of,
-    mount_rate,
-    rank,
-    rider_of,
-)
+from fracas.rules.ed4.features.readers import declared, mount_of, mount_rate, rank, rider_of
 from fracas.rules.ed4.features.strain import strike_strain
 from fracas.rules.ed4.features.strike import attack_test, damage_test, deal, option_strike, special_attack
 

@@ -13,17 +13,10 @@ from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.actions import STANDARD, Action
 from fracas.rules.earthdawn.battle_map import within
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import spells
-from fracas.rules.ed4.features.readers import (
-    rank,
-)
+from fracas.rules.ed4.features.readers import rank
 from fracas.rules.ed4.features.strike import deal
 
 if TYPE_CHECKING:

@@ -8,14 +8,9 @@ from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    strain_events,
-)
+from fracas.rules.earthdawn.combat import Scratch, strain_events
 from fracas.rules.ed4 import options as opt
-from fracas.rules.ed4.features.readers import (
-    declared,
-)
+from fracas.rules.ed4.features.readers import declared
 
 if TYPE_CHECKING:
     from fracas.engine.state import FightState

@@ -13,13 +13,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import distance
 from fracas.rules.base import Modifier
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    damage_events,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, damage_events, rolled_event, run_test
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import close, mounted
 from fracas.rules.ed4 import options as opt

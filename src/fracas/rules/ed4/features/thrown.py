@@ -13,18 +13,10 @@ from fracas.engine.hexgrid import distance
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.actions import STANDARD, Action
 from fracas.rules.earthdawn.battle_map import within
-from fracas.rules.earthdawn.combat import (
-    Scratch,
-    TestContext,
-    rolled_event,
-    run_test,
-)
+from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, run_test
 from fracas.rules.earthdawn.profile import AttackProfile
 from fracas.rules.ed4 import ranged
-from fracas.rules.ed4.features.readers import (
-    lying_in_reach,
-    weapon_of,
-)
+from fracas.rules.ed4.features.readers import lying_in_reach, weapon_of
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
