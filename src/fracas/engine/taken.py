@@ -17,15 +17,27 @@ GRID_FROM = 24
 hexes outward) instead of at every combatant: the same answers, without O(combatants) per decision."""
 
 
-def map_blocked(state: FightState) -> set[Hex]:
-    """The map's blocked hexes (``extra["map"]["blocked"]``)."""
-    return {(h[0], h[1]) for h in state.extra.get("map", {}).get("blocked", ())}
+_NO_HEXES: frozenset[Hex] = frozenset()
+
+
+def map_blocked(state: FightState) -> frozenset[Hex]:
+    """The map's blocked hexes (``extra["map"]["blocked"]``), worked out once per fight (kept in
+    ``FightState.derived``) and again only if the map's list is another object or another length."""
+    cells = state.extra.get("map", {}).get("blocked")
+    if not cells:
+        return _NO_HEXES
+    hit = state.derived.get("map.blocked")
+    if hit is not None and hit[0] is cells and hit[1] == len(cells):
+        return hit[2]  # type: ignore[no-any-return]
+    out = frozenset((h[0], h[1]) for h in cells)
+    state.derived["map.blocked"] = (cells, len(cells), out)
+    return out
 
 
 def blocked(state: FightState, mover: str) -> set[Hex]:
     """The hexes ``mover`` cannot enter: blocked on the map or taken by another combatant who is neither dead
     nor fled (the fallen take up their hex)."""
-    return map_blocked(state) | state.occupied(mover)
+    return state.occupied(mover) | map_blocked(state)
 
 
 def blocked_view(state: FightState, mover: str) -> Container[Hex]:

@@ -54,7 +54,7 @@ def height_ft(defender: Combatant, attacker: Combatant, state: FightState) -> fl
 
 def blockers(state: FightState, mover: Combatant) -> set[Hex]:
     """Hexes the mover cannot enter: figures at about its altitude (flyers pass over others, B398)."""
-    out = taken.map_blocked(state)
+    out = set(taken.map_blocked(state))
     partners = {mover.id, mover.marks.get("mount"), mover.marks.get("rider")}
     for c in look(state):
         if c.id in partners or c.pos is None or c.status in ("dead", "fled", "riderless"):

@@ -8,6 +8,7 @@ from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.hexgrid import DIRECTIONS, Hex
 from fracas.engine.state import Combatant, FightState
+from fracas.engine.taken import map_blocked
 from fracas.rules.sas.actions.other import flee
 from fracas.rules.sas.attack import attack
 from fracas.rules.sas.fold import EventBuilder, rolled, view
@@ -16,7 +17,7 @@ from fracas.rules.sas.procedures.movement import movement
 from fracas.rules.sas.procedures.rolls import Effect
 from fracas.rules.sas.procedures.wounds import confusion_roll
 from fracas.rules.sas.reactions import reactions_to_move
-from fracas.rules.sas.readers import blocked_hexes, dist, underwater
+from fracas.rules.sas.readers import dist, underwater
 from fracas.rules.sas.round import auto_turn
 from fracas.rules.sas.rules import rule
 
@@ -67,7 +68,7 @@ def _confused(b: EventBuilder, state: FightState, c: Combatant, row: str, dice: 
 def _walk_direction(state: FightState, c: Combatant, d: int, spaces: int) -> list[Hex]:
     if c.pos is None:
         return []
-    occupied = state.occupied(c.id) | blocked_hexes(state)
+    occupied = state.occupied(c.id) | map_blocked(state)
     path, here = [], c.pos
     for _ in range(spaces):
         nxt = (here[0] + DIRECTIONS[d][0], here[1] + DIRECTIONS[d][1])

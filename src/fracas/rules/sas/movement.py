@@ -9,10 +9,11 @@ from fracas.engine import events as ev
 from fracas.engine import pathing
 from fracas.engine.hexgrid import DIRECTIONS, Hex, direction_to, distance
 from fracas.engine.state import Combatant, FightState
+from fracas.engine.taken import map_blocked
 from fracas.rules.sas.actions import PATHED_CLOSING
 from fracas.rules.sas.fold import EventBuilder, HiddenSet, held, view
 from fracas.rules.sas.procedures.movement import mount_swift, movement
-from fracas.rules.sas.readers import blocked_hexes, dist, foes_of, underwater
+from fracas.rules.sas.readers import dist, foes_of, underwater
 from fracas.rules.sas.rules import rule
 from fracas.rules.sas.settings import settings_of
 
@@ -138,7 +139,7 @@ def _taken_hexes(state: FightState, c: Combatant) -> frozenset[Hex]:
     key = ("taken", c.id)
     if memo is not None and key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    out = frozenset(state.occupied(c.id) | blocked_hexes(state))
+    out = frozenset(state.occupied(c.id) | map_blocked(state))
     if memo is not None:
         memo[key] = out
     return out
@@ -160,7 +161,7 @@ def _path_blocked(state: FightState, c: Combatant, taken: set[Hex] | None) -> se
 
 
 def _path_blocked_now(state: FightState, c: Combatant, taken: set[Hex] | None) -> set[Hex]:
-    blocked = (taken if taken is not None else state.occupied(c.id)) | blocked_hexes(state)
+    blocked = (taken if taken is not None else state.occupied(c.id)) | map_blocked(state)
     rider = c.marks.get("ridden_by") or c.marks.get("mounted_on")
     if rider:
         other = state.combatants[rider]
@@ -174,7 +175,7 @@ def path_away(state: FightState, c: Combatant, spaces: int) -> list[Hex]:
     if c.pos is None:
         return []
     spots = [f.pos for f in foes_of(state, c, False) if f.pos is not None]
-    return pathing.away(c.pos, spots, spaces, state.occupied(c.id) | blocked_hexes(state), gain=False)
+    return pathing.away(c.pos, spots, spaces, state.occupied(c.id) | map_blocked(state), gain=False)
 
 
 def move_on_path(

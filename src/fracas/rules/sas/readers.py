@@ -4,14 +4,12 @@ foe and who stands next to whom, and the hands and weapons a combatant can still
 
 from __future__ import annotations
 
-from fracas.engine.hexgrid import Hex, distance
+from fracas.engine.hexgrid import distance
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.sas.fold import held
 from fracas.rules.sas.model import HAND_PARTS
 from fracas.rules.sas.rules import rule
 from fracas.rules.sas.tables import Tables
-
-_NO_HEXES: frozenset[Hex] = frozenset()
 
 
 def dual_weapons(c: Combatant, t: Tables) -> list[str]:
@@ -38,20 +36,6 @@ def hands_left(c: Combatant) -> tuple[int, str, str]:
 
 def underwater(state: FightState) -> bool:
     return bool(state.extra.get("map", {}).get("underwater"))
-
-
-def blocked_hexes(state: FightState) -> frozenset[Hex]:
-    """The map's blocked hexes, worked out once per fight (``FightState.derived``) and again only if the
-    map's list is another object (callers only read it or take unions)."""
-    cells = state.extra.get("map", {}).get("blocked")
-    if not cells:
-        return _NO_HEXES
-    hit = state.derived.get("sas.blocked")
-    if hit is not None and hit[0] is cells and hit[1] == len(cells):
-        return hit[2]  # type: ignore[no-any-return]
-    out = frozenset(tuple(h) for h in cells)
-    state.derived["sas.blocked"] = (cells, len(cells), out)
-    return out
 
 
 def foes_of(state: FightState, c: Combatant, seen_only: bool = True) -> list[Combatant]:

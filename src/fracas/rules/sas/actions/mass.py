@@ -9,6 +9,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import Hex, direction_to, distance, neighbours
 from fracas.engine.state import Combatant, FightState
+from fracas.engine.taken import map_blocked
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.attack import attack, situation
 from fracas.rules.sas.fold import EventBuilder, rolled, view
@@ -17,7 +18,7 @@ from fracas.rules.sas.procedures.damage import resolve_damage
 from fracas.rules.sas.procedures.mass import break_free, dog_pile_bonus, save_vs_crush
 from fracas.rules.sas.procedures.movement import movement
 from fracas.rules.sas.reactions import reactions_to_move
-from fracas.rules.sas.readers import blocked_hexes, dist, underwater
+from fracas.rules.sas.readers import dist, underwater
 from fracas.rules.sas.rules import rule, setting
 from fracas.rules.sas.settings import settings_of
 
@@ -53,7 +54,7 @@ def _horde(
     taken = set(state.occupied())
     members: list[Combatant] = []
     reacted: list[ev.Event] = []
-    walls = blocked_hexes(state)
+    walls = map_blocked(state)
     aim = target  # the sort key's target (``target`` is bound again below, so not narrowed in a lambda)
     candidates = sorted(horde_helpers(state, c, target), key=lambda m: (dist(m, aim), m.id))
     for m in [c, *candidates]:
@@ -146,7 +147,7 @@ def _dog_pile(
 
 def _scatter(b: EventBuilder, state: FightState, members: list[Combatant], centre: Combatant) -> None:
     spaces = settings_of(state).horde_scatter_spaces
-    taken = set(state.occupied()) | blocked_hexes(state)
+    taken = set(state.occupied()) | map_blocked(state)
     for m in members:
         if m.pos is None or centre.pos is None:
             continue
@@ -195,7 +196,7 @@ def _trample(
             n
             for n in neighbours(target.pos)
             if n not in state.occupied()
-            and n not in blocked_hexes(state)
+            and n not in map_blocked(state)
             and (mc.pos is None or distance(n, mc.pos) > 1)
         ]
         if free:

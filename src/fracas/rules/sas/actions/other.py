@@ -11,6 +11,7 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import neighbours
 from fracas.engine.state import Combatant, FightState
+from fracas.engine.taken import map_blocked
 from fracas.rules.base import Modifier
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.attack import attack, situation
@@ -19,7 +20,7 @@ from fracas.rules.sas.movement import move_on_path, move_spaces, path_away
 from fracas.rules.sas.procedures.movement import stand_up
 from fracas.rules.sas.procedures.rolls import Effect, action_check, roll_expr, roll_penalties, skill_check
 from fracas.rules.sas.reactions import reactions_to_move
-from fracas.rules.sas.readers import adjacent_foes, blocked_hexes, dist, hands_left
+from fracas.rules.sas.readers import adjacent_foes, dist, hands_left
 from fracas.rules.sas.round import roll_save, rout, save_bonus
 from fracas.rules.sas.rules import rule, setting
 from fracas.rules.sas.settings import settings_of
@@ -206,7 +207,7 @@ def _dismount(
 ) -> None:
     mid = c.marks["mounted_on"]
     assert c.pos is not None
-    free = [n for n in neighbours(c.pos) if n not in state.occupied() and n not in blocked_hexes(state)]
+    free = [n for n in neighbours(c.pos) if n not in state.occupied() and n not in map_blocked(state)]
     if free:
         b.events.append(ev.Moved(c.id, (free[0],), "dismount", rule=rule("actions", "mount")))
     b.set_mark(c.id, "mounted_on", None)
