@@ -9,7 +9,7 @@ changed declaration +2, knocked down -3).
 Statistics (test_kernel_agrees_with_engine): the kernel's 20,000 fights and the engine's 800
 (FRACAS_SIM_ENGINE_RUNS=N for more) agree on every outcome's frequency (each side's wins, draws, each
 combatant's final status, each number of rounds, the casualties) by a two-proportion test at the 99.9%
-level; the seeds are fixed.
+level; the seeds are fixed. The same two checks run on random legal encounters (random_encounter).
 """
 
 from __future__ import annotations
@@ -149,21 +149,20 @@ def test_its_step_tests_are_the_ed1_table() -> None:
         assert mean == pytest.approx(float(want.mean), rel=1e-9), step
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_decisions_match_the_tactic(case: str) -> None:
-    """Declarations and turns of 60 engine fights: the kernel's choice is the tactic's command, and its
-    first Attack test's step and DN are the engine's."""
+def _face_by_face(sc, seeds: range, name: str) -> tuple[int, int, int, set[str]]:  # noqa: ANN001
+    """Plays engine fights of ``sc`` and checks, at every declaration and turn, that the kernel's choice is
+    the tactic's command and that its first Attack test's step and DN are the engine's. Returns the turns,
+    Attack tests and declarations checked, and the kinds of command seen."""
     from fracas.dice.source import RandomDice
     from fracas.engine.events import Rolled
     from fracas.engine.play import Fight
 
-    sc = CASES[case]()
     k = Ed1GroupKernel(sc.ruleset, sc.state)
     index = {cid: i for i, cid in enumerate(k.ids)}
     controllers = sc.ruleset.tactics()
     checked = numbers = declared = 0
     kinds: set[str] = set()
-    for seed in range(60):
+    for seed in seeds:
         fight = Fight(sc.ruleset, sc.state.clone(), RandomDice(seed), None, [], controllers, seed)
         fight.start()
         for _ in range(100_000):
@@ -177,7 +176,7 @@ def test_decisions_match_the_tactic(case: str) -> None:
             cmd = fight.auto_command(decision)
             me = index[cmd.actor]
             f = fight_from_state(k, state, random.Random(0))
-            where = f"{case} seed {seed} round {state.round}: {cmd}"
+            where = f"{name} seed {seed} round {state.round}: {cmd}"
             if decision.kind == "declare":
                 f._declare()
                 opts = cmd.args.get("options") or ()
@@ -218,11 +217,85 @@ def test_decisions_match_the_tactic(case: str) -> None:
                 assert (max(step, 1), dn) == (rolled.step, rolled.dn), where
                 numbers += 1
             checked += 1
+    return checked, numbers, declared, kinds
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_decisions_match_the_tactic(case: str) -> None:
+    """Declarations and turns of 60 engine fights: the kernel's choice is the tactic's command, and its
+    first Attack test's step and DN are the engine's."""
+    checked, numbers, declared, kinds = _face_by_face(CASES[case](), range(60), case)
     assert checked > 300 and numbers > 150 and declared > 300
     if case == "brawl":
         assert {"attack", "stand-up", "run"} <= kinds, kinds
     if case == "riders":
         assert {"attack charge", "reserve"} <= kinds, kinds
+
+
+TEMPLATES = ("ork-raider", "ork-rider", "thom-hammerblade", "bog-gob", "war-horse")
+
+
+def random_encounter(seed: int) -> dict:
+    """A random legal ED1 encounter the kernel takes: two or three sides of one to three bundled templates
+    each (characters, riders, creatures), on free hexes within 12 of the origin, with the optional rules
+    drawn on or off."""
+    rnd = random.Random(seed)
+    taken: set[tuple[int, int]] = set()
+
+    def free() -> list[int]:
+        while True:
+            h = (rnd.randint(-6, 6), rnd.randint(-6, 6))
+            if h not in taken:
+                taken.add(h)
+                return list(h)
+
+    sides = []
+    for s in range(rnd.choice((2, 2, 3))):
+        combatants = []
+        for c in range(rnd.randint(1, 3)):
+            entry = {"template": rnd.choice(TEMPLATES), "id": f"s{s}c{c}", "at": free()}
+            if rnd.random() < 0.3:
+                entry["player"] = True
+            combatants.append(entry)
+        sides.append({"name": f"Side {s}", "combatants": combatants})
+    options = {
+        o: rnd.random() < 0.5
+        for o in ("group-initiative", "wound-penalties", "armor-defeating-hits", "charge-damage")
+    }
+    name = f"random ED1 encounter {seed}"
+    return {
+        "version": 1, "ruleset": "ed1", "name": name, "max_rounds": rnd.randint(3, 12),
+        "options": options, "sides": sides,
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_encounters_decide_as_the_engine(seed: int) -> None:
+    """Random legal encounters (random_encounter): the kernel takes each, and at every declaration and turn
+    of 8 engine fights its choice and Attack test numbers are the engine's."""
+    sc = scenario_from_data(random_encounter(seed))
+    kernel, why = find_kernel(sc.ruleset, sc.state)
+    assert kernel is not None and kernel.name == "ed1-group", why
+    checked, _, declared, _ = _face_by_face(sc, range(8), f"random {seed}")
+    assert checked > 0 and declared > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_encounters_agree_with_engine(seed: int) -> None:
+    """Random legal encounters: the kernel's 20,000 fights and the engine's 400 agree at the 99.9% level on
+    every side's wins, the draws, each number of rounds and the casualties."""
+    sc = scenario_from_data(random_encounter(100 + seed))
+    kernel, why = find_kernel(sc.ruleset, sc.state)
+    assert kernel is not None, why
+    kt = kernel.run(KERNEL_RUNS, np.random.default_rng(seed))
+    et = engine_runs(sc.ruleset, sc.state, run_seeds(13, seed, 400))
+    ko, eo = _outcomes(kt, sc.state.max_rounds), _outcomes(et, sc.state.max_rounds)
+    bad = [
+        f"{k}: kernel {ko[k] / kt.runs:.4f}, engine {eo[k] / et.runs:.4f}"
+        for k in ko
+        if not _same(ko[k], kt.runs, eo[k], et.runs)
+    ]
+    assert not bad, "; ".join(bad)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
