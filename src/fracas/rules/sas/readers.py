@@ -1,4 +1,4 @@
-"""What the Spells & Swords rules read off the state: the map (underwater, blocked hexes), who is a
+"""What the Spells & Swords rules read off the state: the map (underwater), who is a
 foe and who stands next to whom, and the hands and weapons a combatant can still use.
 """
 

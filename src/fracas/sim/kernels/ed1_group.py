@@ -547,7 +547,7 @@ class _Fight:
         return sorted(values, key=lambda i: (-values[i], 0 if k.player[i] else 1, i))
 
     def _blocked(self, i: int) -> frozenset[tuple[int, int]]:
-        """engine.pathing.blocked: hexes held by anyone else not dead or fled (the map blocks none here)."""
+        """engine.taken.blocked: hexes held by anyone else not dead or fled (the map blocks none here)."""
         st, pos = self.status, self.pos
         return frozenset([pos[j] for j in range(self.n) if j != i and st[j] != DEAD and st[j] != FLED])
 
