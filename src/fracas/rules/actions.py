@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from fracas.errors import IllegalCommand
 
@@ -43,7 +43,14 @@ class Action(ABC, Generic[W]):
         """Emit the events of a legal ``command`` into ``work``."""
 
 
-A = TypeVar("A", bound="Action[Any]")
+class Named(Protocol):
+    """What a registry holds: anything with a ``name`` (an :class:`Action`, a ruleset's own action record)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+A = TypeVar("A", bound=Named)
 
 
 class Registry(Generic[A]):
