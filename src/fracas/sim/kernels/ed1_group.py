@@ -191,6 +191,7 @@ class Ed1GroupKernel:
         self._tests: dict[tuple[int, int], _Test] = {}
         self._routes: dict[tuple[Any, ...], list[tuple[int, int]] | None] = {}
         self._lines: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
+        self.plans: dict[tuple[Any, ...], Any] = {}  # _Fight._best_attack's choices
         cs = list(state.combatants.values())
         self.ids = tuple(c.id for c in cs)
         self.sides = tuple(state.sides)
@@ -636,47 +637,80 @@ class _Fight:
         self._check_end()
 
     def _attack_plan(self, i: int, t: int, move_left: int) -> tuple[Any, list[Any], bool, int, bool] | None:
-        """Ed1Tactic.attack_plan: the attack with the most expected damage (a changed declaration weighs +2
-        DN), where to move first, Karma; and the DN change a changed declaration brings."""
-        from fracas.rules.ed1.tactics import mean_step, p_hit
+        """Ed1Tactic.attack_plan: the attack with the most expected damage (a changed declaration or a
+        reserved action weighs +2 DN, a charge half the mount's Strength step), where to move first, Karma;
+        the DN change the attack brings and whether it is a charge."""
+        from fracas.rules.ed1.tactics import p_hit
 
         k = self.k
-        p = k.profiles[i]
-        tp = k.profiles[t]
         here, there = self.pos[i], self.pos[t]
         d = distance(here, there)
-        best = None
-        path = None
         act, declared, charge = self.decl[i]
         reserved = self.reserved[i] == self.round
         if self._is_charging(t) and not reserved:
             return None  # only a reserved action may attack a charger: every command refused
-        straight = self._charge_path(i, t, move_left) if charge else None
-        # expected_damage: Wounds - 1, whatever the wound-penalties option says
+        # where a close attack can be made from: here, at the end of the straight run of a declared charge
+        # (tactics.charge_path) or of the shortest way there (the tactic's route), or nowhere (None)
+        close_path: list[Any] | None = None
+        if d == 1:
+            close_path = []
+        elif d - 1 <= move_left and k.has_close[i]:
+            straight = self._charge_path(i, t, move_left) if charge else None
+            if straight is not None:
+                close_path = straight
+            else:
+                found = k.route(here, there, self._blocked(i), move_left)
+                close_path = found or None
+        # expected_damage reads Wounds - 1, whatever the wound-penalties option says
         w = self.wounds[i] - 1 if self.wounds[i] > 1 else 0
-        for a in p.attacks:
+        key = (
+            i, t, d, close_path is not None, close_path is not None and len(close_path) >= 2, w,
+            act == "attack" and declared == t, charge, reserved, self.down[t],
+        )  # fmt: skip
+        choice = k.plans.get(key, False)
+        if choice is False:
+            choice = k.plans[key] = self._best_attack(i, t, d, close_path, w, key[6], charge, reserved)
+        if choice is None:
+            return None
+        a, charging, plus = choice
+        cmd_path = close_path if a.close else []
+        karma = False
+        if a.karma and self.karma[i] > 0:
+            dn0 = k.profiles[t].physical_defense
+            ks = k.profiles[i].karma_step
+            karma = p_hit(a.step - w, dn0, ks) - p_hit(a.step - w, dn0) >= KARMA_GAIN
+        return a, cmd_path, karma, plus, charging  # type: ignore[return-value]
+
+    def _best_attack(
+        self,
+        i: int,
+        t: int,
+        d: int,
+        close_path: list[Any] | None,
+        w: int,
+        as_declared: bool,
+        charge: bool,
+        reserved: bool,
+    ) -> tuple[Any, bool, int] | None:
+        """attack_plan's scoring (remembered by the kernel: it depends only on the key it is filed under):
+        the first attack with the most expected damage, whether it is a charge, and its DN change."""
+        from fracas.rules.ed1.tactics import mean_step, p_hit
+
+        k = self.k
+        tp = k.profiles[t]
+        best = None
+        for a in k.profiles[i].attacks:
             if a.close:
-                if d == 1:
-                    cmd_path: list[Any] = []
-                elif d - 1 <= move_left:
-                    if straight is not None:
-                        cmd_path = straight
-                    else:
-                        if path is None:
-                            path = k.route(here, there, self._blocked(i), move_left)
-                        if not path:
-                            continue
-                        cmd_path = path
-                else:
+                if close_path is None:
                     continue
+                charging = charge and len(close_path) >= 2
             else:
                 if a.long is None or not within(d, a.long) or inside_minimum(range_hexes(d, 0, 0), a.minimum):
                     continue
-                cmd_path = []
-            charging = charge and a.close and len(cmd_path) >= 2
+                charging = False
             # declared_change: another action, target, or a charge declared and not made (or made and not
             # declared); a reserved action's +2 stands instead of it
-            changed = not (act == "attack" and declared == t) or charging != charge
+            changed = not as_declared or charging != charge
             plus = 2 if (changed or reserved) else 0
             dn = tp.physical_defense + plus - (3 if self.down[t] else 0)
             armor = 0 if a.armor == "none" else tp.physical_armor
@@ -684,15 +718,8 @@ class _Fight:
             if charging:
                 score += 0.5 * k.mount_strength[i]
             if best is None or score > best[0]:
-                best = (score, a, cmd_path, charging, plus)
-        if best is None:
-            return None
-        _, a, cmd_path, charging, plus = best
-        karma = False
-        if a.karma and self.karma[i] > 0:
-            dn0 = tp.physical_defense
-            karma = p_hit(a.step - w, dn0, p.karma_step) - p_hit(a.step - w, dn0) >= KARMA_GAIN
-        return a, cmd_path, karma, plus, charging
+                best = (score, a, charging, plus)
+        return None if best is None else (best[1], best[2], best[3])
 
     def _attack(self, i: int, t: int, a: Any, path: list[Any], karma: bool, plus: int, charge: bool) -> None:
         """EarthdawnRuleset._r_attack with Ed1Ruleset.attack_once: move, then ``actions`` attacks (until the
