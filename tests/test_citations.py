@@ -393,7 +393,7 @@ SAS_DYNAMIC_BASES: dict[str, tuple[str, ...]] = {
     "attack_modifiers": ("confusion", "choke"),
     "action_check": ("actions", "reactions"),
     "_horde": ("dog-pile", "horde-attack"),
-    "_validate_attack": ("dog-pile", "horde-attack"),
+    "_check_horde": ("dog-pile", "horde-attack"),
 }
 
 

@@ -12,9 +12,9 @@ from fracas.engine.play import Fight
 from fracas.engine.state import Condition
 from fracas.errors import IllegalCommand
 from fracas.rules.registry import get_ruleset
-from fracas.rules.sas.actions import ALL_ACTIONS, charge, magic, mass, move, other
+from fracas.rules.sas.actions import ALL_ACTIONS, charge, disengage, magic, mass, mounted, move, other
 from fracas.rules.sas.actions import attack as attack_actions
-from fracas.rules.sas.ruleset import ACTIONS
+from fracas.rules.sas.actions.registry import ACTIONS
 from fracas.rules.sas.tables import tables
 
 SAS = get_ruleset("sas")
@@ -187,14 +187,20 @@ def test_every_action_of_the_list_is_covered() -> None:
 
 
 def test_every_action_has_one_resolver_registered_where_it_lives() -> None:
-    """Resolving goes through the table the action modules register (sas/actions/): every action id the
-    ruleset knows has exactly one resolver, and nothing else is registered."""
+    """Resolving and validating go through the table the action modules register (sas/actions/): every
+    action id the ruleset knows has exactly one record, and nothing else is registered."""
     registered = [
-        a.name for module in (attack_actions, charge, magic, mass, move, other) for a in module.ACTIONS
+        a.name
+        for module in (attack_actions, charge, disengage, magic, mass, mounted, move, other)
+        for a in module.ACTIONS
     ]
     assert sorted(registered) == sorted(ALL_ACTIONS)
     assert set(ACTIONS) == set(ALL_ACTIONS)
     assert ACTIONS["charge"].resolve.__module__ == "fracas.rules.sas.actions.charge"
+    # an action's own checks live beside its resolver
+    for a in ACTIONS.values():
+        if a.validate is not None:
+            assert a.validate.__module__ == a.resolve.__module__, a.name
 
 
 def test_reactions_catch_missile_and_shield_spell() -> None:

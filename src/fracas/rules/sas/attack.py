@@ -15,7 +15,14 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.fold import EventBuilder, HiddenSet, next_value, rolled, view
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.procedures.attack import AttackResult, Situation, attack_modifiers, resolve_attack
+from fracas.rules.sas.procedures.attack import (
+    RANGE_BANDS,
+    AttackResult,
+    Situation,
+    attack_modifiers,
+    range_band,
+    resolve_attack,
+)
 from fracas.rules.sas.procedures.brawl import brawl_applies, brawl_roll, two_hand_substitute
 from fracas.rules.sas.procedures.damage import resolve_damage
 from fracas.rules.sas.procedures.rolls import Effect, action_check, roll_expr
@@ -342,3 +349,18 @@ def thrown(b: EventBuilder, c: Combatant, wid: str) -> None:
     b.set_mark(c.id, "weapon", spare[0] if spare else "unarmed")
     if wid == "bomb":
         b.set_mark(c.id, "fuse_lit", None)
+
+
+def check_range(state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
+    d = dist(c, target)
+    if d <= 1:
+        raise IllegalCommand(
+            "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
+        )
+    band = range_band(d * settings_of(state).meters_per_space, underwater(state))
+    limit = weapon.band or "short"
+    if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(limit):
+        raise IllegalCommand(
+            f"{target.name} is beyond {weapon.label} range ({limit})",
+            rule("attack-modifiers", f"range-{limit}"),
+        )

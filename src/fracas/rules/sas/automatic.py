@@ -9,7 +9,7 @@ from fracas.engine import events as ev
 from fracas.engine.hexgrid import DIRECTIONS, Hex
 from fracas.engine.state import Combatant, FightState
 from fracas.engine.taken import map_blocked
-from fracas.rules.sas.actions.other import flee
+from fracas.rules.sas.actions.disengage import flee
 from fracas.rules.sas.attack import attack
 from fracas.rules.sas.fold import EventBuilder, rolled, view
 from fracas.rules.sas.procedures.attack import Situation

@@ -31,8 +31,9 @@ from fracas.engine.hexgrid import direction_to, distance
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
 from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset
-from fracas.rules.sas.actions import ATTACK_ACTIONS, Action, charge, magic, mass, move, other
-from fracas.rules.sas.actions import attack as attack_actions
+from fracas.rules.sas.actions import ATTACK_ACTIONS
+from fracas.rules.sas.actions.mass import large_against, smaller_than
+from fracas.rules.sas.actions.registry import ACTIONS
 from fracas.rules.sas.automatic import automatic_turn
 from fracas.rules.sas.fold import DEFENSE_CONDITIONS, TURN_SCOPED, EventBuilder, HiddenSet, views_held
 from fracas.rules.sas.model import build_stats
@@ -42,7 +43,7 @@ from fracas.rules.sas.procedures.attack import Situation
 from fracas.rules.sas.round import auto_turn, next_actor, round_start, side_end, side_start
 from fracas.rules.sas.rules import catalog, rule, rule_list
 from fracas.rules.sas.tables import Settings, tables
-from fracas.rules.sas.validate import choices, large_against, smaller_than, validate
+from fracas.rules.sas.validate import choices, validate
 
 # condition labels that are nouns: "suffers Shock", not "is Shock"
 NOUN_CONDITIONS = frozenset(
@@ -52,20 +53,6 @@ NOUN_CONDITIONS = frozenset(
 
 
 GAINED_CONDITIONS = frozenset({"Shield Spell", "Battle Cry"})
-
-
-ACTIONS: dict[str, Action] = {
-    a.name: a
-    for a in (
-        *attack_actions.ACTIONS,
-        *charge.ACTIONS,
-        *mass.ACTIONS,
-        *move.ACTIONS,
-        *magic.ACTIONS,
-        *other.ACTIONS,
-    )
-}
-"""Every action of the COMBAT ROUND ACTIONS LIST and what resolves it, from the module that holds it."""
 
 
 class SasRuleset(Ruleset):

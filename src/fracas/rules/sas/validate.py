@@ -4,10 +4,7 @@ LIST), and the choices offered to a person.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fracas.engine.commands import Command, Decision
-from fracas.engine.hexgrid import distance
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import (
@@ -22,17 +19,14 @@ from fracas.rules.sas.actions import (
     PRONE_MOVES,
     RIDER_MOVES,
 )
-from fracas.rules.sas.actions.charge import hurl_path
 from fracas.rules.sas.actions.mass import horde_helpers
+from fracas.rules.sas.actions.registry import ACTIONS
 from fracas.rules.sas.fold import next_value, view
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.movement import move_spaces, no_room_next_to, no_way_through
-from fracas.rules.sas.procedures.attack import RANGE_BANDS, range_band
-from fracas.rules.sas.procedures.mass import large_creature
-from fracas.rules.sas.procedures.movement import can_charge, zone_of_control_blocks
-from fracas.rules.sas.readers import adjacent_foes, dist, dual_weapons, foes_of, hands_left, underwater
-from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.settings import settings_of
+from fracas.rules.sas.movement import no_room_next_to, no_way_through
+from fracas.rules.sas.procedures.movement import zone_of_control_blocks
+from fracas.rules.sas.readers import adjacent_foes, dist, foes_of, hands_left
+from fracas.rules.sas.rules import rule
 from fracas.rules.sas.tables import tables
 
 
@@ -96,7 +90,6 @@ def validate(state: FightState, command: Command) -> None:
 
 
 def _validate(state: FightState, cmd: Command) -> None:
-    t = tables()
     if cmd.action not in KNOWN_ACTIONS:
         raise IllegalCommand(
             f"unknown action {cmd.action!r}; known: {', '.join(ALL_ACTIONS)}", rule("actions")
@@ -155,120 +148,16 @@ def _validate(state: FightState, cmd: Command) -> None:
         )
     if a in ATTACK_ACTIONS:
         _validate_attack(state, c, f, target, cmd)
-    elif a in MOVE_ACTIONS:
-        if a == "sneak" and not c.hidden:
-            raise IllegalCommand("Sneak is moving while Hidden", rule("actions", "sneak"))
-        if "to" not in cmd.args and "toward" not in cmd.args and "away" not in cmd.args:
-            raise IllegalCommand(f"{a} needs args to: [q, r], toward: <id> or away: <id>", rule("actions", a))
-    elif a == "disengage":
-        if not adj:
-            raise IllegalCommand("Disengage is for leaving HTH: no foe is adjacent", rule("disengage"))
-        if target is not None and (target.side == c.side or dist(c, target) > 1):
-            raise IllegalCommand("Disengage from an adjacent foe", rule("disengage"))
-        if cmd.args.get("mode", "withdrawal") not in ("withdrawal", "flee"):
-            raise IllegalCommand(
-                "disengage mode is withdrawal or flee (a Rout is not chosen)", rule("disengage")
-            )
-    elif a == "change-facing":
-        if state.round == 1 and state.extra.get("surprise_side") not in (None, c.side):
-            raise IllegalCommand("Cannot change Facing if Surprised", rule("actions", "change-facing"))
-        if c.marks.get("free_action_round") == state.round:
-            # a Free Action once a turn (docs/rulesets/sas.md): a turn always comes to its action
-            raise IllegalCommand(
-                f"{c.name} has changed facing this turn already: now the turn's action",
-                rule("actions", "change-facing"),
-            )
-    elif a == "stand-up":
-        if not c.has("knocked-down"):
-            raise IllegalCommand(f"{c.name} is not prone", rule("actions", "stand-up"))
-    elif a == "pick-up":
-        if not c.marks.get("dropped"):
-            raise IllegalCommand(f"{c.name} has dropped nothing", rule("actions", "pick-up"))
-        hands, why, hand_rule = hands_left(c)
-        dropped = c.marks["dropped"]
-        if hands < 2 and dropped in t.weapons and t.weapons[dropped].hands > 1:
-            raise IllegalCommand(f"{c.name} {why}: the {dropped} needs two hands", hand_rule)
-    elif a == "mount":
-        if target is None or not target.stats.mount or target.side != c.side or target.marks.get("ridden_by"):
-            raise IllegalCommand("Mount needs a free steed of your side", rule("actions", "mount"))
-        if dist(c, target) > 1 or c.marks.get("mounted_on"):
-            raise IllegalCommand(
-                "the steed must be adjacent and you not already mounted", rule("actions", "mount")
-            )
-    elif a == "dismount":
-        if not c.marks.get("mounted_on"):
-            raise IllegalCommand(f"{c.name} is not mounted", rule("actions", "mount"))
-    elif a == "cast-spell":
-        spell = cmd.args.get("spell")
-        if not isinstance(spell, str) or spell not in c.stats.spells:
-            raise IllegalCommand(
-                f"{c.name} does not know {spell!r}; known: {', '.join(c.stats.spells) or 'none'}",
-                rule("spell-check"),
-            )
-        if t.magic.spells[spell].reaction:
-            raise IllegalCommand(f"{spell} is a reaction, cast during a foe's turn", rule("reactions"))
-        if spell in c.marks.get("spells_lost", ()):
-            raise IllegalCommand(
-                f"{c.name} has lost the use of {t.magic.spells[spell].label} for the day (Fizzle)",
-                rule("spell-check", "fizzle"),
-            )
-        if c.count("pp_used") + 1 > c.stats.power_points:
-            raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
-        if target is None or dist(c, target) > settings_of(state).spell_range_spaces or target.hidden:
-            raise IllegalCommand("the spell needs a seen target in range", setting("spell_range_spaces"))
-        if target.id == c.id:
-            # every cast spell of magic.toml (a setting: no spell list is public) is cast at a foe: a
-            # Bolt is an attack (ATTACKING "An Attacker picks his target"), the others a condition the
-            # target saves against; a side-mate in range may be aimed at (docs: Game master's calls)
-            attack = t.magic.spells[spell].attack_roll
-            raise IllegalCommand(
-                f"{c.name} cannot cast {t.magic.spells[spell].label} at himself: it is cast at a foe",
-                rule("attacking") if attack else rule("spell-check"),
-            )
-    elif a == "rally":
-        if not [
-            o
-            for o in state.on_side(c.side)
-            if o.has("routed") and dist(o, c) <= settings_of(state).rally_range_spaces
-        ]:
-            raise IllegalCommand("no Panicked (routed) unit in range", rule("actions", "rally"))
-    elif a == "set-to-receive-charge":
-        if not t.weapons[f.wielded].pole:
-            raise IllegalCommand(
-                "Set to Receive Charge requires a Spear or Pole-Arm",
-                rule("actions", "set-to-receive-charge"),
-            )
-    elif a == "overwatch":
-        if not t.weapons[f.wielded].ranged:
-            raise IllegalCommand("Go into Overwatch requires a Ranged Weapon", rule("actions", "overwatch"))
-    elif a in ("feint", "intimidate", "taunt"):
-        if target is None or target.side == c.side or target.status != "active":
-            raise IllegalCommand(f"{a} targets a foe", rule("actions", a))
-        reach = 1 if a == "feint" else settings_of(state).intimidate_range_spaces
-        if dist(c, target) > reach:
-            raise IllegalCommand(f"{target.name} is too far for {a}", rule("actions", a))
-    elif a == "quaff":
-        if c.count("potions") <= 0:
-            raise IllegalCommand(f"{c.name} has no potion", rule("actions", "quaff"))
-    elif a == "stop-bleed":
-        who = target or c
-        if who.count("bleeds") <= 0 or dist(c, who) > 1:
-            raise IllegalCommand(
-                "Stop Bleed needs a bleeding wound within reach", rule("actions", "stop-bleed")
-            )
-    elif a == "break-free":
-        if not (c.has("immobilized") or c.has("partial-immobilization")):
-            raise IllegalCommand(f"{c.name} is not held", rule("immobilized"))
-    elif a == "hide":
-        if adj:
-            raise IllegalCommand("cannot Hide while engaged in HTH", rule("actions", "hide"))
-    elif a == "light-fuse" and "bomb" not in c.stats.weapons:
-        raise IllegalCommand("Light Fuse needs a Gunpowder Bomb", rule("actions", "light-fuse"))
+    check = ACTIONS[a].validate  # the action's own checks, registered where it lives
+    if check is not None:
+        check(state, c, f, target, cmd)
 
 
 def _validate_attack(
     state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
 ) -> None:
+    """What ATTACKING asks of every attack (a target, a weapon in hand, hands for it, room next to the
+    target, a Continued attack's last round); each attack's own checks follow, registered with it."""
     t = tables()
     a = cmd.action
     if target is None:
@@ -316,7 +205,6 @@ def _validate_attack(
             # drawing a weapon into the one hand that holds the shield (docs: Game master's calls)
             raise IllegalCommand(f"{c.name} {why}: the one hand left holds the shield", hand_rule)
     d = dist(c, target)
-    move = move_spaces(state, c, 1.0)
     closing = a in (
         "close-to-attack",
         "sneak-attack",
@@ -343,113 +231,3 @@ def _validate_attack(
             raise IllegalCommand(
                 f"{a} is a Continued attack for HTH against an adjacent foe", rule("actions", a)
             )
-    if a == "attack":
-        if weapon.ranged or (weapon.band is not None and d > 1):
-            if d <= 1:
-                raise IllegalCommand(
-                    "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
-                )
-            _check_range(state, c, target, weapon)
-            if wid == "bomb" and not c.marks.get("fuse_lit"):
-                raise IllegalCommand("Light Fuse first", rule("actions", "light-fuse"))
-        elif d > 1:
-            raise IllegalCommand(
-                f"{target.name} is not adjacent: Close to Attack or Charge",
-                rule("actions", "close-to-attack"),
-            )
-        if cmd.args.get("disarm"):
-            held = target.marks.get("weapon") or target.stats.weapons[0]
-            if t.weapons[held].hands == 0:  # unarmed, or a bite, claws, hooves: nothing held to lose
-                raise IllegalCommand(f"{target.name} holds no weapon to lose", rule("disarmed"))
-        if cmd.args.get("dual"):
-            hands = dual_weapons(c, t)
-            if len(hands) < 2:
-                raise IllegalCommand("Dual Wield needs a one-handed weapon in each hand", rule("dual-wield"))
-    elif a == "aimed-shot":
-        _check_range(state, c, target, weapon)
-    elif a in ("close-to-attack", "sneak-attack"):
-        speed = 0.5 if a == "sneak-attack" else 1.0
-        if weapon.ranged:
-            raise IllegalCommand(f"{a} is a HTH attack", rule("actions", a))
-        if a == "sneak-attack" and not c.hidden:
-            raise IllegalCommand("Sneak Attack is made from hiding", rule("actions", a))
-        if d - 1 > int(move * speed):
-            raise IllegalCommand(
-                f"{target.name} is {d} spaces away; {c.name} moves {int(move * speed)}",
-                rule("actions", a),
-            )
-    elif a in ("charge", "hurling-charge"):
-        why = can_charge(f, len(adjacent_foes(state, c)), hidden=c.hidden)
-        if why:
-            raise IllegalCommand(f"{c.name} may not charge: {why}", rule("charge"))
-        cmove = move_spaces(state, c, 2.0, charge=True)
-        if a == "hurling-charge":
-            if not weapon.thrown and weapon.band is None:
-                raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
-            reach = int(t.attack.modifiers["range-short"].max_m / settings_of(state).meters_per_space)
-            if d - cmove > reach:
-                raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
-            path = hurl_path(state, c, target)
-            end = path[-1] if path else c.pos
-            assert end is not None and target.pos is not None
-            if distance(end, target.pos) <= 1:
-                # the charge toward him passes no hex 2+ spaces away to throw from (docs: Game master's
-                # calls): it would be a Charge, not a throw
-                raise IllegalCommand(
-                    f"{target.name} is too close to throw while charging: Charge instead",
-                    rule("actions", a),
-                )
-            if distance(end, target.pos) > reach:
-                raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
-        elif weapon.ranged or d - 1 > cmove:
-            raise IllegalCommand(f"{target.name} is {d} spaces away; a charge covers {cmove}", rule("charge"))
-    elif a == "leap-attack":
-        if c.altitude <= target.altitude:
-            raise IllegalCommand("Leap Attack is a pounce From Above", rule("actions", a))
-        if d > 1 + c.altitude - target.altitude:
-            raise IllegalCommand(f"{target.name} is too far to leap on", rule("actions", a))
-    elif a in ("horde", "dog-pile"):
-        if d - 1 > move:
-            raise IllegalCommand(f"{target.name} is out of reach for a {a}", rule("horde-attack"))
-        if not horde_helpers(state, c, target):
-            raise IllegalCommand(
-                f"{a} needs at least 2 attackers", rule("horde-attack" if a == "horde" else "dog-pile")
-            )
-        if a == "dog-pile" and not smaller_than(c, target):
-            raise IllegalCommand("a Dog Pile is smaller races against a larger one", rule("dog-pile"))
-    elif a == "trample":
-        if not large_against(state, c, target):
-            raise IllegalCommand(
-                f"{c.name} is not {settings_of(state).large_creature_sizes}+ size classes bigger",
-                rule("large-creature-attacks"),
-            )
-        if d - 1 > move:
-            raise IllegalCommand(f"{target.name} is out of reach", rule("large-creature-attacks"))
-
-
-def large_against(state: FightState, c: Combatant, target: Combatant) -> bool:
-    """LARGE CREATURE ATTACKS: ``c`` is Large enough, and enough size classes bigger than ``target``, to
-    Trample it (the encounter's settings); validate refuses a Trample otherwise, so the tactics ask
-    first."""
-    return large_creature(view(state, c), view(state, target))
-
-
-def smaller_than(c: Combatant, target: Combatant) -> bool:
-    """DOG PILE: smaller races pile on a larger one; validate refuses a Dog Pile otherwise, so the tactics
-    ask first."""
-    return bool(c.stats.size_index < target.stats.size_index)
-
-
-def _check_range(state: FightState, c: Combatant, target: Combatant, weapon: Any) -> None:
-    d = dist(c, target)
-    if d <= 1:
-        raise IllegalCommand(
-            "too close to use a Ranged Weapon (HTH range)", rule("attack-modifiers", "range-hth")
-        )
-    band = range_band(d * settings_of(state).meters_per_space, underwater(state))
-    limit = weapon.band or "short"
-    if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(limit):
-        raise IllegalCommand(
-            f"{target.name} is beyond {weapon.label} range ({limit})",
-            rule("attack-modifiers", f"range-{limit}"),
-        )

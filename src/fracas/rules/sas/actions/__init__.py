@@ -11,6 +11,7 @@ from fracas.dice.source import DiceSource
 from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.sas.fold import EventBuilder
+from fracas.rules.sas.model import Fighter
 
 MOVE_ACTIONS = ("walk", "run", "sneak")
 ATTACK_ACTIONS = (
@@ -72,10 +73,17 @@ Resolver = Callable[[EventBuilder, FightState, Combatant, Combatant | None, Comm
 dice``)."""
 
 
+Validator = Callable[[FightState, Combatant, Fighter, Combatant | None, Command], None]
+"""Raises IllegalCommand when the action's own conditions do not hold (``state, actor, actor's view, target,
+command``), after the checks every action and every attack pass (sas/validate.py)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One action of the COMBAT ROUND ACTIONS LIST and what resolves it (every id of ``ALL_ACTIONS`` has one,
-    registered by the module that holds the action)."""
+    """One action of the COMBAT ROUND ACTIONS LIST: what resolves it, and its own checks (every id of
+    ``ALL_ACTIONS`` has one, registered by the module that holds the action; actions/registry.py gathers
+    them)."""
 
     name: str
     resolve: Resolver
+    validate: Validator | None = None

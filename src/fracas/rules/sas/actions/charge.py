@@ -9,13 +9,16 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import Hex, distance
 from fracas.engine.state import Combatant, FightState
+from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.actions.other import battle_cry
 from fracas.rules.sas.attack import attack, situation, thrown
 from fracas.rules.sas.fold import EventBuilder, view
+from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.movement import move_on_path, move_spaces, moved_copy, path_to, struck, with_batch
+from fracas.rules.sas.procedures.movement import can_charge
 from fracas.rules.sas.reactions import reactions_to_move
-from fracas.rules.sas.readers import dist
+from fracas.rules.sas.readers import adjacent_foes, dist
 from fracas.rules.sas.rules import rule
 from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
@@ -245,10 +248,79 @@ def _leap_attack(
     attack(b, state, mc, target, situation(state, mc, target, "leap-attack"), dice, "leap-attack")
 
 
+def _check_closing(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Close to Attack, Sneak Attack: a HTH attack within the move (a Sneak Attack from hiding)."""
+    assert target is not None
+    a = cmd.action
+    weapon = tables().weapons[cmd.args.get("weapon") or f.wielded]
+    d = dist(c, target)
+    move = move_spaces(state, c, 1.0)
+    speed = 0.5 if a == "sneak-attack" else 1.0
+    if weapon.ranged:
+        raise IllegalCommand(f"{a} is a HTH attack", rule("actions", a))
+    if a == "sneak-attack" and not c.hidden:
+        raise IllegalCommand("Sneak Attack is made from hiding", rule("actions", a))
+    if d - 1 > int(move * speed):
+        raise IllegalCommand(
+            f"{target.name} is {d} spaces away; {c.name} moves {int(move * speed)}",
+            rule("actions", a),
+        )
+
+
+def _check_charge(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """CHARGE RULES: may he charge; within double speed (a Hurling Charge: a throw within Short range)."""
+    assert target is not None
+    a = cmd.action
+    t = tables()
+    weapon = t.weapons[cmd.args.get("weapon") or f.wielded]
+    d = dist(c, target)
+    why = can_charge(f, len(adjacent_foes(state, c)), hidden=c.hidden)
+    if why:
+        raise IllegalCommand(f"{c.name} may not charge: {why}", rule("charge"))
+    cmove = move_spaces(state, c, 2.0, charge=True)
+    if a == "hurling-charge":
+        if not weapon.thrown and weapon.band is None:
+            raise IllegalCommand("Hurling Charge throws a weapon", rule("actions", a))
+        reach = int(t.attack.modifiers["range-short"].max_m / settings_of(state).meters_per_space)
+        if d - cmove > reach:
+            raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
+        path = hurl_path(state, c, target)
+        end = path[-1] if path else c.pos
+        assert end is not None and target.pos is not None
+        if distance(end, target.pos) <= 1:
+            # the charge toward him passes no hex 2+ spaces away to throw from (docs: Game master's
+            # calls): it would be a Charge, not a throw
+            raise IllegalCommand(
+                f"{target.name} is too close to throw while charging: Charge instead",
+                rule("actions", a),
+            )
+        if distance(end, target.pos) > reach:
+            raise IllegalCommand(f"{target.name} is out of reach", rule("actions", a))
+    elif weapon.ranged or d - 1 > cmove:
+        raise IllegalCommand(f"{target.name} is {d} spaces away; a charge covers {cmove}", rule("charge"))
+
+
+def _check_leap_attack(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Leap Attack: a pounce From Above, as far as the height allows."""
+    assert target is not None
+    a = cmd.action
+    d = dist(c, target)
+    if c.altitude <= target.altitude:
+        raise IllegalCommand("Leap Attack is a pounce From Above", rule("actions", a))
+    if d > 1 + c.altitude - target.altitude:
+        raise IllegalCommand(f"{target.name} is too far to leap on", rule("actions", a))
+
+
 ACTIONS = (
-    Action("close-to-attack", _close_to_attack),
-    Action("charge", _charge),
-    Action("hurling-charge", _hurling_charge),
-    Action("sneak-attack", _sneak_attack),
-    Action("leap-attack", _leap_attack),
+    Action("close-to-attack", _close_to_attack, _check_closing),
+    Action("charge", _charge, _check_charge),
+    Action("hurling-charge", _hurling_charge, _check_charge),
+    Action("sneak-attack", _sneak_attack, _check_closing),
+    Action("leap-attack", _leap_attack, _check_leap_attack),
 )

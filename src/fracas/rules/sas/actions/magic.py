@@ -8,9 +8,11 @@ from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
+from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.attack import attack, situation
 from fracas.rules.sas.fold import EventBuilder, view
+from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures.rolls import Effect, roll_expr, roll_penalties
 from fracas.rules.sas.procedures.wounds import knocked_down
 from fracas.rules.sas.readers import dist
@@ -99,4 +101,37 @@ def _cast_spell(
         )
 
 
-ACTIONS = (Action("cast-spell", _cast_spell),)
+def _check_cast_spell(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Cast Spell (reference 5.1): a spell he knows, not lost today, a Power Point, a seen foe in range."""
+    t = tables()
+    spell = cmd.args.get("spell")
+    if not isinstance(spell, str) or spell not in c.stats.spells:
+        raise IllegalCommand(
+            f"{c.name} does not know {spell!r}; known: {', '.join(c.stats.spells) or 'none'}",
+            rule("spell-check"),
+        )
+    if t.magic.spells[spell].reaction:
+        raise IllegalCommand(f"{spell} is a reaction, cast during a foe's turn", rule("reactions"))
+    if spell in c.marks.get("spells_lost", ()):
+        raise IllegalCommand(
+            f"{c.name} has lost the use of {t.magic.spells[spell].label} for the day (Fizzle)",
+            rule("spell-check", "fizzle"),
+        )
+    if c.count("pp_used") + 1 > c.stats.power_points:
+        raise IllegalCommand(f"{c.name} has no Power Points left", rule("spell-check"))
+    if target is None or dist(c, target) > settings_of(state).spell_range_spaces or target.hidden:
+        raise IllegalCommand("the spell needs a seen target in range", setting("spell_range_spaces"))
+    if target.id == c.id:
+        # every cast spell of magic.toml (a setting: no spell list is public) is cast at a foe: a
+        # Bolt is an attack (ATTACKING "An Attacker picks his target"), the others a condition the
+        # target saves against; a side-mate in range may be aimed at (docs: Game master's calls)
+        attack = t.magic.spells[spell].attack_roll
+        raise IllegalCommand(
+            f"{c.name} cannot cast {t.magic.spells[spell].label} at himself: it is cast at a foe",
+            rule("attacking") if attack else rule("spell-check"),
+        )
+
+
+ACTIONS = (Action("cast-spell", _cast_spell, _check_cast_spell),)

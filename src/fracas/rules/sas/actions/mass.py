@@ -10,12 +10,14 @@ from fracas.engine.commands import Command
 from fracas.engine.hexgrid import Hex, direction_to, distance, neighbours
 from fracas.engine.state import Combatant, FightState
 from fracas.engine.taken import map_blocked
+from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.attack import attack, situation
 from fracas.rules.sas.fold import EventBuilder, rolled, view
+from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.movement import move_on_path, move_spaces, moved_copy, path_to, struck
 from fracas.rules.sas.procedures.damage import resolve_damage
-from fracas.rules.sas.procedures.mass import break_free, dog_pile_bonus, save_vs_crush
+from fracas.rules.sas.procedures.mass import break_free, dog_pile_bonus, large_creature, save_vs_crush
 from fracas.rules.sas.procedures.movement import movement
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import dist, underwater
@@ -231,9 +233,62 @@ def _break_free(
         b.set_mark(c.id, "pile", None)
 
 
+def _check_break_free(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Break Free: when held."""
+    if not (c.has("immobilized") or c.has("partial-immobilization")):
+        raise IllegalCommand(f"{c.name} is not held", rule("immobilized"))
+
+
+def _check_horde(state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command) -> None:
+    """HORDE ATTACK, DOG PILE: within a move, side-mates to join, a Dog Pile on a larger foe."""
+    assert target is not None
+    a = cmd.action
+    d = dist(c, target)
+    move = move_spaces(state, c, 1.0)
+    if d - 1 > move:
+        raise IllegalCommand(f"{target.name} is out of reach for a {a}", rule("horde-attack"))
+    if not horde_helpers(state, c, target):
+        raise IllegalCommand(
+            f"{a} needs at least 2 attackers", rule("horde-attack" if a == "horde" else "dog-pile")
+        )
+    if a == "dog-pile" and not smaller_than(c, target):
+        raise IllegalCommand("a Dog Pile is smaller races against a larger one", rule("dog-pile"))
+
+
+def _check_trample(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """LARGE CREATURE ATTACKS: big enough, within a move."""
+    assert target is not None
+    d = dist(c, target)
+    move = move_spaces(state, c, 1.0)
+    if not large_against(state, c, target):
+        raise IllegalCommand(
+            f"{c.name} is not {settings_of(state).large_creature_sizes}+ size classes bigger",
+            rule("large-creature-attacks"),
+        )
+    if d - 1 > move:
+        raise IllegalCommand(f"{target.name} is out of reach", rule("large-creature-attacks"))
+
+
+def large_against(state: FightState, c: Combatant, target: Combatant) -> bool:
+    """LARGE CREATURE ATTACKS: ``c`` is Large enough, and enough size classes bigger than ``target``, to
+    Trample it (the encounter's settings); validate refuses a Trample otherwise, so the tactics ask
+    first."""
+    return large_creature(view(state, c), view(state, target))
+
+
+def smaller_than(c: Combatant, target: Combatant) -> bool:
+    """DOG PILE: smaller races pile on a larger one; validate refuses a Dog Pile otherwise, so the tactics
+    ask first."""
+    return bool(c.stats.size_index < target.stats.size_index)
+
+
 ACTIONS = (
-    Action("horde", _horde),
-    Action("dog-pile", _dog_pile),
-    Action("trample", _trample),
-    Action("break-free", _break_free),
+    Action("horde", _horde, _check_horde),
+    Action("dog-pile", _dog_pile, _check_horde),
+    Action("trample", _trample, _check_trample),
+    Action("break-free", _break_free, _check_break_free),
 )

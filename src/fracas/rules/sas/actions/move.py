@@ -9,6 +9,7 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import Action
 from fracas.rules.sas.fold import EventBuilder
+from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.movement import move_on_path, move_spaces, path_away, path_to
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.rules import rule
@@ -72,8 +73,17 @@ def _sneak(
     _walk(b, state, c, target, cmd, dice, 0.5, "sneak")
 
 
+def _check_move(state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command) -> None:
+    """Sneak is made Hidden; a move says where to."""
+    a = cmd.action
+    if a == "sneak" and not c.hidden:
+        raise IllegalCommand("Sneak is moving while Hidden", rule("actions", "sneak"))
+    if "to" not in cmd.args and "toward" not in cmd.args and "away" not in cmd.args:
+        raise IllegalCommand(f"{a} needs args to: [q, r], toward: <id> or away: <id>", rule("actions", a))
+
+
 ACTIONS = (
-    Action("walk", _walk),
-    Action("run", _run),
-    Action("sneak", _sneak),
+    Action("walk", _walk, _check_move),
+    Action("run", _run, _check_move),
+    Action("sneak", _sneak, _check_move),
 )

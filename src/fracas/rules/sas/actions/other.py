@@ -9,91 +9,19 @@ from __future__ import annotations
 from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
-from fracas.engine.hexgrid import neighbours
 from fracas.engine.state import Combatant, FightState
-from fracas.engine.taken import map_blocked
+from fracas.errors import IllegalCommand
 from fracas.rules.base import Modifier
 from fracas.rules.sas.actions import Action
-from fracas.rules.sas.attack import attack, situation
 from fracas.rules.sas.fold import EventBuilder, HiddenSet, rolled, view
-from fracas.rules.sas.movement import move_on_path, move_spaces, path_away
+from fracas.rules.sas.model import Fighter
 from fracas.rules.sas.procedures.movement import stand_up
 from fracas.rules.sas.procedures.rolls import Effect, action_check, roll_expr, roll_penalties, skill_check
-from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import adjacent_foes, dist, hands_left
 from fracas.rules.sas.round import roll_save, rout, save_bonus
 from fracas.rules.sas.rules import rule, setting
 from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import tables
-
-
-def _disengage(
-    b: EventBuilder,
-    state: FightState,
-    c: Combatant,
-    target: Combatant | None,
-    cmd: Command,
-    dice: DiceSource,
-) -> None:
-    t = tables()
-    mode = cmd.args.get("mode", "withdrawal")
-    if mode == "flee":
-        flee(
-            b,
-            state,
-            c,
-            speed=t.combat.num("disengage", "flee_speed"),
-            rid=rule("disengage", "flee"),
-            dice=dice,
-            fleeing=True,
-        )
-        return
-    rid = rule("disengage", "fighting-withdrawal")
-    if target is not None and dist(c, target) <= 1 and target.side != c.side:
-        attack(
-            b,
-            state,
-            c,
-            target,
-            situation(state, c, target, "attack", withdrawal=True),
-            dice,
-            "attack",
-        )
-    spaces = move_spaces(state, c, t.combat.num("disengage", "withdrawal_speed"))
-    path = path_away(state, c, spaces)
-    face = target.pos if target is not None else None
-    move_on_path(b, state, c, path, "withdraw", rid, face_to=face)
-    b.add_condition(
-        c.id,
-        "withdrawal",
-        None,
-        t.combat.num("disengage", "withdrawal_defense"),
-        "Fighting Withdrawal",
-        rid,
-    )
-    # his Defense +1 is on him as he moves ("Get Defense +1 while Doing this"): a reaction sees it
-    reactions_to_move(b, state, c, path, dice, charging=False)
-
-
-def flee(
-    b: EventBuilder,
-    state: FightState,
-    c: Combatant,
-    speed: float,
-    rid: str,
-    dice: DiceSource,
-    fleeing: bool = False,
-) -> None:
-    """DISENGAGE: Flee ("Move away from Foe at full speed with your back to foe": ``fleeing``) or Rout
-    ("Run away from Danger at Swift +2"). Either is a move on his turn, so it draws the reactions to a
-    move (REACTIONS: Fire from Overwatch; "Go into Overwatch - ... Attack First after Foe Moves on his
-    Turn"), which see his back turned."""
-    spaces = move_spaces(state, c, speed)
-    path = path_away(state, c, spaces)
-    move_on_path(b, state, c, path, "flee", rid)
-    if fleeing:
-        b.add_condition(c.id, "fleeing", None, 0, "Flee: back to the foe", rule("disengage", "flee"))
-    reactions_to_move(b, state, c, path, dice, charging=False)
 
 
 def _hide(
@@ -179,39 +107,6 @@ def _pick_up(
                 c.id,
                 hand_rule,
             )
-
-
-def _mount(
-    b: EventBuilder,
-    state: FightState,
-    c: Combatant,
-    target: Combatant | None,
-    cmd: Command,
-    dice: DiceSource,
-) -> None:
-    assert target is not None and target.pos is not None
-    b.events.append(ev.Moved(c.id, (target.pos,), "mount", rule=rule("actions", "mount")))
-    b.set_mark(c.id, "mounted_on", target.id)
-    b.set_mark(target.id, "ridden_by", c.id)
-    if c.stats.skill("ride") < tables().combat.num("mounted", "min_ride"):
-        b.note(f"{c.name} rides with Ride below +2: no mounted combat bonuses", c.id, rule("mounted"))
-
-
-def _dismount(
-    b: EventBuilder,
-    state: FightState,
-    c: Combatant,
-    target: Combatant | None,
-    cmd: Command,
-    dice: DiceSource,
-) -> None:
-    mid = c.marks["mounted_on"]
-    assert c.pos is not None
-    free = [n for n in neighbours(c.pos) if n not in state.occupied() and n not in map_blocked(state)]
-    if free:
-        b.events.append(ev.Moved(c.id, (free[0],), "dismount", rule=rule("actions", "mount")))
-    b.set_mark(c.id, "mounted_on", None)
-    b.set_mark(mid, "ridden_by", None)
 
 
 def battle_cry(
@@ -430,27 +325,132 @@ def _nothing(
     return
 
 
+def _check_change_facing(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Change Facing: not Surprised; a Free Action once a turn."""
+    if state.round == 1 and state.extra.get("surprise_side") not in (None, c.side):
+        raise IllegalCommand("Cannot change Facing if Surprised", rule("actions", "change-facing"))
+    if c.marks.get("free_action_round") == state.round:
+        # a Free Action once a turn (docs/rulesets/sas.md): a turn always comes to its action
+        raise IllegalCommand(
+            f"{c.name} has changed facing this turn already: now the turn's action",
+            rule("actions", "change-facing"),
+        )
+
+
+def _check_stand_up(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Stand Up: when prone."""
+    if not c.has("knocked-down"):
+        raise IllegalCommand(f"{c.name} is not prone", rule("actions", "stand-up"))
+
+
+def _check_pick_up(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Pick up Dropped Item: something dropped, hands to hold it."""
+    t = tables()
+    if not c.marks.get("dropped"):
+        raise IllegalCommand(f"{c.name} has dropped nothing", rule("actions", "pick-up"))
+    hands, why, hand_rule = hands_left(c)
+    dropped = c.marks["dropped"]
+    if hands < 2 and dropped in t.weapons and t.weapons[dropped].hands > 1:
+        raise IllegalCommand(f"{c.name} {why}: the {dropped} needs two hands", hand_rule)
+
+
+def _check_rally(state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command) -> None:
+    """Rally: a routed side-mate in range."""
+    if not [
+        o
+        for o in state.on_side(c.side)
+        if o.has("routed") and dist(o, c) <= settings_of(state).rally_range_spaces
+    ]:
+        raise IllegalCommand("no Panicked (routed) unit in range", rule("actions", "rally"))
+
+
+def _check_set_to_receive_charge(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Set to Receive Charge: a spear or pole-arm."""
+    t = tables()
+    if not t.weapons[f.wielded].pole:
+        raise IllegalCommand(
+            "Set to Receive Charge requires a Spear or Pole-Arm",
+            rule("actions", "set-to-receive-charge"),
+        )
+
+
+def _check_overwatch(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Go into Overwatch: a ranged weapon."""
+    t = tables()
+    if not t.weapons[f.wielded].ranged:
+        raise IllegalCommand("Go into Overwatch requires a Ranged Weapon", rule("actions", "overwatch"))
+
+
+def _check_foe_in_reach(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Feint, Intimidate, Taunt: a foe in reach."""
+    a = cmd.action
+    if target is None or target.side == c.side or target.status != "active":
+        raise IllegalCommand(f"{a} targets a foe", rule("actions", a))
+    reach = 1 if a == "feint" else settings_of(state).intimidate_range_spaces
+    if dist(c, target) > reach:
+        raise IllegalCommand(f"{target.name} is too far for {a}", rule("actions", a))
+
+
+def _check_quaff(state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command) -> None:
+    """Quaff: a potion left."""
+    if c.count("potions") <= 0:
+        raise IllegalCommand(f"{c.name} has no potion", rule("actions", "quaff"))
+
+
+def _check_stop_bleed(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Stop Bleed: a bleeding wound within reach."""
+    who = target or c
+    if who.count("bleeds") <= 0 or dist(c, who) > 1:
+        raise IllegalCommand("Stop Bleed needs a bleeding wound within reach", rule("actions", "stop-bleed"))
+
+
+def _check_hide(state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command) -> None:
+    """Hide: not engaged in HTH."""
+    adj = adjacent_foes(state, c)
+    if adj:
+        raise IllegalCommand("cannot Hide while engaged in HTH", rule("actions", "hide"))
+
+
+def _check_light_fuse(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """Light Fuse: a Gunpowder Bomb."""
+    if "bomb" not in c.stats.weapons:
+        raise IllegalCommand("Light Fuse needs a Gunpowder Bomb", rule("actions", "light-fuse"))
+
+
 ACTIONS = (
-    Action("disengage", _disengage),
-    Action("hide", _hide),
+    Action("hide", _hide, _check_hide),
     Action("lookout", _lookout),
-    Action("change-facing", _change_facing),
-    Action("stand-up", _stand_up),
-    Action("pick-up", _pick_up),
-    Action("mount", _mount),
-    Action("dismount", _dismount),
+    Action("change-facing", _change_facing, _check_change_facing),
+    Action("stand-up", _stand_up, _check_stand_up),
+    Action("pick-up", _pick_up, _check_pick_up),
     Action("battle-cry", battle_cry),
-    Action("rally", _rally),
-    Action("set-to-receive-charge", _set_to_receive_charge),
-    Action("overwatch", _overwatch),
-    Action("feint", _feint),
+    Action("rally", _rally, _check_rally),
+    Action("set-to-receive-charge", _set_to_receive_charge, _check_set_to_receive_charge),
+    Action("overwatch", _overwatch, _check_overwatch),
+    Action("feint", _feint, _check_foe_in_reach),
     Action("defensive-stance", _defensive_stance),
-    Action("light-fuse", _light_fuse),
+    Action("light-fuse", _light_fuse, _check_light_fuse),
     Action("apply-poison", _apply_poison),
     Action("rummage", _rummage),
-    Action("quaff", _quaff),
-    Action("stop-bleed", _stop_bleed),
-    Action("intimidate", _intimidate),
-    Action("taunt", _taunt),
+    Action("quaff", _quaff, _check_quaff),
+    Action("stop-bleed", _stop_bleed, _check_stop_bleed),
+    Action("intimidate", _intimidate, _check_foe_in_reach),
+    Action("taunt", _taunt, _check_foe_in_reach),
     Action("nothing", _nothing),
 )
