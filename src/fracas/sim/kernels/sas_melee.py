@@ -300,7 +300,7 @@ class SasDuelKernel:
         s = settings_of(state)
         A = t.attack.modifiers
         conds = t.conditions.conditions
-        P = np.zeros(K.NP, np.int64)
+        P = np.zeros(K.NPT, np.int64)
         P[K.P_MAX_ROUNDS] = self.max_rounds
         P[K.P_BRAWL] = int(
             bool(state.options.get("brawl-rule", True)) and cs[0].stats.humanoid and cs[1].stats.humanoid
@@ -349,12 +349,12 @@ class SasDuelKernel:
         P[K.P_FATIGUE_ROUNDS] = s.fatigue_rounds
         P[K.P_CHARGE_DEF] = t.combat.num("charge", "defense")
         P[K.P_PRONE_DAMAGE] = conds["knocked-down"].combat_rolls
-        self.P = P
 
         nws = [len(c.stats.weapons) for c in cs]
         mw = max(nws) + 1
-        S = np.zeros((2, K.NS), np.int64)
-        W = np.zeros((2, mw, 4), np.int64)
+        if mw > K.WMAX:
+            raise Unsupported(f"more than {K.WMAX - 1} weapons carried")
+        S = np.zeros((2, K.NSW), np.int64)  # the static columns of the loop's X: S_* and the weapons
         self._side_of = [self.sides.index(c.side) for c in cs]
         for i, c in enumerate(cs):
             st = c.stats
@@ -378,13 +378,14 @@ class SasDuelKernel:
             S[i, K.S_REROLLS] = t.saves.rerolls_per_day if st.race in t.saves.reroll_races else 0
             for w, wid in enumerate([*st.weapons, "unarmed"]):
                 wp = t.weapons[wid]
-                W[i, w] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
-        self.S, self.W = S, W
+                at = K.XW + 4 * w
+                S[i, at : at + 4] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
+        self.S = S
 
         # brawl rows (procedures.brawl_effects)
         parts = [r.id for r in t.wounds.body_parts.rows]
         nrows = len(t.brawl.rows)
-        B = np.zeros((nrows + 1, 7), np.int64)
+        B = np.zeros((nrows + 1, K.BW), np.int64)
         for r, row in enumerate(t.brawl.rows, start=1):
             if row.effect not in _BRAWL_EFFECTS:
                 raise Unsupported(f"Random Brawl Attack effect {row.effect!r}")
@@ -399,10 +400,10 @@ class SasDuelKernel:
                 n,
                 sides,
             )
-        self.B = B
 
         # the static part of every attack and damage roll, from the ruleset's own modifiers
         acts = (None, "hack-and-slash", "mighty-blow", "charge", "close-to-attack")
+        assert len(acts) == K.NACT
         # every attack is made next to each other, facing each other: where they start, or where the one who
         # closes stops on the line between them
         near = state
@@ -429,7 +430,6 @@ class SasDuelKernel:
                             ATK[i, wa, wd, k, b] = sum(m.value for m in attack_modifiers(att, dfn, sit))
                             if wd == 0:
                                 DMG[i, wa, k, b] = sum(m.value for m in damage_modifiers(att, dfn, sit))
-        self.ATK, self.DMG = ATK, DMG
 
         codes = np.zeros((20, THI - TLO + 1), np.int64)
         for face in range(1, 21):
@@ -444,7 +444,6 @@ class SasDuelKernel:
                 else:
                     code = K.A_MISS
                 codes[face - 1, tot - TLO] = code
-        self.AROW = codes
         wound = {"superficial": 0, "light": 1, "heavy": 2, "mortal": 3}
         table = {None: 0, "light": 1, "major": 2}
         drow = np.zeros((DHI - DLO + 1, 4), np.int64)
@@ -452,10 +451,21 @@ class SasDuelKernel:
             row = t.damage.lookup(tot)
             w = 3 if row.instant_death else wound[row.wound]
             drow[tot - DLO] = (row.markers, w, row.foe_fumble_die, table[row.wound_table])
-        self.DROW = drow
+        # the tables after the numbers, one array (sas_core: P_ATK...)
+        P[K.P_MW] = mw
+        P[K.P_NB] = len(brows)
+        P[K.P_ACOLS] = codes.shape[1]
+        P[K.P_DROWS] = drow.shape[0]
+        parts_ = [P]
+        at = K.NPT
+        for key, table in ((K.P_ATK, ATK), (K.P_DMG, DMG), (K.P_AROW, codes), (K.P_DROW, drow), (K.P_B, B)):
+            P[key] = at
+            parts_.append(table.ravel())
+            at += table.size
+        self.P = np.concatenate(parts_)
 
     def _args(self) -> tuple[Any, ...]:
-        return (self.P, self.S, self.W, (self.ATK, self.DMG, self.AROW, self.DROW, self.B))
+        return (self.P, self.S)
 
     # ----- running -----------------------------------------------------------------------------------
     def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:
