@@ -58,6 +58,15 @@ WARM_UPS: dict[str, dict[str, Any]] = {
             {"name": "B", "combatants": [{"template": "goblin", "id": "b", "at": [1, 0]}]},
         ],
     },
+    "gurps-group": {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "GURPS on foot (kernel warm-up)",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "swordsman", "id": "a", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "axeman", "id": "b", "at": [2, 0]}]},
+        ],
+    },
 }
 
 

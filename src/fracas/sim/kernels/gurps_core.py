@@ -1,0 +1,770 @@
+"""The compiled loop of the GURPS group kernel (numba): one fight after another, scalar code over small
+arrays.
+
+Every function here mirrors, for a fight on foot that the builder (gurps_group.py) accepts, a piece of the
+``gurps4`` ruleset and of its ``default`` and ``aggressive`` tactics (the docstrings name the engine function
+each follows), and draws its dice **in the engine's order**: every die of a GURPS fight is a d6 (3d6 rolls,
+damage dice, the turn-order tie die), so the engine can replay a kernel fight from its faces
+(:meth:`~fracas.sim.kernels.gurps_group.GurpsGroupKernel.replay`; the tests do, face by face). A fight the
+loop cannot finish (a path search wider than its window) is handed back with the faces drawn so far and
+the engine replays and finishes it.
+
+Numbers come in from the builder: ``C`` (per combatant, the ``C_*`` columns), ``SK`` (the attack roll's
+static part), ``INJ`` (the injury of each basic damage, worked out by the engine's ``injury_from``), ``P``
+(the ``P_*`` parameters) and ``CRIT`` (the Critical Hit Table, B556).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+def _jit(**options: bool):  # noqa: ANN202
+    """numba's ``njit``, cached on disk; compiled in each process where no cache can be written."""
+
+    def wrap(f):  # noqa: ANN001, ANN202
+        try:
+            return njit(cache=True, **options)(f)
+        except RuntimeError:  # no cache locator: nowhere to write
+            return njit(**options)(f)
+
+    return wrap
+
+
+# per combatant static numbers C[i, ...]
+C_SIDE, C_HT, C_DX, C_HP, C_ST, C_MOVE, C_DODGE, C_HPT, C_AGGR, C_RANK = range(10)
+C_DN, C_DADD, C_DTYPE, C_MINB, C_REACH, C_STOP, C_WPARRY, C_WUNBAL, C_WFENCE = range(10, 19)
+C_PPARRY, C_PFENCE, C_BLOCK, C_DB, C_Q0, C_R0, C_SPEED, C_PUNCH3 = range(19, 27)
+NC = 27
+# parameters P[...]
+P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
+NP = 6
+# damage types the loop tells apart (knockback, B378)
+T_CR, T_CUT, T_OTHER = 0, 1, 2
+# statuses
+ACTIVE, UNCONSCIOUS, DEAD, MORTAL = 0, 1, 2, 3
+# Critical Hit Table effects (injury.CRIT_EFFECTS)
+K_NONE, K_TRIPLE, K_DR_HALF, K_DOUBLE, K_MAX, K_MAJOR, K_DOUBLE_SHOCK, K_DROP = range(8)
+# the per-fight state X[i, ...]
+X_Q, X_R, X_STATUS, X_INJ, X_LYING, X_UNREADY, X_SHUNREADY, X_STUNNED, X_STUNREC, X_SHOCK = range(10)
+X_SHOCKNOW, X_RETREATED, X_WPARRIES, X_PPARRIES, X_BLOCKED, X_ATTACKED, X_ATTLAST, X_AOA = range(10, 18)
+X_DEALT, X_TAKEN = 18, 19
+NX = 20
+
+BACK_WINDOW = 1  # a path search wider than the window
+WIN = 48  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
+WOFF = WIN + 1
+WSIDE = 2 * WOFF + 1
+
+DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)  # hexgrid.DIRECTIONS
+DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
+
+
+# ----- dice --------------------------------------------------------------------------------------------
+
+
+@_jit()
+def _next64(rs: np.ndarray) -> np.uint64:
+    """SplitMix64 (Steele, Lea, Flood 2014): one 64-bit word of the fight's stream."""
+    x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
+    rs[0] = x
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@_jit()
+def _d6(rs: np.ndarray, tr: np.ndarray, tn: np.ndarray) -> int:
+    """One d6 (53 random bits scaled: a bias below 1e-14), traced when ``tr`` has room."""
+    z = _next64(rs) >> np.uint64(11)
+    face = int((z * np.uint64(6)) >> np.uint64(53)) + 1
+    k = tn[0]
+    if k < tr.shape[1]:
+        tr[0, k] = 6
+        tr[1, k] = face
+    tn[0] = k + 1
+    return face
+
+
+@_jit()
+def _3d6(rs: np.ndarray, tr: np.ndarray, tn: np.ndarray) -> int:
+    """dice.roll_3d6."""
+    return _d6(rs, tr, tn) + _d6(rs, tr, tn) + _d6(rs, tr, tn)
+
+
+@_jit()
+def _judge(roll: int, eff: int, ranged: bool) -> int:
+    """rolls.judge: 2 critical success, 1 success, 0 failure, -1 critical failure (B343-348)."""
+    if roll <= 4 or (roll == 5 and eff >= 15) or (roll == 6 and eff >= 16):
+        return 2
+    crit = roll == 18 or (roll == 17 and eff <= 15) or (not ranged and roll >= eff + 10)
+    if roll >= 17 or roll > eff:
+        return -1 if crit else 0
+    return 1
+
+
+# ----- where figures are -------------------------------------------------------------------------------
+
+
+@_jit()
+def _hexd(q1: int, r1: int, q2: int, r2: int) -> int:
+    dq = q1 - q2
+    dr = r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@_jit()
+def _blocked(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
+    """geometry.blockers: a hex another figure stands on, unless it is dead (the fallen take up their hex)."""
+    for j in range(n):  # noqa: SIM110 - a plain loop compiles to less than any() over a generator
+        if j != me and X[j, X_STATUS] != DEAD and X[j, X_Q] == q and X[j, X_R] == r:
+            return True
+    return False
+
+
+@_jit()
+def _in_reach(C: np.ndarray, X: np.ndarray, a: int, t: int) -> bool:
+    """geometry.in_reach on the ground: the distance (at least 1) is one of the weapon's reaches."""
+    h = _hexd(X[a, X_Q], X[a, X_R], X[t, X_Q], X[t, X_R])
+    if h == 0:
+        return False
+    return h < 62 and (C[a, C_REACH] >> h) & 1 == 1
+
+
+@_jit()
+def _away(C, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
+    """pathing.away from one threat with geometry._nearer_centre breaking ties (path_towards(away=True)):
+    each step the free neighbour, not already on the path, farthest from the threat and farther than where
+    the mover stands; the first in DIRECTIONS order among equals, or the one nearest (0, 0) by |q| + |r|."""
+    k = 0
+    hq = X[me, X_Q]
+    hr = X[me, X_R]
+    for _ in range(steps):
+        floor = _hexd(hq, hr, tq, tr_)
+        found = False
+        bd = 0
+        bt = 0
+        bq = 0
+        br = 0
+        for di in range(6):
+            nq = hq + DQ[di]
+            nr = hr + DR[di]
+            if _blocked(X, n, me, nq, nr):
+                continue
+            on = False
+            for j in range(k):
+                if path[j, 0] == nq and path[j, 1] == nr:
+                    on = True
+            if on:
+                continue
+            d = _hexd(nq, nr, tq, tr_)
+            if d <= floor:
+                continue
+            tie = -abs(nq) - abs(nr)
+            if not found or d > bd or (d == bd and tie > bt):
+                found = True
+                bd = d
+                bt = tie
+                bq = nq
+                br = nr
+        if not found:
+            break
+        path[k, 0] = bq
+        path[k, 1] = br
+        k += 1
+        hq = bq
+        hr = br
+    return k
+
+
+@_jit()
+def _route(X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN001
+    """pathing.route without max_len (margin None, reach ``near``): breadth first from the mover, each hex's
+    neighbours in DIRECTIONS order, the first hex found within ``stop`` of the goal ends it. Returns the
+    path's length, -1 when there is none, -2 when the search would leave the window (handed back)."""
+    sq = X[me, X_Q]
+    sr = X[me, X_R]
+    d0 = _hexd(sq, sr, gq, gr)
+    if d0 <= stop:
+        return 0
+    if stop == 1:
+        allb = True
+        for di in range(6):
+            if not _blocked(X, n, me, gq + DQ[di], gr + DR[di]):
+                allb = False
+                break
+        if allb:
+            return -1
+    if d0 - stop > near:
+        return -1
+    if near > WIN:
+        return -2
+    # seen[cell, 0]: the search that last weighed the hex (a hex weighed by an earlier one counts as not
+    # weighed: no clearing between searches); seen[cell, 1]: the index (in queue) of the hex it was reached
+    # from, -2 turned down
+    sid = seen[0, 0] + 1
+    seen[0, 0] = sid
+    base = WOFF * WSIDE + WOFF
+    seen[base, 0] = sid
+    seen[base, 1] = 0
+    queue[0, 0] = sq
+    queue[0, 1] = sr
+    qn = 1
+    qi = 0
+    while qi < qn:
+        hq = queue[qi, 0]
+        hr = queue[qi, 1]
+        for di in range(6):
+            nq = hq + DQ[di]
+            nr = hr + DR[di]
+            cell = (nq - sq + WOFF) * WSIDE + (nr - sr + WOFF)
+            if seen[cell, 0] == sid:
+                continue
+            seen[cell, 0] = sid
+            if _hexd(nq, nr, sq, sr) > near or _blocked(X, n, me, nq, nr):
+                seen[cell, 1] = -2
+                continue
+            seen[cell, 1] = qi
+            if _hexd(nq, nr, gq, gr) <= stop:
+                # the path back to the start
+                length = 1
+                j = qi
+                while j != 0:
+                    length += 1
+                    j = seen[(queue[j, 0] - sq + WOFF) * WSIDE + (queue[j, 1] - sr + WOFF), 1]
+                k = length - 1
+                path[k, 0] = nq
+                path[k, 1] = nr
+                j = qi
+                while j != 0:
+                    k -= 1
+                    path[k, 0] = queue[j, 0]
+                    path[k, 1] = queue[j, 1]
+                    j = seen[(queue[j, 0] - sq + WOFF) * WSIDE + (queue[j, 1] - sr + WOFF), 1]
+                return length
+            queue[qn, 0] = nq
+            queue[qn, 1] = nr
+            qn += 1
+        qi += 1
+    return -1
+
+
+@_jit()
+def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # noqa: ANN001
+    """geometry.path_towards (not away): pathing.towards with margin None and reach distance + BFS_MARGIN:
+    the greedy steps (each the first free neighbour in DIRECTIONS order nearer the goal); when they stop
+    short, the first ``steps`` hexes of the shortest way round instead (the greedy ones if there is none).
+    Returns the path's length, or -2 (handed back)."""
+    if steps <= 0:
+        return 0
+    q = X[me, X_Q]
+    r = X[me, X_R]
+    left = _hexd(q, r, gq, gr)
+    k = 0
+    for _ in range(steps):
+        if left <= stop:
+            break
+        found = False
+        for di in range(6):
+            nq = q + DQ[di]
+            nr = r + DR[di]
+            d = _hexd(nq, nr, gq, gr)
+            if d >= left:
+                continue
+            if _blocked(X, n, me, nq, nr):
+                continue
+            found = True
+            q = nq
+            r = nr
+            left = d
+            break
+        if not found:
+            break
+        path[k, 0] = q
+        path[k, 1] = r
+        k += 1
+    if k >= steps or left <= stop:
+        return k
+    near = _hexd(X[me, X_Q], X[me, X_R], gq, gr) + 8  # geometry.BFS_MARGIN
+    m = _route(X, n, me, gq, gr, stop, near, work, seen, queue)
+    if m == -2:
+        return -2
+    if m < 0:
+        return k
+    if m > steps:
+        m = steps
+    for j in range(m):
+        path[j, 0] = work[j, 0]
+        path[j, 1] = work[j, 1]
+    return m
+
+
+# ----- injury ------------------------------------------------------------------------------------------
+
+
+@_jit()
+def _shock(inj: int, hp: int, hpt: int) -> int:
+    """wounds.shock_penalty (B419)."""
+    if hpt or inj <= 0:
+        return 0
+    return -min(4, inj // max(1, hp // 10))
+
+
+@_jit()
+def _end(C: np.ndarray, X: np.ndarray, n: int) -> int:
+    """play.Fight._check_end: -1 while two sides have someone active; else the standing side, or -2."""
+    s0 = -1
+    for j in range(n):
+        if X[j, X_STATUS] == ACTIVE:
+            s = C[j, C_SIDE]
+            if s0 < 0:
+                s0 = s
+            elif s != s0:
+                return -1
+    return s0 if s0 >= 0 else -2
+
+
+@_jit()
+def _knocked_out(X: np.ndarray, t: int, status: int) -> None:
+    """injury.knocked_out on foot: the status changes (nobody rides)."""
+    X[t, X_STATUS] = status
+
+
+@_jit()
+def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> int:  # noqa: ANN001, PLR0913
+    """injury.apply_hit and injury.after_injury for a blow on the torso of a figure on foot. Returns 0, or
+    a hand-back reason."""
+    crit = K_NONE
+    if critical and P[P_CRITTAB]:
+        crit = CRIT[_3d6(rs, tr, tn)]
+    nd = C[a, C_DN]
+    raw = C[a, C_DADD]
+    for _ in range(nd):
+        raw += _d6(rs, tr, tn)
+    basic = max(C[a, C_MINB], raw)
+    if crit == K_MAX:
+        basic = max(C[a, C_MINB], 6 * nd + C[a, C_DADD])
+    elif crit == K_DOUBLE:
+        basic *= 2
+    elif crit == K_TRIPLE:
+        basic *= 3
+    code = INJ[a, t, 1 if crit == K_DR_HALF else 0, basic]
+    inj = code >> 1
+    pen = code & 1
+    hp = C[t, C_HP]
+    before = hp - X[t, X_INJ]
+    if inj:
+        X[t, X_INJ] += inj
+        X[t, X_TAKEN] += inj
+        X[a, X_DEALT] += inj
+    now = hp - X[t, X_INJ]
+    # shock (B419), doubled on critical hit 8 (at most -8)
+    if inj:
+        shock = _shock(inj, hp, C[t, C_HPT])
+        cap = -4
+        if crit == K_DOUBLE_SHOCK:
+            shock *= 2
+            cap = -8
+        if shock:
+            old = X[t, X_SHOCK]
+            X[t, X_SHOCK] = max(min(cap, old), old + shock)
+    major = 2 * inj > hp or (crit == K_MAJOR and pen)
+    if X[t, X_STATUS] == ACTIVE and major:
+        # wounds.knockdown_roll (B420)
+        eff = C[t, C_HT] + P[P_KD_MOD]  # the torso's knockdown modifier for a major wound
+        roll = _3d6(rs, tr, tn)
+        j = _judge(roll, eff, False)
+        if j <= 0:
+            if eff - roll <= -5 or j == -1:
+                _knocked_out(X, t, UNCONSCIOUS)
+            else:
+                X[t, X_STUNNED] = 1
+                X[t, X_STUNREC] = 0
+                X[t, X_LYING] = 1
+                if not X[t, X_UNREADY]:
+                    X[t, X_UNREADY] = 1
+    # death checks (B419)
+    for k in range(1, 5):
+        if before > -k * hp >= now:
+            st = X[t, X_STATUS]
+            if st != ACTIVE and st != UNCONSCIOUS:
+                break
+            roll = _3d6(rs, tr, tn)
+            j = _judge(roll, C[t, C_HT], False)
+            if j <= 0:
+                _knocked_out(X, t, MORTAL if C[t, C_HT] - roll >= -2 and j == 0 else DEAD)
+                break
+    if now <= -5 * hp and X[t, X_STATUS] != DEAD:
+        _knocked_out(X, t, DEAD)
+    # knockback (B378)
+    dt = C[a, C_DTYPE]
+    yards = 0
+    if dt == T_CR or (dt == T_CUT and not pen):
+        st_ = C[t, C_ST]
+        yards = basic // max(1, st_ - 2) if st_ >= 3 else basic
+    if yards and X[t, X_STATUS] == ACTIVE:
+        k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], yards, path)
+        if k:
+            X[t, X_Q] = path[k - 1, 0]
+            X[t, X_R] = path[k - 1, 1]
+        eff = C[t, C_DX] - (yards - 1 if yards > 1 else 0) + X[t, X_SHOCKNOW]
+        if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
+            X[t, X_LYING] = 1
+    if crit == K_DROP and X[t, X_STATUS] == ACTIVE:
+        X[t, X_UNREADY] = 1
+    return 0
+
+
+# ----- the attack and its defense ----------------------------------------------------------------------
+
+
+@_jit()
+def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
+    """Default.choose for a react decision over defense._defense_options (Dodge and Drop never; no Dodge
+    and Drop against melee anyway): the option with the best value, a retreat only when it is better.
+    ``out``: (kind 0 dodge, 1 punch parry, 2 weapon parry, 3 block; retreat; value). Returns 0 when only
+    "no defense" is on offer."""
+    if X[d, X_AOA]:
+        return 0  # All-Out Attack: no active defense (B365)
+    stunned = X[d, X_STUNNED]
+    posture = P[P_LY_DEF] if X[d, X_LYING] else 0
+    common = C[d, C_DB] + posture - (4 if stunned else 0)
+    can_retreat = not stunned and (X[d, X_RETREATED] == 0 or X[d, X_RETREATED] == a + 1)
+    best = -1000
+    best_retreat = False
+    found = 0
+    for kind in range(4):
+        if kind == 0:
+            v = C[d, C_DODGE]
+            if 3 * (C[d, C_HP] - X[d, X_INJ]) < C[d, C_HP]:  # figure.dodge_now: halved below 1/3 HP
+                v = -(-v // 2)
+            bonus = 3
+        elif kind == 1:
+            if C[d, C_PPARRY] < 0:
+                continue
+            v = C[d, C_PPARRY] - (3 if C[a, C_PUNCH3] else 0)
+            v -= (2 if C[d, C_PFENCE] else 4) * X[d, X_PPARRIES]
+            bonus = 3 if C[d, C_PFENCE] else 1
+        elif kind == 2:
+            if C[d, C_WPARRY] < 0 or X[d, X_UNREADY] or (C[d, C_WUNBAL] and X[d, X_ATTLAST]):
+                continue
+            v = C[d, C_WPARRY] - (2 if C[d, C_WFENCE] else 4) * X[d, X_WPARRIES]
+            bonus = 3 if C[d, C_WFENCE] else 1
+        else:
+            if C[d, C_BLOCK] < 0 or X[d, X_BLOCKED] or X[d, X_SHUNREADY]:
+                continue
+            v = C[d, C_BLOCK]
+            bonus = 1
+        v += common
+        # max() over (value, not retreat) in the options' order: the first best; without a retreat before
+        # one with it at the same value
+        if v > best or (v == best and best_retreat):
+            best = v
+            best_retreat = False
+            out[0] = kind
+            out[1] = 0
+            found = 1
+        if can_retreat and v + bonus > best:
+            best = v + bonus
+            best_retreat = True
+            out[0] = kind
+            out[1] = 1
+            found = 1
+    out[2] = best
+    return found
+
+
+@_jit()
+def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:  # noqa: ANN001, PLR0913
+    """attack.strike (one attack, on the torso), the defense it is offered (defense.offer_defense,
+    the tactic's choice, defend.Defend.resolve) and the hit. Returns 0 or a hand-back reason."""
+    eff = SK[a, t, aoa] + X[a, X_SHOCKNOW] + (P[P_LY_MELEE] if X[a, X_LYING] else 0)
+    roll = _3d6(rs, tr, tn)
+    j = _judge(roll, eff, False)
+    X[a, X_ATTACKED] = 1
+    if j <= 0:
+        return 0  # a miss (by 1 on the torso: no one else to strike on foot)
+    if j == 2:
+        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, True, rs, tr, tn, path)
+    if not _defense(C, P, X, a, t, opt):
+        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, False, rs, tr, tn, path)
+    kind = opt[0]
+    dj = _judge(_3d6(rs, tr, tn), opt[2], False)
+    if kind == 1:
+        X[t, X_PPARRIES] += 1
+    elif kind == 2:
+        X[t, X_WPARRIES] += 1
+    elif kind == 3:
+        X[t, X_BLOCKED] = 1
+    if opt[1] and X[t, X_RETREATED] != a + 1:
+        X[t, X_RETREATED] = a + 1
+        k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
+        if k:
+            X[t, X_Q] = path[0, 0]
+            X[t, X_R] = path[0, 1]
+    if dj == -1:
+        if kind == 0:
+            X[t, X_LYING] = 1
+        elif kind == 3:
+            X[t, X_SHUNREADY] = 1
+    if dj <= 0:
+        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, False, rs, tr, tn, path)
+    return 0
+
+
+# ----- a turn ------------------------------------------------------------------------------------------
+
+
+@_jit()
+def _nearest(C: np.ndarray, X: np.ndarray, n: int, a: int) -> int:
+    """tactics.nearest: the active foe at the least range (1 for 0 or 1 hex), then by id."""
+    best = -1
+    bd = 0
+    for j in range(n):
+        if C[j, C_SIDE] == C[a, C_SIDE] or X[j, X_STATUS] != ACTIVE:
+            continue
+        d = _hexd(X[a, X_Q], X[a, X_R], X[j, X_Q], X[j, X_R])
+        if d < 1:
+            d = 1
+        if best < 0 or d < bd or (d == bd and C[j, C_RANK] < C[best, C_RANK]):
+            best = j
+            bd = d
+    return best
+
+
+@_jit()
+def _move_now(C: np.ndarray, X: np.ndarray, a: int) -> int:
+    """figure.move_now: Basic Move, halved (rounding up) below 1/3 HP (B419)."""
+    m = C[a, C_MOVE]
+    if 3 * (C[a, C_HP] - X[a, X_INJ]) < C[a, C_HP]:
+        m = -(-m // 2)
+    return m
+
+
+@_jit()
+def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
+    """The tactic's plan (tactics.Default._plan and _melee, the first legal command) and its maneuver
+    (the maneuvers' resolve). Returns 0 or a hand-back reason."""
+    X[a, X_AOA] = 0
+    if X[a, X_LYING]:  # Change Posture to standing
+        X[a, X_LYING] = 0
+        return 0
+    if X[a, X_UNREADY] or X[a, X_SHUNREADY]:  # Ready: the weapon first, then the shield
+        if X[a, X_SHUNREADY] and not X[a, X_UNREADY]:
+            X[a, X_SHUNREADY] = 0
+        else:
+            X[a, X_UNREADY] = 0
+        return 0
+    t = _nearest(C, X, n, a)
+    if t < 0:
+        return 0
+    aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t) else 0
+    legal = SK[a, t, aoa] + X[a, X_SHOCKNOW] >= 3
+    k = 0
+    if legal and not _in_reach(C, X, a, t):
+        # validate.reachable, attack.AttackManeuver.resolve: a step toward the foe (B365), then in reach?
+        budget = max(1, -(-_move_now(C, X, a) // 10))
+        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], budget, C[a, C_STOP], path, work, seen, queue)
+        if k == -2:
+            return BACK_WINDOW
+        legal = False
+        if k > 0:
+            h = _hexd(path[k - 1, 0], path[k - 1, 1], X[t, X_Q], X[t, X_R])
+            legal = h >= 1 and h < 62 and (C[a, C_REACH] >> h) & 1 == 1
+    if legal:
+        X[a, X_AOA] = aoa
+        if k > 0:
+            X[a, X_Q] = path[k - 1, 0]
+            X[a, X_R] = path[k - 1, 1]
+        return _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt)
+    # Move toward the foe's hex, stopping next to it (maneuvers._move)
+    k = _towards(X, n, a, X[t, X_Q], X[t, X_R], _move_now(C, X, a), 1, path, work, seen, queue)
+    if k == -2:
+        return BACK_WINDOW
+    if k > 0:
+        X[a, X_Q] = path[k - 1, 0]
+        X[a, X_R] = path[k - 1, 1]
+    return 0
+
+
+@_jit()
+def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
+    """turn.start_turn, the act and turn.end_turn. Returns 0 or a hand-back reason; the
+    caller checks for the end of the fight (after the start of the turn too: a figure that passes out)."""
+    X[a, X_RETREATED] = 0
+    X[a, X_WPARRIES] = 0
+    X[a, X_PPARRIES] = 0
+    X[a, X_BLOCKED] = 0
+    X[a, X_ATTACKED] = 0
+    if X[a, X_STUNREC]:  # recovered at the end of the last turn: stunned until now (B420)
+        X[a, X_STUNREC] = 0
+        X[a, X_STUNNED] = 0
+    X[a, X_SHOCKNOW] = X[a, X_SHOCK]
+    X[a, X_SHOCK] = 0
+    back = 0
+    hp = C[a, C_HP]
+    now = hp - X[a, X_INJ]
+    if now <= 0:  # wounds.consciousness_roll (B419)
+        eff = C[a, C_HT] - ((-now) // hp if now < 0 else 0)
+        if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
+            _knocked_out(X, a, UNCONSCIOUS)
+            _end_turn(X, a)
+            return 0
+    if X[a, X_STUNNED]:  # Do Nothing, then HT to recover (B420)
+        X[a, X_AOA] = 0
+        if _judge(_3d6(rs, tr, tn), C[a, C_HT], False) >= 1:
+            X[a, X_STUNREC] = 1
+        _end_turn(X, a)
+        return 0
+    back = _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
+    _end_turn(X, a)
+    return back
+
+
+@_jit()
+def _end_turn(X: np.ndarray, a: int) -> None:
+    """turn.end_turn: whether it attacked (an unbalanced weapon cannot parry after it), shock gone."""
+    X[a, X_ATTLAST] = X[a, X_ATTACKED]
+    X[a, X_SHOCKNOW] = 0
+
+
+# ----- a fight -----------------------------------------------------------------------------------------
+
+
+@_jit()
+def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -> int:  # noqa: ANN001, PLR0913
+    """One fight: the turn order (core.turn_order: Basic Speed, DX, then a d6 for each figure in a full
+    tie), then rounds of turns in that order until at most one side stands (play.Fight._check_end) or the
+    round limit. ``out``: result (winning side's index, -3 a draw, -2 nobody standing), the round, then
+    per combatant status, damage dealt and taken. Returns 0 or a hand-back reason."""
+    n = C.shape[0]
+    rs = np.empty(1, np.uint64)
+    rs[0] = seed
+    X[:, :] = 0
+    for i in range(n):
+        X[i, X_Q] = C[i, C_Q0]
+        X[i, X_R] = C[i, C_R0]
+    tie = np.zeros(n, np.int64)
+    for i in range(n):
+        shared = False
+        for j in range(n):
+            if j != i and C[j, C_SPEED] == C[i, C_SPEED] and C[j, C_DX] == C[i, C_DX]:
+                shared = True
+        if shared:
+            tie[i] = _d6(rs, tr, tn)
+    order = np.arange(n)
+    for i in range(1, n):  # a stable insertion sort, as sorted() (-speed, -DX, -tie)
+        j = i
+        while j > 0:
+            x = order[j]
+            y = order[j - 1]
+            before = C[x, C_SPEED] > C[y, C_SPEED] or (
+                C[x, C_SPEED] == C[y, C_SPEED]
+                and (C[x, C_DX] > C[y, C_DX] or (C[x, C_DX] == C[y, C_DX] and tie[x] > tie[y]))
+            )
+            if before:
+                order[j] = y
+                order[j - 1] = x
+                j -= 1
+            else:
+                break
+    opt = np.zeros(3, np.int64)
+    maxr = P[P_MAXR]
+    rnd = 1
+    result = -1
+    while True:
+        for k in range(n):
+            a = order[k]
+            if X[a, X_STATUS] != ACTIVE:
+                continue
+            back = _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
+            if back:
+                return back
+            result = _end(C, X, n)
+            if result != -1:
+                break
+        if result != -1:
+            break
+        if rnd >= maxr:
+            result = -3
+            break
+        rnd += 1
+    out[0] = result
+    out[1] = rnd
+    for i in range(n):
+        out[2 + 3 * i] = X[i, X_STATUS]
+        out[3 + 3 * i] = X[i, X_DEALT]
+        out[4 + 3 * i] = X[i, X_TAKEN]
+    return 0
+
+
+@_jit()
+def _work():  # noqa: ANN202
+    """The path searches' work arrays: a path, a route, the window of hexes weighed, the queue."""
+    return (
+        np.zeros((64, 2), np.int64),
+        np.zeros((WSIDE * WSIDE, 2), np.int64),
+        np.zeros((WSIDE * WSIDE, 2), np.int64),
+        np.zeros((WSIDE * WSIDE, 2), np.int64),
+    )
+
+
+@_jit(nogil=True)
+def run_batch(C, P, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  # noqa: ANN001
+    """Every fight of ``seeds``: ``tally`` (per side its wins; draws; fights with nobody standing; per
+    combatant its fights by final status (ACTIVE...), then damage dealt and taken), the rounds in ``hist``,
+    ``loss[0, s, k]`` / ``loss[1, s, k]`` the fights with ``k`` of side ``s`` dead / out; the indices of the
+    fights handed back in ``fallback``. Returns how many were handed back."""
+    n = C.shape[0]
+    tr = np.zeros((2, 0), np.int64)
+    tn = np.zeros(1, np.int64)
+    out = np.zeros(2 + 3 * n, np.int64)
+    X = np.zeros((n, NX), np.int64)
+    path, work, seen, queue = _work()
+    nsides = loss.shape[1]
+    dead = np.zeros(nsides, np.int64)
+    gone = np.zeros(nsides, np.int64)
+    nf = 0
+    for k in range(seeds.shape[0]):
+        tn[0] = 0
+        if _fight(C, P, SK, INJ, CRIT, seeds[k], X, tr, tn, out, path, work, seen, queue):
+            fallback[nf] = k
+            nf += 1
+            continue
+        res = out[0]
+        if res >= 0:
+            tally[res] += 1
+        else:
+            tally[nsides + (0 if res == -3 else 1)] += 1  # draws, then nobody standing
+        hist[out[1]] += 1
+        dead[:] = 0
+        gone[:] = 0
+        for i in range(n):
+            status = out[2 + 3 * i]
+            tally[nsides + 2 + 4 * i + status] += 1
+            tally[nsides + 2 + 4 * n + 2 * i] += out[3 + 3 * i]
+            tally[nsides + 3 + 4 * n + 2 * i] += out[4 + 3 * i]
+            s = C[i, C_SIDE]
+            if status == DEAD:
+                dead[s] += 1
+            if status != ACTIVE:
+                gone[s] += 1
+        for s in range(nsides):
+            loss[0, s, dead[s]] += 1
+            loss[1, s, gone[s]] += 1
+    return nf
+
+
+@_jit()
+def trace_fight(C, P, SK, INJ, CRIT, seed, cap):  # noqa: ANN001, ANN201
+    """One fight with its dice: (0 or a hand-back reason, the fight's numbers, the dice (sides, faces))."""
+    n = C.shape[0]
+    tr = np.zeros((2, cap), np.int64)
+    tn = np.zeros(1, np.int64)
+    out = np.zeros(2 + 3 * n, np.int64)
+    X = np.zeros((n, NX), np.int64)
+    path, work, seen, queue = _work()
+    back = _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue)
+    return back, out, tr[:, : min(tn[0], cap)].copy(), tn[0]

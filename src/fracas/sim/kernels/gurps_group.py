@@ -1,0 +1,315 @@
+"""GURPS fights on foot, any number of figures and sides, as a compiled batch kernel (numba, gurps_core.py).
+
+It mirrors, for an encounter it accepts, what the reference engine does with the ``gurps4`` ruleset
+(fracas.rules.gurps4; docs/rulesets/gurps4.md) under the ``default`` and ``aggressive`` tactics:
+
+- the turn order (Basic Speed, then DX, a d6 for each figure in a full tie; B363), then rounds of turns;
+- the start of a turn (turn.start_turn): shock of the last hits for this turn (B419), HT to stay
+  conscious at 0 HP or less (B419), a stunned figure Does Nothing and rolls HT to recover (B420);
+- the tactic (tactics.Default._plan): stand up, Ready a dropped weapon or shield, then attack the nearest
+  foe with the best melee weapon (a step to reach it; the aggressive tactic's All-Out Attack (Determined)
+  when it is in reach), else Move toward it (greedy steps, else the shortest way round figures);
+- the attack roll (attack_roll_parts: skill, the maneuver, the weapon's minimum ST, a large shield, the
+  target's SM, shock, posture) and its criticals; the defender's best defense (Dodge, halved below 1/3 HP;
+  Parry with the weapon in hand, an unbalanced one not after attacking, -4 a parry after the first; the
+  unarmed Parry, -3 against a weapon; Block once a turn; the shield's DB; lying down -3, stunned -4; a
+  retreat, once a turn, stepping away) and its critical failures (Dodge: falls down; Block: the shield
+  unreadied);
+- the hit on the torso: damage, the Critical Hit Table (option), DR, injury (worked out by the engine's
+  ``injury_from`` for every basic damage: wounding modifier, flexible armor's blunt trauma, at least 1),
+  shock, the knockdown roll (stunned, prone, the weapon dropped; or unconscious), death checks, dead at
+  -5 x HP, knockback and the DX roll to keep standing;
+- the end of the fight as soon as at most one side stands, and the round limit.
+
+The compiled loop draws its dice in the engine's order, so the engine replays a kernel fight from the
+kernel's faces (:meth:`GurpsGroupKernel.replay`; tests/sim/test_gurps_kernel.py does, face by face). A fight
+the loop cannot finish (a way round wider than its search window) is handed back with the faces drawn so
+far and the engine finishes it.
+
+It refuses (and ``--engine auto`` runs the engine, saying why): mounts and riders, flyers, ranged, couched
+or jousting weapons, a best melee weapon other than the one in hand, natural attacks of a stat block's own,
+other tactics, a map with blocked hexes, the panic option, combatants not fresh (hurt, marked, hidden), body
+plans other than the humanoid, and a torso whose hit location row differs from what the loop mirrors.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fracas.dice.source import RandomDice
+from fracas.sim import kernels
+from fracas.sim.kernels import Unsupported
+from fracas.sim.kernels import gurps_core as K
+from fracas.sim.stats import Tally
+
+if TYPE_CHECKING:
+    from fracas.engine.state import Combatant, FightState
+    from fracas.rules.base import Ruleset
+
+STATUS = ("active", "unconscious", "dead", "mortally wounded")
+TRACE_CAP = 1 << 16
+_CRIT = {
+    None: K.K_NONE,
+    "triple": K.K_TRIPLE,
+    "dr_half": K.K_DR_HALF,
+    "double": K.K_DOUBLE,
+    "max": K.K_MAX,
+    "major": K.K_MAJOR,
+    "double_shock": K.K_DOUBLE_SHOCK,
+    "drop": K.K_DROP,
+}
+_OPTIONS = {
+    "panic",
+    "critical_hit_table",
+    "minimum_injury_one",
+    "velocity_with_couched_lance",
+    "riderless_mounts_leave",
+    "unhorsed_is_out",
+}
+
+
+def _check(ruleset: Any, state: FightState) -> list[Combatant]:
+    from fracas.rules.gurps4 import data
+    from fracas.rules.gurps4.ruleset import GurpsRuleset
+    from fracas.rules.gurps4.tactics import Aggressive, Default
+
+    if not isinstance(ruleset, GurpsRuleset):
+        raise Unsupported("not the GURPS ruleset")
+    tactics = ruleset.tactics()
+    if type(tactics.get("default")) is not Default or type(tactics.get("aggressive")) is not Aggressive:
+        raise Unsupported("the default and aggressive tactics are not the ones the kernel mirrors")
+    if state.phase != "start" or state.round != 0:
+        raise Unsupported("a fight already started")
+    unknown = set(state.options) - _OPTIONS
+    if unknown:
+        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
+    if state.options.get("panic"):
+        raise Unsupported("the panic option (cavalry charges)")
+    extra = {k for k, v in state.extra.items() if k != "map" and v}
+    if extra:
+        raise Unsupported(f"fight bookkeeping the kernel does not know: {', '.join(sorted(extra))}")
+    mp = state.extra.get("map", {}) or {}
+    if mp.get("blocked"):
+        raise Unsupported("a map with blocked hexes")
+    torso = data.hit_locations("humanoid")["torso"]
+    if torso.cripple_divisor or torso.shock_knockdown or torso.miss_by_one_torso or torso.extra_dr:
+        raise Unsupported("the torso's hit location row differs from what the kernel mirrors")
+    cs = list(state.combatants.values())
+    if len({c.side for c in cs}) < 2:
+        raise Unsupported("fewer than two sides")
+    for c in cs:
+        st = c.stats
+        if st.mount or c.marks.get("mount") or c.marks.get("rider"):
+            raise Unsupported(f"{c.id}: a mount or a rider (mounted combat)")
+        if st.flies:
+            raise Unsupported(f"{c.id}: a flyer (aerial combat)")
+        if st.body != "humanoid":
+            raise Unsupported(f"{c.id}: a {st.body} body")
+        if c.status != "active" or c.conditions or any(c.counters.values()):
+            raise Unsupported(f"{c.id}: not a fresh combatant")
+        if c.hidden or c.altitude or c.pos is None:
+            raise Unsupported(f"{c.id}: hidden, above the ground or without a place")
+        if c.tactic not in ("default", "aggressive"):
+            raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays default and aggressive)")
+        if not st.weapons:
+            raise Unsupported(f"{c.id}: no weapon (natural attacks only)")
+        if c.marks != {"posture": "standing", "wielding": st.weapons[0]}:
+            raise Unsupported(f"{c.id}: marked ({', '.join(sorted(c.marks))})")
+        if [(a.name, a.parry) for a in st.natural_attacks] != [("punch", 0), ("kick", None)]:
+            raise Unsupported(f"{c.id}: natural attacks of its own")
+        for a in st.attacks():
+            if a.ranged or a.couchable or a.jousting:
+                raise Unsupported(f"{c.id}: {a.name} is a ranged, couched or jousting weapon")
+    return cs
+
+
+class GurpsGroupKernel:
+    """Plays ``n`` fights of one GURPS encounter on foot (see the module docstring)."""
+
+    name = "gurps-group"
+    chunk = 10_000
+
+    def __init__(self, ruleset: Ruleset, state: FightState) -> None:
+        cs = _check(ruleset, state)
+        self.ruleset = ruleset
+        self.state = state
+        self.ids = tuple(state.combatants)
+        self.sides = tuple(state.sides)
+        self.max_rounds = int(state.max_rounds)
+        self._side_of = [self.sides.index(c.side) for c in cs]
+        self._controllers: dict[str, Any] | None = None
+        self._tables(state, cs)
+
+    def _tables(self, state: FightState, cs: list[Combatant]) -> None:
+        from fracas.rules.gurps4 import aerial, core, data
+        from fracas.rules.gurps4.attack_roll import attack_roll_parts
+        from fracas.rules.gurps4.injury import CRIT_EFFECTS
+        from fracas.rules.gurps4.tactics import Default
+
+        n = len(cs)
+        C = np.zeros((n, K.NC), np.int64)
+        best = []
+        ranks = {cid: r for r, cid in enumerate(sorted(self.ids))}
+        bmax = 0
+        for i, c in enumerate(cs):
+            st = c.stats
+            weapons = [x for x in st.attacks() if not x.natural]
+            atk = Default()._best_melee(state, c, c, weapons)
+            assert atk is not None
+            if atk.weapon != st.weapons[0]:
+                raise Unsupported(f"{c.id}: its best melee weapon {atk.weapon} is not the one in hand")
+            best.append(atk)
+            dice = core.weapon_damage(st.st, atk.damage)
+            minb = data.wounding()[atk.damage_type].min_basic
+            bmax = max(bmax, 3 * max(minb, dice.maximum))
+            reach = max(max(r, 1) for r in atk.reach)
+            mask = sum(1 << h for h in range(1, 62) if aerial.in_reach(h, 0, atk.reach, False))
+            C[i, K.C_SIDE] = self.sides.index(c.side)
+            C[i, K.C_HT] = st.ht
+            C[i, K.C_DX] = st.dx
+            C[i, K.C_HP] = st.hp
+            C[i, K.C_ST] = st.st
+            C[i, K.C_MOVE] = st.basic_move
+            C[i, K.C_DODGE] = st.dodge()
+            C[i, K.C_HPT] = int(st.high_pain_threshold)
+            C[i, K.C_AGGR] = int(c.tactic == "aggressive")
+            C[i, K.C_RANK] = ranks[c.id]
+            C[i, K.C_DN] = dice.dice
+            C[i, K.C_DADD] = dice.adds
+            C[i, K.C_DTYPE] = {"cr": K.T_CR, "cut": K.T_CUT}.get(atk.damage_type, K.T_OTHER)
+            C[i, K.C_MINB] = minb
+            C[i, K.C_REACH] = mask
+            C[i, K.C_STOP] = 1 if reach <= 1 else min(reach, 2)
+            C[i, K.C_PUNCH3] = int(not atk.damage.startswith("thr"))
+            # Parry with the weapon in hand: every mode of it offers one (defense._defense_options)
+            modes = [
+                (x.parry, x.unbalanced) for x in weapons if x.weapon == st.weapons[0] and x.parry is not None
+            ]
+            if len(set(modes)) > 1:
+                raise Unsupported(f"{c.id}: the modes of {st.weapons[0]} parry differently")
+            C[i, K.C_WPARRY] = -1
+            if modes:
+                C[i, K.C_WPARRY] = core.parry_score(
+                    st.skill(atk.skill_name), modes[0][0], st.combat_reflexes
+                )[0]
+                C[i, K.C_WUNBAL] = int(modes[0][1])
+                C[i, K.C_WFENCE] = int(data.weapons()[st.weapons[0]].modes[0].fencing)
+            punch = st.natural_attacks[0]
+            C[i, K.C_PPARRY] = core.parry_score(
+                max(st.skills.get("Brawling", st.dx), st.dx), punch.parry or 0, st.combat_reflexes
+            )[0]
+            C[i, K.C_PFENCE] = int(data.weapons()["punch"].modes[0].fencing)
+            C[i, K.C_BLOCK] = -1
+            if st.shield:
+                C[i, K.C_BLOCK] = core.block_score(st.skill("Shield"), st.combat_reflexes)[0]
+            C[i, K.C_DB] = st.shield_db()
+            C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
+            C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
+        if any(bmax // max(1, c.stats.st - 2) > 60 for c in cs):
+            raise Unsupported("a knockback longer than the kernel's path (60 yards)")
+        # the attack roll's part that does not change in a fight (attack_roll_parts: fresh figures stand and
+        # have no shock), for Attack and All-Out Attack (Determined)
+        SK = np.zeros((n, n, 2), np.int64)
+        for i, a in enumerate(cs):
+            for j, t in enumerate(cs):
+                for m, maneuver in enumerate(("attack", "all_out_attack_determined")):
+                    base, mods, cap = attack_roll_parts(state, a, t, best[i], maneuver, {})
+                    SK[i, j, m] = core.effective_value(base, mods, cap)[0]
+        # injury by basic damage on the torso (injury_from), DR whole and halved (Critical Hit Table 4, 17)
+        INJ = np.zeros((n, n, 2, bmax + 1), np.int64)
+        minimum_one = bool(state.options.get("minimum_injury_one", True))
+        for i in range(n):
+            dtype = best[i].damage_type
+            for j, t in enumerate(cs):
+                ts = t.stats
+                dr = ts.dr_at("torso", dtype)
+                for h, d in enumerate((dr, dr // 2)):
+                    for basic in range(bmax + 1):
+                        inj = core.injury_from(
+                            basic, dtype, ts.hp, d, "torso", ts.body, flexible_armor="torso" in ts.flexible,
+                            minimum_one=minimum_one,
+                        )  # fmt: skip
+                        if inj.crippled:
+                            raise Unsupported("a crippling blow to the torso")
+                        INJ[i, j, h, basic] = 2 * inj.injury + int(inj.penetrating > 0)
+        lying = core.posture("lying")
+        P = np.zeros(K.NP, np.int64)
+        P[K.P_MAXR] = self.max_rounds
+        P[K.P_CRITTAB] = int(bool(state.options.get("critical_hit_table", True)))
+        P[K.P_LY_MELEE] = lying.melee
+        P[K.P_LY_DEF] = lying.defense
+        P[K.P_KD_MOD] = data.hit_locations("humanoid")["torso"].knockdown_major
+        P[K.P_BMAX] = bmax
+        CRIT = np.zeros(19, np.int64)
+        for roll in range(3, 19):
+            CRIT[roll] = _CRIT[CRIT_EFFECTS.get(roll)]
+        self.C, self.P, self.SK, self.INJ, self.CRIT = C, P, SK, INJ, CRIT
+
+    def _args(self) -> tuple[Any, ...]:
+        return (self.C, self.P, self.SK, self.INJ, self.CRIT)
+
+    # ----- running -----------------------------------------------------------------------------------
+    def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:
+        """One fight of stream ``seed`` and its dice: (a hand-back reason or 0, its numbers, (sides, faces)).
+        ``numbers``: result (winning side's index, -3 a draw, -2 nobody standing), round, then per combatant
+        status (an index of STATUS), damage dealt, damage taken."""
+        back, out, dice, _n = K.trace_fight(*self._args(), np.uint64(seed), TRACE_CAP)
+        return int(back), out, dice
+
+    def run(self, n: int, rng: np.random.Generator) -> Tally:
+        """``n`` fights, each with its own stream seeded by a 64-bit word of ``rng``."""
+        seeds = rng.integers(0, np.iinfo(np.uint64).max, size=n, dtype=np.uint64, endpoint=True)
+        return self.run_seeds(seeds)
+
+    def run_seeds(self, seeds: np.ndarray) -> Tally:
+        """The fights of these streams (uint64 seeds), tallied as runner.engine_runs tallies the engine's."""
+        n = int(seeds.shape[0])
+        k, ns = len(self.ids), len(self.sides)
+        tally_arr = np.zeros(ns + 2 + 6 * k, np.int64)
+        hist = np.zeros(self.max_rounds + 1, np.int64)
+        loss = np.zeros((2, ns, k + 1), np.int64)
+        fallback = np.zeros(n, np.int64)
+        nf = K.run_batch(*self._args(), seeds.astype(np.uint64, copy=False), tally_arr, hist, loss, fallback)
+        tally = Tally(self.ids, self.sides)
+        tally.runs = n - nf
+        tally.wins = [int(x) for x in tally_arr[:ns]]
+        tally.draws = int(tally_arr[ns])
+        tally.wipeouts = int(tally_arr[ns + 1])
+        tally.rounds = {r: int(c) for r, c in enumerate(hist) if c}
+        for i in range(k):
+            counts = tally_arr[ns + 2 + 4 * i : ns + 6 + 4 * i]
+            tally.status[i] = {name: int(c) for name, c in zip(STATUS, counts, strict=True) if c}
+            tally.dealt[i] = int(tally_arr[ns + 2 + 4 * k + 2 * i])
+            tally.taken[i] = int(tally_arr[ns + 3 + 4 * k + 2 * i])
+        for s in range(ns):
+            tally.side_dead[s] = {j: int(c) for j, c in enumerate(loss[0, s]) if c}
+            tally.side_out[s] = {j: int(c) for j, c in enumerate(loss[1, s]) if c}
+        if nf:
+            tally.merge(self.replay([int(seeds[j]) for j in fallback[:nf]]))
+        return tally
+
+    def replay(self, seeds: list[int]) -> Tally:
+        """The engine plays the fights of these streams from the dice the kernel drew in them (all of a
+        finished fight's, those up to where it stopped of a fight handed back), then fresh dice."""
+        from fracas.sim.kernels.sas_melee import PrefixDice
+        from fracas.sim.runner import engine_runs
+
+        if self._controllers is None:
+            self._controllers = self.ruleset.tactics()
+        prefixes = {s: self.trace(s)[2] for s in seeds}
+
+        def dice_for(s: int) -> PrefixDice:
+            return PrefixDice(prefixes[s], RandomDice(s ^ 0x5A5A5A5A5A5A5A5A))
+
+        return engine_runs(self.ruleset, self.state, seeds, self._controllers, dice_for)
+
+
+def build(ruleset: Ruleset, state: FightState) -> GurpsGroupKernel:
+    return GurpsGroupKernel(ruleset, state)
+
+
+kernels.register("gurps4", build)
+
+__all__ = ["STATUS", "GurpsGroupKernel", "build"]

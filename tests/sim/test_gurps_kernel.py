@@ -1,0 +1,267 @@
+"""The GURPS group kernel (src/fracas/sim/kernels/gurps_group.py, gurps_core.py) against the engine.
+
+Face by face: the kernel draws its dice in the engine's order, so the engine, replaying a kernel fight from
+the kernel's own faces, must end it exactly as the kernel did (winner, round, each figure's status, damage
+dealt and taken, and no die more or less): the fight on foot of examples/gurps4 and random legal encounters
+on foot (one to three figures a side, two or three sides, templates or stat blocks of their own, every
+melee weapon, armor and shield, both tactics, both options the kernel reads).
+
+Statistics: the kernel plays 10^5 fights of the example with its own streams and the engine 600 with
+``RandomDice`` (FRACAS_SIM_ENGINE_RUNS=N for more); every outcome's frequency (each side's wins, draws,
+each figure's final status, each round, each side's number dead and out) must pass a two-proportion test
+at the 99.9% level.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fracas.dice.source import RandomDice
+from fracas.engine.events import Damaged
+from fracas.engine.play import Fight
+from fracas.sim.kernels import Unsupported
+from fracas.sim.runner import (
+    SerialBackend,
+    choose_engine,
+    engine_runs,
+    load_scenario,
+    scenario_from_data,
+    simulate,
+)
+from fracas.sim.stats import Z999, Tally
+
+pytest.importorskip("numba")
+from fracas.sim.kernels import gurps_core  # noqa: E402
+from fracas.sim.kernels.gurps_group import STATUS, GurpsGroupKernel  # noqa: E402
+from fracas.sim.kernels.sas_melee import PrefixDice  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "gurps4"
+FOOT = EXAMPLES / "fight-on-foot.yaml"
+ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 600))
+
+WEAPONS = {
+    "broadsword": "Broadsword",
+    "shortsword": "Shortsword",
+    "axe": "Axe/Mace",
+    "mace": "Axe/Mace",
+    "spear": "Spear",
+    "dagger": "Knife",
+}
+ARMOR = ["leather_armor", "mail_shirt", "scale_armor", "steel_corselet", "pot_helm"]
+SHIELDS = [None, "light_shield", "small_shield", "medium_shield", "large_shield"]
+
+
+def random_encounter(seed: int) -> dict[str, Any]:
+    """A legal GURPS encounter on foot that the kernel takes: figures placed at random near each other."""
+    rng = random.Random(seed)
+    taken: set[tuple[int, int]] = set()
+    sides = []
+    k = 0
+    for s in range(rng.choice([2, 2, 3])):
+        entries = []
+        for _ in range(rng.randint(1, 3)):
+            k += 1
+            at = (rng.randint(-4, 4), rng.randint(-4, 4))
+            while at in taken:
+                at = (rng.randint(-4, 4), rng.randint(-4, 4))
+            taken.add(at)
+            entry: dict[str, Any] = {"id": f"f{k}", "at": list(at)}
+            entry["tactic"] = rng.choice(["default", "aggressive"])
+            if rng.random() < 0.4:
+                entry["template"] = rng.choice(["swordsman", "axeman", "spearman"])
+            else:
+                w = rng.choice(sorted(WEAPONS))
+                stats: dict[str, Any] = {"st": rng.randint(8, 15), "dx": rng.randint(9, 14), "iq": 10}
+                stats["ht"] = rng.randint(8, 13)
+                stats["skills"] = {WEAPONS[w]: rng.randint(9, 16), "Shield": rng.randint(8, 14)}
+                if rng.random() < 0.3:
+                    stats["hp"] = rng.randint(6, 20)
+                if rng.random() < 0.3:
+                    stats["basic_speed"] = rng.choice([5.0, 5.5, 6.0])
+                stats["high_pain_threshold"] = rng.random() < 0.2
+                stats["combat_reflexes"] = rng.random() < 0.3
+                if rng.random() < 0.2:
+                    stats["skills"]["Brawling"] = rng.randint(10, 15)
+                eq: dict[str, Any] = {"weapons": [w], "armor": rng.sample(ARMOR, rng.randint(0, 2))}
+                shield = rng.choice(SHIELDS)
+                if shield:
+                    eq["shield"] = shield
+                entry["stats"], entry["equipment"] = stats, eq
+            entries.append(entry)
+        sides.append({"name": f"S{s}", "combatants": entries})
+    data: dict[str, Any] = {"version": 1, "ruleset": "gurps4", "name": f"random {seed}", "sides": sides}
+    data["max_rounds"] = rng.randint(3, 40)
+    data["options"] = {"critical_hit_table": rng.random() < 0.7, "minimum_injury_one": rng.random() < 0.7}
+    return data
+
+
+def _kernel(sc: Any) -> GurpsGroupKernel:
+    return GurpsGroupKernel(sc.ruleset, sc.state)
+
+
+def _replayed(sc: Any, dice: np.ndarray) -> tuple[list[int], PrefixDice]:
+    """The engine's fight from the kernel's faces, in the kernel's numbers (GurpsGroupKernel.trace)."""
+    ids = list(sc.state.combatants)
+    dealt = dict.fromkeys(ids, 0)
+    taken = dict.fromkeys(ids, 0)
+
+    def listen(events: list[Any], _state: Any) -> None:
+        for e in events:
+            if isinstance(e, Damaged):
+                taken[e.target] += e.amount
+                dealt[e.source] += e.amount
+
+    source = PrefixDice(dice, RandomDice(7))
+    state = Fight(sc.ruleset, sc.state.clone(), source, None, [listen], sc.ruleset.tactics(), 0).run()
+    sides = list(sc.state.sides)
+    if state.winner is not None:
+        result = sides.index(state.winner)
+    else:
+        result = -3 if any(c.active for c in state.combatants.values()) else -2
+    numbers = [result, state.round]
+    for c in state.combatants.values():
+        numbers += [STATUS.index(c.status), dealt[c.id], taken[c.id]]
+    return numbers, source
+
+
+def _face_by_face(sc: Any, seeds: range) -> None:
+    kernel = _kernel(sc)
+    for seed in seeds:
+        back, out, dice = kernel.trace(seed)
+        assert back == 0, f"fight {seed} handed back"
+        numbers, source = _replayed(sc, dice)
+        assert numbers == [int(x) for x in out], f"fight {seed}: engine {numbers}, kernel {list(out)}"
+        assert source.used == len(source.faces), f"fight {seed}: the engine used {source.used} of the dice"
+
+
+def test_engine_replays_kernel_fights_of_the_example_face_by_face() -> None:
+    _face_by_face(load_scenario(str(FOOT)), range(1, 151))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_engine_replays_kernel_fights_of_random_encounters_face_by_face(seed: int) -> None:
+    _face_by_face(scenario_from_data(random_encounter(seed)), range(1, 16))
+
+
+def test_a_kernel_fight_that_differs_from_the_engine_is_caught() -> None:
+    """The face-by-face check fails when the kernel plays otherwise: here one figure hits harder."""
+    sc = load_scenario(str(FOOT))
+    kernel = _kernel(sc)
+    kernel.C[0, gurps_core.C_DADD] += 3  # Aldo's damage adds
+    differ = 0
+    for seed in range(1, 31):
+        _back, out, dice = kernel.trace(seed)
+        try:
+            numbers, source = _replayed(sc, dice)
+        except RuntimeError:  # a die the engine does not draw
+            differ += 1
+            continue
+        differ += numbers != [int(x) for x in out] or source.used != len(source.faces)
+    assert differ > 10
+
+
+def test_replay_tallies_the_kernel_fights_as_the_kernel_does() -> None:
+    """A fight handed back is replayed by the engine from the kernel's faces: for finished fights the
+    engine's tally is the kernel's."""
+    sc = load_scenario(str(FOOT))
+    kernel = _kernel(sc)
+    seeds = np.arange(1, 41, dtype=np.uint64)
+    assert kernel.replay([int(s) for s in seeds]).to_json() == kernel.run_seeds(seeds).to_json()
+
+
+# ----- statistics ---------------------------------------------------------------------------------------
+
+
+def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
+    p = (k1 + k2) / (n1 + n2)
+    sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
+    return abs(k1 / n1 - k2 / n2) <= Z999 * sd + 1e-12
+
+
+def _outcomes(t: Tally, max_rounds: int) -> dict[str, int]:
+    out = {f"wins {s}": w for s, w in zip(t.sides, t.wins, strict=True)}
+    out["draws"] = t.draws
+    out["nobody standing"] = t.wipeouts
+    for cid, st in zip(t.ids, t.status, strict=True):
+        for s in STATUS:
+            out[f"{cid} {s}"] = st.get(s, 0)
+    for r in range(1, max_rounds + 1):
+        out[f"rounds {r}"] = t.rounds.get(r, 0)
+    for side, dead, gone in zip(t.sides, t.side_dead, t.side_out, strict=True):
+        for j in range(len(t.ids) + 1):
+            out[f"{side} {j} dead"] = dead.get(j, 0)
+            out[f"{side} {j} out"] = gone.get(j, 0)
+    return out
+
+
+def test_kernel_agrees_with_the_engine_on_the_example() -> None:
+    sc = load_scenario(str(FOOT))
+    assert choose_engine(sc, "auto")[0] == "kernel:gurps-group"
+    kernel = simulate(sc, 100_000, seed=11, engine="kernel", backend=SerialBackend()).tally
+    engine = engine_runs(sc.ruleset, sc.state, range(10**6, 10**6 + ENGINE_RUNS))
+    assert kernel.runs == 100_000 and engine.runs == ENGINE_RUNS
+    ok, oe = _outcomes(kernel, sc.state.max_rounds), _outcomes(engine, sc.state.max_rounds)
+    bad = [f"{k}: {ok[k]} vs {oe[k]}" for k in ok if not _same(ok[k], kernel.runs, oe[k], engine.runs)]
+    assert not bad, f"kernel vs engine frequencies differ: {bad}"
+    assert all(w > 0 for w in kernel.wins)
+    # mean damage taken per fight within 5 engine standard errors (a generous bound on its spread)
+    for g, w in zip(kernel.taken, engine.taken, strict=True):
+        assert abs(g / kernel.runs - w / engine.runs) <= 5 * max(1.0, w / engine.runs) / ENGINE_RUNS**0.5
+
+
+# ----- choosing the kernel ------------------------------------------------------------------------------
+
+
+def _refusal(data: dict[str, Any]) -> str:
+    sc = scenario_from_data(data)
+    with pytest.raises(Unsupported) as got:
+        GurpsGroupKernel(sc.ruleset, sc.state)
+    return str(got.value)
+
+
+def _foot() -> dict[str, Any]:
+    import yaml
+
+    return dict(yaml.safe_load(FOOT.read_text(encoding="utf-8")))
+
+
+def test_kernel_refuses_what_it_does_not_model() -> None:
+    def changed(side: int, i: int, **entry: Any) -> dict[str, Any]:
+        data = json.loads(json.dumps(_foot()))
+        data["sides"][side]["combatants"][i].update(entry)
+        return data
+
+    assert "tactic" in _refusal(changed(0, 0, tactic="defensive"))
+    assert "ranged" in _refusal(changed(0, 0, template="horse_archer"))
+    assert "flyer" in _refusal(changed(0, 0, template="winged_warrior"))
+    assert "in hand" in _refusal(changed(0, 0, equipment={"weapons": ["dagger", "broadsword"]}))
+    blocked = _foot()
+    blocked["map"] = {"blocked": [[2, 1]]}
+    assert "blocked" in _refusal(blocked)
+    panic = _foot()
+    panic["options"] = {"panic": True}
+    assert "panic" in _refusal(panic)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("horse-archers", "mount"), ("knights-jousting", "mount"), ("winged-duel", "flyer")],
+)
+def test_mounted_and_aerial_examples_run_on_the_engine_and_say_why(name: str, why: str) -> None:
+    engine, reason = choose_engine(load_scenario(str(EXAMPLES / f"{name}.yaml")), "auto")
+    assert engine == "reference" and why in reason
+
+
+def test_the_example_on_foot_takes_the_kernel() -> None:
+    sc = load_scenario(str(FOOT))
+    assert choose_engine(sc, "auto") == ("kernel:gurps-group", "")
+    one = simulate(sc, 3_000, seed=3, engine="auto", backend=SerialBackend())
+    assert one.engine == "kernel:gurps-group" and one.tally.runs == 3_000
