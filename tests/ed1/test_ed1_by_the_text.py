@@ -11,27 +11,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ed1_by_the_text_helpers import (
-    R,
+from ed_by_the_text_helpers import (
+    ED1,
     c,
     damaged,
-    faces,
     initiative,
     offered_are_legal,
     one_roll,
     order,
     play,
     rolls,
-    start,
     statuses,
     until,
-    who,
 )
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand
+
+R, faces, start, who = ED1.ruleset, ED1.faces, ED1.start, ED1.who
 
 
 def axe(damage: int, step: int = 10) -> list[dict]:
@@ -142,7 +141,7 @@ def test_C_reserved_action_adds_2_to_the_difficulty_number():
     f = duel()
     until(f, "hero", plan=ATTACK_FOE)
     play(f, Command("hero", "reserve", None, {"initiative": 2}), [])
-    until(f, "hero", faces_=[])
+    until(f, "hero", faces=[])
     out = play(f, Command("hero", "attack", "foe", {}), faces(10, 10) + faces(8, 3))
     assert one_roll(out, "Attack").dn == 10
 
@@ -274,7 +273,7 @@ def test_A_initiative_is_tested_again_each_round():
     play(f, Command("hero", "end", None, {}), [])
     until(f, "foe")
     play(f, Command("foe", "end", None, {}), [])
-    until(f, "foe", faces_=[2, 7])
+    until(f, "foe", faces=[2, 7])
     assert order(f, 1) == ("hero", "foe")
     assert order(f, 2) == ("foe", "hero")
     assert (initiative(f, "hero", 2).value, initiative(f, "foe", 2).value) == (2, 7)
@@ -487,7 +486,7 @@ def test_B_reserved_penalty_and_long_range_both_count():
     f = duel(who("hero", [0, 0], initiative=7, attacks=bow), who("foe", [15, 0], wound_threshold=30))
     until(f, "hero", plan=ATTACK_FOE)
     play(f, Command("hero", "reserve", None, {"initiative": 2}), [])
-    until(f, "hero", faces_=[])
+    until(f, "hero", faces=[])
     out = play(f, Command("hero", "attack", "foe", {}), faces(11, 10) + faces(6, 3))
     att = one_roll(out, "Attack")
     assert (att.step, att.dn, att.success) == (11, 10, True)
@@ -535,7 +534,7 @@ def test_A_the_change_penalty_is_for_that_round_only():
     assert one_roll(out, "Attack").dn == 10
     until(f, "foe")
     play(f, Command("foe", "end", None, {}), [])
-    until(f, "hero", faces_=[6, 3, 2], plan=ATTACK_FOE)
+    until(f, "hero", faces=[6, 3, 2], plan=ATTACK_FOE)
     assert f.state.round == 2
     out = play(f, Command("hero", "attack", "foe", {}), faces(10, 3))
     assert one_roll(out, "Attack").dn == 8

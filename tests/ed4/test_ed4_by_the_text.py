@@ -14,27 +14,26 @@ import sys
 from pathlib import Path
 
 import pytest
-from ed4_by_the_text_helpers import (
-    R,
+from ed_by_the_text_helpers import (
+    ED4,
     c,
     damaged,
-    faces,
     initiative,
     offered_are_legal,
     one_roll,
     order,
     play,
     rolls,
-    start,
     statuses,
     until,
-    who,
 )
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import EncounterFileError, IllegalCommand
+
+R, faces, start, who = ED4.ruleset, ED4.faces, ED4.start, ED4.who
 
 
 def axe(damage: int, step: int = 10) -> list[dict]:
