@@ -136,6 +136,37 @@ def test_movement_ed1_combat_and_full_movement_ed4_rate_and_double() -> None:
         e4.validate(s4, cmd("h", "run", path=line(17)))
 
 
+def test_an_unknown_action_is_refused_naming_each_editions_actions() -> None:
+    """A command no rule defines is refused with the actions the edition does define, by name: ED1 has no
+    delayed or sustained action (ch.12§Reserved-Actions), ED4 adds the commands of p.382-398."""
+    sides = [
+        {"name": "A", "combatants": [{"template": "war-horse", "id": "h", "at": [0, 0], "player": True}]},
+        {"name": "B", "combatants": [{"template": "war-horse", "id": "x", "at": [0, 60], "tactic": "hold"}]},
+    ]
+    s1, s4 = both(sides)
+    f1 = fight(s1, [3, 2])
+    declare(f1, {})
+    until(f1, "h")
+    with pytest.raises(IllegalCommand) as exc:
+        ED1.validate(s1, cmd("h", "dance"))
+    assert str(exc.value) == (
+        "unknown action 'dance'; known: attack, end, move, reserve, revive, run, simple, stand-up"
+    )
+    e4 = get_ruleset("ed4")
+    f4 = fight(s4, [5, 2, 1, 2], e4)
+    d = f4.advance_until_decision()
+    while d is not None and not (d.actor == "h" and d.kind == "act"):
+        f4.submit(f4.auto_command(d))
+        d = f4.advance_until_decision()
+    with pytest.raises(IllegalCommand) as exc:
+        e4.validate(s4, cmd("h", "dance"))
+    assert str(exc.value) == (
+        "unknown action 'dance'; known: attack, break-free, cast, charge, declare, delay, dismount, end, "
+        "gallop, hold, jump-up, mount, move, pick-up, recover-flight, release, reserve, revive, run, "
+        "simple, stand-up, sustain, swoop, tail-attack, throw-at, weave"
+    )
+
+
 def test_ed1_declarations_are_part_of_the_round() -> None:
     f1, f4 = run_both(4)
     assert of(f1.log, ev.Declared)

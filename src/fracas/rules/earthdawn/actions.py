@@ -13,6 +13,7 @@ from fracas.engine import taken
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import direction_to, distance
 from fracas.errors import IllegalCommand
+from fracas.rules.actions import Registry
 from fracas.rules.earthdawn.battle_map import hexes
 from fracas.rules.earthdawn.combat import Scratch, recovery_events
 from fracas.rules.earthdawn.providers import EarthdawnProviders
@@ -53,11 +54,8 @@ class EarthdawnActions(EarthdawnProviders):
     """The actions of the core (:meth:`~fracas.rules.earthdawn.ruleset.EarthdawnRuleset._install_core`
     registers them) and the movement they share."""
 
-    actions: dict[str, Action]
+    actions: Registry[Action]
     combat_options: dict[str, CombatOption]
-
-    def add_action(self, action: Action) -> None:
-        self.actions[action.name] = action
 
     def movement_hexes(self, state: FightState, c: Combatant) -> int:
         """Hexes of free movement in a round: the Movement Rate in yards, 2 yards a hex, rounded up to cover a

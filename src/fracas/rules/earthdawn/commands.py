@@ -178,7 +178,7 @@ class EarthdawnCommands(EarthdawnRound):
             return
         action = self.actions.get(name)
         if action is None:
-            raise IllegalCommand(f"unknown action {name!r}; known: {', '.join(sorted(self.actions))}")
+            raise self.actions.unknown(name, known=sorted(self.actions.names()))
         me = state.combatants[command.actor]
         if action.kind == STANDARD and me.marks.get("std") == state.round:
             raise IllegalCommand(

@@ -13,7 +13,8 @@ Plug-in points (docs/rulesets/ed4.md "Extending the resolver"):
 - ``self.dn_providers``: modifiers to the DN from the attacker's side (reserved action, ...);
 - ``self.armor_providers``: functions ``(target, attack) -> Iterable[Modifier]`` changing the armor an
   attack meets (Earth Darts' armor reduction); :meth:`EarthdawnRuleset.armor_of` is what every attack uses;
-- ``self.actions[name]``: an :class:`Action` (validate, resolve, Standard or not): new command types;
+- ``self.actions``: the :class:`~fracas.rules.actions.Registry` of the commands by name, each an
+  :class:`Action` (validate, resolve, Standard or not); an edition changes :meth:`core_actions`;
 - ``self.combat_options[name]``: combat options a declaration may carry (the ED4 chapter registers them).
 
 Commands (``Command.action``): ``declare``, ``attack``, ``move``, ``run``, ``stand-up``, ``revive``,
@@ -34,6 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from fracas.errors import EncounterFileError
+from fracas.rules.actions import Registry
 from fracas.rules.earthdawn.actions import SIMPLE, STANDARD, Action, CombatOption
 from fracas.rules.earthdawn.combat import Provider
 from fracas.rules.earthdawn.providers import ArmorProvider
@@ -55,10 +57,10 @@ class EarthdawnRuleset(EarthdawnShow):
         self.defense_providers: list[Provider] = []
         self.dn_providers: list[Provider] = []
         self.armor_providers: list[ArmorProvider] = []
-        self.actions: dict[str, Action] = {}
         self.combat_options: dict[str, CombatOption] = {}
         self._tactics: dict[str, Any] | None = None
         self._install_core()
+        self.actions: Registry[Action] = Registry(self.core_actions())
 
     # The edition supplies how a stat block, a catalog entry and overrides become a profile.
     def profile_from_block(self, block: dict[str, Any], name: str, where: str) -> CombatProfile:
@@ -114,7 +116,6 @@ class EarthdawnRuleset(EarthdawnShow):
 
     # ----- registration -----------------------------------------------------------------------------------
     def _install_core(self) -> None:
-        r = self.ref
         self.add_step_provider("*", self._wound_penalty)
         self.add_step_provider("*", self._knocked_down_tests)
         self.add_step_provider("*", self._harried_tests)
@@ -126,7 +127,11 @@ class EarthdawnRuleset(EarthdawnShow):
             self._unconscious_defense,
         ]
         self.dn_providers.append(self._reserved_dn)
-        for a in (
+
+    def core_actions(self) -> tuple[Action, ...]:
+        """The commands of the round, in the order they are registered."""
+        r = self.ref
+        return (
             Action("attack", STANDARD, self._v_attack, self._r_attack, r("attack")),
             Action("move", SIMPLE, self._v_move, self._r_move, r("movement")),
             Action("run", STANDARD, self._v_run, self._r_run, r("movement.double")),
@@ -137,8 +142,7 @@ class EarthdawnRuleset(EarthdawnShow):
             Action("end", "turn", self._v_none, self._r_end, r("round.resolve")),
             Action("reserve", "turn", self._v_reserve, self._r_reserve, r("actions.reserved")),
             Action("delay", "turn", self._v_none, self._r_delay, r("actions.delayed")),
-        ):
-            self.add_action(a)
+        )
 
     # ----- building ---------------------------------------------------------------------------------------
     def make_combatants(self, spec: CombatantSpec, side: str, where: str) -> list[Combatant]:

@@ -60,18 +60,24 @@ class Ed1Ruleset(Ed1Attack):
 
     def __init__(self) -> None:
         super().__init__()
-        r = self.ref
-        # ED1 has no delayed action and no sustained action: the ED4 commands are refused (validate).
-        self.actions.pop("delay", None)
-        self.actions.pop("sustain", None)
-        for a in (
-            Action("attack", STANDARD, self._v_attack_ed1, self._r_attack_ed1, r("attack")),
-            Action("move", SIMPLE, self._v_move_ed1, self._r_move, r("movement")),
-            Action("run", STANDARD, self._v_run_ed1, self._r_run, r("movement.full")),
-            Action("reserve", "turn", self._v_reserve_ed1, self._r_reserve_ed1, r("actions.reserved")),
-        ):
-            self.add_action(a)
         self.dn_providers.append(self._changed_dn)
+
+    def core_actions(self) -> tuple[Action, ...]:
+        """The shared round's commands with the 1st Edition's attack, movement and reserved action in their
+        places; ED1 has no delayed action and no sustained action, so those commands are refused
+        (validate)."""
+        r = self.ref
+        ed1 = {
+            a.name: a
+            for a in (
+                Action("attack", STANDARD, self._v_attack_ed1, self._r_attack_ed1, r("attack")),
+                Action("move", SIMPLE, self._v_move_ed1, self._r_move, r("movement")),
+                Action("run", STANDARD, self._v_run_ed1, self._r_run, r("movement.full")),
+                Action("reserve", "turn", self._v_reserve_ed1, self._r_reserve_ed1, r("actions.reserved")),
+            )
+        }
+        shared = super().core_actions()
+        return tuple(ed1.get(a.name, a) for a in shared if a.name not in ("delay", "sustain"))
 
     # ----- the book -----------------------------------------------------------------------------------
     def rules(self) -> list[Rule]:

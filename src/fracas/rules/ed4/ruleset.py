@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
+from fracas.rules.actions import Registry
 from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.cite import catalog
 from fracas.rules.earthdawn.actions import CombatOption
@@ -174,8 +175,7 @@ class Ed4Ruleset(Ed4CoreRuleset):
             self.combat_options[name] = CombatOption(name, opt.rule(name), declaring.check_options)
         # every action, the core's and the chapter's, meets the chapter's restrictions, Strain and facing
         added = [a for feature in FEATURES for a in feature.actions(self)]
-        for action in [*self.actions.values(), *added]:
-            self.actions[action.name] = declaring.wrap_action(self, action)
+        self.actions = Registry(declaring.wrap_action(self, a) for a in [*self.actions, *added])
         # the rows of data/rules.toml (the optional rule long-falls too) only the whole chapter brings
         self.catalog_parts.add("chapter")
 
