@@ -8,11 +8,9 @@ from fracas.engine.commands import Command, Decision
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.sas.actions import (
-    ALL_ACTIONS,
     ATTACK_ACTIONS,
     CONTINUED,
     CRY_ACTIONS,
-    KNOWN_ACTIONS,
     MOVE_ACTIONS,
     MOVING,
     OTHER_ACTIONS,
@@ -85,15 +83,9 @@ def choices(state: FightState, decision: Decision) -> list[Command]:
     return out
 
 
-def validate(state: FightState, command: Command) -> None:
-    _validate(state, command)
-
-
-def _validate(state: FightState, cmd: Command) -> None:
-    if cmd.action not in KNOWN_ACTIONS:
-        raise IllegalCommand(
-            f"unknown action {cmd.action!r}; known: {', '.join(ALL_ACTIONS)}", rule("actions")
-        )
+def validate(state: FightState, cmd: Command) -> None:
+    if cmd.action not in ACTIONS:
+        raise ACTIONS.unknown(cmd.action, rule("actions"))
     c = state.combatants.get(cmd.actor)
     if c is None:
         raise IllegalCommand(f"no combatant {cmd.actor!r}")

@@ -58,7 +58,6 @@ OTHER_ACTIONS = (
 )
 ALL_ACTIONS = (*ATTACK_ACTIONS, *MOVE_ACTIONS, *OTHER_ACTIONS)
 # the sets validate asks about, built once (it runs for every proposal a tactic weighs)
-KNOWN_ACTIONS = frozenset(ALL_ACTIONS)
 MOVING = frozenset((*MOVE_ACTIONS, "charge", "hurling-charge", "sneak-attack", "close-to-attack", "trample"))
 PRONE_MOVES = frozenset(
     (*MOVE_ACTIONS, "charge", "hurling-charge", "close-to-attack", "sneak-attack", "leap-attack")
