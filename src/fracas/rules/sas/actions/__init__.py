@@ -1,5 +1,5 @@
 """The COMBAT ROUND ACTIONS LIST of Spells & Swords: the action ids, and the record by which each
-module of this package registers the actions it resolves (``ACTIONS``; sas/ruleset.py gathers them).
+module of this package registers the actions it resolves (``ACTIONS``; actions/registry.py gathers them).
 """
 
 from __future__ import annotations
