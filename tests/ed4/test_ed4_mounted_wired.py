@@ -382,3 +382,48 @@ def test_a_rider_who_rode_this_round_cannot_walk_after_dismounting_p395() -> Non
     f.submit(cmd("rider", "move", path=[[1, 0]], end=False))  # the mount's movement
     f.submit(cmd("rider", "dismount", to=[1, 1]))
     assert not RULESET._is_legal(f.state, cmd("rider", "move", path=[[2, 1]], end=False))
+
+
+def test_a_rider_dismounts_only_onto_a_hex_he_could_enter_p395() -> None:
+    """Dismounting is a Simple action (p.395) that puts the rider on a hex next to his mount: a hex the map
+    blocks is no more his to step on than a taken one, and the dismount offered is to a hex he can enter."""
+    state = _rider_on_horse()
+    state.extra["map"] = {"blocked": [[1, 0]]}
+    f = Fight(RULESET, state, RandomDice(1))
+    declare(f, "rider")
+    act(f, "rider", [])
+    assert not RULESET._is_legal(f.state, cmd("rider", "dismount", to=[1, 0]))
+    assert RULESET._is_legal(f.state, cmd("rider", "dismount", to=[1, -1]))
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "rider"
+    assert [c.args["to"] for c in RULESET.choices(f.state, d) if c.action == "dismount"] == [[1, -1]]
+
+
+def test_a_rider_throwing_himself_off_lands_on_a_hex_he_could_enter_p395() -> None:
+    """A rider who throws himself off his mount onto a target (p.395) comes down next to it, on a hex he
+    could enter: not one the map blocks."""
+    from fracas.rules.earthdawn.combat import Scratch
+
+    state = davon()  # Near stands at [8, 0]; [9, 0] is the first hex next to him
+    state.extra["map"] = {"blocked": [[9, 0]]}
+    sc = Scratch(state)
+    falling.leap_off(RULESET, state, sc, RandomDice(1), "davon", "near")
+    assert [e.path for e in of(sc.events, ev.Moved) if e.actor == "davon"] == [((9, -1),)]
+
+
+def test_a_mount_hemmed_in_by_blocked_hexes_makes_a_long_weapon_unwieldy_p397() -> None:
+    """p.397: "If the mount would not be able to move at least 2 yards ... the rider receives the difference
+    between the weapon's size and his one-handed size limit as a penalty". Walls hem a mount in as bodies
+    do: the Battle-axe's size 5 less the ork's limit 3 is -2; with one hex open there is no penalty."""
+    from fracas.engine.hexgrid import neighbours
+    from fracas.rules.earthdawn.combat import TestContext
+    from fracas.rules.ed4 import mounted
+    from fracas.rules.ed4.features import providers
+
+    state = _rider_on_horse()
+    rider = state.combatants["rider"]
+    ctx = TestContext(state, None, "attack", rider, state.combatants["foe"], rider.stats.attack("Battle-axe"))
+    state.extra["map"] = {"blocked": [list(h) for h in neighbours((0, 0))]}
+    assert [(m.value, m.rule) for m in providers._p_long_weapon(ctx)] == [(-2, mounted.LONG_WEAPONS)]
+    state.extra["map"] = {"blocked": [list(h) for h in neighbours((0, 0))[1:]]}
+    assert list(providers._p_long_weapon(ctx)) == []

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
-from fracas.engine.hexgrid import neighbours
+from fracas.engine import taken
+from fracas.engine.hexgrid import Hex, neighbours
 from fracas.rules.earthdawn.combat import Scratch, damage_events, recovery_events, rolled_event, run_test
 from fracas.rules.ed4 import aerial, mounted
 from fracas.rules.ed4.features.readers import mount_of, rider_of
@@ -58,23 +59,24 @@ def aftermath(rs: Ed4Ruleset, state: FightState, events: list[ev.Event], dice: D
     return events + sc.events[start:]
 
 
+def _landing(state: FightState, rider_id: str, beside: Hex | None) -> tuple[Hex, ...]:
+    """Where a rider who leaves his mount by a fall or a leap comes down: the first hex next to ``beside``
+    (his own hex, his target's) that he could enter, neither blocked on the map nor taken by another (p.395
+    names no hex; the rider lands where he could have stepped); none if there is no such hex."""
+    if beside is None:
+        return ()
+    blocked = taken.blocked_view(state, rider_id)
+    spot = next((h for h in neighbours(beside) if h not in blocked), None)
+    return () if spot is None else (spot,)
+
+
 def unseat(
     rs: Ed4Ruleset, state: FightState, sc: Scratch, dice: DiceSource, rider_id: str, altitude: int
 ) -> None:
     r = sc.get(rider_id)
     if not r.marks.get("mount"):
         return
-    free = (
-        [
-            h
-            for h in neighbours(r.pos)
-            if h not in state.occupied(rider_id)
-            and h not in {tuple(b) for b in state.extra.get("map", {}).get("blocked", ())}
-        ]
-        if r.pos
-        else []
-    )
-    path = (free[0],) if free else ()
+    path = _landing(state, rider_id, r.pos)
     sc.emit(
         ev.Marked(rider_id, "mount", None, mounted.FALL),
         ev.Moved(rider_id, path, "fall", None, 0, mounted.FALL),
@@ -152,11 +154,9 @@ def leap_off(
 ) -> None:
     r = sc.get(rider_id)
     t = sc.get(target_id)
-    taken = state.occupied(rider_id)
-    spot = next((h for h in neighbours(t.pos) if h not in taken), None) if t.pos else None
     sc.emit(
         ev.Marked(rider_id, "mount", None, mounted.JUMP_OFF),
-        ev.Moved(rider_id, (spot,) if spot else (), "leap", None, 0, mounted.JUMP_OFF),
+        ev.Moved(rider_id, _landing(state, rider_id, t.pos), "leap", None, 0, mounted.JUMP_OFF),
         ev.Note(f"{r.name} throws himself off the mount onto {t.name}", rider_id, mounted.JUMP_OFF),
     )
     fall_damage(rs, sc, dice, rider_id, mounted.FALL_STEP, mounted.JUMP_OFF)

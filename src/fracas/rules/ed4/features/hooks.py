@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
+from fracas.engine import taken
 from fracas.engine.commands import Command, Decision
 from fracas.engine.hexgrid import neighbours
 from fracas.errors import EncounterFileError
@@ -306,9 +307,10 @@ def offered(state: FightState, decision: Decision, base: list[Command]) -> list[
         if a.kind == "spell" and a.name.lower().replace(" ", "-") in spells.spells():
             extra.append(Command(me.id, "weave", args={"spell": a.name}))
     if mount_of(state, me) is not None and me.pos is not None:
-        free = [h for h in neighbours(me.pos) if h not in state.occupied(me.id)]
-        if free:
-            extra.append(Command(me.id, "dismount", args={"to": list(free[0])}))
+        blocked = taken.blocked_view(state, me.id)
+        free = next((h for h in neighbours(me.pos) if h not in blocked), None)
+        if free is not None:
+            extra.append(Command(me.id, "dismount", args={"to": list(free)}))
     return base + extra
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from fracas.engine import taken
 from fracas.engine.hexgrid import neighbours
 from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.combat import TestContext
@@ -254,8 +255,8 @@ def _p_long_weapon(ctx: TestContext) -> Iterable[Modifier]:
     m = mount_of(ctx.state, me)
     if m is None or m.pos is None:
         return ()
-    occupied = ctx.state.occupied(m.id) - {me.pos}
-    can_move = any(h not in occupied for h in neighbours(m.pos)) and m.stats.movement >= 2
+    blocked = taken.blocked_view(ctx.state, m.id)
+    can_move = any(h not in blocked for h in neighbours(m.pos)) and m.stats.movement >= 2
     pen = mounted.long_weapon_penalty(a.size, ONE_HANDED_LIMIT.get(race(me), 3), can_move)
     return (Modifier(pen, "long weapon in close quarters, mounted", mounted.LONG_WEAPONS),) if pen else ()
 

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from fracas.engine import events as ev
+from fracas.engine import taken
 from fracas.engine.commands import Command
 from fracas.engine.hexgrid import distance, line
 from fracas.errors import IllegalCommand
@@ -137,7 +138,7 @@ def _v_dismount(rs: Ed4Ruleset, state: FightState, command: Command) -> None:
     if not (isinstance(to, list | tuple) and len(to) == 2) or me.pos is None:
         raise IllegalCommand("dismount needs to: [q, r], a free hex next to the mount", mounted.DISMOUNTING)
     h = (int(to[0]), int(to[1]))
-    if distance(h, me.pos) != 1 or h in state.occupied(me.id):
+    if distance(h, me.pos) != 1 or h in taken.blocked_view(state, me.id):
         raise IllegalCommand(f"hex {list(h)} is not a free hex next to the mount", mounted.DISMOUNTING)
 
 
@@ -180,9 +181,7 @@ def _charge_geometry(
         raise IllegalCommand("a charging mount runs in a straight line", mounted.CHARGE)
     if distance(path[-1], t.pos) != 1:
         raise IllegalCommand(f"the charge must end next to {t.name}", mounted.CHARGE)
-    blocked = state.occupied(me.id) - {me.pos} | {
-        tuple(h) for h in state.extra.get("map", {}).get("blocked", ())
-    }
+    blocked = taken.blocked_view(state, me.id)  # the path leaves the rider's (and mount's) own hex
     if any(h in blocked for h in path):
         raise IllegalCommand("the charge path is blocked", mounted.CHARGE)
     rate = mount_rate(m)
