@@ -445,12 +445,12 @@ class SasDuelKernel:
                     code = K.A_MISS
                 codes[face - 1, tot - TLO] = code
         wound = {"superficial": 0, "light": 1, "heavy": 2, "mortal": 3}
-        table = {None: 0, "light": 1, "major": 2}
+        wound_table = {None: 0, "light": 1, "major": 2}
         drow = np.zeros((DHI - DLO + 1, 4), np.int64)
         for tot in range(DLO, DHI + 1):
             row = t.damage.lookup(tot)
             w = 3 if row.instant_death else wound[row.wound]
-            drow[tot - DLO] = (row.markers, w, row.foe_fumble_die, table[row.wound_table])
+            drow[tot - DLO] = (row.markers, w, row.foe_fumble_die, wound_table[row.wound_table])
         # the tables after the numbers, one array (sas_core: P_ATK...)
         P[K.P_MW] = mw
         P[K.P_NB] = len(brows)
