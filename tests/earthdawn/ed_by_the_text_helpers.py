@@ -76,6 +76,8 @@ class Edition:
 
     id: str
     dice: dict[int, tuple[int, ...]]
+    # the Initiative faces of `duel`'s hero and foe (ED4's gamemaster characters take their step: none)
+    duel_initiative: tuple[int, ...]
 
     @property
     def ruleset(self) -> Any:
@@ -158,9 +160,22 @@ class Edition:
         _spec, state = encounter.load_data(data, "<by the text>")
         return Fight(self.ruleset, state, ScriptedDice(list(faces)))
 
+    def duel(
+        self,
+        hero: dict[str, Any] | None = None,
+        foe: dict[str, Any] | None = None,
+        init: tuple[int, ...] | None = None,
+        **kw: Any,
+    ) -> Fight:
+        """Hero (creature Initiative step 7, d12) next to a foe (step 5, d8); `init`: their Initiative faces
+        (ED1: 6 and 3; ED4: none, nobody rolls)."""
+        hero = hero or self.who("hero", [0, 0], initiative=7)
+        foe = foe or self.who("foe", [1, 0])
+        return self.start([hero], [foe], list(self.duel_initiative if init is None else init), **kw)
 
-ED1 = Edition("ed1", ED1_DICE)
-ED4 = Edition("ed4", ED4_DICE)
+
+ED1 = Edition("ed1", ED1_DICE, (6, 3))
+ED4 = Edition("ed4", ED4_DICE, ())
 
 # A plan of declarations: actor -> (general action, target[, combat options])
 Plan = dict[str, tuple[str, str | None] | tuple[str, str | None, list[str]]]

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ed1_helpers import ED1, build, cmd, decl, declare, fight, of, rolled, until
+from ed1_helpers import ED1, build, decl, declare
 
+from fight_helpers import auto, cmd, fight, of, rolled, two_sides
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.errors import IllegalCommand
@@ -46,16 +47,11 @@ FOE: dict[str, Any] = dict(HERO, kind="creature", initiative=5, karma=0)
 def duel(
     foe_first: bool = False, options: dict | None = None, foe: dict | None = None, at: tuple = (1, 0)
 ) -> Any:
-    heroes = {
-        "name": "Heroes",
-        "combatants": [{"id": "hero", "name": "Hero", "player": True, "tactic": "hold", "stats": HERO}],
-    }
-    heroes["combatants"][0]["at"] = [0, 0]
-    foes = {
-        "name": "Foes",
-        "combatants": [{"id": "foe", "name": "Foe", "tactic": "hold", "stats": foe or FOE, "at": list(at)}],
-    }
-    return build([foes, heroes] if foe_first else [heroes, foes], options)
+    hero = {"id": "hero", "name": "Hero", "player": True, "tactic": "hold", "stats": HERO, "at": [0, 0]}
+    them = {"id": "foe", "name": "Foe", "tactic": "hold", "stats": foe or FOE, "at": list(at)}
+    if foe_first:
+        return build(two_sides(them, hero, ("Foes", "Heroes")), options)
+    return build(two_sides(hero, them, ("Heroes", "Foes")), options)
 
 
 def initiative(state: Any, faces: list[int], plan: dict | None = None) -> Any:
@@ -132,7 +128,7 @@ def at_heros_turn(faces: list[int], plan: dict | None = None, **kw: Any) -> tupl
     state = duel(**kw)
     f = fight(state, [6, 2, *faces])  # hero Initiative 6, foe 2
     declare(f, plan or {"hero": decl("hero", "attack", "foe")})
-    until(f, "hero")
+    auto(f, "hero")
     return state, f
 
 
@@ -233,7 +229,7 @@ def rider_at_its_turn(options: dict | None = None) -> tuple[Any, Any]:
     )
     f = fight(state, [1, 5, 9, 5, 5, 5, 1, 1, 1, 1])  # Thom 1, rider 5; Attack 9+5, Damage: the rest
     declare(f, {"rider": decl("rider", "attack", "thom", options=["charge"]), "thom": decl("thom", "other")})
-    until(f, "rider")
+    auto(f, "rider")
     return state, f
 
 
@@ -334,7 +330,7 @@ def test_a_swoop_not_declared_or_not_made_is_a_change_ch12_changing_declared_act
         f,
         {"thom": decl("thom", "other"), "esp": decl("esp", "attack", "thom", options=declared)},
     )
-    until(f, "esp")
+    auto(f, "esp")
     args = {"swoop": True, "after": [[2, 0]]} if swoop else {}
     attacks = rolled(f.submit(cmd("esp", "attack", "thom", attack="Claws", **args)), "Attack")
     assert attacks and {a.dn for a in attacks} == {state.combatants["thom"].stats.physical_defense + plus}
@@ -396,7 +392,7 @@ def test_dice_asked_of_a_person_name_the_test_and_the_odds_name_the_attack() -> 
     state = duel()
     f = Fight(ED1, state, AskedDice(ask))
     declare(f, {"hero": decl("hero", "attack", "foe")})
-    until(f, "hero")
+    auto(f, "hero")
     assert ED1.odds(state, cmd("hero", "attack", "foe", attack="Sword")) == (
         "Sword Attack step 8 vs PD 7: 58% hit, 10% Excellent or better (armor-defeating); Rule of One 2.8%"
     )

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ed1_helpers import ED1, build, cmd, declare, fight, until
+from ed1_helpers import ED1, build, declare
 
+from fight_helpers import auto, cmd, fight
 from fracas.errors import IllegalCommand
 
 BLOCK = {
@@ -45,7 +46,7 @@ def _at_turn(foe_at: int) -> Any:
     s = _state(foe_at)
     f = fight(s, [6, 2, 2, 2])
     declare(f, {})
-    until(f, "a")
+    auto(f, "a")
     return s
 
 

@@ -30,18 +30,11 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand
 
-R, faces, start, who = ED1.ruleset, ED1.faces, ED1.start, ED1.who
+R, duel, faces, start, who = ED1.ruleset, ED1.duel, ED1.faces, ED1.start, ED1.who
 
 
 def axe(damage: int, step: int = 10) -> list[dict]:
     return [{"name": "Axe", "kind": "melee", "step": step, "damage": damage}]
-
-
-def duel(hero: dict | None = None, foe: dict | None = None, init: tuple[int, int] = (6, 3)):
-    """Hero (creature Initiative step 7, d12) next to a foe (step 5, d8); `init`: their Initiative faces."""
-    hero = hero or who("hero", [0, 0], initiative=7)
-    foe = foe or who("foe", [1, 0])
-    return start([hero], [foe], list(init))
 
 
 ATTACK_FOE = {"hero": ("attack", "foe")}

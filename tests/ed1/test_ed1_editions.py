@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from ed1_helpers import ED1, build, cmd, declare, fight, of, rolled, until
+from ed1_helpers import ED1, build, declare
 
+from fight_helpers import auto, cmd, fight, of, rolled
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
@@ -115,7 +116,7 @@ def test_movement_ed1_combat_and_full_movement_ed4_rate_and_double() -> None:
     e4 = get_ruleset("ed4")
     f1 = fight(s1, [3, 2])
     declare(f1, {})
-    until(f1, "h")
+    auto(f1, "h")
     f4 = fight(s4, [5, 2, 1, 2], e4)
     d = f4.advance_until_decision()
     while d is not None and not (d.actor == "h" and d.kind == "act"):

@@ -4,8 +4,9 @@ changed and reserved actions, charges, movement, success levels, armor-defeating
 from __future__ import annotations
 
 import pytest
-from ed1_helpers import ED1, build, cmd, decl, declare, fight, of, rolled, until
+from ed1_helpers import ED1, build, decl, declare
 
+from fight_helpers import auto, cmd, fight, of, rolled
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
@@ -71,7 +72,7 @@ def at_thoms_turn(faces: list[int], plan: dict | None = None, **kw):
     state = thom_and_orks(**kw)
     f = fight(state, faces)
     declare(f, {"thom": decl("thom", "attack", "raider"), "friend": decl("friend", "other"), **(plan or {})})
-    until(f, "thom")
+    auto(f, "thom")
     return state, f
 
 
@@ -208,7 +209,7 @@ def test_reserved_action_lower_initiative_and_plus_2_ch12_reserved_actions() -> 
     assert state.initiative["thom"] == 1
     # Thom and the friend tie at 1: both players, the encounter file's order
     assert state.order == ["raider", "backstabber", "thom", "friend"]
-    until(f, "thom")
+    auto(f, "thom")
     [attack] = rolled(f.submit(cmd("thom", "attack", "raider", attack="Broadsword")), "Attack")
     assert attack.dn == 9
     assert attack.modifiers == ((2, "DN: reserved action", attack.modifiers[0][2]),)
@@ -218,7 +219,7 @@ def test_reserved_action_lower_initiative_and_plus_2_ch12_reserved_actions() -> 
 def test_reserved_and_changed_is_one_penalty_not_two() -> None:
     state, f = at_thoms_turn([*INIT, 5, 3])
     f.submit(cmd("thom", "reserve", initiative=1))
-    until(f, "thom")
+    auto(f, "thom")
     [attack] = rolled(f.submit(cmd("thom", "attack", "backstabber", attack="Broadsword")), "Attack")
     assert attack.dn == 9  # 7 + 2 (reserved; the change adds nothing more)
 
@@ -232,13 +233,13 @@ def test_charging_attacker_only_attacked_with_a_reserved_action_ch12_reserved_ac
         "rider": decl("rider", "attack", "friend", options=["charge"]),
     }
     declare(f, plan)
-    until(f, "thom")
+    auto(f, "thom")
     with pytest.raises(IllegalCommand, match="only a reserved action") as exc:
         ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
     assert exc.value.rule.startswith("ed1/actions/reserved-against-charge")
     f.submit(cmd("thom", "reserve", initiative=1))
     assert state.order == ["raider", "backstabber", "rider", "thom", "friend"]
-    until(f, "thom")
+    auto(f, "thom")
     ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
 
 
@@ -259,19 +260,19 @@ def test_a_declared_charger_who_did_not_charge_is_attacked_as_anyone_ch12_reserv
     attacks". The rider declared a charge but took his turn without making it: he uses no charging attack,
     so Thom (acting after him) attacks him without reserving and without the +2."""
     state, f = _rider_declares_a_charge([1, 1, 1, 5, 5, 3])  # rider Initiative 5, everyone else 1
-    until(f, "rider")
+    auto(f, "rider")
     f.submit(cmd("rider", "end"))
-    until(f, "thom")
+    auto(f, "thom")
     [attack] = rolled(f.submit(cmd("thom", "attack", "rider", attack="Broadsword")), "Attack")
     assert attack.dn == state.combatants["rider"].stats.physical_defense
 
 
 def test_a_charger_who_charged_stays_out_of_reach_but_for_a_reserved_action_ch12_reserved_actions() -> None:
     state, f = _rider_declares_a_charge([1, 1, 1, 5, 1, 1])  # the rider's charge misses (Rule of One)
-    until(f, "rider")
+    auto(f, "rider")
     state.combatants["rider"].pos = (-3, 1)  # room for a run in a straight line at the friend (0, 1)
     f.submit(cmd("rider", "attack", "friend", attack="Spear", charge=True, path=[[-2, 1], [-1, 1]]))
-    until(f, "thom")
+    auto(f, "thom")
     with pytest.raises(IllegalCommand, match="only a reserved action"):
         ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
 
@@ -279,7 +280,7 @@ def test_a_charger_who_charged_stays_out_of_reach_but_for_a_reserved_action_ch12
 def test_a_declared_charger_knocked_down_before_his_turn_can_be_attacked_ch12_reserved_actions() -> None:
     """Standing up takes the knocked-down rider's action: he cannot make his charge this round."""
     state, f = _rider_declares_a_charge([3, 1, 1, 1])  # Thom first (3), the rider last (1)
-    until(f, "thom")
+    auto(f, "thom")
     with pytest.raises(IllegalCommand, match="only a reserved action"):
         ED1.validate(state, cmd("thom", "attack", "rider", attack="Broadsword"))
     state.combatants["rider"].conditions["knocked-down"] = Condition("knocked-down")
@@ -412,17 +413,17 @@ def test_swooping_flyer_strikes_in_passing_and_only_a_reserved_action_reaches_it
     declare(
         f, {"thom": decl("thom", "attack", "esp"), "esp": decl("esp", "attack", "thom", options=["swoop"])}
     )
-    until(f, "thom")
+    auto(f, "thom")
     with pytest.raises(IllegalCommand, match="only a reserved action"):
         ED1.validate(state, cmd("thom", "attack", "esp", attack="Broadsword"))
     f.submit(cmd("thom", "reserve", initiative=1))
-    until(f, "esp")
+    auto(f, "esp")
     swoop = cmd("esp", "attack", "thom", attack="Claws", swoop=True, after=[[2, 0], [3, 0]])
     ED1.validate(state, swoop)
     with pytest.raises(IllegalCommand, match="all at once"):
         ED1.validate(state, cmd("esp", "attack", "thom", attack="Claws", path=[[1, -1]], after=[[2, -1]]))
     f.submit(cmd("esp", "end"))
-    until(f, "thom")
+    auto(f, "thom")
     ED1.validate(state, cmd("thom", "attack", "esp", attack="Broadsword"))
 
 

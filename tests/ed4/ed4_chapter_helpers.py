@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ed4_helpers import RULESET, auto, build, cmd  # noqa: F401
+from ed4_helpers import RULESET, build
 
+from fight_helpers import auto, fight
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
@@ -31,7 +32,7 @@ person_registered()
 
 def start(state: Any, init_faces: list[int]) -> Fight:
     person_registered()
-    return Fight(RULESET, state, ScriptedDice(init_faces))
+    return fight(state, init_faces)
 
 
 def declare(f: Fight, actor: str, *options: str) -> list[ev.Event]:
@@ -42,10 +43,6 @@ def declare(f: Fight, actor: str, *options: str) -> list[ev.Event]:
 def act(f: Fight, actor: str, faces: list[int]) -> None:
     auto(f, actor, "act")
     f.dice = ScriptedDice(faces)
-
-
-def of(events: list[ev.Event], kind: type) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def mods(e: ev.Rolled) -> list[tuple[int, str]]:

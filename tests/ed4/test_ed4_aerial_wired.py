@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
@@ -96,7 +98,7 @@ def test_long_falls_plummet_over_rounds_p398() -> None:
 
 
 def test_the_default_tactic_never_swings_at_a_flier_out_of_reach() -> None:
-    from ed4_chapter_helpers import RULESET as RS
+    from ed4_helpers import RULESET as RS
 
     from fracas.engine.play import Fight
 

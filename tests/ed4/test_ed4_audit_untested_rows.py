@@ -6,8 +6,10 @@ mount an untrained mount (p.395) is the rider's own test, with his Wounds and Ha
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mica_among_ghouls, of, start
+from ed4_chapter_helpers import act, declare, mica_among_ghouls, start
+from ed4_helpers import RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 from fracas.engine.state import Condition
 from fracas.rules.earthdawn.combat import TestContext as Ctx

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import ATTRIBUTES_12, RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within

@@ -33,18 +33,11 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.errors import EncounterFileError, IllegalCommand
 
-R, faces, start, who = ED4.ruleset, ED4.faces, ED4.start, ED4.who
+R, duel, faces, start, who = ED4.ruleset, ED4.duel, ED4.faces, ED4.start, ED4.who
 
 
 def axe(damage: int, step: int = 10) -> list[dict]:
     return [{"name": "Axe", "kind": "melee", "step": step, "damage": damage}]
-
-
-def duel(hero: dict | None = None, foe: dict | None = None, **kw):
-    """Hero (Initiative step 7) next to a foe (step 5); nobody rolls Initiative."""
-    hero = hero or who("hero", [0, 0], initiative=7)
-    foe = foe or who("foe", [1, 0])
-    return start([hero], [foe], [], **kw)
 
 
 # ----- C: final values -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from ed4_chapter_helpers import RULESET
+from ed4_helpers import RULESET
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

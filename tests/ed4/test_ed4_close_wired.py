@@ -4,8 +4,10 @@ character's other actions, improvised weapons."""
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import act, build, cmd, declare, of, start
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand

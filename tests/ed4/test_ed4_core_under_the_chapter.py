@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ed4_helpers import RULESET, build
 
+from fight_helpers import two_sides
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
@@ -17,14 +18,12 @@ from fracas.rules.ed4.tactics import Ed4Tactic, GuardTactic, Survey, _enemies
 
 
 def _duel(thrak: dict | None = None) -> object:
+    """Thrak (side A) next to a thundra beast (side B)."""
     return build(
-        [
-            {
-                "name": "A",
-                "combatants": [{"template": "thrak", "id": "thrak", "at": [0, 0], **(thrak or {})}],
-            },
-            {"name": "B", "combatants": [{"template": "thundra-beast", "id": "thundra", "at": [1, 0]}]},
-        ]
+        two_sides(
+            {"template": "thrak", "id": "thrak", "at": [0, 0], **(thrak or {})},
+            {"template": "thundra-beast", "id": "thundra", "at": [1, 0]},
+        )
     )
 
 

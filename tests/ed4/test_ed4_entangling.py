@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, person_registered, start
+from ed4_chapter_helpers import act, declare, person_registered, start
+from ed4_helpers import RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev

@@ -7,8 +7,10 @@ struck nobody and lay on the target's hex."""
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import act, build, cmd, declare, of, person_registered, start
+from ed4_chapter_helpers import act, declare, person_registered, start
+from ed4_helpers import build
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 from fracas.rules.ed4 import close, ranged
 

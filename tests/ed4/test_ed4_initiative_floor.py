@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ed4_chapter_helpers import build, declare, of, start
+from ed4_chapter_helpers import declare, start
+from ed4_helpers import build
 
+from fight_helpers import of
 from fracas.engine import events as ev
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, start
-from ed4_helpers import ATTRIBUTES_12, BLOCK
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import ATTRIBUTES_12, BLOCK, RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight

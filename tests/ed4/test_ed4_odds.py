@@ -7,6 +7,7 @@ import re
 
 from ed4_helpers import RULESET, build
 
+from fight_helpers import two_sides
 from fracas.dice.exact import ed4_test
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
@@ -16,11 +17,9 @@ from fracas.engine.state import Condition
 
 
 def _duel(**mica: object) -> Fight:
+    mica_entry = {"template": "mica", "id": "mica", "at": [0, 0], **mica}
     state = build(
-        [
-            {"name": "Heroes", "combatants": [{"template": "mica", "id": "mica", "at": [0, 0], **mica}]},
-            {"name": "Foes", "combatants": [{"template": "ghoul", "id": "ghoul", "at": [1, 0]}]},
-        ]
+        two_sides(mica_entry, {"template": "ghoul", "id": "ghoul", "at": [1, 0]}, ("Heroes", "Foes"))
     )
     return Fight(RULESET, state, RandomDice(7))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ed4_chapter_helpers import RULESET
+from ed4_helpers import RULESET
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -4,9 +4,10 @@ with the rule that forbids them, their modifiers and Strain in the events."""
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mods, of, start
-from ed4_helpers import BLOCK
+from ed4_chapter_helpers import act, declare, mods, start
+from ed4_helpers import BLOCK, RULESET, build, pair
 
+from fight_helpers import auto, cmd, of
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.state import Condition
@@ -16,12 +17,8 @@ from fracas.rules.ed4.features.readers import in_force
 
 
 def duel(a: dict, b: dict) -> object:
-    return build(
-        [
-            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], "tactic": "person", **a}]},
-            {"name": "B", "combatants": [{"id": "b", "at": [1, 0], "tactic": "hold", **b}]},
-        ]
-    )
+    """A person (the test declares for ``a``) next to ``b``, who holds."""
+    return pair({"tactic": "person", **a}, {"tactic": "hold", **b})
 
 
 def test_aggressive_with_defensive_refused_with_its_rule_p382() -> None:
@@ -65,7 +62,6 @@ def test_aggressive_attack_in_the_events_p382() -> None:
     strain = [e for e in of(events, ev.Damaged) if e.damage_type == "strain"]
     assert [(s.target, s.amount) for s in strain] == [("a", 1)]
     # and a's own Defenses are 3 lower against b
-    from ed4_chapter_helpers import RULESET
 
     from fracas.rules.earthdawn import combat as edc
 
@@ -208,7 +204,6 @@ def test_the_called_shot_hold_test_is_the_holders_own_strength_test_with_his_wou
 
 
 def test_a_person_is_offered_only_legal_declarations() -> None:
-    from ed4_chapter_helpers import RULESET, auto
 
     from fracas.engine.state import Condition
 

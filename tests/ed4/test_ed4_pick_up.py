@@ -5,8 +5,10 @@ action in or next to its hex [choice], and the default tactic fetches it when it
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, of, person_registered, start
+from ed4_chapter_helpers import act, declare, person_registered, start
+from ed4_helpers import RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight

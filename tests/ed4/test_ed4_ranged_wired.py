@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import act, build, cmd, declare, of, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import ATTRIBUTES_12, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand

@@ -5,9 +5,10 @@ weapon (p.384): the reserve command carries the strike's ``attack`` and ``called
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import act, cmd, declare, of, start
+from ed4_chapter_helpers import act, declare, start
 from test_ed4_mounted_wired import FOE, davon
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.profile import profile_from_block

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ed4_chapter_helpers import act, build, cmd, declare, of, person_registered, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_chapter_helpers import act, declare, person_registered, start
+from ed4_helpers import ATTRIBUTES_12, build
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 from fracas.rules.earthdawn.profile import profile_from_block
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from ed4_helpers import ATTRIBUTES_12, RULESET, auto, build, cmd, fight, rolled
+from ed4_helpers import ATTRIBUTES_12, RULESET, build, pair
 
+from fight_helpers import auto, cmd, fight, rolled
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
@@ -15,17 +16,6 @@ from fracas.rules.earthdawn.combat import Scratch, damage_events, initiative_ord
 from fracas.rules.ed4.ruleset import ED4
 
 BLOCK = {**ATTRIBUTES_12, "attacks": [{"name": "Sword", "step": 10, "damage": 10}]}
-
-
-def _duel(a: dict, b: dict, options: dict | None = None, **extra):
-    return build(
-        [
-            {"name": "A", "combatants": [{"id": "a", "at": [0, 0], **a}]},
-            {"name": "B", "combatants": [{"id": "b", "at": [1, 0], **b}]},
-        ],
-        options,
-        **extra,
-    )
 
 
 def test_initiative_ties_player_characters_first_then_step_p371() -> None:
@@ -49,18 +39,18 @@ def test_initiative_ties_player_characters_first_then_step_p371() -> None:
 
 
 def test_tie_on_the_table_goes_to_the_player_character_p371() -> None:
-    state = _duel({"stats": BLOCK, "player": True, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
+    state = pair({"stats": BLOCK, "player": True, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
     f = fight(state, [4, 4])  # both step 5 (d8): 4 and 4
     f.advance_until_decision()
     assert state.order == ["a", "b"]
-    state2 = _duel({"stats": BLOCK, "tactic": "hold"}, {"stats": BLOCK, "player": True, "tactic": "hold"})
+    state2 = pair({"stats": BLOCK, "tactic": "hold"}, {"stats": BLOCK, "player": True, "tactic": "hold"})
     f2 = fight(state2, [4, 4])
     f2.advance_until_decision()
     assert state2.order == ["b", "a"]
 
 
 def test_initiative_forced_below_step_1_acts_last_at_1_p371() -> None:
-    state = _duel({"stats": {**BLOCK, "initiative": 2}, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
+    state = pair({"stats": {**BLOCK, "initiative": 2}, "tactic": "hold"}, {"stats": BLOCK, "tactic": "hold"})
     state.combatants["a"].counters["wounds"] = 3  # step 2 - 3 Wounds = -1: involuntarily below 1
     f = fight(state, [1])  # only b rolls (d8: 1)
     f.advance_until_decision()
@@ -98,7 +88,7 @@ def test_group_initiative_for_identical_creatures_p372() -> None:
 
 
 def test_take_the_initiative_uses_the_step_for_gamemaster_characters_p372() -> None:
-    state = _duel(
+    state = pair(
         {"stats": BLOCK, "player": True, "tactic": "hold"},
         {"stats": {**BLOCK, "initiative": 9}, "tactic": "hold"},
         {"take-the-initiative": True},
@@ -110,7 +100,7 @@ def test_take_the_initiative_uses_the_step_for_gamemaster_characters_p372() -> N
 
 def test_wound_penalties_apply_to_tests_and_can_be_switched_off_p381() -> None:
     for on in (True, False):
-        state = _duel(
+        state = pair(
             {"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"}, {"wound-penalties": on}
         )
         state.combatants["a"].counters["wounds"] = 2
@@ -126,7 +116,7 @@ def test_wound_penalties_apply_to_tests_and_can_be_switched_off_p381() -> None:
 
 
 def _scratch(block=BLOCK, **counters):
-    state = _duel({"stats": block, "player": True}, {"stats": BLOCK})
+    state = pair({"stats": block, "player": True}, {"stats": BLOCK})
     state.combatants["a"].counters.update(counters)
     return state, Scratch(state)
 
@@ -230,7 +220,7 @@ def test_attacks_against_mystic_and_social_defense_and_mystic_armor_p377_379() -
         ],
     }
     target = {**BLOCK, "mystic_defense": 11, "social_defense": 5, "mystic_armor": 4, "physical_armor": 9}
-    state = _duel({"stats": caster, "player": True}, {"stats": target, "tactic": "hold"})
+    state = pair({"stats": caster, "player": True}, {"stats": target, "tactic": "hold"})
     f = fight(state, [6, 1])
     auto(f, "a")
     f.dice = ScriptedDice([8, 5, 6, 3])  # Bolt 2d8 (step 10): 8+5 bonus... see below
@@ -269,7 +259,7 @@ def test_attack_then_move_away_p373() -> None:
     # alone, without the p.382-398 features.
     from fracas.rules.ed4.ruleset import Ed4CoreRuleset
 
-    state = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
+    state = pair({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
     f = Fight(Ed4CoreRuleset(), state, ScriptedDice([6, 1]))
     auto(f, "a")
     f.dice = ScriptedDice([1, 2])  # a miss
@@ -279,7 +269,7 @@ def test_attack_then_move_away_p373() -> None:
 
 def test_declarations_hold_combat_options_and_refuse_unknown_ones_p371() -> None:
     # A combatant whose controller is not an ED4 tactic (a person) is asked to declare.
-    built = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
+    built = pair({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"})
     before = RULESET.tactics().get("person")  # the chapter tests' own person, if loaded: put it back
     RULESET.tactics()["person"] = _Person()
     try:
@@ -306,7 +296,7 @@ class _Person:
 
 
 def test_sustained_action_over_rounds_p373() -> None:
-    state = _duel({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"}, max_rounds=5)
+    state = pair({"stats": BLOCK, "player": True}, {"stats": BLOCK, "tactic": "hold"}, max_rounds=5)
     f = Fight(RULESET, state, RandomDice(1))
     for _ in range(2):
         auto(f, "a")
@@ -414,7 +404,7 @@ def test_default_tactic_spends_karma_only_when_it_pays_p378() -> None:
 
     hard = {**BLOCK, "karma": 3, "attacks": [{"name": "Sword", "step": 8, "damage": 10, "karma": True}]}
     for pd, expect in ((12, True), (2, False)):
-        state = _duel(
+        state = pair(
             {"stats": hard, "player": True}, {"stats": {**BLOCK, "physical_defense": pd}, "tactic": "hold"}
         )
         f = fight(state, [6, 1])

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, mica_among_ghouls, mods, of, start
-from ed4_helpers import ATTRIBUTES_12, BLOCK
+from ed4_chapter_helpers import act, declare, mica_among_ghouls, mods, start
+from ed4_helpers import ATTRIBUTES_12, BLOCK, RULESET, build
 
+from fight_helpers import cmd, of
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
@@ -165,7 +166,6 @@ def test_facing_follows_movement_so_no_blindside_from_the_front_p387() -> None:
     """p.386-387: Blindsided is an attack from the rear of a defender who keeps another enemy in front; a
     combatant faces where it moves, so after walking east (engaged by c) b's shot from the east is from its
     front, not its rear."""
-    from ed4_chapter_helpers import act, declare
 
     from fracas.engine.commands import Command
     from fracas.engine.hexgrid import direction_to
@@ -219,7 +219,6 @@ def test_standing_up_then_walking_is_limited_by_impaired_movement_p389() -> None
     """p.389: heavy impairment reduces the Movement Rate by 10 (never below 1); standing up takes the
     Standard action, and what is walked after it is the Movement Rate on foot. The walk after standing up
     was the unimpaired Movement Rate (6 hexes instead of 1)."""
-    from ed4_chapter_helpers import act, cmd, declare
 
     from fracas.errors import IllegalCommand
 
@@ -240,7 +239,6 @@ def test_crawl_stand_up_and_walk_is_split_movement_p386_p389() -> None:
     """p.389: the knocked down may crawl; standing up takes the Standard action; p.386: moving before and
     after the action needs Splitting Movement, which the knocked down cannot declare (p.382). Crawling one
     hex, standing up and walking on was allowed, with the whole Movement Rate again."""
-    from ed4_chapter_helpers import act, cmd, declare
 
     from fracas.errors import IllegalCommand
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ed4_chapter_helpers import act, build, cmd, declare, of, start
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import build
 
+from fight_helpers import auto, cmd, of
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
@@ -86,7 +88,6 @@ def test_earth_darts_armor_reduction_counts_for_the_next_blows_p377() -> None:
 def test_a_spell_cast_as_a_reserved_action_has_its_dn_raised_by_2_p375() -> None:
     """p.375: "Characters taking a reserved action add +2 to the Difficulty Number of all actions performed
     on their turn" - a Spellcasting test too. Only the attack command's tests had it."""
-    from ed4_chapter_helpers import auto
 
     state = maloren_and_the_thundra()
     state.combatants["thundra"].tactic = "person"

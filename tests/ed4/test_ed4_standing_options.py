@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import yaml
-from ed4_chapter_helpers import RULESET
+from ed4_helpers import RULESET
 
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter

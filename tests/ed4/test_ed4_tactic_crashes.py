@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ed4_chapter_helpers import RULESET, act, build, cmd, declare, start
-from ed4_helpers import BLOCK
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import BLOCK, RULESET, build
 
+from fight_helpers import cmd
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine.play import Fight

@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ed4_chapter_helpers import RULESET, build, cmd, start
+from ed4_chapter_helpers import start
+from ed4_helpers import RULESET, build
 
+from fight_helpers import cmd
 from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev

@@ -3,9 +3,10 @@ Social Defense to take it into (but not away from) combat (000_4b24aca42c3b6366.
 
 from __future__ import annotations
 
-from ed4_chapter_helpers import act, build, cmd, declare, of, start
-from ed4_helpers import ATTRIBUTES_12
+from ed4_chapter_helpers import act, declare, start
+from ed4_helpers import ATTRIBUTES_12, build
 
+from fight_helpers import cmd, of
 from fracas.engine import events as ev
 
 FOE = {**ATTRIBUTES_12, "physical_defense": 7, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ed4_helpers import RULESET, auto, build, cmd, fight, rolled
+from ed4_helpers import RULESET, build
 
+from fight_helpers import auto, cmd, fight, rolled
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.rules.earthdawn.catalog import character
