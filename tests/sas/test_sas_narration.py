@@ -14,8 +14,8 @@ from fracas.rules.sas.procedures.rolls import Effect
 SAS = get_ruleset("sas")
 
 
-def state():  # type: ignore[no-untyped-def]
-    data = {
+def state(settings: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+    data: dict[str, object] = {
         "version": 1,
         "ruleset": "sas",
         "sides": [
@@ -23,6 +23,8 @@ def state():  # type: ignore[no-untyped-def]
             {"name": "b", "combatants": [{"template": "goblin", "id": "gob", "at": [1, 0]}]},
         ],
     }
+    if settings:
+        data["settings"] = settings
     return encounter.load_data(data)[1]
 
 
@@ -61,3 +63,13 @@ def test_long_durations_read_in_hours() -> None:
     assert line is not None and "for about 3 hours" in line
     short = SAS.narrate(ev.ConditionAdded("gob", "stunned", s.round + 2, source="x"), s)
     assert short is not None and f"until the end of round {s.round + 2}" in short
+
+
+def test_durations_read_in_the_encounters_own_rounds_per_minute() -> None:
+    """A round is about 10 seconds (6 a minute); an encounter that sets rounds_per_minute reads its
+    durations by its own count, not the data file's."""
+    s = state({"rounds_per_minute": 10})
+    line = SAS.narrate(ev.ConditionAdded("gob", "knocked-out", s.round + 1080, source="Spell Check"), s)
+    assert line is not None and "for about 2 hours" in line
+    short = SAS.narrate(ev.ConditionAdded("gob", "stunned", s.round + 30, source="x"), s)
+    assert short is not None and "for about 3 minutes" in short

@@ -42,6 +42,7 @@ from fracas.rules.sas.preview import attack_modifiers_now, odds
 from fracas.rules.sas.procedures.attack import Situation
 from fracas.rules.sas.round import auto_turn, next_actor, round_start, side_end, side_start
 from fracas.rules.sas.rules import catalog, rule, rule_list
+from fracas.rules.sas.settings import settings_of
 from fracas.rules.sas.tables import Settings, tables
 from fracas.rules.sas.validate import choices, validate
 
@@ -310,7 +311,7 @@ class SasRuleset(Ruleset):
             rnd = event.until_round  # type: ignore[union-attr]
             until = f" until the end of round {rnd}" if rnd is not None else ""
             left = (rnd - state.round) if rnd is not None else 0
-            per_minute = tables().settings.rounds_per_minute
+            per_minute = settings_of(state).rounds_per_minute
             if left >= 60 * per_minute:  # hours: say so (a round is about 10 seconds)
                 n = round(left / (60 * per_minute))
                 until = f" for about {n} hour{'s' if n != 1 else ''} (to round {rnd})"
