@@ -36,7 +36,8 @@ def _jit(**options: bool):  # noqa: ANN202
 C_SIDE, C_HT, C_DX, C_HP, C_ST, C_MOVE, C_DODGE, C_HPT, C_AGGR, C_RANK = range(10)
 C_DN, C_DADD, C_DTYPE, C_MINB, C_REACH, C_STOP, C_WPARRY, C_WUNBAL, C_WFENCE = range(10, 19)
 C_PPARRY, C_PFENCE, C_BLOCK, C_DB, C_Q0, C_R0, C_SPEED, C_PUNCH3 = range(19, 27)
-NC = 27
+C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(27, 31)  # flight (a flyer that can hover), air Move, altitude
+NC = 31
 # parameters P[...]
 P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
 NP = 6
@@ -49,10 +50,12 @@ K_NONE, K_TRIPLE, K_DR_HALF, K_DOUBLE, K_MAX, K_MAJOR, K_DOUBLE_SHOCK, K_DROP = 
 # the per-fight state X[i, ...]
 X_Q, X_R, X_STATUS, X_INJ, X_LYING, X_UNREADY, X_SHUNREADY, X_STUNNED, X_STUNREC, X_SHOCK = range(10)
 X_SHOCKNOW, X_RETREATED, X_WPARRIES, X_PPARRIES, X_BLOCKED, X_ATTACKED, X_ATTLAST, X_AOA = range(10, 18)
-X_DEALT, X_TAKEN = 18, 19
-NX = 20
+X_DEALT, X_TAKEN, X_ALT = 18, 19, 20
+NX = 21
 
 BACK_WINDOW = 1  # a path search wider than the window
+BACK_CEILING = 2  # a flyer near the flight ceiling (B398), which a Move toward it would meet
+CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
 WIN = 48  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
 WOFF = WIN + 1
 WSIDE = 2 * WOFF + 1
@@ -117,20 +120,58 @@ def _hexd(q1: int, r1: int, q2: int, r2: int) -> int:
 
 @_jit()
 def _blocked(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
-    """geometry.blockers: a hex another figure stands on, unless it is dead (the fallen take up their hex)."""
-    for j in range(n):  # noqa: SIM110 - a plain loop compiles to less than any() over a generator
-        if j != me and X[j, X_STATUS] != DEAD and X[j, X_Q] == q and X[j, X_R] == r:
+    """geometry.blockers: a hex another figure stands on at about the mover's altitude (flyers pass over
+    others, B398), unless it is dead (the fallen take up their hex)."""
+    alt = X[me, X_ALT]
+    for j in range(n):
+        if j == me or X[j, X_STATUS] == DEAD or X[j, X_Q] != q or X[j, X_R] != r:
+            continue
+        if abs(X[j, X_ALT] - alt) < 2:
             return True
     return False
 
 
 @_jit()
-def _in_reach(C: np.ndarray, X: np.ndarray, a: int, t: int) -> bool:
-    """geometry.in_reach on the ground: the distance (at least 1) is one of the weapon's reaches."""
-    h = _hexd(X[a, X_Q], X[a, X_R], X[t, X_Q], X[t, X_R])
-    if h == 0:
+def _cost(h: int, v: int) -> int:
+    """int(aerial.move_cost(h, v)): a yard up-and-across costs 1.5 (B398), rounded down."""
+    mn = min(h, v)
+    return mn + mn // 2 + max(h, v) - mn
+
+
+@_jit()
+def _flying(C: np.ndarray, alt: int, i: int) -> bool:
+    """figure.flying."""
+    return C[i, C_FLIES] == 1 and alt > 0
+
+
+@_jit()
+def _reaches(C: np.ndarray, X: np.ndarray, a: int, q: int, r: int, alt: int, t: int) -> bool:
+    """geometry.in_reach of ``a`` standing at (q, r, alt): aerial.in_reach, between two flyers the larger of
+    the distances across and up, else aerial.melee_distance; at least 1 (B398)."""
+    h = _hexd(q, r, X[t, X_Q], X[t, X_R])
+    v = abs(alt - X[t, X_ALT])
+    if h == 0 and v == 0:
         return False
-    return h < 62 and (C[a, C_REACH] >> h) & 1 == 1
+    d = max(h, v) if _flying(C, alt, a) and _flying(C, X[t, X_ALT], t) else _cost(h, v)
+    d = max(d, 1)
+    return d < 62 and (C[a, C_REACH] >> d) & 1 == 1
+
+
+@_jit()
+def _in_reach(C: np.ndarray, X: np.ndarray, a: int, t: int) -> bool:
+    """geometry.in_reach."""
+    return _reaches(C, X, a, X[a, X_Q], X[a, X_R], X[a, X_ALT], t)
+
+
+@_jit()
+def _across(budget: int, v: int) -> int:
+    """aerial.across_within: the most yards across that leave room for ``v`` yards up or down."""
+    if v == 0:
+        return max(0, budget)
+    flat = (2 * budget - v) // 2
+    if flat >= v:
+        return flat
+    return max(0, min(v, 2 * (budget - v)))
 
 
 @_jit()
@@ -382,7 +423,8 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
             else:
                 X[t, X_STUNNED] = 1
                 X[t, X_STUNREC] = 0
-                X[t, X_LYING] = 1
+                if not _flying(C, X[t, X_ALT], t):  # a flyer is not prone
+                    X[t, X_LYING] = 1
                 if not X[t, X_UNREADY]:
                     X[t, X_UNREADY] = 1
     # death checks (B419)
@@ -431,6 +473,14 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
     stunned = X[d, X_STUNNED]
     posture = P[P_LY_DEF] if X[d, X_LYING] else 0
     common = C[d, C_DB] + posture - (4 if stunned else 0)
+    d_flies = _flying(C, X[d, X_ALT], d)
+    if not (d_flies and _flying(C, X[a, X_ALT], a)):
+        # geometry.height_ft and active_defense.height_defense_modifier: Combat at Different Levels (B402),
+        # 3 ft a yard of altitude
+        feet = 3 * abs(X[d, X_ALT] - X[a, X_ALT])
+        if feet >= 3:
+            common += min(3, feet - 2) if X[d, X_ALT] > X[a, X_ALT] else -min(3, feet - 2)
+    hover = 1 if d_flies and C[d, C_HOVER] else 0  # aerial.hover_retreat_bonus
     can_retreat = not stunned and (X[d, X_RETREATED] == 0 or X[d, X_RETREATED] == a + 1)
     best = -1000
     best_retreat = False
@@ -458,6 +508,7 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
             v = C[d, C_BLOCK]
             bonus = 1
         v += common
+        bonus += hover
         # max() over (value, not retreat) in the options' order: the first best; without a retreat before
         # one with it at the same value
         if v > best or (v == best and best_retreat):
@@ -500,10 +551,15 @@ def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:
         X[t, X_BLOCKED] = 1
     if opt[1] and X[t, X_RETREATED] != a + 1:
         X[t, X_RETREATED] = a + 1
-        k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
-        if k:
-            X[t, X_Q] = path[0, 0]
-            X[t, X_R] = path[0, 1]
+        if _flying(C, X[t, X_ALT], t):  # a flyer retreats a yard upward (B398)
+            X[t, X_ALT] += 1
+            if X[t, X_ALT] > CEILING:
+                return BACK_CEILING
+        else:
+            k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
+            if k:
+                X[t, X_Q] = path[0, 0]
+                X[t, X_R] = path[0, 1]
     if dj == -1:
         if kind == 0:
             X[t, X_LYING] = 1
@@ -526,6 +582,9 @@ def _nearest(C: np.ndarray, X: np.ndarray, n: int, a: int) -> int:
         if C[j, C_SIDE] == C[a, C_SIDE] or X[j, X_STATUS] != ACTIVE:
             continue
         d = _hexd(X[a, X_Q], X[a, X_R], X[j, X_Q], X[j, X_R])
+        v = abs(X[a, X_ALT] - X[j, X_ALT])
+        if v:  # geometry.range_yards
+            d = _cost(d, v)
         if d < 1:
             d = 1
         if best < 0 or d < bd or (d == bd and C[j, C_RANK] < C[best, C_RANK]):
@@ -535,9 +594,9 @@ def _nearest(C: np.ndarray, X: np.ndarray, n: int, a: int) -> int:
 
 
 @_jit()
-def _move_now(C: np.ndarray, X: np.ndarray, a: int) -> int:
-    """figure.move_now: Basic Move, halved (rounding up) below 1/3 HP (B419)."""
-    m = C[a, C_MOVE]
+def _move_now(C: np.ndarray, X: np.ndarray, a: int, air: bool) -> int:
+    """figure.move_now: Basic Move (``air``: air Move), halved (rounding up) below 1/3 HP (B419)."""
+    m = C[a, C_AIR] if air else C[a, C_MOVE]
     if 3 * (C[a, C_HP] - X[a, X_INJ]) < C[a, C_HP]:
         m = -(-m // 2)
     return m
@@ -563,29 +622,53 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
     aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t) else 0
     legal = SK[a, t, aoa] + X[a, X_SHOCKNOW] >= 3
     k = 0
+    alt = X[a, X_ALT]
+    new_alt = alt
     if legal and not _in_reach(C, X, a, t):
-        # validate.reachable, attack.AttackManeuver.resolve: a step toward the foe (B365), then in reach?
-        budget = max(1, -(-_move_now(C, X, a) // 10))
-        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], budget, C[a, C_STOP], path, work, seen, queue)
+        # validate.reachable and approach, attack.AttackManeuver.resolve: a step toward the foe (B365), up
+        # or down first for a flyer, then in reach?
+        budget = max(1, -(-_move_now(C, X, a, _flying(C, alt, a)) // 10))
+        vertical = 0
+        if C[a, C_FLIES]:
+            want = X[t, X_ALT] if _flying(C, X[t, X_ALT], t) else 1 if _flying(C, alt, a) else 0
+            vertical = min(abs(want - alt), budget)
+            new_alt = alt + (vertical if want > alt else -vertical)
+        across = _across(budget, vertical)
+        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], across, C[a, C_STOP], path, work, seen, queue)
         if k == -2:
             return BACK_WINDOW
         legal = False
-        if k > 0:
-            h = _hexd(path[k - 1, 0], path[k - 1, 1], X[t, X_Q], X[t, X_R])
-            legal = h >= 1 and h < 62 and (C[a, C_REACH] >> h) & 1 == 1
+        if k > 0 or vertical:
+            q = path[k - 1, 0] if k > 0 else X[a, X_Q]
+            r = path[k - 1, 1] if k > 0 else X[a, X_R]
+            legal = _reaches(C, X, a, q, r, new_alt, t)
     if legal:
         X[a, X_AOA] = aoa
         if k > 0:
             X[a, X_Q] = path[k - 1, 0]
             X[a, X_R] = path[k - 1, 1]
+        X[a, X_ALT] = new_alt
         return _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt)
-    # Move toward the foe's hex, stopping next to it (maneuvers._move)
-    k = _towards(X, n, a, X[t, X_Q], X[t, X_R], _move_now(C, X, a), 1, path, work, seen, queue)
+    # Move toward the foe's hex and altitude, stopping next to it (maneuvers.Move, maneuvers._move); one
+    # that cannot fly may not Move to another altitude, and then Does Nothing
+    want = X[t, X_ALT]
+    if want != alt and not C[a, C_FLIES]:
+        return 0
+    if C[a, C_FLIES] and (alt > 0 or want > 0):
+        budget = _move_now(C, X, a, True)
+    else:
+        budget = _move_now(C, X, a, _flying(C, alt, a))
+    vertical = 0
+    if C[a, C_FLIES] and want != alt:
+        vertical = min(abs(want - alt), budget)
+        new_alt = alt + (vertical if want > alt else -vertical)
+    k = _towards(X, n, a, X[t, X_Q], X[t, X_R], _across(budget, vertical), 1, path, work, seen, queue)
     if k == -2:
         return BACK_WINDOW
     if k > 0:
         X[a, X_Q] = path[k - 1, 0]
         X[a, X_R] = path[k - 1, 1]
+    X[a, X_ALT] = new_alt
     return 0
 
 
@@ -646,6 +729,7 @@ def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -
     for i in range(n):
         X[i, X_Q] = C[i, C_Q0]
         X[i, X_R] = C[i, C_R0]
+        X[i, X_ALT] = C[i, C_ALT0]
     tie = np.zeros(n, np.int64)
     for i in range(n):
         shared = False

@@ -103,14 +103,14 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
         st = c.stats
         if st.mount or c.marks.get("mount") or c.marks.get("rider"):
             raise Unsupported(f"{c.id}: a mount or a rider (mounted combat)")
-        if st.flies:
-            raise Unsupported(f"{c.id}: a flyer (aerial combat)")
+        if st.flies and st.flight_limitation != "none":
+            raise Unsupported(f"{c.id}: a flyer that cannot hover ({st.flight_limitation})")
         if st.body != "humanoid":
             raise Unsupported(f"{c.id}: a {st.body} body")
         if c.status != "active" or c.conditions or any(c.counters.values()):
             raise Unsupported(f"{c.id}: not a fresh combatant")
-        if c.hidden or c.altitude or c.pos is None:
-            raise Unsupported(f"{c.id}: hidden, above the ground or without a place")
+        if c.hidden or c.pos is None or c.altitude > K.CEILING:
+            raise Unsupported(f"{c.id}: hidden, without a place or near the flight ceiling")
         if c.tactic not in ("default", "aggressive"):
             raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays default and aggressive)")
         if not st.weapons:
@@ -207,6 +207,10 @@ class GurpsGroupKernel:
             C[i, K.C_DB] = st.shield_db()
             C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
             C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
+            C[i, K.C_FLIES] = int(st.flies)
+            C[i, K.C_AIR] = st.air_move
+            C[i, K.C_HOVER] = int(st.can_hover)
+            C[i, K.C_ALT0] = c.altitude
         if any(bmax // max(1, c.stats.st - 2) > 60 for c in cs):
             raise Unsupported("a knockback longer than the kernel's path (60 yards)")
         # the attack roll's part that does not change in a fight (attack_roll_parts: fresh figures stand and
