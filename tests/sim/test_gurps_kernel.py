@@ -278,3 +278,34 @@ def test_the_examples_on_foot_and_in_the_air_take_the_kernel(path: Path) -> None
     assert choose_engine(sc, "auto") == ("kernel:gurps-group", "")
     one = simulate(sc, 3_000, seed=3, engine="auto", backend=SerialBackend())
     assert one.engine == "kernel:gurps-group" and one.tally.runs == 3_000
+
+
+def test_a_fight_the_loop_cannot_finish_is_handed_back_and_finished_by_the_engine() -> None:
+    """A way round wider than the loop's search window (friends in the way of a foe 45 yards off): every
+    fight is handed back at its first turn and the engine plays it from the kernel's dice, so the tally is
+    the engine's."""
+    fast = {"template": "swordsman", "stats": {"basic_speed": 7.0}}
+    data = {
+        "version": 1,
+        "ruleset": "gurps4",
+        "name": "far apart",
+        "max_rounds": 3,
+        "sides": [
+            {
+                "name": "A",
+                "combatants": [
+                    {**fast, "id": "a", "at": [0, 0]},
+                    {"template": "swordsman", "id": "b", "at": [1, 0]},
+                    {"template": "swordsman", "id": "c", "at": [1, -1]},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "axeman", "id": "d", "at": [45, 0]}]},
+        ],
+    }
+    sc = scenario_from_data(data)
+    kernel = _kernel(sc)
+    assert kernel.trace(1)[0] == gurps_core.BACK_WINDOW
+    seeds = np.arange(1, 6, dtype=np.uint64)
+    got = kernel.run_seeds(seeds)
+    assert got.runs == 5 and got.draws == 5
+    assert got.to_json() == kernel.replay([int(s) for s in seeds]).to_json()
