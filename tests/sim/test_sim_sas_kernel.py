@@ -282,10 +282,22 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "examples" / "sas").glob("*.yaml")), ids=lambda p: p.name)
 def test_bundled_examples_run_on_the_engine_and_say_why(path: Path) -> None:
-    """None of the bundled S&S examples is a duel: the simulator plays them with the engine, saying why."""
+    """None of the bundled S&S examples is a duel: the simulator plays them with the engine, saying why, and
+    the reason names everything else the kernel does not model too (tactics, weapons, map...), not only the
+    first thing it met."""
     sc = load_scenario(str(path))
     engine, why = choose_engine(sc, "auto")
-    assert engine == "reference" and why
+    assert engine == "reference" and why.startswith("the S&S kernel plays one against one only")
+    assert why.count("; ") >= 1, why
+
+
+def test_the_fallback_reason_names_each_feature_with_its_combatants() -> None:
+    sc = load_scenario(str(ROOT / "examples/sas/goblin-horde.yaml"))
+    why = choose_engine(sc, "auto")[1].split("; ")
+    assert "the S&S kernel plays one against one only (34 combatants, 2 sides)" in why
+    assert "tactic horde (the kernel plays the default tactic): goblin-1, goblin-2 and 22 more" in why
+    weapons = "a ranged, entangling or no-damage weapon: goblin-archer-1: short-bow"
+    assert any(w.startswith(weapons) for w in why)
 
 
 def test_auto_picks_the_kernel_and_reference_forces_the_engine() -> None:

@@ -202,69 +202,97 @@ def _check_tables(t: Any) -> None:
     _expect("setting subdued_condition", s.subdued_condition, "immobilized")
 
 
-def _check(ruleset: Any, state: FightState) -> list[Any]:
+def _obstacles(ruleset: Any, state: FightState) -> list[str]:
+    """Everything in the encounter the duel kernel does not model, each feature once with the combatants it
+    concerns (the first two named): the fallback reason, whole, so a game master sees all of it at once."""
     from fracas.rules.sas.procedures.mass import large_creature
     from fracas.rules.sas.ruleset import SasRuleset
     from fracas.rules.sas.tactics import SasTactic
 
     if not isinstance(ruleset, SasRuleset):
-        raise Unsupported("not the Spells & Swords ruleset")
+        return ["not the Spells & Swords ruleset"]
     if ruleset.tactics().get("default") != SasTactic():
-        raise Unsupported("the default tactic is not one the kernel mirrors")
+        return ["the default tactic is not one the kernel mirrors"]
+    out: list[str] = []
     cs = list(state.combatants.values())
-    if len(cs) != 2 or len(state.sides) != 2 or [c.side for c in cs] != list(state.sides):
-        raise Unsupported("the S&S kernel plays one against one only")
+    duel = len(cs) == 2 and len(state.sides) == 2 and [c.side for c in cs] == list(state.sides)
+    if not duel:
+        out.append(
+            f"the S&S kernel plays one against one only ({len(cs)} combatants, {len(state.sides)} sides)"
+        )
     if state.phase != "start" or state.round != 0 or state.extra.get("pending"):
-        raise Unsupported("a fight already started")
+        out.append("a fight already started")
     unknown = set(state.options) - _OPTIONS
     if unknown:
-        raise Unsupported(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
+        out.append(f"optional rules the kernel does not know: {', '.join(sorted(unknown))}")
     if state.options.get("reroll-initiative"):
-        raise Unsupported("optional rule reroll-initiative")
+        out.append("optional rule reroll-initiative")
     if state.extra.get("settings"):
-        raise Unsupported(f"settings: {', '.join(sorted(state.extra['settings']))}")
+        out.append(f"settings: {', '.join(sorted(state.extra['settings']))}")
     extra = set(state.extra) - {"map"}
     if extra:
-        raise Unsupported(f"fight bookkeeping the kernel does not know: {', '.join(sorted(extra))}")
+        out.append(f"fight bookkeeping the kernel does not know: {', '.join(sorted(extra))}")
     mp = dict(state.extra.get("map", {}))
     rest = {k for k, v in mp.items() if v and k not in ("blocked", "cover", "light", "keep_facing")}
     if rest:
-        raise Unsupported(f"map features: {', '.join(sorted(rest))}")
+        out.append(f"map features: {', '.join(sorted(rest))}")
     from fracas.rules.sas.fold import view
     from fracas.rules.sas.tables import tables
 
     t = tables()
-    _check_tables(t)
+    found: dict[str, list[str]] = {}
+
+    def note(what: str, who: str) -> None:
+        found.setdefault(what, []).append(who)
+
     for c in cs:
         if c.status != "active" or c.conditions or any(c.counters.values()):
-            raise Unsupported(f"{c.id}: not a fresh combatant")
+            note("not a fresh combatant (hurt, held, potions...)", c.id)
         marks = set(c.marks) - ({"shares_hex"} if c.stats.mount else set())  # an unridden steed
         if marks != {"weapon"} or c.marks["weapon"] != c.stats.weapons[0]:
-            raise Unsupported(f"{c.id}: mounted or otherwise marked")
+            note("mounted or otherwise marked", c.id)
         if c.hidden or c.altitude or c.pos is None:
-            raise Unsupported(f"{c.id}: hidden, above the ground or without a place")
+            note("hidden, above the ground or without a place", c.id)
         if c.tactic != "default":
-            raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays the default tactic)")
+            note(f"tactic {c.tactic} (the kernel plays the default tactic)", c.id)
         if "shield" in c.stats.spells and state.options.get("auto-reactions", True):
-            raise Unsupported(f"{c.id}: knows the Shield Spell reaction")
+            note("knows the Shield Spell reaction", c.id)
         for w in c.stats.weapons:
             wp = t.weapons[w]
             if wp.ranged or wp.entangle or t.damage.weapon_classes[wp.weapon_class].no_damage:
-                raise Unsupported(f"{c.id}: {w} is a ranged, entangling or no-damage weapon")
+                note("a ranged, entangling or no-damage weapon", f"{c.id}: {w}")
+        if len(c.stats.weapons) + 1 > K.WMAX:
+            note(f"more than {K.WMAX - 1} weapons carried", c.id)
+    for what, who in found.items():
+        names = ", ".join(who[:2]) + (f" and {len(who) - 2} more" if len(who) > 2 else "")
+        out.append(f"{what}: {names}")
+    if not duel:
+        return out
     p0, p1 = cs[0].pos, cs[1].pos
-    if distance(p0, p1) > 1:  # type: ignore[arg-type]
+    if p0 is not None and p1 is not None and distance(p0, p1) > 1:
         # apart: they close along the straight line between them (the only shortest path), facing it
-        dq, dr = p1[0] - p0[0], p1[1] - p0[1]  # type: ignore[index]
+        dq, dr = p1[0] - p0[0], p1[1] - p0[1]
         if not (dq == 0 or dr == 0 or dq + dr == 0):
-            raise Unsupported("the two combatants are apart but not on a straight line of hexes")
-        if mp.get("blocked") or mp.get("keep_facing"):
-            raise Unsupported("the two combatants are apart on a map with walls or kept facings")
-        if cs[0].facing != direction_to(p0, p1) or cs[1].facing != direction_to(p1, p0):  # type: ignore[arg-type]
-            raise Unsupported("the two combatants are apart and do not face each other")
+            out.append("the two combatants are apart but not on a straight line of hexes")
+        elif mp.get("blocked") or mp.get("keep_facing"):
+            out.append("the two combatants are apart on a map with walls or kept facings")
+        elif cs[0].facing != direction_to(p0, p1) or cs[1].facing != direction_to(p1, p0):
+            out.append("the two combatants are apart and do not face each other")
     f0, f1 = view(state, cs[0]), view(state, cs[1])
     if large_creature(f0, f1) or large_creature(f1, f0):
-        raise Unsupported("a Large Creature Attack (trample) is possible")
-    return cs
+        out.append("a Large Creature Attack (trample) is possible")
+    return out
+
+
+def _check(ruleset: Any, state: FightState) -> list[Any]:
+    """The two combatants of a duel the kernel plays, or Unsupported naming all it does not model."""
+    found = _obstacles(ruleset, state)
+    if found:
+        raise Unsupported("; ".join(found))
+    from fracas.rules.sas.tables import tables
+
+    _check_tables(tables())
+    return list(state.combatants.values())
 
 
 class SasDuelKernel:
