@@ -147,7 +147,7 @@ def test_an_unknown_action_is_refused_naming_each_editions_actions() -> None:
     s1, s4 = both(sides)
     f1 = fight(s1, [3, 2])
     declare(f1, {})
-    until(f1, "h")
+    auto(f1, "h")
     with pytest.raises(IllegalCommand) as exc:
         ED1.validate(s1, cmd("h", "dance"))
     assert str(exc.value) == (
