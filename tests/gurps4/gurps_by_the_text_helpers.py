@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fight_helpers import encounter_state, fight, two_sides
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.play import Fight
@@ -22,15 +22,8 @@ def new_fight(
     options: dict[str, Any] | None = None,
 ) -> Fight:
     """A gurps4 fight between two sides, with the given dice faces scripted."""
-    data: dict[str, Any] = {
-        "version": 1,
-        "ruleset": "gurps4",
-        "sides": [{"name": "A", "combatants": side_a}, {"name": "B", "combatants": side_b}],
-    }
-    if options:
-        data["options"] = options
-    _spec, state = encounter.load_data(data, "<by the text>")
-    return Fight(R, state, ScriptedDice(list(faces)))
+    top = {"options": options} if options else {}
+    return fight(encounter_state("gurps4", two_sides(side_a, side_b), source="<by the text>", **top), faces)
 
 
 def script(fight: Fight, *faces: int) -> None:

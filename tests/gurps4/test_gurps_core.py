@@ -7,10 +7,13 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripted import RS, fight_of, foot_turn
 
 from fracas.dice.source import ScriptedDice
+from fracas.engine.commands import Command
 from fracas.errors import IllegalCommand, RuleNotImplemented, UsageError
 from fracas.rules.gurps4 import core
+from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.gurps4.dice import DamageDice, parse_dice
 
 # Reference 1.1: "Odds of rolling N or less on 3d6" (percent, one decimal)
@@ -256,3 +259,53 @@ def test_damage_dice_read_back_as_written(dice: int, adds: int, gap: str) -> Non
     d = DamageDice(dice, adds)
     text = str(d).replace("+", f"{gap}+{gap}").replace("-", f"{gap}-{gap}")
     assert parse_dice(text) == d
+
+
+# ----- the same rules played through real commands in a fight ----------------------------------------
+
+
+def test_a_failed_knockdown_roll_drops_what_the_victim_holds() -> None:
+    # reference 1.6 (B420): failing the knockdown roll, the victim "is stunned, falls prone and drops anything
+    # held". The engine stunned him and laid him down, but he kept his spear in hand.
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [{"template": "swordsman", "id": "sword", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    d = f.advance_until_decision()
+    assert d is not None and d.actor == "sword"
+    # a hit on 9; 1d+4 cut rolls 3: 7 - DR 2 = 5 x1.5 = 7 injury, a major wound (HP 11); HT 11 rolls 13
+    f.dice = ScriptedDice([3, 3, 3, 3, 6, 6, 1, *[3] * 40])
+    f.submit(Command("sword", "attack", "foot", {"weapon": "broadsword:swing", "maneuver": "attack"}))
+    f.submit(Command("foot", "defend", None, {"defense": "none"}))
+    foot = f.state.combatants["foot"]
+    assert foot.has("stunned") and foot.marks["posture"] == "lying"
+    assert foot.marks.get("unready") == 1
+    try:
+        RS.validate(f.state, Command("foot", "attack", "sword", {"weapon": "spear:thrust"}))
+        raise AssertionError("attacked with a dropped spear")
+    except IllegalCommand:
+        pass
+
+
+def test_a_retreat_keeps_its_bonus_against_the_same_attackers_second_blow() -> None:
+    # reference 1.4 (B377): a retreat is once per turn, and "the bonus lasts against the same attacker until
+    # the defender's next turn". Against the second thrust of an All-Out Attack (Double) with a two-handed
+    # spear (reach 1, 2: still in reach after the retreat) the engine offered no retreat, so the +3 was lost.
+    f = fight_of(
+        [
+            {"name": "A", "combatants": [{"template": "swordsman", "id": "sword", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [1, 0]}]},
+        ]
+    )  # fmt: skip
+    foot_turn(f)
+    f.dice = ScriptedDice([3, 3, 3, 6, 6, 4, 3, 3, 3, *[3] * 40])  # hit; Dodge fails on 16; hit again
+    args = {"weapon": "spear:thrust_two_handed", "maneuver": "all_out_attack_double"}
+    f.submit(Command("foot", "attack", "sword", args))
+    first = {(c.args["defense"], c.args.get("retreat")): v for c, v in defense_options(f.state)}
+    f.submit(Command("sword", "defend", None, {"defense": "dodge", "retreat": True}))
+    d = f.pending()
+    assert d is not None and d.kind == "react" and d.actor == "sword"
+    second = {(c.args["defense"], c.args.get("retreat")): v for c, v in defense_options(f.state)}
+    assert second.get(("dodge", True)) == first[("dodge", True)]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from fight_helpers import encounter_state
 from fracas.cli import main
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import encounter
@@ -23,9 +24,8 @@ RS = get_ruleset("gurps4")
 
 
 def fight_of(sides: list[dict[str, Any]], options: dict[str, Any] | None = None) -> Fight:
-    data = {"version": 1, "ruleset": "gurps4", "name": "test", "sides": sides, "options": options or {}}
-    _, state = encounter.load_data(data, "<test>")
-    return Fight(RS, state, RandomDice(0))
+    """A fight of these sides on random dice (seed 0) until a test scripts them."""
+    return Fight(RS, encounter_state("gurps4", sides, name="test", options=options or {}), RandomDice(0))
 
 
 def lancer_vs_spearman(riding: int = 13, weapon: str = "lance") -> Fight:

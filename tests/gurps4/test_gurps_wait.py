@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from scripted import fight_of
 
+from fight_helpers import two_sides
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
@@ -22,17 +24,7 @@ def duel(dice: list[int], w_at: tuple[int, int] = (4, 0), s_weapons: list[str] |
     s: dict[str, Any] = {"template": "spearman", "id": "s", "at": [0, 0]}
     if s_weapons:
         s["equipment"] = {"weapons": s_weapons}
-    data = {
-        "version": 1,
-        "ruleset": "gurps4",
-        "name": "wait",
-        "sides": [
-            {"name": "A", "combatants": [s]},
-            {"name": "B", "combatants": [{"template": "swordsman", "id": "w", "at": list(w_at)}]},
-        ],
-    }
-    _, state = encounter.load_data(data, "<test>")
-    f = Fight(RS, state, ScriptedDice(dice))
+    f = fight_of(two_sides(s, {"template": "swordsman", "id": "w", "at": list(w_at)}), faces=dice)
     d = f.advance_until_decision()
     assert d is not None and d.actor == "w"  # the swordsman (Basic Speed 6) acts first
     f.submit(Command("w", "do_nothing"))
