@@ -81,7 +81,18 @@ CASES = {
     "thom": lambda: load_scenario(str(THOM)),
     "brawl": lambda: scenario_from_data(brawl()),
     "riders": lambda: load_scenario(str(THOM.with_name("ork-rider-skirmish.yaml"))),
+    "guard and hold": lambda: scenario_from_data(guard_and_hold()),
 }
+
+
+def guard_and_hold() -> dict:
+    """The brawl with Thom under the ``guard`` tactic (he holds his ground, strikes what he can reach
+    without moving, else reserves his action to Initiative 1) and the clawed thing under ``hold`` (it does
+    nothing)."""
+    data = brawl()
+    data["sides"][0]["combatants"][0]["tactic"] = "guard"
+    data["sides"][1]["combatants"][1]["tactic"] = "hold"
+    return data
 
 
 def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
@@ -120,7 +131,7 @@ def test_the_bundled_examples_take_the_kernel_or_say_why() -> None:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda d: d["sides"][0]["combatants"][0].update(tactic="guard"), "tactic guard"),
+        (lambda d: d["sides"][0]["combatants"][0].update(template="spectral-dancer"), "spells"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"blocked": [[5, 5]]}), "blocked"),
         (lambda d: d.update(options={"split-movement": True}), "split-movement"),
@@ -230,6 +241,8 @@ def test_decisions_match_the_tactic(case: str) -> None:
         assert {"attack", "stand-up", "run"} <= kinds, kinds
     if case == "riders":
         assert {"attack charge", "reserve"} <= kinds, kinds
+    if case == "guard and hold":
+        assert {"attack", "reserve", "end"} <= kinds, kinds
 
 
 TEMPLATES = ("ork-raider", "ork-rider", "thom-hammerblade", "bog-gob", "war-horse")
@@ -237,8 +250,8 @@ TEMPLATES = ("ork-raider", "ork-rider", "thom-hammerblade", "bog-gob", "war-hors
 
 def random_encounter(seed: int) -> dict:
     """A random legal ED1 encounter the kernel takes: two or three sides of one to three bundled templates
-    each (characters, riders, creatures), on free hexes within 12 of the origin, with the optional rules
-    drawn on or off."""
+    each (characters, riders, creatures) under the default, guard or hold tactic, on free hexes within 6
+    of the origin, with the optional rules drawn on or off."""
     rnd = random.Random(seed)
     taken: set[tuple[int, int]] = set()
 
@@ -254,6 +267,7 @@ def random_encounter(seed: int) -> dict:
         combatants = []
         for c in range(rnd.randint(1, 3)):
             entry = {"template": rnd.choice(TEMPLATES), "id": f"s{s}c{c}", "at": free()}
+            entry["tactic"] = rnd.choice(("default", "default", "default", "guard", "hold"))
             if rnd.random() < 0.3:
                 entry["player"] = True
             combatants.append(entry)

@@ -4,8 +4,8 @@ The reference engine spends most of a fight building, folding and narrating even
 fight as a few lists (positions, Current Damage, Wounds, knocked down, Karma, Recovery tests, status) and
 draws every test from its exact outcome distribution, so it plays the same fights some ten times faster.
 It mirrors, for an encounter it accepts, what the engine does with the ``ed1`` ruleset
-(``fracas.rules.ed1.ruleset`` on the shared Earthdawn round) and the ``default`` tactic
-(``fracas.rules.ed1.tactics.Ed1Tactic``), ``001_694a1556573a8dc9.txt`` ch.12:
+(``fracas.rules.ed1.ruleset`` on the shared Earthdawn round) and the ED1 tactics ``default``, ``guard``
+and ``hold`` (``fracas.rules.ed1.tactics``), ``001_694a1556573a8dc9.txt`` ch.12:
 
 - each round, a Recovery test for a character unconscious for a minute (6 rounds, the shared round);
 - declarations (ch.12§Combat-Round.1): an attack on the nearest enemy, standing up when knocked down, a
@@ -17,7 +17,10 @@ It mirrors, for an encounter it accepts, what the engine does with the ``ed1`` r
   Movement); else the attack the tactic picks on the declared target or one of the four nearest others
   (a Combat Movement first, breadth first round taken hexes; +2 to the DN for a changed declaration, which
   the tactic weighs), with Karma when it raises the chance to hit by 10 points; else a run toward the
-  nearest enemy;
+  nearest enemy; a rider declares a charge where a straight run reaches his target, and a character at
+  whose side a charger comes later reserves his action just below the charger's Initiative (only a
+  reserved action may strike a charger); under ``guard`` a combatant holds his ground, strikes what he
+  can reach without moving, else reserves his action to Initiative 1; under ``hold`` he does nothing;
 - the attack: Attack test against the Physical Defense (-3 knocked down; +2 a changed declaration), long
   range -2, the Rule of One (two dice or more), the success level: Excellent or Extraordinary defeats
   armor (option ``armor-defeating-hits``); the Damage test, Armor, a Wound at the Wound Threshold, death,
@@ -71,7 +74,7 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
     """Every feature of the encounter the kernel does not model, one short phrase each naming the
     combatants concerned (empty when it models them all)."""
     from fracas.rules.ed1.ruleset import Ed1Ruleset
-    from fracas.rules.ed1.tactics import Ed1Tactic
+    from fracas.rules.ed1.tactics import Ed1Tactic, GuardTactic, HoldTactic
 
     out: list[str] = []
     if not isinstance(ruleset, Ed1Ruleset):
@@ -86,8 +89,9 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
     attack = ruleset.actions.get("attack")
     if attack is None or getattr(attack.resolve, "__name__", "") != "_r_attack_ed1":
         out.append("the attack action is not one the kernel mirrors")
-    if type(ruleset.tactics().get("default")) is not Ed1Tactic:
-        out.append("the default tactic is not the one the kernel mirrors")
+    known = {"default": Ed1Tactic, "guard": GuardTactic, "hold": HoldTactic}
+    tactics = ruleset.tactics()
+    mirrored = {name for name, cls in known.items() if type(tactics.get(name)) is cls}
     unknown_opts = set(state.options) - _OPTIONS - _OFF_OPTIONS
     if unknown_opts:
         out.append(f"optional rules the kernel does not know: {', '.join(sorted(unknown_opts))}")
@@ -112,8 +116,8 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
     taken: set[tuple[int, int]] = set()
     for c in state.combatants.values():
         p = c.stats
-        if c.tactic != "default":
-            note(f"tactic {c.tactic} (not the default tactic)", c.id)
+        if c.tactic not in mirrored:
+            note(f"tactic {c.tactic} (the kernel mirrors {', '.join(sorted(mirrored))})", c.id)
         if c.hidden:
             note("hidden", c.id)
         if c.altitude or getattr(p, "flying", False):
@@ -218,6 +222,7 @@ class Ed1GroupKernel:
         self.move = [hexes(p.movement) for p in self.profiles]  # EarthdawnRuleset.movement_hexes
         self.full = [hexes(int(getattr(p, "full_movement", 2 * p.movement))) for p in self.profiles]
         self.character = [p.kind == "character" for p in self.profiles]
+        self.tactic = [c.tactic for c in cs]  # default, guard or hold (tactics.TACTICS)
         self.rider = [bool(getattr(p, "mount", None)) for p in self.profiles]
         self.mount_strength = [int(getattr(p, "mount_strength", 0)) for p in self.profiles]
         self.has_close = [any(a.close for a in p.attacks) for p in self.profiles]
@@ -489,7 +494,7 @@ class _Fight:
             if self.status[i] != ACTIVE:
                 continue
             foes = self._foes(i)
-            if not foes:
+            if not foes or self.k.tactic[i] == "hold":  # HoldTactic.declare: "other"
                 self.decl[i] = ("other", -1, False)
             elif self.down[i]:
                 self.decl[i] = ("stand-up", -1, False)
@@ -558,6 +563,8 @@ class _Fight:
         from fracas.engine import pathing
 
         k = self.k
+        if k.tactic[i] != "default":
+            return self._choose_other(i)
         if self.down[i]:
             return ("stand-up",)
         foes = self._foes(i)
@@ -588,6 +595,27 @@ class _Fight:
         found = k.route(here, goal, blocked, k.full[i])
         path = found if found is not None else pathing.towards(here, goal, k.full[i], blocked)
         return ("run", path, False) if path else ("end",)
+
+    def _choose_other(self, i: int) -> tuple[Any, ...]:
+        """HoldTactic.act: nothing. GuardTactic.act: stand up; reserve against a charger; attack the
+        nearest enemy it can reach without moving; else reserve its action to Initiative 1 (once a round,
+        before moving: it never moves)."""
+        if self.k.tactic[i] == "hold":
+            return ("end",)
+        if self.down[i]:
+            return ("stand-up",)
+        foes = self._foes(i)
+        reserve = self._reserve_against_charge(i, foes)
+        if reserve is not None:
+            return ("reserve", reserve)
+        ids, here, pos = self.k.ids, self.pos[i], self.pos
+        for t in sorted(foes, key=lambda j: (distance(here, pos[j]), ids[j])):
+            plan = self._attack_plan(i, t, 0)
+            if plan is not None:
+                return ("attack", t, *plan)
+        if foes and self.init[i] > 1 and self.reserved[i] != self.round:
+            return ("reserve", 1)
+        return ("end",)
 
     def _reserve_against_charge(self, i: int, foes: list[int]) -> int | None:
         """Ed1Tactic.reserve_against_charge: the Initiative just below that of the latest enemy charging at
