@@ -132,3 +132,17 @@ def test_keeping_the_hold_keeps_him_grappled_p392() -> None:
     f.submit(cmd("bandit", "hold"))
     assert "grappled" in f.state.combatants["silar"].conditions
     assert f.state.combatants["bandit"].marks["holding"] == "silar"
+
+
+def test_a_grapple_applied_outside_the_round_is_checked_too_p392() -> None:
+    """The hold check after each command looks only at who may be grappled, kept from one command to the
+    next; a grapple applied outside the ruleset's round (a fight resumed from its log, say) is looked for
+    again: Silar, grappled by a bandit who holds nobody, is free after the next command (p.392)."""
+    f = start(silar_and_the_bandit(), [1, 9])
+    declare(f, "silar")
+    declare(f, "bandit")
+    act(f, "bandit", [])
+    f.apply([ev.ConditionAdded("silar", "grappled", 5, 10, "bandit", "ed4/combat/grappling p.392")])
+    events = f.submit(cmd("bandit", "end"))
+    assert [(e.target, e.name) for e in of(events, ev.ConditionRemoved)] == [("silar", "grappled")]
+    assert "grappled" not in f.state.combatants["silar"].conditions

@@ -1,7 +1,8 @@
 """Grappling and entangling in the ED4 chapter (p.391-392): breaking free of a hold or an entangling
 weapon (``break-free``; a blade cuts free and ruins the weapon), keeping the hold (``hold``), letting go
 (``release``), and the hold lost when the grappler does anything else with his Standard action or is no
-longer next to the grappled (:func:`holds_kept`, after every command). The grapple itself is a strike
+longer next to the grappled (:func:`holds_kept`, after every command, looking only at who may be grappled:
+:func:`may_be_grappled`). The grapple itself is a strike
 (:func:`fracas.rules.ed4.features.strike.special_attack`)."""
 
 from __future__ import annotations
@@ -25,11 +26,56 @@ if TYPE_CHECKING:
     from fracas.rules.ed4.ruleset import Ed4Ruleset
 
 
-def holds_kept(rs: Ed4Ruleset, state: FightState, command: Command, events: list[ev.Event]) -> list[ev.Event]:
+_GRAPPLED = "ed4.grappled"
+"""``FightState.derived`` key: ``[n, ids]``, every combatant who may be grappled (a superset of those who are)
+when ``state.events_applied`` is ``n``."""
+
+
+def may_be_grappled(state: FightState, events: list[ev.Event]) -> list[str]:
+    """Who may be grappled once ``events`` (the command's, not applied yet) are, in roster order: the
+    grappled of the state and whom ``events`` grapple. Only a command grapples (a grappling strike, ``hold``:
+    p.392), so the ids are kept from one command to the next (:func:`grapples_seen`) rather than found by a
+    look at every combatant per command; they are looked for again when events were applied that
+    :func:`grapples_seen` has not seen (``FightState.events_applied`` tells: a fight resumed from its log,
+    events applied by hand)."""
+    kept = state.derived.get(_GRAPPLED)
+    if kept is not None and kept[0] == state.events_applied:
+        ids: set[str] = kept[1]
+        if ids:
+            cs = state.combatants
+            ids.difference_update([cid for cid in ids if "grappled" not in cs[cid].conditions])
+    else:
+        ids = {cid for cid, c in state.combatants.items() if "grappled" in c.conditions}
+        state.derived[_GRAPPLED] = [state.events_applied, ids]
+    _grappled_by(events, ids)
+    if not ids:
+        return []
+    rank = state.grid().rank
+    return sorted(ids, key=rank.__getitem__)
+
+
+def grapples_seen(state: FightState, events: list[ev.Event]) -> None:
+    """Keep :func:`may_be_grappled`'s ids over ``events``, the round's or a command's, about to be applied."""
+    kept = state.derived.get(_GRAPPLED)
+    if kept is not None and kept[0] == state.events_applied:
+        _grappled_by(events, kept[1])
+        kept[0] += len(events)
+
+
+def _grappled_by(events: list[ev.Event], ids: set[str]) -> None:
+    for e in events:
+        if type(e) is ev.ConditionAdded and e.name == "grappled":  # no subclasses: the cheaper test
+            ids.add(e.target)
+
+
+def holds_kept(
+    rs: Ed4Ruleset, state: FightState, command: Command, events: list[ev.Event], held: list[str]
+) -> list[ev.Event]:
     """A grapple lasts while the attacker keeps it: "he can maintain the hold by declaring that he is
     doing so as his standard action during consecutive rounds" (p.392). It ends when he spends his
     Standard action on anything else (a new grapple excepted), when he is no longer next to the
-    grappled character, or when he falls unconscious, dies or flees."""
+    grappled character, or when he falls unconscious, dies or flees. ``held``: who may be grappled
+    (:func:`may_be_grappled`), in roster order."""
     sc = Scratch(state)
     for e in events:
         sc.emit(e)
@@ -43,7 +89,7 @@ def holds_kept(rs: Ed4Ruleset, state: FightState, command: Command, events: list
             isinstance(e, ev.Marked) and e.key == "holding" and e.target == command.actor for e in events
         )
     )
-    for cid in list(state.combatants):
+    for cid in held:
         g = sc.get(cid)
         cond = g.conditions.get("grappled")
         if cond is None or cond.source not in state.combatants:

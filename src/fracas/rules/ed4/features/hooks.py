@@ -22,7 +22,7 @@ from fracas.rules.earthdawn.combat import Scratch, TestContext, rolled_event, ru
 from fracas.rules.ed4 import mounted, situation, spells
 from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.features.falling import aftermath, long_falls
-from fracas.rules.ed4.features.grappling import holds_kept
+from fracas.rules.ed4.features.grappling import grapples_seen, holds_kept, may_be_grappled
 from fracas.rules.ed4.features.readers import SURPRISE_RULE, impaired, mount_of, race
 from fracas.rules.ed4.features.riding import mounts_on_riders
 from fracas.rules.ed4.features.strain import strain_owed
@@ -131,10 +131,12 @@ def advance(
     if state.phase == "act" and cur is not None and cur not in state.acted:
         c = state.combatants[cur]
         if c.active and "surprised" in c.conditions:
-            return [
+            skipped: list[ev.Event] = [
                 ev.Note(f"{c.name} is surprised and cannot act", cur, SURPRISE_RULE),
                 ev.TurnEnded(cur),
             ]
+            grapples_seen(state, skipped)
+            return skipped
     events = core(state, dice)
     if events and isinstance(events[-1], ev.RoundEnded):
         events = strain_owed(rs, state, events)
@@ -142,6 +144,7 @@ def advance(
         events = round_start(rs, state, dice, events)
     if any(isinstance(e, ev.OrderSet) for e in events):
         events = mounts_on_riders(state, events)
+    grapples_seen(state, events)
     return events
 
 
@@ -151,10 +154,10 @@ def resolve(
     """The consequences every command may have, after the events the round gave it: falls off mounts and out
     of the sky (p.395, p.398), holds lost (p.392)."""
     events = aftermath(rs, state, events, dice)
-    if any("grappled" in c.conditions for c in state.combatants.values()) or any(
-        isinstance(e, ev.ConditionAdded) and e.name == "grappled" for e in events
-    ):
-        events = holds_kept(rs, state, command, events)
+    held = may_be_grappled(state, events)
+    if held:
+        events = holds_kept(rs, state, command, events, held)
+    grapples_seen(state, events)
     return events
 
 
