@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from fight_helpers import duel
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
@@ -15,21 +16,19 @@ SAS = get_ruleset("sas")
 
 
 def scripted_fight(
-    left: list[dict], right: list[dict], initiative: list[int], map_: dict | None = None
+    left: dict | list[dict],
+    right: dict | list[dict],
+    initiative: Iterable[int] = (20, 1),
+    map_: dict | None = None,
+    **top: Any,
 ) -> Fight:
-    """Two sides (brawls off); ``initiative`` the two sides' 1D20s."""
-    data: dict[str, Any] = {
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [{"name": "left", "combatants": left}, {"name": "right", "combatants": right}],
-    }
+    """Side left against side right (a combatant entry or a list each), advanced to the first decision;
+    ``initiative`` the two sides' 1D20s (left 20, right 1: left first). The Brawl Rule is off unless
+    ``options`` are given; ``top`` are the encounter's other keys (settings...)."""
+    top.setdefault("options", {"brawl-rule": False})
     if map_:
-        data["map"] = map_
-    _, state = encounter.load_data(data)
-    fight = Fight(SAS, state, ScriptedDice(initiative))
-    fight.advance_until_decision()
-    return fight
+        top["map"] = map_
+    return duel("sas", left, right, initiative, names=("left", "right"), **top)
 
 
 def turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
@@ -40,6 +39,18 @@ def turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
     fight.dice = ScriptedDice([])
     fight.advance_until_decision()
     return events
+
+
+def goblin(gid: str, at: tuple[int, int], weapon: str | None = None) -> dict:
+    """A goblin at ``at``, with ``weapon`` instead of his own when given."""
+    out: dict = {"template": "goblin", "id": gid, "at": list(at)}
+    if weapon:
+        out["stats"] = {"weapons": [weapon]}
+    return out
+
+
+def noted(events: list[ev.Event], words: str) -> bool:
+    return any(isinstance(e, ev.Note) and words in e.text for e in events)
 
 
 def attacks(events: list[ev.Event]) -> list[ev.Rolled]:

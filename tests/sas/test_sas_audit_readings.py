@@ -7,46 +7,23 @@ with scripted dice through the engine.
 from __future__ import annotations
 
 import pytest
+from sas_scripted import SAS, scripted_fight, turn
 
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
-
-
-def _duel(a: dict, b: dict, **extra: object) -> Fight:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [{"name": "left", "combatants": [a]}, {"name": "right", "combatants": [b]}],
-        **extra,
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
-
-
-def _submit(fight: Fight, cmd: Command, faces: list[int]) -> None:
-    fight.dice = ScriptedDice(faces)
-    fight.submit(cmd)
-    fight.dice = ScriptedDice([])
-    fight.advance_until_decision()
 
 
 def _fumbled_sword() -> Fight:
     """Fighter a fumbles (Auto Fumble, HTH Fumble 1 Drop Weapon) and drops his Long Sword; b passes."""
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "fighter", "id": "a", "at": [0, 0], "stats": {"weapons": ["long-sword", "dagger"]}},
         {"template": "fighter", "id": "b", "at": [1, 0]},
     )
-    _submit(fight, Command("a", "attack", "b"), [1, 1])
+    turn(fight, Command("a", "attack", "b"), [1, 1])
     assert fight.state.combatants["a"].marks["dropped"] == "long-sword"
-    _submit(fight, Command("b", "nothing"), [])
+    turn(fight, Command("b", "nothing"), [])
     return fight
 
 
@@ -59,8 +36,8 @@ def test_a_dropped_weapon_is_not_wielded_by_naming_it() -> None:
         SAS.validate(fight.state, Command("a", "attack", "b", {"weapon": "long-sword"}))
     SAS.validate(fight.state, Command("a", "attack", "b", {"weapon": "dagger"}))  # another weapon: fine
     # picked up (Easy check + Search: 20), it is his again
-    _submit(fight, Command("a", "pick-up"), [20])
-    _submit(fight, Command("b", "nothing"), [])
+    turn(fight, Command("a", "pick-up"), [20])
+    turn(fight, Command("b", "nothing"), [])
     SAS.validate(fight.state, Command("a", "attack", "b", {"weapon": "long-sword"}))
 
 
@@ -74,14 +51,14 @@ def test_dual_wield_needs_two_weapons_still_in_hand() -> None:
 
 def test_an_archer_who_dropped_his_bow_does_not_shoot_it() -> None:
     """004 FUMBLE TABLE (RANGED WEAPON) 1-3 "Drop Weapon or Ammo": a shot naming the dropped bow was taken."""
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "goblin-archer", "id": "g", "at": [0, 0], "tactic": "archer"},
         {"template": "fighter", "id": "b", "at": [8, 0], "tactic": "hold"},
     )
     # Attack: Auto Fumble; Ranged Fumble 1: Drop Weapon or Ammo
-    _submit(fight, Command("g", "attack", "b", {"weapon": "short-bow"}), [1, 1])
+    turn(fight, Command("g", "attack", "b", {"weapon": "short-bow"}), [1, 1])
     assert fight.state.combatants["g"].marks["dropped"] == "short-bow"
-    _submit(fight, Command("b", "nothing"), [])
+    turn(fight, Command("b", "nothing"), [])
     with pytest.raises(IllegalCommand, match="Pick up Dropped Item"):
         SAS.validate(fight.state, Command("g", "attack", "b", {"weapon": "short-bow"}))
 
@@ -108,7 +85,7 @@ def test_defender_moved_on_last_action_reads_the_defenders_last_turn() -> None:
     action was that move (-1). In round 2 g stands (nothing), then a shoots: his last action was no move (no
     -1). The engine read "moved in the previous round" whatever the order of the sides: no -1 in round 1, a
     -1 in round 2."""
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "goblin", "id": "g", "at": [12, 0], "tactic": "hold"},
         {"template": "goblin-archer", "id": "a", "at": [0, 0], "tactic": "hold"},
     )
@@ -124,7 +101,7 @@ def test_defender_moved_on_last_action_reads_the_defenders_last_turn() -> None:
 def test_defender_moved_when_his_side_acts_after_the_shooter() -> None:
     """004 ATTACK TABLE MODIFIERS "Defender Moved on last Action": archer a's side first, goblin g's second.
     g walks in round 1; in round 2 a shoots before g has acted again: g's last action was the move (-1)."""
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "goblin-archer", "id": "a", "at": [0, 0], "tactic": "hold"},
         {"template": "goblin", "id": "g", "at": [12, 0], "tactic": "hold"},
     )
@@ -159,7 +136,7 @@ def test_dizzy_from_the_bleed_table_lasts_one_round() -> None:
     Bleed Table"; BLEED TABLE 4 "Dizzy: Get -2 to all Rolls next Round". Rolled at the beginning of round 1,
     the Dizzy -2 is on the bleeder's rolls of round 1 and gone in round 2 (where the next Bleed roll decides
     anew). The engine kept it to the end of round 2: two rounds of -2 from one roll."""
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "fighter", "id": "bran", "at": [0, 0]},
         {"template": "goblin", "id": "g", "at": [9, 0]},
     )
@@ -167,12 +144,12 @@ def test_dizzy_from_the_bleed_table_lasts_one_round() -> None:
     bran = fight.state.combatants["bran"]
     bran.counters["bleeds"] = 1
     bran.marks["bleed_death_round"] = 99
-    _submit(fight, Command("bran", "nothing"), [])
+    turn(fight, Command("bran", "nothing"), [])
     fight.dice = ScriptedDice([4])  # round 2 begins: Bleed Table 4, Dizzy
     fight.submit(Command("g", "nothing"))
     fight.advance_until_decision()
     assert fight.state.round == 2 and bran.conditions["dizzy"].until_round == 2
-    _submit(fight, Command("bran", "nothing"), [])
+    turn(fight, Command("bran", "nothing"), [])
     fight.dice = ScriptedDice([5])  # round 3 begins: Bleed Table 5, Weakened (no Dizzy)
     fight.submit(Command("g", "nothing"))
     fight.advance_until_decision()
@@ -227,11 +204,11 @@ def test_a_monster_fumbles_foe_bonus_is_each_foes_next_attack_only() -> None:
     the end of round 2 (here two attacks of one foe)."""
     from fracas.engine import events as ev
 
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "wolf", "id": "w", "at": [0, 0], "tactic": "hold"},
         {"template": "fighter", "id": "f", "at": [1, 0], "tactic": "hold"},
     )
-    _submit(fight, Command("w", "attack", "f"), [1, 4])  # Auto Fumble; MONSTER FUMBLES 4
+    turn(fight, Command("w", "attack", "f"), [1, 4])  # Auto Fumble; MONSTER FUMBLES 4
 
     def bonus(events: list) -> list:
         (roll,) = [e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack"]

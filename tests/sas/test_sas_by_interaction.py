@@ -9,26 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from sas_scripted import SAS, scripted_fight, turn
+
+from fight_helpers import encounter_state, two_sides
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
 
 
 def _state(left: list[dict], right: list[dict], **top: Any) -> Any:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": top.pop("options", {"brawl-rule": False}),
-        "sides": [{"name": "left", "combatants": left}, {"name": "right", "combatants": right}],
-        **top,
-    })  # fmt: skip
-    return state
+    """The state of side left against side right, the Brawl Rule off unless ``options`` are given."""
+    top.setdefault("options", {"brawl-rule": False})
+    return encounter_state("sas", two_sides(left, right, ("left", "right")), **top)
 
 
 # ----- A. death takes effect when the marker lands ------------------------------------------------------
@@ -56,22 +50,9 @@ def test_a_bleeding_foe_at_its_wound_level_dies_at_the_start_of_the_round_and_ne
 
 
 def _fighters(**top: Any) -> Fight:
-    state = _state(
-        [{"template": "fighter", "id": "a", "at": [0, 0]}],
-        [{"template": "fighter", "id": "b", "at": [1, 0]}],
-        **top,
-    )
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
-
-
-def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
-    fight.dice = ScriptedDice(faces)
-    events = fight.submit(cmd)
-    fight.dice = ScriptedDice([])
-    fight.advance_until_decision()
-    return events
+    """Fighter a (left, first: 1D20s 20 and 1) next to fighter b (right)."""
+    a, b = {"template": "fighter", "id": "a", "at": [0, 0]}, {"template": "fighter", "id": "b", "at": [1, 0]}
+    return scripted_fight(a, b, **top)
 
 
 def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> None:
@@ -80,7 +61,7 @@ def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> N
     DOWN: 50% drop (1D100 99: kept)."""
     fight = _fighters()
     # Attack 15 (Hit); Damage 18 (the fighters' sword against chain: 15, Heavy Wound); the drop die 99
-    events = _turn(fight, Command("a", "attack", "b"), [15, 18, 99])
+    events = turn(fight, Command("a", "attack", "b"), [15, 18, 99])
     damage = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Damage")
     assert 14 <= damage.total <= 16, damage.total
     assert "knocked-down" in fight.state.combatants["b"].conditions
@@ -90,7 +71,7 @@ def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> N
 
 def test_without_the_setting_a_heavy_wound_leaves_the_victim_standing() -> None:
     fight = _fighters(settings={"major_wound_prone": False})
-    _turn(fight, Command("a", "attack", "b"), [15, 18])
+    turn(fight, Command("a", "attack", "b"), [15, 18])
     assert "knocked-down" not in fight.state.combatants["b"].conditions
 
 

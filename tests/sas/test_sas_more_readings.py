@@ -8,7 +8,7 @@ a mute combatant's Battle Cry, and the reaction marks' rule ids; each a fight pl
 from __future__ import annotations
 
 import pytest
-from test_sas_reactions import SAS, _attacks, _fight, _goblin, _mods, _turn
+from sas_scripted import SAS, attacks, goblin, mods, scripted_fight, turn
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
@@ -25,7 +25,7 @@ def _self_bolt(power_points: int) -> None:
     is spent."""
     w = {"template": "goblin", "id": "w", "at": [0, 0]}
     w["stats"] = {"spells": ["bolt", "shield"], "power_points": power_points}
-    fight = _fight([w], [_goblin("s", (5, 0))], [20, 1])
+    fight = scripted_fight([w], [goblin("s", (5, 0))], [20, 1])
     with pytest.raises(IllegalCommand, match="at himself"):
         SAS.validate(fight.state, Command("w", "cast-spell", "w", {"spell": "bolt"}))
     assert fight.state.combatants["w"].count("pp_used") == 0
@@ -45,14 +45,14 @@ def _preview_and_roll(
 ) -> tuple[dict[str, int], dict[str, int]]:
     """Goblin g (a Spear: longer than s's dagger, and it may be thrown) ``at`` spaces from goblin s; g's side
     first. The modifiers ``attack_modifiers_now`` previews for ``action`` and those of the attack it rolls."""
-    fight = _fight([_goblin("g", (at, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (at, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
     g = fight.state.combatants["g"]
     g.hidden, g.altitude = hidden, altitude
     cmd = Command("g", action, "s", args)
     found = SAS.attack_modifiers_now(fight.state, cmd)
     assert found is not None
     preview = {m.why: m.value for m in found[0]}
-    rolled = _mods(_attacks(_turn(fight, cmd, faces))[-1])
+    rolled = mods(attacks(turn(fight, cmd, faces))[-1])
     return preview, rolled
 
 
@@ -82,7 +82,7 @@ def test_the_odds_preview_has_the_modifiers_of_the_roll(
 def test_the_odds_of_a_charge_with_a_battle_cry() -> None:
     """Charge +1, Battle Cry +1, Longer Weapon +1, Small Shield -1: +2, a hit on 8+ (faces 8-20: 65%); the
     engine printed +0 (55%)."""
-    fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (6, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
     text = SAS.odds(fight.state, Command("g", "charge", "s", {"battle_cry": True}))
     assert text is not None and text.startswith("hit 65% (critical 15%), fumble 5%, modifiers +2")
 
@@ -90,7 +90,7 @@ def test_the_odds_of_a_charge_with_a_battle_cry() -> None:
 def test_no_odds_for_a_charge_that_cannot_reach() -> None:
     """A closing attack whose move cannot end next to the target makes no attack roll: no odds (validate
     refuses it too)."""
-    fight = _fight([_goblin("g", (30, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (30, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
     assert SAS.attack_modifiers_now(fight.state, Command("g", "close-to-attack", "s")) is None
 
 
@@ -101,9 +101,9 @@ def test_a_broken_jaw_leaves_its_victim_mute() -> None:
     """Reference 1.2, Random Brawl Attacks 9: "Break Jaw - foe has a Broken Head and cannot speak". Goblin g's
     attack on s becomes a brawl (Brawl Rule 5, 1D60 9) and hits (12 - Small Shield 1 = 11; Damage 1; the
     Skull Crack's 1D2 1): s is marked mute when g's side's held effects land."""
-    fight = _fight([_goblin("g", (1, 0))], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (1, 0))], [goblin("s", (0, 0))], [20, 1])
     fight.state.options["brawl-rule"] = True
-    _turn(fight, Command("g", "attack", "s"), [5, 9, 12, 1, 1])
+    turn(fight, Command("g", "attack", "s"), [5, 9, 12, 1, 1])
     assert fight.state.combatants["s"].marks.get("mute") is True
 
 
@@ -118,7 +118,7 @@ def test_a_broken_jaw_leaves_its_victim_mute() -> None:
 def test_a_mute_combatant_cannot_raise_a_battle_cry(action: str, target: str | None, args: dict) -> None:
     """A Battle Cry is a cry: one who "cannot speak" (Break Jaw) cannot raise it, alone or with a charge
     (docs/rulesets/sas.md, Game master's calls). The engine let him. He may still charge without it."""
-    fight = _fight([_goblin("g", (8, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (8, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
     fight.state.combatants["g"].marks["mute"] = True
     with pytest.raises(IllegalCommand, match="cannot speak") as refused:
         SAS.validate(fight.state, Command("g", action, target, args))
@@ -135,14 +135,14 @@ def test_a_hurling_charge_throw_has_its_damage_bonus_and_not_the_charge_s() -> N
     for 1 Round" (docs/rulesets/sas.md, Game master's calls): the throw has the line's Damage +1, not the
     Charge's Attack +1 and Damage +2. Goblin g (a Spear) starts 6 spaces from s, already within Short range:
     he still charges, one space, and throws (12 - Small Shield 1 = 11, a Hit; Damage 1 + 1 - Armor 1)."""
-    fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0), "short-bow")], [20, 1])
-    events = _turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
+    fight = scripted_fight([goblin("g", (6, 0), "spear")], [goblin("s", (0, 0), "short-bow")], [20, 1])
+    events = turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
     (moved,) = [e for e in events if isinstance(e, ev.Moved)]
     assert moved.path == ((5, 0),)
-    (throw,) = _attacks(events)
-    assert _mods(throw) == {"Defender has Small Shield": -1}
+    (throw,) = attacks(events)
+    assert mods(throw) == {"Defender has Small Shield": -1}
     damage = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Damage")
-    assert _mods(damage) == {"Hurling Charge": 1, "target's Armor (very-light)": -1}
+    assert mods(damage) == {"Hurling Charge": 1, "target's Armor (very-light)": -1}
 
 
 def test_a_hurling_charger_has_the_charge_s_defense_minus_four() -> None:
@@ -150,11 +150,11 @@ def test_a_hurling_charger_has_the_charge_s_defense_minus_four() -> None:
     arrow in reply has +4 (5 - Small Shield 1 + 4 = 8). The engine gave the Hurling Charge the Charge's
     Swift +2 but not its Defense -4. (g's charge was his last action: Defender Moved on last Action -1 too,
     ATTACK TABLE MODIFIERS: 5 - 1 + 4 - 1 = 7.)"""
-    fight = _fight([_goblin("g", (6, 0), "spear")], [_goblin("s", (0, 0), "short-bow")], [20, 1])
-    _turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
-    (shot,) = _attacks(_turn(fight, Command("s", "attack", "g"), [5]))
-    assert _mods(shot)["target's Defense this round (Charge)"] == 4
-    assert _mods(shot)["Defender Moved on last Action"] == -1
+    fight = scripted_fight([goblin("g", (6, 0), "spear")], [goblin("s", (0, 0), "short-bow")], [20, 1])
+    turn(fight, Command("g", "hurling-charge", "s"), [12, 1])
+    (shot,) = attacks(turn(fight, Command("s", "attack", "g"), [5]))
+    assert mods(shot)["target's Defense this round (Charge)"] == 4
+    assert mods(shot)["Defender Moved on last Action"] == -1
     assert shot.total == 7
 
 
@@ -162,7 +162,7 @@ def test_a_hurling_charge_that_would_end_next_to_the_target_is_refused() -> None
     """Two spaces off, the charge toward s passes no hex 2+ spaces from him to throw from: it would end next
     to him, a Charge and not a throw. The engine let it run home and strike as a plain attack (neither the
     throw's Damage +1 nor the Charge's bonuses); it is refused, naming the Charge."""
-    fight = _fight([_goblin("g", (2, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (2, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
     with pytest.raises(IllegalCommand, match="too close to throw while charging"):
         SAS.validate(fight.state, Command("g", "hurling-charge", "s"))
     SAS.validate(fight.state, Command("g", "charge", "s"))
@@ -180,8 +180,8 @@ def test_the_shield_spell_s_reaction_mark_names_its_rule() -> None:
     round's reaction (docs/rulesets/sas.md, Game master's calls) carried no rule id, unlike Receive Charge's
     and Fire from Overwatch's. Dice: s's Spell Check 15, a's Attack 8 (a Miss)."""
     s = {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"spells": ["shield"], "power_points": 3}}
-    fight = _fight([_goblin("a", (8, 3), "short-bow")], [s], [20, 1])
-    events = _turn(fight, Command("a", "attack", "s"), [15, 8])
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow")], [s], [20, 1])
+    events = turn(fight, Command("a", "attack", "s"), [15, 8])
     assert _reaction_marks(events) == ["sas/reactions/shield-spell (REACTIONS)"]
 
 
@@ -189,8 +189,8 @@ def test_the_catch_missile_s_reaction_mark_names_its_rule() -> None:
     """REACTIONS: "Catch Missile - If Foe's Attack does not hit make a Hard Skill Check". Dice: a's Attack 5
     (a Miss), s's Catch Missile 20."""
     s = {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"skills": {"catch-missile": 1}}}
-    fight = _fight([_goblin("a", (8, 3), "short-bow")], [s], [20, 1])
-    events = _turn(fight, Command("a", "attack", "s"), [5, 20])
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow")], [s], [20, 1])
+    events = turn(fight, Command("a", "attack", "s"), [5, 20])
     assert _reaction_marks(events) == ["sas/reactions/catch-missile (REACTIONS)"]
 
 
@@ -200,7 +200,7 @@ def test_the_counterspell_s_reaction_mark_names_its_rule() -> None:
     w = {"template": "goblin", "id": "w", "at": [4, 0], "stats": {"spells": ["sleep"], "power_points": 1}}
     c = {"template": "goblin", "id": "c", "at": [0, 2]}
     c["stats"] = {"spells": ["counterspell"], "power_points": 1}
-    fight = _fight([w], [_goblin("s", (0, 0)), c], [20, 1])
-    events = _turn(fight, Command("w", "cast-spell", "s", {"spell": "sleep"}), [15, 15])
+    fight = scripted_fight([w], [goblin("s", (0, 0)), c], [20, 1])
+    events = turn(fight, Command("w", "cast-spell", "s", {"spell": "sleep"}), [15, 15])
     assert any(isinstance(e, ev.Note) and "counters" in e.text for e in events)
     assert _reaction_marks(events) == ["sas/reactions/counterspell (REACTIONS)"]

@@ -10,6 +10,7 @@ make a brawl attack needing two free hands.
 from __future__ import annotations
 
 import pytest
+from sas_scripted import SAS, scripted_fight
 
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
@@ -17,28 +18,13 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
-
-
-def _duel(a: dict, b: dict, brawl: bool = False) -> Fight:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": brawl},
-        "sides": [{"name": "left", "combatants": [a]}, {"name": "right", "combatants": [b]}],
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
 
 
 def _one_armed(weapons: list[str], how: str = "broken", shield: str | None = None) -> Fight:
     """Fighter a after the wound: the weapon in hand dropped (as the engine records it), the arm broken or
     lost."""
     stats: dict = {"weapons": weapons, "shield": shield or "none"}
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "fighter", "id": "a", "at": [0, 0], "stats": stats},
         {"template": "fighter", "id": "b", "at": [1, 0]},
     )
@@ -97,10 +83,10 @@ def test_a_brawl_attack_needing_two_hands_is_substituted_with_one_hand() -> None
     substitutes the result above or below), as for a fighter whose hands hold a weapon and a shield. The
     engine counted two free hands for a bare-handed fighter with a broken hand."""
     bare = {"weapons": ["long-sword"], "shield": "none"}
-    fight = _duel(
+    fight = scripted_fight(
         {"template": "fighter", "id": "a", "at": [0, 0], "stats": bare},
         {"template": "fighter", "id": "b", "at": [1, 0]},
-        brawl=True,
+        options={"brawl-rule": True},
     )
     a = fight.state.combatants["a"]
     a.marks["broken"] = ("hand",)

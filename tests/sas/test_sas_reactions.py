@@ -7,28 +7,12 @@ does not decide is in docs/rulesets/sas.md, "Game master's calls".
 from __future__ import annotations
 
 import pytest
-from sas_scripted import attacks, mods, scripted_fight, turn
+from sas_scripted import SAS, attacks, goblin, mods, noted, scripted_fight, turn
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
-_fight, _turn, _attacks, _mods = scripted_fight, turn, attacks, mods
-
-
-def _noted(events: list[ev.Event], words: str) -> bool:
-    return any(isinstance(e, ev.Note) and words in e.text for e in events)
-
-
-def _goblin(gid: str, at: tuple[int, int], weapon: str | None = None) -> dict:
-    out: dict = {"template": "goblin", "id": gid, "at": list(at)}
-    if weapon:
-        out["stats"] = {"weapons": [weapon]}
-    return out
-
 
 # ----- 1. a reaction's attack is an attack: it gets the situation's modifiers -----------------------------
 
@@ -39,9 +23,11 @@ def _spearman_charged(set_to_receive: bool) -> list[ev.Event]:
     """Goblin s (a Spear) stands on high ground in the dusk; goblin g charges him from 6 spaces. s first Sets
     to Receive Charge (or does nothing: then only his longer spear strikes first). Dice: s's Attack 5, g's
     Attack 12 and Damage 1."""
-    fight = _fight([_goblin("g", (6, 0))], [_goblin("s", (0, 0), "spear")], [1, 20], DARK_HILL)  # s first
-    _turn(fight, Command("s", "set-to-receive-charge" if set_to_receive else "nothing"), [])
-    return _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    fight = scripted_fight(
+        [goblin("g", (6, 0))], [goblin("s", (0, 0), "spear")], [1, 20], DARK_HILL
+    )  # s first
+    turn(fight, Command("s", "set-to-receive-charge" if set_to_receive else "nothing"), [])
+    return turn(fight, Command("g", "charge", "s"), [5, 12, 1])
 
 
 def test_the_receive_charge_attack_gets_the_situations_modifiers() -> None:
@@ -54,10 +40,10 @@ def test_the_receive_charge_attack_gets_the_situations_modifiers() -> None:
     Locked. With the hill and the dusk: 9 + 1 - 2 = 8, a Miss (and no Weapons Locked -2 on g's charge: 12 + 1
     - 1 - 2 = 10, a Hit)."""
     events = _spearman_charged(set_to_receive=True)
-    assert _noted(events, "receives the charge")
-    received, charge = _attacks(events)
+    assert noted(events, "receives the charge")
+    received, charge = attacks(events)
     assert received.actor == "s"
-    assert _mods(received) == {
+    assert mods(received) == {
         "Attacker has Longer Weapon": 1,
         "Attacker has Height Adv": 1,
         "Attacker Reduced Visibility": -2,
@@ -71,8 +57,8 @@ def test_the_receive_charge_attack_gets_the_situations_modifiers() -> None:
 def test_the_receive_charge_is_read_as_the_longer_weapons_first_strike() -> None:
     """The same spearman not set: his longer spear's first strike (CHARGE RULES) was already rolled with the
     situation. Both strikes before the charger's attack now have the same modifiers and result."""
-    received = _attacks(_spearman_charged(set_to_receive=True))[0]
-    first = _attacks(_spearman_charged(set_to_receive=False))[0]
+    received = attacks(_spearman_charged(set_to_receive=True))[0]
+    first = attacks(_spearman_charged(set_to_receive=False))[0]
     assert received.modifiers == first.modifiers
     assert (received.total, received.outcome) == (first.total, first.outcome)
 
@@ -81,15 +67,15 @@ def test_the_receive_charge_counts_the_foes_round_the_charger_where_he_ends() ->
     """ATTACK TABLE MODIFIERS: "Defender Surrounded +1 On at least 2 Sides (2-4+ Foes)": g charges home next
     to s and s's side-mate h, so he is surrounded as s receives him (the engine read g where his turn began, 6
     spaces off, alone). s: 5 + 1 - 1 + 4 + 1 = 10, a Hit; damage 1 + 2 (spear) - 1 (armor): Superficial."""
-    fight = _fight(
-        [_goblin("g", (6, 0))], [_goblin("s", (0, 0), "spear"), _goblin("h", (1, -1))], [1, 20]
+    fight = scripted_fight(
+        [goblin("g", (6, 0))], [goblin("s", (0, 0), "spear"), goblin("h", (1, -1))], [1, 20]
     )  # right first
-    _turn(fight, Command("s", "set-to-receive-charge"), [])
-    _turn(fight, Command("h", "nothing"), [])
+    turn(fight, Command("s", "set-to-receive-charge"), [])
+    turn(fight, Command("h", "nothing"), [])
     # g ends on (1, 0) (next to s and to h); s: Attack 5, Damage 1; g: Attack 5 (a Miss)
-    events = _turn(fight, Command("g", "charge", "s"), [5, 1, 5])
-    received = _attacks(events)[0]
-    assert received.actor == "s" and _mods(received)["Defender Surrounded"] == 1
+    events = turn(fight, Command("g", "charge", "s"), [5, 1, 5])
+    received = attacks(events)[0]
+    assert received.actor == "s" and mods(received)["Defender Surrounded"] == 1
     assert (received.total, received.outcome) == (10, "Hit")
 
 
@@ -99,12 +85,14 @@ def test_fire_from_overwatch_gets_the_movers_cover() -> None:
     Wall". Goblin g walks 6 spaces to a hex behind a low wall; archer a, in Overwatch, shoots him there. The
     engine built the shot from range and movement alone: 12 - Moved 1 - Small Shield 1 = 10, a Hit; behind
     the wall it is 8, a Miss."""
-    fight = _fight([_goblin("g", (12, 0))], [_goblin("a", (0, 0), "short-bow")], [1, 20], {"cover": [[6, 0]]})
-    _turn(fight, Command("a", "overwatch"), [])
-    events = _turn(fight, Command("g", "walk", None, {"to": [6, 0]}), [12])
-    assert _noted(events, "fires from Overwatch")
-    (shot,) = _attacks(events)
-    assert _mods(shot) == {
+    fight = scripted_fight(
+        [goblin("g", (12, 0))], [goblin("a", (0, 0), "short-bow")], [1, 20], {"cover": [[6, 0]]}
+    )
+    turn(fight, Command("a", "overwatch"), [])
+    events = turn(fight, Command("g", "walk", None, {"to": [6, 0]}), [12])
+    assert noted(events, "fires from Overwatch")
+    (shot,) = attacks(events)
+    assert mods(shot) == {
         "Defender Partial Cover": -2,
         "Defender Moved on last Action": -1,
         "Defender has Small Shield": -1,
@@ -124,13 +112,13 @@ def test_a_receive_charge_spends_the_round_s_reaction() -> None:
     (Weapons Locked), g's Attack 12 and Damage 1: nothing more is rolled."""
     s = {"template": "goblin", "id": "s", "at": [0, 0]}
     s["stats"] = {"weapons": ["spear"], "spells": ["shield"], "power_points": 3}
-    fight = _fight([_goblin("g", (6, 0))], [s], [1, 20])  # s first
-    _turn(fight, Command("s", "set-to-receive-charge"), [])
-    events = _turn(fight, Command("g", "charge", "s"), [5, 12, 1])
-    assert _noted(events, "receives the charge")
+    fight = scripted_fight([goblin("g", (6, 0))], [s], [1, 20])  # s first
+    turn(fight, Command("s", "set-to-receive-charge"), [])
+    events = turn(fight, Command("g", "charge", "s"), [5, 12, 1])
+    assert noted(events, "receives the charge")
     assert not any(isinstance(e, ev.Rolled) and e.test.startswith("Spell Check") for e in events)
-    assert [e.actor for e in _attacks(events)] == ["s", "g"]
-    assert "Shield Spell" not in _mods(_attacks(events)[1])
+    assert [e.actor for e in attacks(events)] == ["s", "g"]
+    assert "Shield Spell" not in mods(attacks(events)[1])
     assert fight.state.combatants["s"].marks["reacted_round"] == 1
 
 
@@ -141,13 +129,13 @@ def test_a_spearman_who_has_reacted_this_round_does_not_receive_the_charge() -> 
     react twice. Dice: a's Attack 5 (a Miss), s's Catch Missile 20; g's Attack 5 (a Miss)."""
     s = {"template": "goblin", "id": "s", "at": [0, 0]}
     s["stats"] = {"weapons": ["spear"], "skills": {"catch-missile": 1}}
-    fight = _fight([_goblin("a", (8, 3), "short-bow"), _goblin("g", (6, 0), "spear")], [s], [1, 20])
-    _turn(fight, Command("s", "set-to-receive-charge"), [])
-    caught = _turn(fight, Command("a", "attack", "s"), [5, 20])
-    assert _noted(caught, "snatches the missile")
-    events = _turn(fight, Command("g", "charge", "s"), [5])
-    assert not _noted(events, "receives the charge")
-    assert [e.actor for e in _attacks(events)] == ["g"]
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow"), goblin("g", (6, 0), "spear")], [s], [1, 20])
+    turn(fight, Command("s", "set-to-receive-charge"), [])
+    caught = turn(fight, Command("a", "attack", "s"), [5, 20])
+    assert noted(caught, "snatches the missile")
+    events = turn(fight, Command("g", "charge", "s"), [5])
+    assert not noted(events, "receives the charge")
+    assert [e.actor for e in attacks(events)] == ["g"]
 
 
 def test_a_shield_spell_and_a_catch_missile_are_not_both_taken_against_one_shot() -> None:
@@ -157,10 +145,10 @@ def test_a_shield_spell_and_a_catch_missile_are_not_both_taken_against_one_shot(
     s's Spell Check 15, a's Attack 8 (8 - Small Shield 1 - Shield Spell 2 = 5, a Miss)."""
     s = {"template": "goblin", "id": "s", "at": [0, 0]}
     s["stats"] = {"spells": ["shield"], "power_points": 3, "skills": {"catch-missile": 1}}
-    fight = _fight([_goblin("a", (8, 3), "short-bow")], [s], [20, 1])  # a first
-    events = _turn(fight, Command("a", "attack", "s"), [15, 8])
-    (shot,) = _attacks(events)
-    assert (shot.total, shot.outcome) == (5, "Miss") and _mods(shot)["Shield Spell"] == -2
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow")], [s], [20, 1])  # a first
+    events = turn(fight, Command("a", "attack", "s"), [15, 8])
+    (shot,) = attacks(events)
+    assert (shot.total, shot.outcome) == (5, "Miss") and mods(shot)["Shield Spell"] == -2
     assert not any(isinstance(e, ev.Rolled) and e.test == "Catch Missile" for e in events)
 
 
@@ -170,11 +158,11 @@ def test_fire_from_overwatch_spends_the_round_s_reaction() -> None:
     1 = 5, a Miss); h's Attack 5 (a Miss)."""
     a = {"template": "goblin", "id": "a", "at": [0, 0]}
     a["stats"] = {"weapons": ["short-bow"], "skills": {"catch-missile": 1}}
-    fight = _fight([_goblin("g", (12, 0)), _goblin("h", (8, 3), "short-bow")], [a], [1, 20])  # a first
-    _turn(fight, Command("a", "overwatch"), [])
-    fired = _turn(fight, Command("g", "walk", None, {"to": [6, 0]}), [7])
-    assert _noted(fired, "fires from Overwatch")
-    events = _turn(fight, Command("h", "attack", "a"), [5])
+    fight = scripted_fight([goblin("g", (12, 0)), goblin("h", (8, 3), "short-bow")], [a], [1, 20])  # a first
+    turn(fight, Command("a", "overwatch"), [])
+    fired = turn(fight, Command("g", "walk", None, {"to": [6, 0]}), [7])
+    assert noted(fired, "fires from Overwatch")
+    events = turn(fight, Command("h", "attack", "a"), [5])
     assert not any(isinstance(e, ev.Rolled) and e.test == "Catch Missile" for e in events)
 
 
@@ -183,7 +171,7 @@ def test_fire_from_overwatch_spends_the_round_s_reaction() -> None:
 
 def _hurler() -> Fight:
     """Goblin g (a Spear, which may be thrown) 14 spaces from goblin s; g's side first."""
-    return _fight([_goblin("g", (14, 0), "spear")], [_goblin("s", (0, 0))], [20, 1])
+    return scripted_fight([goblin("g", (14, 0), "spear")], [goblin("s", (0, 0))], [20, 1])
 
 
 def test_a_hurling_charge_may_be_combined_with_a_battle_cry() -> None:
@@ -194,28 +182,28 @@ def test_a_hurling_charge_may_be_combined_with_a_battle_cry() -> None:
     Dice: the cry's 1D2 1 (2 rounds), the throw's Attack 12 (+ 1 - Small Shield 1 = 12, a Hit), Damage 10."""
     fight = _hurler()
     SAS.validate(fight.state, Command("g", "hurling-charge", "s", {"battle_cry": True}))
-    events = _turn(fight, Command("g", "hurling-charge", "s", {"battle_cry": True}), [1, 12, 10])
+    events = turn(fight, Command("g", "hurling-charge", "s", {"battle_cry": True}), [1, 12, 10])
     cry = [e for e in events if isinstance(e, ev.ConditionAdded) and e.name == "battle-cry"]
     assert [e.target for e in cry] == ["g"]
     moved = next(i for i, e in enumerate(events) if isinstance(e, ev.Moved))
     assert events.index(cry[0]) < moved  # the cry before the throw
-    (throw,) = _attacks(events)
-    assert _mods(throw) == {"Battle Cry": 1, "Defender has Small Shield": -1}
+    (throw,) = attacks(events)
+    assert mods(throw) == {"Battle Cry": 1, "Defender has Small Shield": -1}
     assert (throw.total, throw.outcome) == (12, "Hit")
 
 
 def test_a_hurling_charge_without_the_cry_has_no_battle_cry() -> None:
     """The same throw without ``battle_cry``: no cry is rolled, 12 - 1 = 11."""
-    events = _turn(_hurler(), Command("g", "hurling-charge", "s"), [12, 10])
+    events = turn(_hurler(), Command("g", "hurling-charge", "s"), [12, 10])
     assert not any(isinstance(e, ev.ConditionAdded) and e.name == "battle-cry" for e in events)
-    (throw,) = _attacks(events)
-    assert "Battle Cry" not in _mods(throw) and throw.total == 11
+    (throw,) = attacks(events)
+    assert "Battle Cry" not in mods(throw) and throw.total == 11
 
 
 def test_battle_cry_is_refused_on_actions_that_are_not_charges() -> None:
     """CHARGE RULES combine the cry with a charge only; on any other action ``battle_cry`` was silently
     ignored (no cry, no bonus): it is refused instead (the cry alone is the battle-cry action)."""
-    fight = _fight([_goblin("g", (1, 0))], [_goblin("s", (0, 0))], [20, 1])
+    fight = scripted_fight([goblin("g", (1, 0))], [goblin("s", (0, 0))], [20, 1])
     with pytest.raises(IllegalCommand, match="Battle Cry"):
         SAS.validate(fight.state, Command("g", "attack", "s", {"battle_cry": True}))
     SAS.validate(fight.state, Command("g", "battle-cry"))
@@ -228,13 +216,13 @@ def _crier(cry: Command, faces: list[int], at: int = 1) -> tuple[Fight, list[ev.
     """Goblin g (his side first, ``at`` spaces from goblin s) raises a Battle Cry in round 1 (``cry``, with
     ``faces``), then attacks s in rounds 2, 3 and 4 (each a 5: a Miss); s does nothing. g's attack rolls of
     rounds 2-4."""
-    fight = _fight([_goblin("g", (at, 0))], [_goblin("s", (0, 0))], [20, 1])
-    _turn(fight, cry, faces)
-    _turn(fight, Command("s", "nothing"), [])
+    fight = scripted_fight([goblin("g", (at, 0))], [goblin("s", (0, 0))], [20, 1])
+    turn(fight, cry, faces)
+    turn(fight, Command("s", "nothing"), [])
     out = []
     for _ in (2, 3, 4):
-        out += _attacks(_turn(fight, Command("g", "attack", "s"), [5]))
-        _turn(fight, Command("s", "nothing"), [])
+        out += attacks(turn(fight, Command("g", "attack", "s"), [5]))
+        turn(fight, Command("s", "nothing"), [])
     return fight, out
 
 
@@ -247,9 +235,9 @@ def test_a_battle_cry_of_n_rounds_lasts_to_the_end_of_round_r_plus_n() -> None:
     of the 2 rounds it was rolled to last. Raised in round 1 with 1D2 1 (N = 2): on g's attacks of rounds 2
     and 3 (its last), not on round 4's (the first without)."""
     fight, (r2, r3, r4) = _crier(Command("g", "battle-cry"), [1])
-    assert _mods(r2)["Battle Cry"] == 1
-    assert _mods(r3)["Battle Cry"] == 1
-    assert "Battle Cry" not in _mods(r4)
+    assert mods(r2)["Battle Cry"] == 1
+    assert mods(r3)["Battle Cry"] == 1
+    assert "Battle Cry" not in mods(r4)
     assert "battle-cry" not in fight.state.combatants["g"].conditions
 
 
@@ -258,7 +246,7 @@ def test_a_battle_cry_of_three_rounds_made_with_a_charge() -> None:
     raised in, as every duration does: 1D2 2 (N = 3) in round 1 lasts to the end of round 4. Dice: 1D2 2,
     g's charge Attack 5 (a Miss); then g attacks in rounds 2-4, each with the cry."""
     fight, attacks = _crier(Command("g", "charge", "s", {"battle_cry": True}), [2, 5], at=6)
-    assert [_mods(a).get("Battle Cry") for a in attacks] == [1, 1, 1]
+    assert [mods(a).get("Battle Cry") for a in attacks] == [1, 1, 1]
     assert "battle-cry" not in fight.state.combatants["g"].conditions  # ended with round 4
 
 
@@ -269,13 +257,15 @@ def test_a_hurling_charge_draws_fire_from_overwatch() -> None:
     The engine let a Hurling Charge past every reaction. a rolls 7 (- Moved 1 - Small Shield 1 + the
     charger's Defense -4 = 9, Weapons Locked: docs/rulesets/sas.md, Game master's calls, Hurling Charge):
     the throw, g's next attack, has the -2 (14 - Small Shield 1 - 2 = 11, a Hit; Damage 10)."""
-    fight = _fight([_goblin("g", (20, 0), "spear")], [_goblin("a", (0, 0), "short-bow")], [1, 20])  # a first
-    _turn(fight, Command("a", "overwatch"), [])
-    events = _turn(fight, Command("g", "hurling-charge", "a"), [7, 14, 10])
-    assert _noted(events, "fires from Overwatch")
-    shot, throw = _attacks(events)
-    assert _mods(shot)["target's Defense this round (Charge)"] == 4
+    fight = scripted_fight(
+        [goblin("g", (20, 0), "spear")], [goblin("a", (0, 0), "short-bow")], [1, 20]
+    )  # a first
+    turn(fight, Command("a", "overwatch"), [])
+    events = turn(fight, Command("g", "hurling-charge", "a"), [7, 14, 10])
+    assert noted(events, "fires from Overwatch")
+    shot, throw = attacks(events)
+    assert mods(shot)["target's Defense this round (Charge)"] == 4
     assert (shot.actor, shot.total, shot.outcome) == ("a", 9, "Weapons Locked")
     assert throw.actor == "g" and throw.rule.startswith("sas/attack-table/hit")
-    assert _mods(throw)["effect on the next attack (Feint, Weapons Locked, Monster Fumble)"] == -2
+    assert mods(throw)["effect on the next attack (Feint, Weapons Locked, Monster Fumble)"] == -2
     assert throw.total == 11

@@ -8,27 +8,17 @@ shared/rules/reference/spells-and-swords.md. The S&S duel kernel mirrors each fi
 from __future__ import annotations
 
 import pytest
+from sas_scripted import scripted_fight, turn
 
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
 
 
 def _duel(a: dict, b: dict, **extra: object) -> Fight:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "sides": [{"name": "left", "combatants": [a]}, {"name": "right", "combatants": [b]}],
-        **extra,
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
+    """a (left) against b (right), the Brawl Rule on unless ``options`` say otherwise."""
+    return scripted_fight(a, b, **{"options": {}, **extra})
 
 
 def _fighters(**extra: object) -> Fight:
@@ -48,15 +38,6 @@ def _charge_into_a_spear() -> Fight:
     )
 
 
-def _turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
-    """``cmd`` on its actor's turn with exactly ``faces``; then on to the next decision (no die more)."""
-    fight.dice = ScriptedDice(faces)
-    events = fight.submit(cmd)
-    fight.dice = ScriptedDice([])
-    fight.advance_until_decision()
-    return events
-
-
 # ----- 1. a missed Head Butt keeps the attacker's own fumble Stun -----------------------------------------
 
 
@@ -68,7 +49,7 @@ def test_missed_head_butt_keeps_the_attackers_fumble_stun() -> None:
     fight = _fighters()
     # Brawl Rule 5 (1-10: a Random Brawl Attack), 1D60 16 Head Butt, Attack 1 Auto Fumble, Fumble 8 Injure
     # Self, Light Wound Table 5 Stun, 1D6 3 rounds
-    events = _turn(fight, Command("a", "attack", "b"), [5, 16, 1, 8, 5, 3])
+    events = turn(fight, Command("a", "attack", "b"), [5, 16, 1, 8, 5, 3])
     rolled = {e.test: e.outcome for e in events if isinstance(e, ev.Rolled)}
     assert rolled["Random Brawl Attacks"] == "Head Butt"
     assert rolled["Attack"] == "Auto Fumble" and rolled["Fumble"] == "Injure Self"
@@ -83,12 +64,12 @@ def test_head_butt_that_hits_stuns_both_and_one_that_misses_neither() -> None:
     """Reference 1.2 row 16: on a hit, attacker and foe Stunned 1D3 rounds (Attack +1 on the row)."""
     fight = _fighters()
     # Brawl 5, Head Butt 16, Attack 15 (Hit), the row's 1D3s: attacker 2, foe 3, then Damage 4 (Superficial)
-    _turn(fight, Command("a", "attack", "b"), [5, 16, 15, 2, 3, 4])
+    turn(fight, Command("a", "attack", "b"), [5, 16, 15, 2, 3, 4])
     a, b = fight.state.combatants["a"], fight.state.combatants["b"]
     assert a.conditions["stunned"].until_round == 1 + 2
     assert b.conditions["stunned"].until_round == 1 + 3
     fight = _fighters()
-    _turn(fight, Command("a", "attack", "b"), [5, 16, 6])  # Attack 6: a Miss
+    turn(fight, Command("a", "attack", "b"), [5, 16, 6])  # Attack 6: a Miss
     assert "stunned" not in fight.state.combatants["a"].conditions
     assert "stunned" not in fight.state.combatants["b"].conditions
 
@@ -103,12 +84,12 @@ def test_a_stun_renewed_in_the_last_sides_batch_outlasts_the_round() -> None:
     6), not the old one from before his side's held effects landed."""
     fight = _fighters(options={"brawl-rule": False})
     # round 1: a hits (15), Damage 14 - Armor 3 = 11 Light Wound and the table: 5 Stun, 1D6 1 round
-    _turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])
-    _turn(fight, Command("b", "attack", "a"), [5])  # a Miss
+    turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])
+    turn(fight, Command("b", "attack", "a"), [5])  # a Miss
     assert fight.state.combatants["b"].conditions["stunned"].until_round == 2
     # round 2: a misses; b rolls 1 (Auto Fumble), Fumble 8 Injure Self, Light Wound Table 5 Stun, 1D6 4
-    _turn(fight, Command("a", "attack", "b"), [5])
-    _turn(fight, Command("b", "attack", "a"), [1, 8, 5, 4])
+    turn(fight, Command("a", "attack", "b"), [5])
+    turn(fight, Command("b", "attack", "a"), [1, 8, 5, 4])
     assert fight.state.round == 3
     b = fight.state.combatants["b"]
     assert "stunned" in b.conditions
@@ -119,10 +100,10 @@ def test_a_stun_renewed_in_the_last_sides_batch_outlasts_the_round() -> None:
 
 def test_a_stun_that_runs_out_still_goes_at_the_end_of_its_round() -> None:
     fight = _fighters(options={"brawl-rule": False})
-    _turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])  # b Stunned to the end of round 2
-    _turn(fight, Command("b", "attack", "a"), [5])
-    _turn(fight, Command("a", "attack", "b"), [5])
-    _turn(fight, Command("b", "attack", "a"), [5])
+    turn(fight, Command("a", "attack", "b"), [15, 14, 5, 1])  # b Stunned to the end of round 2
+    turn(fight, Command("b", "attack", "a"), [5])
+    turn(fight, Command("a", "attack", "b"), [5])
+    turn(fight, Command("b", "attack", "a"), [5])
     assert fight.state.round == 3
     assert "stunned" not in fight.state.combatants["b"].conditions
     removed = [e for e in fight.log if isinstance(e, ev.ConditionRemoved) and e.target == "b"]
@@ -188,20 +169,9 @@ def _receive_the_charge(charger_weapon: str | None = None) -> Fight:
     g: dict = {"template": "goblin", "id": "g", "at": [6, 0]}
     if charger_weapon:
         g["stats"] = {"weapons": [charger_weapon]}
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [
-            {"name": "left", "combatants": [g]},
-            {"name": "right", "combatants": [
-                {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"weapons": ["spear"]}}
-            ]},
-        ],
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([1, 20]))  # side Initiative: right first
-    fight.advance_until_decision()
-    _turn(fight, Command("s", "set-to-receive-charge"), [])
+    s = {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"weapons": ["spear"]}}
+    fight = scripted_fight(g, s, [1, 20])  # side Initiative: right first
+    turn(fight, Command("s", "set-to-receive-charge"), [])
     return fight
 
 
@@ -272,18 +242,8 @@ def test_receive_charge_sees_the_chargers_defense_minus_4() -> None:
 
 
 def _three(left: list[dict]) -> Fight:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [
-            {"name": "left", "combatants": left},
-            {"name": "right", "combatants": [{"template": "fighter", "id": "b", "at": [0, 0]}]},
-        ],
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
+    """``left`` against fighter b (brawls off); left acts first."""
+    return scripted_fight(left, {"template": "fighter", "id": "b", "at": [0, 0]})
 
 
 def _surrounded(attack: ev.Rolled) -> bool:
@@ -310,7 +270,7 @@ def test_an_attacker_who_moved_in_counts_for_defender_surrounded(start: int, act
             {"template": "fighter", "id": "c", "at": [1, 0]},
         ]
     )
-    events = _turn(fight, Command("a", action, "b"), [face])
+    events = turn(fight, Command("a", action, "b"), [face])
     attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
     assert _surrounded(attack)
     assert (attack.total, attack.outcome) == (9, "Weapons Locked")
@@ -319,6 +279,6 @@ def test_an_attacker_who_moved_in_counts_for_defender_surrounded(start: int, act
 def test_a_lone_attacker_who_closed_in_does_not_surround() -> None:
     """One foe next to b is not "at least 2 Sides": no Surrounded for a who closes in alone."""
     fight = _three([{"template": "fighter", "id": "a", "at": [-3, 0]}])
-    events = _turn(fight, Command("a", "close-to-attack", "b"), [5])
+    events = turn(fight, Command("a", "close-to-attack", "b"), [5])
     attack = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Attack")
     assert not _surrounded(attack)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fight_helpers import encounter_state, two_sides
 from fracas.cli import main
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import encounter
@@ -28,14 +29,13 @@ GOBLIN_HIDDEN = {"template": "goblin", "id": "g", "hidden": True, "at": [1, 0]}
 
 
 def load(data: dict) -> Fight:
-    _, state = encounter.load_data({"version": 1, "ruleset": "sas", **data})
-    return Fight(SAS, state, RandomDice(1))
+    """A fight of this encounter (without its version and ruleset) on random dice (seed 1)."""
+    return Fight(SAS, encounter_state("sas", source="<encounter>", **data), RandomDice(1))
 
 
 def duel(a: dict, b: dict, **extra: object) -> Fight:
-    return load(
-        {"sides": [{"name": "left", "combatants": [a]}, {"name": "right", "combatants": [b]}], **extra}
-    )
+    """a (side left) against b (side right) on random dice (seed 1)."""
+    return load({"sides": two_sides(a, b, ("left", "right")), **extra})
 
 
 def test_registered_and_lists_its_rules() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
+from fight_helpers import encounter_state, two_sides
 from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine.state import FightState
 from fracas.rules.sas.fold import view
 from fracas.rules.sas.model import fighter
@@ -48,16 +48,10 @@ def test_two_threads_each_see_their_own_encounter_settings() -> None:
 
 
 def _duel(settings: dict[str, object]) -> FightState:
-    data = {
-        "version": 1,
-        "ruleset": "sas",
-        "settings": settings,
-        "sides": [
-            {"name": "a", "combatants": [{"template": "fighter", "id": "bran", "at": [0, 0]}]},
-            {"name": "b", "combatants": [{"template": "goblin", "id": "gob", "at": [1, 0]}]},
-        ],
-    }
-    return encounter.load_data(data)[1]  # type: ignore[no-any-return]
+    """Bran (side a) next to a goblin (side b), the encounter's ``settings`` as given."""
+    bran = {"template": "fighter", "id": "bran", "at": [0, 0]}
+    gob = {"template": "goblin", "id": "gob", "at": [1, 0]}
+    return encounter_state("sas", two_sides(bran, gob, ("a", "b")), settings=settings)
 
 
 def test_a_fighters_view_carries_its_encounters_settings() -> None:

@@ -11,33 +11,19 @@ attack on the Attack Table, the others a condition the target saves against. The
 from __future__ import annotations
 
 import pytest
+from sas_scripted import SAS, scripted_fight
 
-from fracas.dice.source import ScriptedDice
-from fracas.engine import encounter
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
-from fracas.rules.registry import get_ruleset
-
-SAS = get_ruleset("sas")
 
 
 def _fight() -> Fight:
-    _, state = encounter.load_data({
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False},
-        "sides": [
-            {"name": "left", "combatants": [
-                {"template": "mage", "id": "m", "at": [0, 0]},
-                {"template": "fighter", "id": "f", "at": [0, 1]},
-            ]},
-            {"name": "right", "combatants": [{"template": "fighter", "id": "b", "at": [3, 0]}]},
-        ],
-    })  # fmt: skip
-    fight = Fight(SAS, state, ScriptedDice([20, 1]))  # side Initiative: left 20, right 1
-    fight.advance_until_decision()
-    return fight
+    """Mage m and fighter f (left) and fighter b three spaces off (right); left acts first."""
+    return scripted_fight(
+        [{"template": "mage", "id": "m", "at": [0, 0]}, {"template": "fighter", "id": "f", "at": [0, 1]}],
+        {"template": "fighter", "id": "b", "at": [3, 0]},
+    )
 
 
 @pytest.mark.parametrize("spell", ["bolt", "sleep", "web"])
