@@ -10,7 +10,7 @@ import pytest
 from ed4_chapter_helpers import act, declare, start
 from ed4_helpers import ATTRIBUTES_12, RULESET, build
 
-from fight_helpers import cmd, of
+from fight_helpers import cmd, encounter_state, of
 from fracas.engine import events as ev
 from fracas.errors import IllegalCommand
 from fracas.rules.earthdawn.battle_map import covered_yards, hexes, within
@@ -180,3 +180,25 @@ def test_within_the_minimum_range_includes_its_boundary_p392() -> None:
         RULESET.validate(f.state, cmd("a", "attack", "b", attack="Bow"))
     f.state.combatants["b"].altitude = 10
     RULESET.validate(f.state, cmd("a", "attack", "b", attack="Bow"))
+
+
+@pytest.mark.parametrize("ruleset", ["ed4", "ed1"])
+def test_combatants_without_a_hex_are_placed_round_the_maps_walls(ruleset: str) -> None:
+    """Combatants without ``at`` are placed in rows, sides 8 hexes apart (docs/encounter-format.md), on hexes
+    nobody stands on and the map does not block: a wall at the head of each row moves the row down, where
+    the encounter was refused before ("starts on the blocked hex", for a hex the file never named)."""
+    block = {**ATTRIBUTES_12, "attacks": [{"name": "Sword", "step": 8, "damage": 8}]}
+    state = encounter_state(
+        ruleset,
+        [
+            {"name": "A", "combatants": [{"id": "a", "stats": block, "count": 2}]},
+            {"name": "B", "combatants": [{"id": "b", "stats": block, "count": 2}]},
+        ],
+        map={"blocked": [[0, 0], [8, 1]]},
+    )
+    assert {cid: c.pos for cid, c in state.combatants.items()} == {
+        "a-1": (0, 1),
+        "a-2": (0, 2),
+        "b-1": (8, 0),
+        "b-2": (8, 2),
+    }

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from fracas.engine import taken
 from fracas.errors import EncounterFileError
 from fracas.rules.actions import Registry
 from fracas.rules.earthdawn.actions import SIMPLE, STANDARD, Action, CombatOption
@@ -182,18 +183,20 @@ class EarthdawnRuleset(EarthdawnShow):
         return out
 
     def prepare(self, state: FightState, spec: Any) -> None:
-        """Place combatants without a starting hex on free hexes, in rows (sides 8 hexes apart)."""
-        taken = {c.pos for c in state.combatants.values() if c.pos is not None}
+        """Place combatants without a starting hex on free hexes, in rows (sides 8 hexes apart): neither
+        another's hex nor one the map blocks."""
+        used = {c.pos for c in state.combatants.values() if c.pos is not None}
+        walls = taken.map_blocked(state)
         for si, side in enumerate(state.sides):
             q = si * 8
             r = 0
             for c in state.on_side(side):
                 if c.pos is not None:
                     continue
-                while (q, r) in taken:
+                while (q, r) in used or (q, r) in walls:
                     r += 1
                 c.pos = (q, r)
-                taken.add((q, r))
+                used.add((q, r))
 
 
 EQUIPMENT_KEYS = ("weapons", "armor", "shield")
