@@ -228,9 +228,11 @@ class FightState:
         default=None, init=False, repr=False, compare=False
     )
     derived: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    """What a ruleset works out once per fight from data no event changes (the map's walls as a set), kept
-    here so that it lives and dies with the fight: a clone starts without it. Each entry keeps the object
-    it was worked out from, to see that it is still the one in the state."""
+    """What a ruleset works out once per fight and keeps (the map's walls as a set), here so that it lives
+    and dies with the fight: a clone starts without it. Each entry keeps what tells it is still good: the
+    object it was worked out from (still the one in the state), or, for what events change, the
+    ``events_applied`` it is good for (the ruleset keeps it over the events it returns; any other applied
+    event makes it stale)."""
 
     def apply(self, event: Event) -> None:
         event.apply(self)
