@@ -21,7 +21,8 @@ and ``hold`` (``fracas.rules.ed1.tactics``), ``001_694a1556573a8dc9.txt`` ch.12:
   whose side a charger comes later reserves his action just below the charger's Initiative (only a
   reserved action may strike a charger); under ``guard`` a combatant holds his ground, strikes what he
   can reach without moving, else reserves his action to Initiative 1; under ``hold`` he does nothing;
-- the attack: Attack test against the Physical Defense (-3 knocked down; +2 a changed declaration), long
+- the attack: Attack test against the Physical or Spell Defense (-3 knocked down; +2 a changed
+  declaration or a reserved action; a spell is cast once), long
   range -2, the Rule of One (two dice or more), the success level: Excellent or Extraordinary defeats
   armor (option ``armor-defeating-hits``); the Damage test, Armor, a Wound at the Wound Threshold, death,
   unconsciousness, the Knockdown test (earlier Wounds count); a creature with several Actions attacks that
@@ -120,8 +121,6 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
             note(f"tactic {c.tactic} (the kernel mirrors {', '.join(sorted(mirrored))})", c.id)
         if c.hidden:
             note("hidden", c.id)
-        if c.altitude or getattr(p, "flying", False):
-            note("flying", c.id)
         if set(c.marks) - _MARKS:
             note(f"marked {', '.join(sorted(set(c.marks) - _MARKS))}", c.id)
         if c.status != "active" or c.conditions:
@@ -139,14 +138,13 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
         if not p.attacks:
             note("no attack", c.id)
         for a in p.attacks:
-            if a.kind == "spell":
-                note("spells", f"{c.id}: {a.name}")
-            elif not a.close and a.kind not in ("missile", "thrown"):  # ED1 keeps a thrown weapon: a shot
+            # ED1 keeps a thrown weapon: a shot; a spell attack is a shot against Spell Defense
+            if not a.close and a.kind not in ("missile", "thrown", "spell"):
                 note(f"{a.kind} attacks", f"{c.id}: {a.name}")
             if a.stun:
                 note("Stun damage", f"{c.id}: {a.name}")
-            if a.against != "physical" or a.armor not in ("physical", "none"):
-                note("attacks against another Defense or armor", f"{c.id}: {a.name}")
+            if a.against not in ("physical", "mystic") or a.armor not in ("physical", "mystic", "none"):
+                note("attacks against Social Defense or another armor", f"{c.id}: {a.name}")
     for what, who in found.items():
         names = ", ".join(who[:2]) + (f" and {len(who) - 2} more" if len(who) > 2 else "")
         out.append(f"{what}: {names}")
@@ -223,6 +221,9 @@ class Ed1GroupKernel:
         self.full = [hexes(int(getattr(p, "full_movement", 2 * p.movement))) for p in self.profiles]
         self.character = [p.kind == "character" for p in self.profiles]
         self.tactic = [c.tactic for c in cs]  # default, guard or hold (tactics.TACTICS)
+        # a flier's height (yards): only the minimum range reads it (battle_map.range_hexes); ED1 fliers keep
+        # it (the tactics declare no swoop)
+        self.alt = [int(c.altitude) for c in cs]
         self.rider = [bool(getattr(p, "mount", None)) for p in self.profiles]
         self.mount_strength = [int(getattr(p, "mount_strength", 0)) for p in self.profiles]
         self.has_close = [any(a.close for a in p.attacks) for p in self.profiles]
@@ -323,6 +324,16 @@ class Ed1GroupKernel:
                 tally.side_out[s][out[s]] = tally.side_out[s].get(out[s], 0) + 1
         tally.status = [{_STATUS[s]: k for s, k in enumerate(row) if k} for row in status_counts]
         return tally
+
+
+def _defense(p: Any, against: str) -> int:
+    """tactics._defense / attack_once: the Physical or Spell (mystic) Defense an attack is made against."""
+    return int(p.physical_defense if against == "physical" else p.mystic_defense)
+
+
+def _armor(p: Any, kind: str) -> int:
+    """attack_once: the armor a Damage test meets (none, physical or mystic)."""
+    return 0 if kind == "none" else int(p.physical_armor if kind == "physical" else p.mystic_armor)
 
 
 @lru_cache(maxsize=65536)
@@ -704,7 +715,7 @@ class _Fight:
         cmd_path = close_path if a.close else []
         karma = False
         if a.karma and self.karma[i] > 0:
-            dn0 = k.profiles[t].physical_defense
+            dn0 = _defense(k.profiles[t], a.against)
             ks = k.profiles[i].karma_step
             karma = p_hit(a.step - w, dn0, ks) - p_hit(a.step - w, dn0) >= KARMA_GAIN
         return a, cmd_path, karma, plus, charging  # type: ignore[return-value]
@@ -733,15 +744,16 @@ class _Fight:
                     continue
                 charging = charge and len(close_path) >= 2
             else:
-                if a.long is None or not within(d, a.long) or inside_minimum(range_hexes(d, 0, 0), a.minimum):
+                up = range_hexes(d, k.alt[i], k.alt[t])
+                if a.long is None or not within(d, a.long) or inside_minimum(up, a.minimum):
                     continue
                 charging = False
             # declared_change: another action, target, or a charge declared and not made (or made and not
             # declared); a reserved action's +2 stands instead of it
             changed = not as_declared or charging != charge
             plus = 2 if (changed or reserved) else 0
-            dn = tp.physical_defense + plus - (3 if self.down[t] else 0)
-            armor = 0 if a.armor == "none" else tp.physical_armor
+            dn = _defense(tp, a.against) + plus - (3 if self.down[t] else 0)
+            armor = _armor(tp, a.armor)
             score = p_hit(a.step - w, dn, 0) * max(0.5, mean_step(a.damage - w) - armor)
             if charging:
                 score += 0.5 * k.mount_strength[i]
@@ -758,7 +770,7 @@ class _Fight:
         p = k.profiles[i]
         if charge:
             self.charging[i] = self.round
-        for n in range(p.actions):
+        for n in range(p.actions if a.kind != "spell" else 1):  # a spell is cast once
             if self.status[t] == DEAD or (n and self.status[t] != ACTIVE):
                 break
             self._attack_once(i, t, a, karma, plus, charge)
@@ -775,7 +787,7 @@ class _Fight:
         yards = distance(self.pos[i], self.pos[t]) * 2
         long_range = 0 if (a.close or a.short is None or yards <= covered_yards(a.short)) else -2
         step = a.step - self._penalty(i) + long_range
-        dn = tp.physical_defense + plus - (3 if self.down[t] else 0)
+        dn = _defense(tp, a.against) + plus - (3 if self.down[t] else 0)
         if self.status[t] == UNCONSCIOUS:
             dn -= 2
         return step, (dn if dn > 1 else 1), long_range
@@ -794,7 +806,7 @@ class _Fight:
         # a charging rider adds his mount's Strength step (option charge-damage)
         mount = k.mount_strength[i] if (charge and k.charge_damage) else 0
         raw, _ = k._roll(rnd, a.damage - self._penalty(i) + long_range + mount)
-        armor = 0 if a.armor == "none" else k.profiles[t].physical_armor
+        armor = _armor(k.profiles[t], a.armor)
         if armor and a.armor == "physical" and k.armor_defeating and level in ("Excellent", "Extraordinary"):
             armor = 0
         self._damage(i, t, raw, armor)
