@@ -31,6 +31,15 @@ def scripted_fight(
     return duel("sas", left, right, initiative, names=("left", "right"), **top)
 
 
+def fighters(brawls: bool = False, **top: Any) -> Fight:
+    """Fighter a (side left, first: 1D20s 20 and 1) next to fighter b (side right); the Brawl Rule on when
+    ``brawls`` (or as ``options`` say)."""
+    if brawls:
+        top.setdefault("options", {})
+    a, b = {"template": "fighter", "id": "a", "at": [0, 0]}, {"template": "fighter", "id": "b", "at": [1, 0]}
+    return scripted_fight(a, b, **top)
+
+
 def turn(fight: Fight, cmd: Command, faces: list[int]) -> list[ev.Event]:
     """``cmd`` on its actor's turn with exactly ``faces`` (every one used); then on to the next decision."""
     dice = ScriptedDice(faces)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sas_scripted import SAS, scripted_fight, turn
+from sas_scripted import SAS, fighters, turn
 
 from fight_helpers import encounter_state, two_sides
 from fracas.dice.source import ScriptedDice
@@ -49,17 +49,11 @@ def test_a_bleeding_foe_at_its_wound_level_dies_at_the_start_of_the_round_and_ne
 # ----- Every Major Wound knocks prone (setting major_wound_prone) -----------------------------------------
 
 
-def _fighters(**top: Any) -> Fight:
-    """Fighter a (left, first: 1D20s 20 and 1) next to fighter b (right)."""
-    a, b = {"template": "fighter", "id": "a", "at": [0, 0]}, {"template": "fighter", "id": "b", "at": [1, 0]}
-    return scripted_fight(a, b, **top)
-
-
 def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> None:
     """004 DAMAGE TABLE 14-16 "Heavy Wound ... Major Wound"; MAJOR WOUNDS "Most Major Wounds will Cause the
     victim to be knocked Prone and miss their next Action per GM" (setting major_wound_prone, on); KNOCKED
     DOWN: 50% drop (1D100 99: kept)."""
-    fight = _fighters()
+    fight = fighters()
     # Attack 15 (Hit); Damage 18 (the fighters' sword against chain: 15, Heavy Wound); the drop die 99
     events = turn(fight, Command("a", "attack", "b"), [15, 18, 99])
     damage = next(e for e in events if isinstance(e, ev.Rolled) and e.test == "Damage")
@@ -70,7 +64,7 @@ def test_a_heavy_wound_of_14_to_16_knocks_prone_and_costs_the_next_action() -> N
 
 
 def test_without_the_setting_a_heavy_wound_leaves_the_victim_standing() -> None:
-    fight = _fighters(settings={"major_wound_prone": False})
+    fight = fighters(settings={"major_wound_prone": False})
     turn(fight, Command("a", "attack", "b"), [15, 18])
     assert "knocked-down" not in fight.state.combatants["b"].conditions
 

@@ -269,3 +269,38 @@ def test_a_hurling_charge_draws_fire_from_overwatch() -> None:
     assert throw.actor == "g" and throw.rule.startswith("sas/attack-table/hit")
     assert mods(throw)["effect on the next attack (Feint, Weapons Locked, Monster Fumble)"] == -2
     assert throw.total == 11
+
+
+def _reaction_marks(events: list[ev.Event]) -> list[str]:
+    return [e.rule for e in events if isinstance(e, ev.Marked) and e.key == "reacted_round"]
+
+
+def test_the_shield_spell_s_reaction_mark_names_its_rule() -> None:
+    """REACTIONS: "Shield Spell - Before Foe makes attack roll Quickly cast this"; the mark that spends the
+    round's reaction (docs/rulesets/sas.md, Game master's calls) carried no rule id, unlike Receive Charge's
+    and Fire from Overwatch's. Dice: s's Spell Check 15, a's Attack 8 (a Miss)."""
+    s = {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"spells": ["shield"], "power_points": 3}}
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow")], [s], [20, 1])
+    events = turn(fight, Command("a", "attack", "s"), [15, 8])
+    assert _reaction_marks(events) == ["sas/reactions/shield-spell (REACTIONS)"]
+
+
+def test_the_catch_missile_s_reaction_mark_names_its_rule() -> None:
+    """REACTIONS: "Catch Missile - If Foe's Attack does not hit make a Hard Skill Check". Dice: a's Attack 5
+    (a Miss), s's Catch Missile 20."""
+    s = {"template": "goblin", "id": "s", "at": [0, 0], "stats": {"skills": {"catch-missile": 1}}}
+    fight = scripted_fight([goblin("a", (8, 3), "short-bow")], [s], [20, 1])
+    events = turn(fight, Command("a", "attack", "s"), [5, 20])
+    assert _reaction_marks(events) == ["sas/reactions/catch-missile (REACTIONS)"]
+
+
+def test_the_counterspell_s_reaction_mark_names_its_rule() -> None:
+    """REACTIONS: "Counterspell - Quickly cast this spell to negate a Spell just cast by a Foe". Goblin w
+    casts Sleep on s; c, s's side-mate, counters it. Dice: w's Spell Check 15, c's Spell Check 15."""
+    w = {"template": "goblin", "id": "w", "at": [4, 0], "stats": {"spells": ["sleep"], "power_points": 1}}
+    c = {"template": "goblin", "id": "c", "at": [0, 2]}
+    c["stats"] = {"spells": ["counterspell"], "power_points": 1}
+    fight = scripted_fight([w], [goblin("s", (0, 0)), c], [20, 1])
+    events = turn(fight, Command("w", "cast-spell", "s", {"spell": "sleep"}), [15, 15])
+    assert any(isinstance(e, ev.Note) and "counters" in e.text for e in events)
+    assert _reaction_marks(events) == ["sas/reactions/counterspell (REACTIONS)"]

@@ -5,13 +5,14 @@ Attacker picks his target and rolls 1D20 on the Attack Table. The Attacker adds 
 Subtracts the Targets Defense Bonuses"; COMBAT ROUND ACTIONS LIST "Cast Spell - No Moving. Make Spell Check".
 The spells of data/magic.toml are settings (no spell list is public), every one cast at a foe: a Bolt is an
 attack on the Attack Table, the others a condition the target saves against. The engine let a mage Bolt
-(or Sleep) himself, and a fighter attack himself.
+(or Sleep) himself, and a fighter attack himself. Reference 5.1 = shared/rules/reference/spells-and-swords.md
+(Spell Check: "1 Power Point" a spell).
 """
 
 from __future__ import annotations
 
 import pytest
-from sas_scripted import SAS, scripted_fight
+from sas_scripted import SAS, goblin, scripted_fight
 
 from fracas.engine.commands import Command
 from fracas.engine.play import Fight
@@ -49,3 +50,23 @@ def test_an_attack_on_oneself_is_refused() -> None:
     with pytest.raises(IllegalCommand, match="cannot attack himself"):
         SAS.validate(fight.state, Command("f", "attack", "f"))
     SAS.validate(fight.state, Command("f", "attack", "m"))  # a side-mate: allowed, as before
+
+
+def _self_bolt(power_points: int) -> None:
+    """Goblin w knows Bolt and the Shield Spell and has ``power_points``; he casts the Bolt at himself. That
+    was once allowed (a spell needed only a seen target in range), and a Shield Spell against his own Bolt
+    could spend a point the Bolt had just spent; a spell is now never cast at its caster (ATTACKING "An
+    Attacker picks his target"; docs/rulesets/sas.md Game master's calls), so it is refused before any point
+    is spent."""
+    w = {"template": "goblin", "id": "w", "at": [0, 0]}
+    w["stats"] = {"spells": ["bolt", "shield"], "power_points": power_points}
+    fight = scripted_fight([w], [goblin("s", (5, 0))], [20, 1])
+    with pytest.raises(IllegalCommand, match="at himself"):
+        SAS.validate(fight.state, Command("w", "cast-spell", "w", {"spell": "bolt"}))
+    assert fight.state.combatants["w"].count("pp_used") == 0
+
+
+@pytest.mark.parametrize("power_points", [1, 2])
+def test_a_caster_cannot_bolt_himself_to_shield_against_his_own_spell(power_points: int) -> None:
+    """Reference 5.1: a spell costs 1 Power Point. The Bolt at himself is refused, with 1 point or 2."""
+    _self_bolt(power_points)

@@ -453,7 +453,7 @@ def test_skull_crack_hours_and_bleed_minutes() -> None:
     ([1], ("markers", "", 1, None)),
     ([2, 3, 3], ("condition", "knocked-out", 0, 6)),
     ([3, 1], ("fumble", "drop-weapon", 0, None)),
-    ([4], ("condition", "dizzy", 0, 0)),  # the round beginning only (see test_sas_audit_readings)
+    ([4], ("condition", "dizzy", 0, 0)),  # the round beginning only (see test_sas_conditions)
     ([5], ("stat", "strength", -1, None)),
     ([6], ("stat", "strength", -1, None)),
 ])  # fmt: skip

@@ -115,8 +115,9 @@ def test_engine_replays_kernel_fights_face_by_face(name: str) -> None:
 
 
 # Fights of the kernel's streams that hit a case where the kernel once mirrored an engine bug (fixed in both;
-# tests/sas/test_sas_rule_fixes.py plays each case with scripted dice): each seed makes the kernel of before
-# the fix draw other dice than the fixed engine wants, so replaying it face by face fails.
+# tests/sas/test_sas_charge.py, test_sas_brawl.py, test_sas_conditions.py play each case with scripted dice):
+# each seed makes the kernel of before the fix draw other dice than the fixed engine wants, so replaying it
+# face by face fails.
 FIXED_CASES = [
     # 1. a missed Head Butt kept the attacker's own fumble Stun out (Auto Fumble, Injure Self, Stun)
     ("fighter-boss", 5018225123883500643),
