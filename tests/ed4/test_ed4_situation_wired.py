@@ -9,7 +9,9 @@ from fight_helpers import cmd, of
 from fracas.dice.source import ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.play import Fight
+from fracas.engine.state import Condition
 from fracas.rules.earthdawn import combat as edc
+from fracas.rules.earthdawn.combat import TestContext as Ctx
 from fracas.rules.ed4 import situation
 
 
@@ -270,3 +272,28 @@ def test_partial_cover_counts_against_close_attacks_too_p387() -> None:
     events = f.submit(cmd("a", "attack", "b", attack="Sword"))
     att = [e for e in of(events, ev.Rolled) if e.test == "Sword Attack"][0]
     assert (2, situation.rule("cover-partial")) in mods(att)
+
+
+HARRIED = "ed4/situation/harried p.388"
+STANCE = "ed4/option/defensive-stance p.384"
+KNOCKED_DOWN = "ed4/situation/knocked-down p.389"
+WOUNDS = "ed4/wounds/penalties p.381"
+
+
+def test_initiative_takes_neither_stance_nor_harried_but_wounds_and_knocked_down_p384_p388_p389() -> None:
+    state = mica_among_ghouls()
+    mica = state.combatants["mica"]
+    # Defensive Stance and Splitting Movement declared, five ghouls around him, entangled: harried thrice over
+    state.declarations["mica"] = {"action": "attack", "options": ("defensive-stance", "split-movement")}
+    mica.conditions["entangled"] = Condition("entangled", None, 8)
+    attack = RULESET.step_mods(Ctx(state, None, "attack", mica))
+    rules = [m.rule for m in attack]
+    assert STANCE in rules and HARRIED in rules  # they are in force on his Action tests
+    _, mods = RULESET.initiative_step(state, mica, None)
+    assert [m.rule for m in mods] == []  # none of them on his Initiative test
+    # Wounds count on every test but Recovery (p.381); knocked down: -3 on his next Initiative test (p.389)
+    mica.counters["wounds"] = 2
+    mica.conditions["knocked-down"] = Condition("knocked-down", None, 3)
+    state.declarations["mica"] = {"action": "attack", "options": ()}
+    _, mods = RULESET.initiative_step(state, mica, None)
+    assert sorted((m.value, m.rule) for m in mods) == [(-3, KNOCKED_DOWN), (-2, WOUNDS)]

@@ -102,3 +102,52 @@ def test_an_unfamiliar_rider_who_passes_charges_after_one_test_p395_p396() -> No
     assert rolled_tests(events).count("Trick Riding (into combat)") == 1
     assert f.state.combatants["davon"].pos == (0, 10)
     assert f.state.combatants["davon"].marks["into-combat"] == "horse"
+
+
+HARRIED = "ed4/situation/harried p.388"
+WOUNDS = "ed4/wounds/penalties p.381"
+
+
+def _herekar_and_a_wild_horse():
+    return build(
+        [
+            {
+                "name": "A",
+                "combatants": [
+                    {"template": "herekar", "at": [0, 0], "tactic": "person"},
+                    {"template": "war-horse", "id": "horse", "at": [1, 0], "tactic": "hold",
+                     "options": {"training": "untrained"}},
+                ],
+            },
+            {"name": "B", "combatants": [{"template": "ghoul", "at": [8, 0], "tactic": "hold"}]},
+        ]
+    )  # fmt: skip
+
+
+def test_trick_riding_to_mount_an_untrained_mount_is_the_riders_own_test_p381_p395() -> None:
+    """p.395: "An untrained mount requires the character to make a Trick Riding test against the mount's
+    Social Defense"; the rider's Wounds (p.381) and Harried (p.388, Splitting Movement p.386) count on it."""
+    state = _herekar_and_a_wild_horse()
+    state.combatants["herekar"].counters["wounds"] = 1
+    f = start(state, [7, 1, 1, 5])  # Initiative: Herekar (1 Wound: d8) 7, the horse 2d6 1+1, the ghoul d12 5
+    declare(f, "herekar", "split-movement")
+    act(f, "herekar", [1, 1])
+    events = f.submit(cmd("herekar", "mount", "horse"))
+    trick = [e for e in of(events, ev.Rolled) if e.test == "Trick Riding (mount)"]
+    assert len(trick) == 1
+    assert trick[0].dn == state.combatants["horse"].stats.social_defense
+    rules = [(int(v), r) for v, _, r in trick[0].modifiers]
+    assert (-1, WOUNDS) in rules and (-2, HARRIED) in rules
+    assert not trick[0].success
+    assert "mount" not in f.state.combatants["herekar"].marks  # failed: he is not mounted
+
+
+def test_a_trained_mount_needs_no_trick_riding_test_p395() -> None:
+    state = _herekar_and_a_wild_horse()
+    state.combatants["horse"].marks["training"] = "trained"
+    f = start(state, [9, 1, 1, 5])
+    declare(f, "herekar")
+    act(f, "herekar", [])
+    events = f.submit(cmd("herekar", "mount", "horse"))
+    assert not of(events, ev.Rolled)
+    assert f.state.combatants["herekar"].marks["mount"] == "horse"
