@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from fight_helpers import encounter_state, fight, two_sides
 from fracas.dice.source import DiceError, ScriptedDice
-from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
 from fracas.engine.play import Fight
@@ -166,20 +166,14 @@ def start(
 ) -> Play:
     """An encounter of the given sides; side a wins Initiative with the default faces (20 against 1).
     The Brawl Rule is off unless ``options`` turns it on, so a melee attack is a weapon attack."""
-    sides = [{"name": "a", "combatants": side_a}, {"name": "b", "combatants": side_b}]
+    sides = two_sides(side_a, side_b, ("a", "b"))
     if side_c:
         sides.append({"name": "c", "combatants": side_c})
-    data: dict[str, Any] = {
-        "version": 1,
-        "ruleset": "sas",
-        "options": {"brawl-rule": False, **(options or {})},
-        "sides": sides,
-    }
-    if settings:
-        data["settings"] = settings
-    data["map"] = {"extra": {"keep_facing": True}, **(map or {})}
-    _spec, state = encounter.load_data(data, "<by-the-text>")
-    play = Play(Fight(R, state, ScriptedDice([])))
+    top: dict[str, Any] = {"settings": settings} if settings else {}
+    options = {"brawl-rule": False, **(options or {})}
+    map_ = {"extra": {"keep_facing": True}, **(map or {})}
+    state = encounter_state("sas", sides, source="<by-the-text>", options=options, map=map_, **top)
+    play = Play(fight(state))
     play.advance(faces)
     return play
 
