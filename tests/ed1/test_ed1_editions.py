@@ -118,10 +118,7 @@ def test_movement_ed1_combat_and_full_movement_ed4_rate_and_double() -> None:
     declare(f1, {})
     auto(f1, "h")
     f4 = fight(s4, [5, 2, 1, 2], e4)
-    d = f4.advance_until_decision()
-    while d is not None and not (d.actor == "h" and d.kind == "act"):
-        f4.submit(f4.auto_command(d))
-        d = f4.advance_until_decision()
+    auto(f4, "h")
 
     def line(n: int) -> list[list[int]]:
         return [[0, -i] for i in range(1, n + 1)]
@@ -155,10 +152,7 @@ def test_an_unknown_action_is_refused_naming_each_editions_actions() -> None:
     )
     e4 = get_ruleset("ed4")
     f4 = fight(s4, [5, 2, 1, 2], e4)
-    d = f4.advance_until_decision()
-    while d is not None and not (d.actor == "h" and d.kind == "act"):
-        f4.submit(f4.auto_command(d))
-        d = f4.advance_until_decision()
+    auto(f4, "h")
     with pytest.raises(IllegalCommand) as exc:
         e4.validate(s4, cmd("h", "dance"))
     assert str(exc.value) == (

@@ -7,7 +7,7 @@ import re
 
 from ed4_helpers import RULESET, build
 
-from fight_helpers import two_sides
+from fight_helpers import auto, two_sides
 from fracas.dice.exact import ed4_test
 from fracas.dice.source import RandomDice
 from fracas.engine import events as ev
@@ -22,16 +22,6 @@ def _duel(**mica: object) -> Fight:
         two_sides(mica_entry, {"template": "ghoul", "id": "ghoul", "at": [1, 0]}, ("Heroes", "Foes"))
     )
     return Fight(RULESET, state, RandomDice(7))
-
-
-def _to_act(f: Fight, who: str) -> None:
-    for _ in range(200):
-        d = f.advance_until_decision()
-        assert d is not None
-        if d.actor == who and d.kind == "act":
-            return
-        f.submit(f.auto_command(d))
-    raise AssertionError("never acts")
 
 
 class _Asked:
@@ -53,7 +43,7 @@ def _attack(f: Fight) -> Command:
 
 def test_odds_use_the_resolvers_step_and_dn() -> None:
     f = _duel()
-    _to_act(f, "mica")
+    auto(f, "mica")
     f.state.combatants["ghoul"].conditions["knocked-down"] = Condition("knocked-down", None, 3, "test")
     f.state.combatants["mica"].counters["wounds"] = 2
     cmd = _attack(f)
@@ -74,7 +64,7 @@ def test_odds_use_the_resolvers_step_and_dn() -> None:
 
 def test_odds_include_karma_when_the_command_spends_it() -> None:
     f = _duel()
-    _to_act(f, "mica")
+    auto(f, "mica")
     me = f.state.combatants["mica"]
     assert me.counters.get("karma", 0) > 0
     cmd = _attack(f)
@@ -87,14 +77,14 @@ def test_odds_include_karma_when_the_command_spends_it() -> None:
 
 def test_no_odds_for_illegal_or_rollless_commands() -> None:
     f = _duel()
-    _to_act(f, "mica")
+    auto(f, "mica")
     assert RULESET.odds(f.state, Command("mica", "end")) is None
     assert RULESET.odds(f.state, Command("mica", "attack", "nobody", {"attack": "x"})) is None
 
 
 def test_every_die_says_what_it_is_for() -> None:
     f = _duel()
-    _to_act(f, "mica")
+    auto(f, "mica")
     dice = _Asked()
     cmd = _attack(f)
     RULESET.resolve(f.state, cmd, dice)
