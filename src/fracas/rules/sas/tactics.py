@@ -66,35 +66,9 @@ class SasTactic:
             yield Command(me, "break-free")
         if c.has("knocked-down"):
             yield Command(me, "stand-up")
-        # one pass over the roster (the state stands still while the proposals are weighed): the foes in
-        # sight, whether one is hidden, the side-mates with a bleeding wound and whether one is routed
-        side = c.side
-        foes: list[Combatant] = []
-        bleeding: list[Combatant] = []
-        hidden_foe = routed = False
-        for f in state.combatants.values():
-            if f.side != side:
-                if f.status == "active":
-                    if f.hidden:
-                        hidden_foe = True
-                    else:
-                        foes.append(f)
-            else:
-                if f.id != me and f.counters.get("bleeds", 0) > 0:
-                    bleeding.append(f)
-                if "routed" in f.conditions:
-                    routed = True
+        foes, bleeding, hidden_foe, routed = _roster(state, c)
         adjacent = [f for f in foes if _dist(c, f) <= 1]
-        if c.count("bleeds") > 0 and not adjacent:
-            yield Command(me, "stop-bleed", me)
-        if not adjacent:  # (with a foe adjacent no side-mate's bleeding is seen to)
-            for o in bleeding:
-                if _dist(c, o) <= 1 and o.status != "dead":
-                    yield Command(me, "stop-bleed", o.id)
-        if c.marks.get("dropped") and c.marks.get("weapon") == "unarmed" and not adjacent:
-            yield Command(me, "pick-up")
-        if c.count("potions") and c.count("markers") * 2 > c.stats.wound_level:
-            yield Command(me, "quaff")
+        yield from _tending(c, bleeding, adjacent)
         if not foes:
             if hidden_foe:
                 yield Command(me, "lookout")
@@ -103,44 +77,13 @@ class SasTactic:
         if routed and c.stats.skill("leadership") > 0:
             yield Command(me, "rally")
         weapon = c.marks.get("weapon") or c.stats.weapons[0]
-        ranged = t.weapons[weapon].ranged
         continued = c.marks.get("last_attack_round") == rnd - 1
         # spells first for casters
         if self.caster and c.count("pp_used") < c.stats.power_points:
-            for f in sorted(foes, key=lambda f: (_dist(c, f), f.id)):
-                for spell in ("sleep", "web", "confuse", "bolt", "flash", "gust-of-wind"):
-                    if spell in c.stats.spells and not (spell in ("sleep", "web") and f.has("knocked-out")):
-                        yield Command(me, "cast-spell", f.id, {"spell": spell})
-        # a Dog Pile is smaller races against a larger one: validate refuses the others (``smaller_than``)
-        smaller = getattr(ruleset, "smaller_than", None)
+            yield from _spells(c, foes)
         yield from _attacked_early(c, rnd, adjacent)
         if adjacent:
-            target = min(adjacent, key=lambda f: (f.has("knocked-out"), -_hurt(f), f.id))
-            if any(f.has("immobilized") for f in adjacent):
-                held = min((f for f in adjacent if f.has("immobilized")), key=lambda f: f.id)
-                yield Command(me, "attack", held.id)
-            large = getattr(ruleset, "large_against", None)  # a Trample is refused unless this holds
-            if large is None or large(state, c, target):
-                yield Command(me, "trample", target.id)
-            if self.dogpile:
-                for f in sorted(adjacent, key=lambda f: (-f.stats.size_index, f.id)):
-                    if not f.has("immobilized") and (smaller is None or smaller(c, f)):
-                        yield Command(me, "dog-pile", f.id)
-            if self.horde and _hard_to_hit(state, c, target, ruleset):
-                yield Command(me, "horde", target.id)
-            if self.archer and ranged:
-                yield Command(me, "disengage", target.id, {"mode": "withdrawal"})
-            if self.defensive:
-                yield Command(me, "defensive-stance-attack", target.id)
-            if continued:
-                big = t.weapons[weapon].weapon_class == "large"
-                yield Command(me, "mighty-blow" if big else "hack-and-slash", target.id)
-            # draw a melee weapon when only a bow is in hand
-            if ranged:
-                melee = [w for w in c.stats.weapons if not t.weapons[w].ranged]
-                if melee:
-                    yield Command(me, "attack", target.id, {"weapon": melee[0]})
-            yield Command(me, "attack", target.id)
+            yield from self._melee(state, c, ruleset, adjacent, weapon, continued)
         nearest = sorted(foes, key=lambda f: (_dist(c, f), -_hurt(f), f.id))
         # ranged attacks
         shooters = [
@@ -153,6 +96,58 @@ class SasTactic:
                 yield Command(me, "attack", f.id, {"weapon": weapon if weapon in shooters else shooters[0]})
         if adjacent:
             return
+        yield from self._closing(state, c, ruleset, nearest, weapon)
+
+    def _melee(
+        self,
+        state: FightState,
+        c: Combatant,
+        ruleset: Ruleset | None,
+        adjacent: list[Combatant],
+        weapon: str,
+        continued: bool,
+    ) -> Iterator[Command]:
+        """With a foe adjacent: the hand-to-hand attacks, the one he prefers first."""
+        t = tables()
+        me = c.id
+        ranged = t.weapons[weapon].ranged
+        # a Dog Pile is smaller races against a larger one: validate refuses the others (``smaller_than``)
+        smaller = getattr(ruleset, "smaller_than", None)
+        target = min(adjacent, key=lambda f: (f.has("knocked-out"), -_hurt(f), f.id))
+        if any(f.has("immobilized") for f in adjacent):
+            held = min((f for f in adjacent if f.has("immobilized")), key=lambda f: f.id)
+            yield Command(me, "attack", held.id)
+        large = getattr(ruleset, "large_against", None)  # a Trample is refused unless this holds
+        if large is None or large(state, c, target):
+            yield Command(me, "trample", target.id)
+        if self.dogpile:
+            for f in sorted(adjacent, key=lambda f: (-f.stats.size_index, f.id)):
+                if not f.has("immobilized") and (smaller is None or smaller(c, f)):
+                    yield Command(me, "dog-pile", f.id)
+        if self.horde and _hard_to_hit(state, c, target, ruleset):
+            yield Command(me, "horde", target.id)
+        if self.archer and ranged:
+            yield Command(me, "disengage", target.id, {"mode": "withdrawal"})
+        if self.defensive:
+            yield Command(me, "defensive-stance-attack", target.id)
+        if continued:
+            big = t.weapons[weapon].weapon_class == "large"
+            yield Command(me, "mighty-blow" if big else "hack-and-slash", target.id)
+        # draw a melee weapon when only a bow is in hand
+        if ranged:
+            melee = [w for w in c.stats.weapons if not t.weapons[w].ranged]
+            if melee:
+                yield Command(me, "attack", target.id, {"weapon": melee[0]})
+        yield Command(me, "attack", target.id)
+
+    def _closing(
+        self, state: FightState, c: Combatant, ruleset: Ruleset | None, nearest: list[Combatant], weapon: str
+    ) -> Iterator[Command]:
+        """With no foe adjacent and nothing to shoot: hold, sneak, close in (Dog Pile, Horde, Leap, Charge,
+        Close to Attack), or move toward the nearest foe."""
+        t = tables()
+        me = c.id
+        smaller = getattr(ruleset, "smaller_than", None)
         # a foe with every hex next to him taken refuses every closing attack (``no_room_next_to``): those
         # proposals are not made, so the first one validate accepts is the same, found sooner
         no_room = getattr(ruleset, "no_room_next_to", None)
@@ -217,6 +212,52 @@ class SasTactic:
             yield Command(me, "run", None, {"toward": target.id})
         yield Command(me, "walk", None, {"toward": target.id})
         yield Command(me, "nothing")
+
+
+def _roster(state: FightState, c: Combatant) -> tuple[list[Combatant], list[Combatant], bool, bool]:
+    """One pass over the roster (the state stands still while the proposals are weighed): the foes in sight,
+    the side-mates with a bleeding wound, whether a foe is hidden and whether a side-mate is routed."""
+    side = c.side
+    foes: list[Combatant] = []
+    bleeding: list[Combatant] = []
+    hidden_foe = routed = False
+    for f in state.combatants.values():
+        if f.side != side:
+            if f.status == "active":
+                if f.hidden:
+                    hidden_foe = True
+                else:
+                    foes.append(f)
+        else:
+            if f.id != c.id and f.counters.get("bleeds", 0) > 0:
+                bleeding.append(f)
+            if "routed" in f.conditions:
+                routed = True
+    return foes, bleeding, hidden_foe, routed
+
+
+def _tending(c: Combatant, bleeding: list[Combatant], adjacent: list[Combatant]) -> Iterator[Command]:
+    """Stop a bleeding (his own, then a side-mate's next to him), pick up a dropped weapon, quaff a potion
+    when more than half his Wound Level is in markers: none of it with a foe adjacent, save the potion."""
+    me = c.id
+    if c.count("bleeds") > 0 and not adjacent:
+        yield Command(me, "stop-bleed", me)
+    if not adjacent:  # (with a foe adjacent no side-mate's bleeding is seen to)
+        for o in bleeding:
+            if _dist(c, o) <= 1 and o.status != "dead":
+                yield Command(me, "stop-bleed", o.id)
+    if c.marks.get("dropped") and c.marks.get("weapon") == "unarmed" and not adjacent:
+        yield Command(me, "pick-up")
+    if c.count("potions") and c.count("markers") * 2 > c.stats.wound_level:
+        yield Command(me, "quaff")
+
+
+def _spells(c: Combatant, foes: list[Combatant]) -> Iterator[Command]:
+    """A caster's spells, at the nearest foe first (no Sleep or Web at one Knocked Out)."""
+    for f in sorted(foes, key=lambda f: (_dist(c, f), f.id)):
+        for spell in ("sleep", "web", "confuse", "bolt", "flash", "gust-of-wind"):
+            if spell in c.stats.spells and not (spell in ("sleep", "web") and f.has("knocked-out")):
+                yield Command(c.id, "cast-spell", f.id, {"spell": spell})
 
 
 def _attacked_early(c: Combatant, rnd: int, adjacent: list[Combatant]) -> Iterator[Command]:
