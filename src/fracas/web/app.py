@@ -171,53 +171,7 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         if not is_gm(request):
             raise HTTPException(403, "the game master's token is missing or wrong: use the printed link")
 
-    @app.exception_handler(TokenInAddress)
-    async def _to_cookie(request: Request, exc: TokenInAddress) -> Response:
-        response = RedirectResponse(exc.clean_url, status_code=303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
-        return response
-
-    # ----- errors: one clear sentence, never a traceback --------------------------------------------
-    @app.exception_handler(HTTPException)
-    async def _http(request: Request, exc: HTTPException) -> Response:
-        if request.url.path.startswith("/api/"):
-            return _error(exc.status_code, str(exc.detail))
-        return HTMLResponse(_page_error(exc.status_code, str(exc.detail)), status_code=exc.status_code)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
-        parts = []
-        for err in exc.errors()[:5]:
-            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
-            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-        return _error(400, "malformed request: " + "; ".join(parts))
-
-    @app.exception_handler(StaleFight)
-    async def _stale(request: Request, exc: StaleFight) -> Response:
-        return _error(409, str(exc))
-
-    @app.exception_handler(FacesNeeded)
-    async def _need(request: Request, exc: FacesNeeded) -> Response:
-        need = {
-            "sides": exc.sides,
-            "why": exc.why,
-            "used": exc.used,
-            "context": exc.context,
-            "asked": [{"sides": s, "why": w, "face": f} for s, w, f in exc.asked],
-            "explodes": exc.explodes,
-        }
-        return JSONResponse({"status": "need", "message": str(exc), "need": need})
-
-    @app.exception_handler(FracasError)
-    async def _refused(request: Request, exc: FracasError) -> Response:
-        status = 404 if str(exc).startswith("no saved fight") else 400
-        if request.url.path.startswith("/api/"):
-            return _error(status, str(exc))
-        return HTMLResponse(_page_error(status, str(exc)), status_code=status)
-
-    @app.exception_handler(Exception)
-    async def _internal(request: Request, exc: Exception) -> Response:
-        return _error(500, f"internal error (nothing was changed): {type(exc).__name__}: {exc}")
+    _error_handlers(app, token)
 
     def book_of(fight_id: str) -> FightBook:
         check_id(fight_id)
@@ -232,82 +186,7 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
     def player_of(fight_id: str) -> dict[str, Any]:
         return service.view(fight_id, player_view)
 
-    def defaults(rid: str, templates: list[str]) -> dict[str, Any]:
-        """The builder's starting sides: heroes against monsters from the bundled templates (a default that
-        is not a template of this ruleset is dropped; none left: the first and the last template)."""
-        want = BUILDER_DEFAULTS.get(rid, {})
-        heroes = [t for t in want.get("heroes", ()) if t in templates]
-        monsters = [t for t in want.get("monsters", ()) if t in templates]
-        if not heroes and templates:
-            heroes = [templates[0]]
-        if not monsters and templates:
-            monsters = [templates[-1]]
-        return {"heroes": heroes, "monsters": monsters}
-
-    def rulesets() -> list[dict[str, Any]]:
-        from fracas.rules.registry import RULESETS, get_ruleset
-
-        out = []
-        for rid, (_, title) in RULESETS.items():
-            item: dict[str, Any] = {"id": rid, "name": title, "available": False}
-            try:
-                rs = get_ruleset(rid)
-                item.update(
-                    available=True,
-                    name=rs.name or title,
-                    templates=list(rs.templates()),
-                    defaults=defaults(rid, list(rs.templates())),
-                    tactics=sorted(rs.tactics()),
-                    options=[
-                        {"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()
-                    ],
-                )
-            except (RuleNotImplemented, ImportError, AttributeError) as exc:
-                item["why"] = str(exc)
-            out.append(item)
-        return out
-
-    # ----- pages ------------------------------------------------------------------------------------
-    @app.get("/", response_class=HTMLResponse)
-    def index(request: Request) -> Response:
-        if request.query_params.get("token") is not None:
-            gm_only(request)  # the printed link: cookie, then the clean address
-        gm = is_gm(request)
-        # without the token nothing is listed: a player opens the link the game master gives him
-        fights = service.store.fights() if gm else []
-        return templates.TemplateResponse(request, "index.html", {"fights": fights, "gm": gm})
-
-    def players_link(request: Request, fight_id: str) -> dict[str, str]:
-        """The players' link (on ``--players-host`` when given) and its QR code, for the GM page."""
-        base = getattr(app.state, "players_base", None) or str(request.base_url).rstrip("/")
-        link = f"{base}/view/{fight_id}"
-        return {"link": link, "qr": qr_data_uri(link)}
-
-    @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
-    def gm_page(request: Request, fight_id: str) -> Response:
-        view = gm_of(fight_id)
-        context = {"v": view, "players": players_link(request, fight_id)}
-        return templates.TemplateResponse(request, "gm.html", context)
-
-    @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
-    def gm_fragment(request: Request, fight_id: str) -> Response:
-        view = gm_of(fight_id)
-        context = {"v": view, "players": players_link(request, fight_id)}
-        return templates.TemplateResponse(request, "_gm_fight.html", context)
-
-    @app.get("/view/{fight_id}", response_class=HTMLResponse)
-    def player_page(request: Request, fight_id: str) -> Response:
-        view = player_of(fight_id)
-        return templates.TemplateResponse(request, "player.html", {"v": view})
-
-    @app.get("/view/{fight_id}/fragment", response_class=HTMLResponse)
-    def player_fragment(request: Request, fight_id: str) -> Response:
-        view = player_of(fight_id)
-        return templates.TemplateResponse(request, "_player_fight.html", {"v": view})
-
-    @app.get("/new", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
-    def new_page(request: Request) -> Response:
-        return templates.TemplateResponse(request, "new.html", {"rulesets_json": json.dumps(rulesets())})
+    _page_routes(app, service, templates, gm_only, is_gm, gm_of, player_of)
 
     # ----- reading ----------------------------------------------------------------------------------
     @app.get("/api/fights", dependencies=[Depends(gm_only)])
@@ -359,12 +238,126 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
 
     @app.get("/api/rulesets", dependencies=[Depends(gm_only)])
     def list_rulesets() -> Any:
-        return rulesets()
+        return _rulesets()
 
     # ----- changing ---------------------------------------------------------------------------------
     def done(book: FightBook, plan: Any) -> JSONResponse:
         changes.notify(book.record.id)
         return JSONResponse({"status": "ok", "seq": plan.seq, "what": plan.what, "events": len(plan.events)})
+
+    _change_routes(app, service, gm_only, done, changes)
+    _create_routes(app, service, gm_only)
+    return app
+
+
+def _error_handlers(app: FastAPI, token: str) -> None:
+    """The printed link's token traded for the cookie; every error one clear sentence, never a traceback."""
+
+    @app.exception_handler(TokenInAddress)
+    async def _to_cookie(request: Request, exc: TokenInAddress) -> Response:
+        response = RedirectResponse(exc.clean_url, status_code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    # ----- errors: one clear sentence, never a traceback --------------------------------------------
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _error(exc.status_code, str(exc.detail))
+        return HTMLResponse(_page_error(exc.status_code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        parts = []
+        for err in exc.errors()[:5]:
+            loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
+            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+        return _error(400, "malformed request: " + "; ".join(parts))
+
+    @app.exception_handler(StaleFight)
+    async def _stale(request: Request, exc: StaleFight) -> Response:
+        return _error(409, str(exc))
+
+    @app.exception_handler(FacesNeeded)
+    async def _need(request: Request, exc: FacesNeeded) -> Response:
+        need = {
+            "sides": exc.sides,
+            "why": exc.why,
+            "used": exc.used,
+            "context": exc.context,
+            "asked": [{"sides": s, "why": w, "face": f} for s, w, f in exc.asked],
+            "explodes": exc.explodes,
+        }
+        return JSONResponse({"status": "need", "message": str(exc), "need": need})
+
+    @app.exception_handler(FracasError)
+    async def _refused(request: Request, exc: FracasError) -> Response:
+        status = 404 if str(exc).startswith("no saved fight") else 400
+        if request.url.path.startswith("/api/"):
+            return _error(status, str(exc))
+        return HTMLResponse(_page_error(status, str(exc)), status_code=status)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> Response:
+        return _error(500, f"internal error (nothing was changed): {type(exc).__name__}: {exc}")
+
+
+def _page_routes(
+    app: FastAPI,
+    service: FightService,
+    templates: Jinja2Templates,
+    gm_only: Any,
+    is_gm: Any,
+    gm_of: Any,
+    player_of: Any,
+) -> None:
+    """The pages: the index, the game master's and the players' views of a fight, the builder."""
+
+    # ----- pages ------------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request) -> Response:
+        if request.query_params.get("token") is not None:
+            gm_only(request)  # the printed link: cookie, then the clean address
+        gm = is_gm(request)
+        # without the token nothing is listed: a player opens the link the game master gives him
+        fights = service.store.fights() if gm else []
+        return templates.TemplateResponse(request, "index.html", {"fights": fights, "gm": gm})
+
+    def players_link(request: Request, fight_id: str) -> dict[str, str]:
+        """The players' link (on ``--players-host`` when given) and its QR code, for the GM page."""
+        base = getattr(app.state, "players_base", None) or str(request.base_url).rstrip("/")
+        link = f"{base}/view/{fight_id}"
+        return {"link": link, "qr": qr_data_uri(link)}
+
+    @app.get("/gm/{fight_id}", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def gm_page(request: Request, fight_id: str) -> Response:
+        view = gm_of(fight_id)
+        context = {"v": view, "players": players_link(request, fight_id)}
+        return templates.TemplateResponse(request, "gm.html", context)
+
+    @app.get("/gm/{fight_id}/fragment", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def gm_fragment(request: Request, fight_id: str) -> Response:
+        view = gm_of(fight_id)
+        context = {"v": view, "players": players_link(request, fight_id)}
+        return templates.TemplateResponse(request, "_gm_fight.html", context)
+
+    @app.get("/view/{fight_id}", response_class=HTMLResponse)
+    def player_page(request: Request, fight_id: str) -> Response:
+        view = player_of(fight_id)
+        return templates.TemplateResponse(request, "player.html", {"v": view})
+
+    @app.get("/view/{fight_id}/fragment", response_class=HTMLResponse)
+    def player_fragment(request: Request, fight_id: str) -> Response:
+        view = player_of(fight_id)
+        return templates.TemplateResponse(request, "_player_fight.html", {"v": view})
+
+    @app.get("/new", response_class=HTMLResponse, dependencies=[Depends(gm_only)])
+    def new_page(request: Request) -> Response:
+        return templates.TemplateResponse(request, "new.html", {"rulesets_json": json.dumps(_rulesets())})
+
+
+def _change_routes(app: FastAPI, service: FightService, gm_only: Any, done: Any, changes: Changes) -> None:
+    """The game master's actions on a fight: a command, the tactic's choice, advancing, undo and redo."""
 
     @app.post("/api/fights/{fight_id}/command", dependencies=[Depends(gm_only)])
     def command(fight_id: str, body: CommandIn) -> Any:
@@ -411,6 +404,10 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         book, plan = service.act(fight_id, lambda b: b.plan_redo(), body.expected)
         return done(book, plan)
 
+
+def _create_routes(app: FastAPI, service: FightService, gm_only: Any) -> None:
+    """New fights: from an encounter, from an exported fight; an uploaded encounter file checked."""
+
     def created(book: FightBook) -> dict[str, Any]:
         fid = book.record.id
         return {
@@ -444,7 +441,40 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
         enc.load_data(data, name)  # every error of the file, before the builder takes it
         return {"status": "ok", "encounter": json.loads(json.dumps(data, default=str))}
 
-    return app
+
+def _defaults(rid: str, templates: list[str]) -> dict[str, Any]:
+    """The builder's starting sides: heroes against monsters from the bundled templates (a default that
+    is not a template of this ruleset is dropped; none left: the first and the last template)."""
+    want = BUILDER_DEFAULTS.get(rid, {})
+    heroes = [t for t in want.get("heroes", ()) if t in templates]
+    monsters = [t for t in want.get("monsters", ()) if t in templates]
+    if not heroes and templates:
+        heroes = [templates[0]]
+    if not monsters and templates:
+        monsters = [templates[-1]]
+    return {"heroes": heroes, "monsters": monsters}
+
+
+def _rulesets() -> list[dict[str, Any]]:
+    from fracas.rules.registry import RULESETS, get_ruleset
+
+    out = []
+    for rid, (_, title) in RULESETS.items():
+        item: dict[str, Any] = {"id": rid, "name": title, "available": False}
+        try:
+            rs = get_ruleset(rid)
+            item.update(
+                available=True,
+                name=rs.name or title,
+                templates=list(rs.templates()),
+                defaults=_defaults(rid, list(rs.templates())),
+                tactics=sorted(rs.tactics()),
+                options=[{"id": o.id, "title": o.title, "default": o.default} for o in rs.optional_rules()],
+            )
+        except (RuleNotImplemented, ImportError, AttributeError) as exc:
+            item["why"] = str(exc)
+        out.append(item)
+    return out
 
 
 def _stream_route(app: FastAPI, service: FightService, changes: Changes, version_of: Any) -> None:
