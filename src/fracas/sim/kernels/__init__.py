@@ -41,7 +41,7 @@ _BUILDERS: dict[str, list[Builder]] = {}
 _BUILTINS: dict[str, tuple[str, ...]] = {
     "ed4": ("fracas.sim.kernels.ed4_melee", "fracas.sim.kernels.ed4_group"),
     "ed1": ("fracas.sim.kernels.ed1_group",),
-    "sas": ("fracas.sim.kernels.sas_melee",),
+    "sas": ("fracas.sim.kernels.sas_melee", "fracas.sim.kernels.sas_group"),
     "gurps4": ("fracas.sim.kernels.gurps_group",),
 }
 _BUILTINS_LOADED: set[str] = set()

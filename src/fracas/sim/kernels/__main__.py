@@ -67,6 +67,18 @@ WARM_UPS: dict[str, dict[str, Any]] = {
             {"name": "B", "combatants": [{"template": "axeman", "id": "b", "at": [2, 0]}]},
         ],
     },
+    "sas-group": {
+        "version": 1,
+        "ruleset": "sas",
+        "name": "S&S group (kernel warm-up)",
+        "sides": [
+            {"name": "A", "combatants": [{"template": "fighter", "id": "a", "at": [0, 0]}]},
+            {
+                "name": "B",
+                "combatants": [{"template": "goblin", "id": "b", "count": 2, "at": [[1, 0], [0, 1]]}],
+            },
+        ],
+    },
 }
 
 
