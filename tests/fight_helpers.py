@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from fracas.dice.source import ScriptedDice
+from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.commands import Command
@@ -40,6 +40,12 @@ def fight(state: Any, faces: Iterable[int] = (), ruleset: Any = None, advance: b
     if advance:
         out.advance_until_decision()
     return out
+
+
+def seeded(state: Any, seed: int, ruleset: Any = None) -> Fight:
+    """A fight of ``state`` on random dice from ``seed`` (recorded in its FightStarted), its own ruleset
+    unless ``ruleset``."""
+    return Fight(ruleset or get_ruleset(state.ruleset), state, RandomDice(seed), seed=seed)
 
 
 def duel(

@@ -11,8 +11,8 @@ from ed1_helpers import ED1, TEXT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fight_helpers import seeded
 from fracas.cli import main
-from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.play import Fight, replay
@@ -22,7 +22,7 @@ EXAMPLES = sorted(Path(__file__).resolve().parents[2].joinpath("examples", "ed1"
 
 
 def _run(state, seed: int) -> Fight:
-    f = Fight(ED1, state, RandomDice(seed), seed=seed)
+    f = seeded(state, seed, ED1)
     f.run()
     return f
 

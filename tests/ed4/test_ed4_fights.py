@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.dice.source import RandomDice
+from fight_helpers import seeded
 from fracas.engine import encounter
 from fracas.engine import events as ev
 from fracas.engine.play import Fight, replay
@@ -21,7 +21,7 @@ RULESET = get_ruleset("ed4")
 
 
 def _run(state, seed: int) -> Fight:
-    f = Fight(RULESET, state, RandomDice(seed), seed=seed)
+    f = seeded(state, seed, RULESET)
     f.run()
     return f
 

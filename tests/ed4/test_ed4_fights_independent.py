@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.dice.source import RandomDice
+from fight_helpers import seeded
 from fracas.engine import encounter
 from fracas.engine.play import Fight
 from fracas.rules.registry import get_ruleset
@@ -35,7 +35,7 @@ def _fight(ruleset: str, name: str, seed: int) -> Fight:
     _, state = encounter.load(ROOT / "examples" / ruleset / f"{name}.yaml")
     if ground:
         state.extra.setdefault("map", {})["impaired"] = ground
-    f = Fight(get_ruleset(ruleset), state, RandomDice(seed), seed=seed)
+    f = seeded(state, seed, get_ruleset(ruleset))
     f.start()
     return f
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fracas.dice.source import RandomDice
+from fight_helpers import seeded
 from fracas.engine import encounter
 from fracas.engine.events import to_json
 from fracas.engine.play import Fight
@@ -27,8 +27,7 @@ PAIRS = [
 
 
 def _fight(name: str, seed: int) -> Fight:
-    state = encounter.load(EXAMPLES / name)[1]
-    return Fight(get_ruleset(state.ruleset), state, RandomDice(seed), seed=seed)
+    return seeded(encounter.load(EXAMPLES / name)[1], seed)
 
 
 def _alone(name: str, seed: int) -> list[dict[str, Any]]:
