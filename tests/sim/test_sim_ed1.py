@@ -95,13 +95,14 @@ def guard_and_hold() -> dict:
     return data
 
 
-def _same(k1: int, n1: int, k2: int, n2: int) -> bool:
-    """A two-proportion z-test at Z999, where valid (5 expected in the smaller sample)."""
+def _same(k1: int, n1: int, k2: int, n2: int, z: float = Z999) -> bool:
+    """A two-proportion z-test at ``z`` (Z999: the 99.9% level), where valid (5 expected in the smaller
+    sample)."""
     p = (k1 + k2) / (n1 + n2)
     if p * min(n1, n2) < 5:
         return True
     sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
-    return abs(k1 / n1 - k2 / n2) <= Z999 * sd + 1e-12
+    return abs(k1 / n1 - k2 / n2) <= z * sd + 1e-12
 
 
 def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
@@ -131,8 +132,6 @@ def test_the_bundled_examples_take_the_kernel_or_say_why() -> None:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
-        (lambda d: d.update(map={"blocked": [[5, 5]]}), "blocked"),
         (lambda d: d.update(options={"split-movement": True}), "split-movement"),
     ],
 )
@@ -257,9 +256,9 @@ TEMPLATES = (
 
 def random_encounter(seed: int) -> dict:
     """A random legal ED1 encounter the kernel takes: two or three sides of one to three bundled templates
-    each (characters, riders, creatures, a flier on the ground or in the air, a spell-casting creature)
-    under the default, guard or hold tactic, on free hexes within 6 of the origin, with the optional rules
-    drawn on or off."""
+    each (characters, riders, creatures, a flier on the ground or in the air, a spell-casting creature,
+    some hidden) under the default, guard or hold tactic, on free hexes within 6 of the origin, a map with
+    blocked hexes, cover and darkness, and the optional rules drawn on or off."""
     rnd = random.Random(seed)
     taken: set[tuple[int, int]] = set()
 
@@ -278,6 +277,8 @@ def random_encounter(seed: int) -> dict:
             entry["tactic"] = rnd.choice(("default", "default", "default", "guard", "hold"))
             if entry["template"] == "espagra":  # a flier, on the ground or in the air
                 entry["altitude"] = rnd.choice((0, 0, 4, 10))
+            if rnd.random() < 0.15:  # unseen by the other side's tactics until it attacks
+                entry["hidden"] = True
             if rnd.random() < 0.3:
                 entry["player"] = True
             combatants.append(entry)
@@ -287,9 +288,15 @@ def random_encounter(seed: int) -> dict:
         for o in ("group-initiative", "wound-penalties", "armor-defeating-hits", "charge-damage")
     }
     name = f"random ED1 encounter {seed}"
+    # the map: blocked hexes (paths go round them); cover and darkness, which the ED1 rules held ignore
+    game_map = {
+        "blocked": [free() for _ in range(rnd.randint(0, 4))],
+        "cover": [free() for _ in range(rnd.randint(0, 2))],
+        "light": rnd.choice(("bright", "bright", "dim", "full-darkness")),
+    }
     return {
         "version": 1, "ruleset": "ed1", "name": name, "max_rounds": rnd.randint(3, 12),
-        "options": options, "sides": sides,
+        "options": options, "sides": sides, "map": game_map,
     }  # fmt: skip
 
 
@@ -306,18 +313,23 @@ def test_random_encounters_decide_as_the_engine(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_random_encounters_agree_with_engine(seed: int) -> None:
-    """Random legal encounters: the kernel's 20,000 fights and the engine's 400 agree at the 99.9% level on
-    every side's wins, the draws, each number of rounds and the casualties."""
+    """Random legal encounters: the kernel's 20,000 fights and the engine's 400 agree on every side's wins,
+    the draws, each number of rounds and the casualties, at the 99.9% level for the encounter's outcomes
+    taken together (each of its m outcomes at 1 - 0.001/m, Bonferroni: a random encounter has some forty,
+    and forty tests at 99.9% each would fail a right kernel about one time in twenty-five)."""
+    from statistics import NormalDist
+
     sc = scenario_from_data(random_encounter(100 + seed))
     kernel, why = find_kernel(sc.ruleset, sc.state)
     assert kernel is not None, why
     kt = kernel.run(KERNEL_RUNS, np.random.default_rng(seed))
     et = engine_runs(sc.ruleset, sc.state, run_seeds(13, seed, 400))
     ko, eo = _outcomes(kt, sc.state.max_rounds), _outcomes(et, sc.state.max_rounds)
+    z = NormalDist().inv_cdf(1 - 0.0005 / len(ko))
     bad = [
         f"{k}: kernel {ko[k] / kt.runs:.4f}, engine {eo[k] / et.runs:.4f}"
         for k in ko
-        if not _same(ko[k], kt.runs, eo[k], et.runs)
+        if not _same(ko[k], kt.runs, eo[k], et.runs, z)
     ]
     assert not bad, "; ".join(bad)
 

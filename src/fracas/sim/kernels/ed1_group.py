@@ -99,12 +99,8 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
     on = sorted(k for k in _OFF_OPTIONS if state.options.get(k))
     if on:
         out.append(f"optional rules the kernel does not model: {', '.join(on)}")
-    mp = state.extra.get("map", {})
-    if mp.get("light", "bright") != "bright":
-        out.append(f"{mp['light']} light")
-    for key in ("cover", "full_cover", "blocked", "impaired"):
-        if mp.get(key):
-            out.append(f"{key.replace('_', ' ')} hexes")
+    # the map: blocked hexes are mirrored (engine.taken.blocked); cover, full cover, light and impaired
+    # hexes change nothing in the ED1 rules held (no provider reads them)
     if state.phase != "start" or state.declarations or state.round:
         out.append("a fight already started")
     if len(state.sides) < 2:
@@ -119,8 +115,6 @@ def obstacles(ruleset: Any, state: FightState) -> list[str]:
         p = c.stats
         if c.tactic not in mirrored:
             note(f"tactic {c.tactic} (the kernel mirrors {', '.join(sorted(mirrored))})", c.id)
-        if c.hidden:
-            note("hidden", c.id)
         if set(c.marks) - _MARKS:
             note(f"marked {', '.join(sorted(set(c.marks) - _MARKS))}", c.id)
         if c.status != "active" or c.conditions:
@@ -224,6 +218,10 @@ class Ed1GroupKernel:
         # a flier's height (yards): only the minimum range reads it (battle_map.range_hexes); ED1 fliers keep
         # it (the tactics declare no swoop)
         self.alt = [int(c.altitude) for c in cs]
+        self.hidden = [bool(c.hidden) for c in cs]
+        self.map_blocked = frozenset(
+            (int(h[0]), int(h[1])) for h in state.extra.get("map", {}).get("blocked", ()) or ()
+        )
         self.rider = [bool(getattr(p, "mount", None)) for p in self.profiles]
         self.mount_strength = [int(getattr(p, "mount_strength", 0)) for p in self.profiles]
         self.has_close = [any(a.close for a in p.attacks) for p in self.profiles]
@@ -366,6 +364,7 @@ class _Fight:
         "rec_used",
         "reserved",
         "rnd",
+        "unseen",
         "round",
         "since",
         "status",
@@ -396,6 +395,7 @@ class _Fight:
         self.acted = [0] * n
         self.charging = [0] * n
         self.reserved = [0] * n
+        self.unseen = list(k.hidden)  # hidden and not yet revealed
         self.round = 0
 
     # ----- the fight --------------------------------------------------------------------------------
@@ -478,9 +478,10 @@ class _Fight:
 
     # ----- the tactic -------------------------------------------------------------------------------
     def _foes(self, i: int) -> list[int]:
-        side_of, status = self.k.side_of, self.status
+        """tactics._enemies: active enemies, but a hidden one until he attacks (marks["revealed"])."""
+        side_of, status, unseen = self.k.side_of, self.status, self.unseen
         me = side_of[i]
-        return [j for j in range(self.n) if side_of[j] != me and status[j] == ACTIVE]
+        return [j for j in range(self.n) if side_of[j] != me and status[j] == ACTIVE and not unseen[j]]
 
     def _nearest(self, i: int, foes: list[int]) -> int:
         """tactics._nearest: the closest, then the most hurt, then the id."""
@@ -564,9 +565,10 @@ class _Fight:
         return sorted(values, key=lambda i: (-values[i], 0 if k.player[i] else 1, i))
 
     def _blocked(self, i: int) -> frozenset[tuple[int, int]]:
-        """engine.taken.blocked: hexes held by anyone else not dead or fled (the map blocks none here)."""
+        """engine.taken.blocked: the map's blocked hexes and those held by anyone else not dead or fled."""
         st, pos = self.status, self.pos
-        return frozenset([pos[j] for j in range(self.n) if j != i and st[j] != DEAD and st[j] != FLED])
+        held = frozenset([pos[j] for j in range(self.n) if j != i and st[j] != DEAD and st[j] != FLED])
+        return held | self.k.map_blocked if self.k.map_blocked else held
 
     def _choose(self, i: int) -> tuple[Any, ...]:
         """Ed1Tactic.act: ``("stand-up",)``, ``("end",)``, ``("run", path, flee)`` or ``("attack", target,
@@ -765,6 +767,7 @@ class _Fight:
         """EarthdawnRuleset._r_attack with Ed1Ruleset.attack_once: move, then ``actions`` attacks (until the
         target falls)."""
         k = self.k
+        self.unseen[i] = False  # Ed1Attack._r_attack_ed1: a hidden attacker is seen from then on
         if path:
             self.pos[i] = path[-1]
         p = k.profiles[i]
@@ -871,6 +874,7 @@ def fight_from_state(k: Ed1GroupKernel, state: FightState, rnd: random.Random) -
             f.acted[i] = state.round
         if cid in state.initiative:
             f.init[i] = state.initiative[cid]
+        f.unseen[i] = bool(c.hidden and not c.marks.get("revealed"))
     f.round = state.round
     return f
 
