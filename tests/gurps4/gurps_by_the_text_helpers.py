@@ -97,10 +97,6 @@ def one_roll(events: list[ev.Event], test: str = "", actor: str | None = None) -
     return found[0]
 
 
-def of_type(events: list[ev.Event], kind: type) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]
-
-
 def injury(fight: Fight, cid: str) -> int:
     return int(fight.state.combatants[cid].counters.get("injury", 0))
 

@@ -24,7 +24,6 @@ from gurps_by_the_text_helpers import (
     dump,
     injury,
     new_fight,
-    of_type,
     offered,
     one_roll,
     rolls,
@@ -32,6 +31,7 @@ from gurps_by_the_text_helpers import (
     status,
 )
 
+from fight_helpers import of
 from fracas.dice.source import ScriptedDice
 from fracas.engine import encounter
 from fracas.engine import events as ev
@@ -386,7 +386,7 @@ def test_C_jousting_lance_snaps_above_15_and_does_15_crushing():
     script(fight, 3, 3, 3, 6, 6, 3, 3, 3, 3, 3, 3)
     act(fight, "k", "attack", "s", weapon="jousting_lance", maneuver="attack")
     events = defend(fight, "s", "none")
-    damaged = [e for e in of_type(events, ev.Damaged) if e.target == "s"]
+    damaged = [e for e in of(events, ev.Damaged) if e.target == "s"]
     assert damaged and damaged[0].raw == 15, dump(fight, events)
     assert damaged[0].damage_type == "cr"
     assert injury(fight, "s") == 13
