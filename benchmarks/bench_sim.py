@@ -163,6 +163,24 @@ def sas_duel(a: str, b: str) -> Scenario:
     return scenario_from_data(data, f"<S&S {a} v {b}>")
 
 
+RING = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]]  # the six spaces round (0, 0)
+
+
+def sas_ring(template: str, n: int) -> Scenario:
+    """``n`` S&S stat blocks of the bestiary round a fighter, each next to him (the S&S group kernel's)."""
+    data = {
+        "version": 1,
+        "ruleset": "sas",
+        "name": f"{n} {template} round a fighter",
+        "max_rounds": 30,
+        "sides": [
+            {"name": "A", "combatants": [{"template": "fighter", "id": "f", "at": [0, 0]}]},
+            {"name": "B", "combatants": [{"template": template, "id": "x", "count": n, "at": RING[:n]}]},
+        ],
+    }
+    return scenario_from_data(data, f"<S&S {n} {template} round a fighter>")
+
+
 def lines(n: int) -> Scenario:
     data = {
         "version": 1,
@@ -392,6 +410,15 @@ def main(argv: list[str] | None = None) -> int:
         row(f"S&S duel {a} v {b}, kernel build", f"{time.perf_counter() - built:.2f} s (not counted)")
         k = kernel_rate(sas, t)
         row(f"S&S duel {a} v {b}, kernel", k if isinstance(k, str) else rate_text(k))
+
+    for template, n in (("wolf", 3), ("goblin", 6)):
+        ring = sas_ring(template, n)
+        row(f"S&S group {n} {template} round a fighter, engine", rate_text(engine_rate(ring, t)))
+        built = time.perf_counter()
+        find_kernel(ring.ruleset, ring.state)
+        row(f"S&S group {n} {template}, kernel build", f"{time.perf_counter() - built:.2f} s (not counted)")
+        k = kernel_rate(ring, t)
+        row(f"S&S group {n} {template} round a fighter, kernel", k if isinstance(k, str) else rate_text(k))
 
     for size in (1, 5, 10, 25, 50, 100):
         if size > args.max_n:

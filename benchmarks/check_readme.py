@@ -219,6 +219,14 @@ CHECKS = [
         lambda s: [_kernel_cpu(_sas("fighter", "goblin-boss"), s), _kernel_cpu(_sas("troll", "troll"), s)],
     ),
     Check(
+        "Spells & Swords group fights, compiled batch kernel",
+        ["3 wolves round a fighter", "6 goblins round a fighter"],
+        lambda s: [
+            _kernel_cpu(lambda: _bench("bench_sim").sas_ring("wolf", 3), s),
+            _kernel_cpu(lambda: _bench("bench_sim").sas_ring("goblin", 6), s),
+        ],
+    ),
+    Check(
         "GURPS fights, compiled batch kernel",
         ["fight-on-foot", "winged-duel"],
         lambda s: [
