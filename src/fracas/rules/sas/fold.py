@@ -384,19 +384,7 @@ class EventBuilder:
                 continue
             k = e.kind
             if k == "markers":
-                if e.value < 0:
-                    heal = min(-e.value, self.counter(t, "markers"))
-                    self.add_counter(t, "markers", -heal, e.why, e.rule)
-                    burn = self.counter(t, "burn_markers")
-                    if burn > self.counter(t, "markers"):
-                        self.add_counter(t, "burn_markers", self.counter(t, "markers") - burn, e.why, e.rule)
-                else:
-                    # a Damaged event on the "markers" track, so the simulator tallies markers dealt and taken
-                    self._counters[(t, "markers")] = self._counters.get((t, "markers"), 0) + e.value
-                    self.events.append(
-                        ev.Damaged(t, e.value, e.source or None, "markers", damage_type=e.why, rule=e.rule)
-                    )
-                    self.add_counter(t, "hits", 1)
+                self._fold_markers(t, e)
             elif k == "burn-markers":
                 self.add_counter(t, "markers", e.value, e.why, e.rule)
                 self.add_counter(t, "burn_markers", e.value, e.why, e.rule)
@@ -418,52 +406,20 @@ class EventBuilder:
                 self.add_counter(t, "bleeds", -self.counter(t, "bleeds"), e.why, e.rule)
                 self.set_mark(t, "bleed_death_round", None, e.rule)
             elif k == "dead":
-                if e.why and self.status(t) != "dead":  # the cause, then the death
-                    self.note(f"{self.state.combatants[t].name}: {e.why}", t, e.rule)
-                self.set_status(t, "dead", e.rule)
+                self._fold_dead(t, e)
             elif k == "dying":
-                if self.mark(t, "dying_round") is None:
-                    self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)
-                    if not settings_of(self.state).dying_heroes_fight:
-                        self.set_status(t, "dying", e.rule)
-                    self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
+                self._fold_dying(t, e, rnd)
             elif k == "next":
-                if e.name in ("foe_attack", "foe_damage") and self.mark(t, "foe_bonus_used"):
-                    # a new Monster Fumble 4-5 after a foe has had the last one's bonus: the new bonus, for
-                    # every foe again (what is left of the old one is not added to it)
-                    self.consume_next(t, "foe_attack")
-                    self.consume_next(t, "foe_damage")
-                    self.set_mark(t, "foe_bonus_used", None, e.rule)
-                # "next Attack" waits for the attack (LIGHT WOUND TABLE 4 Dazed "Miss next Attack", Feint
-                # "Attack +2 on your next Attack", MONSTER FUMBLES 2-3); others last to the next round's end
-                if e.rounds is not None:  # a duration of its own (Weapons Locked: "next round")
-                    until = rnd + e.rounds
-                else:
-                    until = None if e.name in ATTACK_SCOPED else rnd + 1
-                self.set_next(t, e.name, e.value, until, e.rule)
+                self._fold_next(t, e, rnd)
             elif k == "stat":
                 if e.name in ("strength", "appearance"):
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)
             elif k == "drop-weapon":
-                held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
-                # a natural weapon (a bite, claws, hooves: no hands) is not held, so never dropped (KNOCKED
-                # DOWN "Drop whatever he is holding"; FUMBLE TABLE 1 "Drop Weapon or Item")
-                if held != "unarmed" and not _natural(held):
-                    self.set_mark(t, "dropped", held, e.rule)
-                    self.set_mark(t, "weapon", "unarmed", e.rule)
-                    self.note(f"{self.state.combatants[t].name} drops the {held} ({e.why})", t, e.rule)
+                self._fold_drop_weapon(t, e)
             elif k == "drop-shield":
                 self.set_mark(t, "shield_dropped", True, e.rule)
             elif k == "weapon-breaks":
-                held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
-                # FUMBLE TABLE 2 "Weapon or Shield or Item Breaks": a natural weapon (claws, a bite) is part
-                # of the creature, not a weapon that breaks
-                if held != "unarmed" and not _natural(held):
-                    broken = (*self.mark(t, "broken_weapons", ()), held)
-                    self.set_mark(t, "broken_weapons", broken, e.rule)
-                    spare = [w for w in self.state.combatants[t].stats.weapons if w not in broken]
-                    self.set_mark(t, "weapon", spare[0] if spare else "unarmed", e.rule)
-                    self.note(f"{self.state.combatants[t].name}'s {held} breaks", t, e.rule)
+                self._fold_weapon_breaks(t, e)
             elif k == "regrow":  # (part, "hurt"/"broken", the round at whose end it is whole)
                 entry = (e.name, e.why, rnd + e.value)
                 self.set_mark(t, "regrowing", (*self.mark(t, "regrowing", ()), entry), e.rule)
@@ -480,6 +436,73 @@ class EventBuilder:
                 pass
             else:  # pragma: no cover - every kind of EffectKind is listed above
                 raise ValueError(f"effect {EffectKind.of(k).text!r} is not folded")
+
+    def _fold_markers(self, t: str, e: Effect) -> None:
+        """Wound Markers given (a Damaged event) or healed (Burn Markers healed with them)."""
+        if e.value < 0:
+            heal = min(-e.value, self.counter(t, "markers"))
+            self.add_counter(t, "markers", -heal, e.why, e.rule)
+            burn = self.counter(t, "burn_markers")
+            if burn > self.counter(t, "markers"):
+                self.add_counter(t, "burn_markers", self.counter(t, "markers") - burn, e.why, e.rule)
+        else:
+            # a Damaged event on the "markers" track, so the simulator tallies markers dealt and taken
+            self._counters[(t, "markers")] = self._counters.get((t, "markers"), 0) + e.value
+            self.events.append(
+                ev.Damaged(t, e.value, e.source or None, "markers", damage_type=e.why, rule=e.rule)
+            )
+            self.add_counter(t, "hits", 1)
+
+    def _fold_dead(self, t: str, e: Effect) -> None:
+        """Dead: the cause, then the death."""
+        if e.why and self.status(t) != "dead":
+            self.note(f"{self.state.combatants[t].name}: {e.why}", t, e.rule)
+        self.set_status(t, "dead", e.rule)
+
+    def _fold_dying(self, t: str, e: Effect, rnd: int) -> None:
+        """Dying: the round he dies at, once."""
+        if self.mark(t, "dying_round") is None:
+            self.set_mark(t, "dying_round", rnd + (e.rounds or 1), e.rule)
+            if not settings_of(self.state).dying_heroes_fight:
+                self.set_status(t, "dying", e.rule)
+            self.note(f"{self.state.combatants[t].name} {e.why}", t, e.rule)
+
+    def _fold_next(self, t: str, e: Effect, rnd: int) -> None:
+        """An effect on his next attack, Defense or round."""
+        if e.name in ("foe_attack", "foe_damage") and self.mark(t, "foe_bonus_used"):
+            # a new Monster Fumble 4-5 after a foe has had the last one's bonus: the new bonus, for
+            # every foe again (what is left of the old one is not added to it)
+            self.consume_next(t, "foe_attack")
+            self.consume_next(t, "foe_damage")
+            self.set_mark(t, "foe_bonus_used", None, e.rule)
+        # "next Attack" waits for the attack (LIGHT WOUND TABLE 4 Dazed "Miss next Attack", Feint
+        # "Attack +2 on your next Attack", MONSTER FUMBLES 2-3); others last to the next round's end
+        scoped = None if e.name in ATTACK_SCOPED else rnd + 1
+        # a duration of its own (Weapons Locked: "next round") wins
+        until = scoped if e.rounds is None else rnd + e.rounds
+        self.set_next(t, e.name, e.value, until, e.rule)
+
+    def _fold_drop_weapon(self, t: str, e: Effect) -> None:
+        """He drops the weapon in hand (not a natural weapon)."""
+        held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
+        # a natural weapon (a bite, claws, hooves: no hands) is not held, so never dropped (KNOCKED
+        # DOWN "Drop whatever he is holding"; FUMBLE TABLE 1 "Drop Weapon or Item")
+        if held != "unarmed" and not _natural(held):
+            self.set_mark(t, "dropped", held, e.rule)
+            self.set_mark(t, "weapon", "unarmed", e.rule)
+            self.note(f"{self.state.combatants[t].name} drops the {held} ({e.why})", t, e.rule)
+
+    def _fold_weapon_breaks(self, t: str, e: Effect) -> None:
+        """The weapon in hand breaks (not a natural weapon); he takes up a spare one."""
+        held = self.mark(t, "weapon") or self.state.combatants[t].stats.weapons[0]
+        # FUMBLE TABLE 2 "Weapon or Shield or Item Breaks": a natural weapon (claws, a bite) is part
+        # of the creature, not a weapon that breaks
+        if held != "unarmed" and not _natural(held):
+            broken = (*self.mark(t, "broken_weapons", ()), held)
+            self.set_mark(t, "broken_weapons", broken, e.rule)
+            spare = [w for w in self.state.combatants[t].stats.weapons if w not in broken]
+            self.set_mark(t, "weapon", spare[0] if spare else "unarmed", e.rule)
+            self.note(f"{self.state.combatants[t].name}'s {held} breaks", t, e.rule)
 
 
 def rolled(actor: str, test: str, r: TableRoll | Check, target: str | None = None) -> ev.Rolled:

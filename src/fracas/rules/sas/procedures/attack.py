@@ -3,6 +3,7 @@ situation of one attack, the defender's Defense)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fracas.dice.source import DiceSource
@@ -14,7 +15,7 @@ from fracas.rules.sas.procedures.movement import mounted_ok
 from fracas.rules.sas.procedures.rolls import Effect, TableRoll, no_dodge, percent, roll_penalties
 from fracas.rules.sas.rows import BrawlRow
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.tables import Weapon, tables
 
 RANGE_BANDS = ("close", "short", "medium", "long", "far")
 
@@ -100,6 +101,24 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
 
     if sit.ranged and not weapon.ranged and weapon.band is None:
         raise IllegalCommand(f"{weapon.label} is not a ranged weapon", rule("attack-modifiers"))
+    _attacker_bonuses(mods, att, sit, wid, weapon)
+    _positions(line, mods, att, dfn, sit)
+    if sit.ranged:
+        _range(line, sit, weapon)
+    _defender_state(line, mods, att, dfn, sit)
+    _circumstances(line, att, dfn, sit, weapon)
+    _special_combat(mods, att, dfn, sit, weapon)
+    # the defender's Defense
+    mods += defense_modifiers(dfn, sit)
+    return mods
+
+
+_Line = Callable[[str], None]
+"""Adds one ATTACK TABLE MODIFIERS line (by its key) to the attack's modifiers."""
+
+
+def _attacker_bonuses(mods: list[Modifier], att: Fighter, sit: Situation, wid: str, weapon: Weapon) -> None:
+    """The attacker's Attack bonus, his skill with the weapon, a Random Brawl row's, his roll penalties."""
     if att.stats.attack:
         mods.append(Modifier(att.stats.attack, "Attack bonus", rule("attacking")))
     if sit.brawl is None and not sit.brawl_plain and att.stats.bonus_with(wid):
@@ -113,6 +132,12 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
     if sit.brawl is not None and sit.brawl.attack:
         mods.append(Modifier(sit.brawl.attack, sit.brawl.label, rule("random-brawl", sit.brawl.id)))
     mods += roll_penalties(att, "attack")
+
+
+def _positions(line: _Line, mods: list[Modifier], att: Fighter, dfn: Fighter, sit: Situation) -> None:
+    """The attacker's state (prone, blinded), surprise, behind or flank, the size of the two."""
+    t = tables()
+    A = t.attack.modifiers
     # attacker state lines
     if att.has("knocked-down") or att.has("prone"):
         line("attacker-prone")
@@ -138,23 +163,32 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         line("defender-smaller")
     elif diff >= A["defender-larger"].size_classes:
         line("defender-larger")
-    # range
-    if sit.ranged:
-        if sit.distance_m is None:
-            raise IllegalCommand("a ranged attack needs a distance", rule("attack-modifiers"))
-        band = range_band(sit.distance_m, sit.underwater)
-        if band == "hth":
-            raise IllegalCommand(
-                "too close to use a ranged weapon (HTH range)", rule("attack-modifiers", "range-hth")
-            )
-        max_band = weapon.band or "short"
-        if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(max_band):
-            raise IllegalCommand(
-                f"{weapon.label} does not reach {sit.distance_m:g} m",
-                rule("attack-modifiers", f"range-{max_band}"),
-            )
-        if A[f"range-{band}"].value:
-            line(f"range-{band}")
+
+
+def _range(line: _Line, sit: Situation, weapon: Weapon) -> None:
+    """A ranged attack's band: refused at HTH range and beyond the weapon's reach."""
+    A = tables().attack.modifiers
+    if sit.distance_m is None:
+        raise IllegalCommand("a ranged attack needs a distance", rule("attack-modifiers"))
+    band = range_band(sit.distance_m, sit.underwater)
+    if band == "hth":
+        raise IllegalCommand(
+            "too close to use a ranged weapon (HTH range)", rule("attack-modifiers", "range-hth")
+        )
+    max_band = weapon.band or "short"
+    if band == "beyond" or RANGE_BANDS.index(band) > RANGE_BANDS.index(max_band):
+        raise IllegalCommand(
+            f"{weapon.label} does not reach {sit.distance_m:g} m",
+            rule("attack-modifiers", f"range-{max_band}"),
+        )
+    if A[f"range-{band}"].value:
+        line(f"range-{band}")
+
+
+def _defender_state(line: _Line, mods: list[Modifier], att: Fighter, dfn: Fighter, sit: Situation) -> None:
+    """The defender's state (prone, blinded, surrounded, immobilized, Knocked Out, Confusion, Choke)."""
+    t = tables()
+    A = t.attack.modifiers
     # defender state lines
     if dfn.has("knocked-down") or dfn.has("prone"):
         line("defender-prone")
@@ -176,6 +210,12 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         if dfn.has(name):
             c = t.conditions.conditions[name]
             mods.append(Modifier(c.to_be_hit, c.label, rule(name)))
+
+
+def _circumstances(line: _Line, att: Fighter, dfn: Fighter, sit: Situation, weapon: Weapon) -> None:
+    """The circumstance lines: longer weapon, height, ground, visibility, fatigue, cover, shields."""
+    t = tables()
+    A = t.attack.modifiers
     plain_weapon = sit.brawl is None and not sit.brawl_plain and att.wielded != "unarmed"
     if not sit.ranged and plain_weapon and weapon.reach > t.weapons[dfn.wielded].reach:
         line("longer-weapon")
@@ -206,6 +246,12 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         limit = A[key].max_attacks_per_turn
         if not limit or dfn.shield_used < limit:
             line(key)
+
+
+def _special_combat(mods: list[Modifier], att: Fighter, dfn: Fighter, sit: Situation, weapon: Weapon) -> None:
+    """The action's bonus and the special-combat rules: effects on the next attack, Fighting Withdrawal,
+    Dual Wield, mounted, underwater, Horde Attack, Dog Pile, Disarm."""
+    t = tables()
     # actions
     if sit.action:
         act = t.combat.actions[sit.action]
@@ -275,9 +321,6 @@ def attack_modifiers(att: Fighter, dfn: Fighter, sit: Situation) -> list[Modifie
         mods.append(
             Modifier(t.conditions.conditions["disarmed"].disarm_attack, "Disarm attack", rule("disarmed"))
         )
-    # the defender's Defense
-    mods += defense_modifiers(dfn, sit)
-    return mods
 
 
 def defense_modifiers(dfn: Fighter, sit: Situation) -> list[Modifier]:
