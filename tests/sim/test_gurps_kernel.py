@@ -2,12 +2,13 @@
 
 Face by face: the kernel draws its dice in the engine's order, so the engine, replaying a kernel fight from
 the kernel's own faces, must end it exactly as the kernel did (winner, round, each figure's status, damage
-dealt and taken, and no die more or less): the fight on foot and the winged duel of examples/gurps4, and
-random legal encounters without mounts (one to three figures a side, two or three sides, templates or stat
-blocks of their own, every melee weapon, armor and shield, flyers in the air and on the ground among figures
-on foot, both tactics, both options the kernel reads).
+dealt and taken, and no die more or less): the fight on foot, the winged duel and the joust of
+examples/gurps4, and random legal encounters (one to three figures a side, two or three sides, templates or
+stat blocks of their own, every melee weapon, armor and shield, flyers in the air and on the ground, lancers
+on horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a jousting lance
+that snaps, an unhorsed rider who fights on on foot) the engine must take up from the kernel's dice.
 
-Statistics: the kernel plays 10^5 fights of each example with its own streams and the engine 600 with
+Statistics: the kernel plays 10^5 fights of each example (2 x 10^4 of the joust) and the engine 600 with
 ``RandomDice`` (FRACAS_SIM_ENGINE_RUNS=N for more); every outcome's frequency (each side's wins, draws,
 each figure's final status, each round, each side's number dead and out) must pass a two-proportion test
 at the 99.9% level.
@@ -47,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "gurps4"
 FOOT = EXAMPLES / "fight-on-foot.yaml"
 AIR = EXAMPLES / "winged-duel.yaml"
+JOUST = EXAMPLES / "knights-jousting.yaml"
 ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 600))
 
 WEAPONS = {
@@ -62,15 +64,27 @@ SHIELDS = [None, "light_shield", "small_shield", "medium_shield", "large_shield"
 
 
 def random_encounter(seed: int) -> dict[str, Any]:
-    """A legal GURPS encounter without mounts that the kernel takes: figures placed at random near each other,
-    some of them flyers, in the air or on the ground."""
+    """A legal GURPS encounter that the kernel takes: figures placed at random near each other, some of them
+    flyers, in the air or on the ground, some lancers on horseback."""
     rng = random.Random(seed)
     taken: set[tuple[int, int]] = set()
     sides = []
     k = 0
     for s in range(rng.choice([2, 2, 3])):
-        entries = []
-        for _ in range(rng.randint(1, 3)):
+        entries: list[dict[str, Any]] = []
+        for _ in range(rng.choice([0, 0, 1, 2])):  # lancers on horseback
+            k += 1
+            at = (rng.randint(-8, 8), rng.randint(-8, 8))
+            while at in taken:
+                at = (rng.randint(-8, 8), rng.randint(-8, 8))
+            taken.add(at)
+            horse = {"template": rng.choice(["heavy_warhorse", "text_warhorse", "cavalry_horse"])}
+            if rng.random() < 0.4:
+                horse["equipment"] = {"barding": ["full_plate_barding"]}
+            entries.append({**horse, "id": f"m{k}", "at": list(at)})
+            knight = {"template": rng.choice(["knight", "jousting_knight"]), "id": f"r{k}"}
+            entries.append({**knight, "options": {"mount": f"m{k}"}})
+        for _ in range(rng.randint(0 if entries else 1, 3)):
             k += 1
             at = (rng.randint(-4, 4), rng.randint(-4, 4))
             while at in taken:
@@ -109,6 +123,8 @@ def random_encounter(seed: int) -> dict[str, Any]:
     data: dict[str, Any] = {"version": 1, "ruleset": "gurps4", "name": f"random {seed}", "sides": sides}
     data["max_rounds"] = rng.randint(3, 40)
     data["options"] = {"critical_hit_table": rng.random() < 0.7, "minimum_injury_one": rng.random() < 0.7}
+    data["options"]["unhorsed_is_out"] = rng.random() < 0.5
+    data["options"]["velocity_with_couched_lance"] = rng.random() < 0.8
     return data
 
 
@@ -141,19 +157,28 @@ def _replayed(sc: Any, dice: np.ndarray) -> tuple[list[int], PrefixDice]:
     return numbers, source
 
 
-def _face_by_face(sc: Any, seeds: range) -> None:
+def _face_by_face(sc: Any, seeds: range) -> int:
+    """Replays the kernel's fights of these streams; returns how many it handed back (their dice the engine
+    must take up to where the kernel stopped, and then play on)."""
     kernel = _kernel(sc)
+    back_count = 0
     for seed in seeds:
         back, out, dice = kernel.trace(seed)
-        assert back == 0, f"fight {seed} handed back"
         numbers, source = _replayed(sc, dice)
+        if back:
+            back_count += 1
+            assert source.used >= len(source.faces), f"fight {seed}: handed back, the engine drew fewer dice"
+            continue
         assert numbers == [int(x) for x in out], f"fight {seed}: engine {numbers}, kernel {list(out)}"
         assert source.used == len(source.faces), f"fight {seed}: the engine used {source.used} of the dice"
+    return back_count
 
 
-@pytest.mark.parametrize("path", [FOOT, AIR], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [FOOT, AIR, JOUST], ids=lambda p: p.stem)
 def test_engine_replays_kernel_fights_of_the_examples_face_by_face(path: Path) -> None:
-    _face_by_face(load_scenario(str(path)), range(1, 151))
+    back = _face_by_face(load_scenario(str(path)), range(1, 151))
+    # on foot and in the air nothing is handed back; a jousting lance that snaps is (B397)
+    assert back == 0 if path != JOUST else back < 30
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -212,13 +237,14 @@ def _outcomes(t: Tally, max_rounds: int) -> dict[str, int]:
     return out
 
 
-@pytest.mark.parametrize("path", [FOOT, AIR], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [FOOT, AIR, JOUST], ids=lambda p: p.stem)
 def test_kernel_agrees_with_the_engine_on_the_examples(path: Path) -> None:
     sc = load_scenario(str(path))
     assert choose_engine(sc, "auto")[0] == "kernel:gurps-group"
-    kernel = simulate(sc, 100_000, seed=11, engine="kernel", backend=SerialBackend()).tally
+    runs = 20_000 if path == JOUST else 100_000  # the joust's snapped lances are the engine's to finish
+    kernel = simulate(sc, runs, seed=11, engine="kernel", backend=SerialBackend()).tally
     engine = engine_runs(sc.ruleset, sc.state, range(10**6, 10**6 + ENGINE_RUNS))
-    assert kernel.runs == 100_000 and engine.runs == ENGINE_RUNS
+    assert kernel.runs == runs and engine.runs == ENGINE_RUNS
     ok, oe = _outcomes(kernel, sc.state.max_rounds), _outcomes(engine, sc.state.max_rounds)
     bad = [f"{k}: {ok[k]} vs {oe[k]}" for k in ok if not _same(ok[k], kernel.runs, oe[k], engine.runs)]
     assert not bad, f"kernel vs engine frequencies differ: {bad}"
@@ -252,6 +278,13 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
 
     assert "tactic" in _refusal(changed(0, 0, tactic="defensive"))
     assert "ranged" in _refusal(changed(0, 0, template="horse_archer"))
+    horse = {"template": "cavalry_horse", "id": "nag", "at": [0, 4]}
+    unridden = _foot()
+    unridden["sides"][0]["combatants"].append(horse)
+    assert "without a rider" in _refusal(unridden)
+    sword = json.loads(json.dumps(unridden))
+    sword["sides"][0]["combatants"][0]["options"] = {"mount": "nag"}
+    assert "without a lance" in _refusal(sword)
     glider = {"template": "winged_warrior", "stats": {"flight_limitation": "gliding"}}
     assert "cannot hover" in _refusal(changed(0, 0, **glider))
     assert "in hand" in _refusal(changed(0, 0, equipment={"weapons": ["dagger", "broadsword"]}))
@@ -265,15 +298,15 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
 
 @pytest.mark.parametrize(
     ("name", "why"),
-    [("horse-archers", "mount"), ("knights-jousting", "mount")],
+    [("horse-archers", "ranged")],
 )
-def test_mounted_examples_run_on_the_engine_and_say_why(name: str, why: str) -> None:
+def test_the_horse_archers_run_on_the_engine_and_say_why(name: str, why: str) -> None:
     engine, reason = choose_engine(load_scenario(str(EXAMPLES / f"{name}.yaml")), "auto")
     assert engine == "reference" and why in reason
 
 
-@pytest.mark.parametrize("path", [FOOT, AIR], ids=lambda p: p.stem)
-def test_the_examples_on_foot_and_in_the_air_take_the_kernel(path: Path) -> None:
+@pytest.mark.parametrize("path", [FOOT, AIR, JOUST], ids=lambda p: p.stem)
+def test_the_examples_on_foot_in_the_air_and_jousting_take_the_kernel(path: Path) -> None:
     sc = load_scenario(str(path))
     assert choose_engine(sc, "auto") == ("kernel:gurps-group", "")
     one = simulate(sc, 3_000, seed=3, engine="auto", backend=SerialBackend())

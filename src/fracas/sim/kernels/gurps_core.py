@@ -6,8 +6,8 @@ Every function here mirrors, for a fight on foot that the builder (gurps_group.p
 each follows), and draws its dice **in the engine's order**: every die of a GURPS fight is a d6 (3d6 rolls,
 damage dice, the turn-order tie die), so the engine can replay a kernel fight from its faces
 (:meth:`~fracas.sim.kernels.gurps_group.GurpsGroupKernel.replay`; the tests do, face by face). A fight the
-loop cannot finish (a path search wider than its window) is handed back with the faces drawn so far and
-the engine replays and finishes it.
+loop cannot finish (the ``BACK_*`` reasons) is handed back with the faces drawn so far and the engine
+replays and finishes it.
 
 Numbers come in from the builder: ``C`` (per combatant, the ``C_*`` columns), ``SK`` (the attack roll's
 static part), ``INJ`` (the injury of each basic damage, worked out by the engine's ``injury_from``), ``P``
@@ -37,24 +37,39 @@ C_SIDE, C_HT, C_DX, C_HP, C_ST, C_MOVE, C_DODGE, C_HPT, C_AGGR, C_RANK = range(1
 C_DN, C_DADD, C_DTYPE, C_MINB, C_REACH, C_STOP, C_WPARRY, C_WUNBAL, C_WFENCE = range(10, 19)
 C_PPARRY, C_PFENCE, C_BLOCK, C_DB, C_Q0, C_R0, C_SPEED, C_PUNCH3 = range(19, 27)
 C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(27, 31)  # flight (a flyer that can hover), air Move, altitude
-NC = 31
+# mounted combat (B396-397): a mount; a rider's couchable (and jousting) lance and its reach, saddle and
+# stirrups, war saddle, Riding, the modifiers of its rolls to keep the mount from spooking and to stay on,
+# its defense penalty; the mount's ST; the knockdown modifier of the figure's torso; its mount at the start
+C_MOUNTF, C_COUCH, C_JOUST, C_LREACH, C_SST, C_WSAD, C_RIDING, C_SPOOKMOD, C_STAYMOD = range(31, 40)
+C_RDEF, C_KDMOD, C_MOUNT0 = range(40, 43)
+NC = 43
 # parameters P[...]
 P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
-NP = 6
+P_VELCOUCH, P_RIDERLESS, P_UNHORSED, P_VEL_AT, P_VEL_HIT, P_VEL_DMG, P_COUCH_ADDS, P_JCAP = range(6, 14)
+P_AFTER_MOUNT, P_STUNNED_RIDING, P_KB_RIDING, P_RIDER_FT = range(14, 18)
+NP = 18
 # damage types the loop tells apart (knockback, B378)
 T_CR, T_CUT, T_OTHER = 0, 1, 2
 # statuses
-ACTIVE, UNCONSCIOUS, DEAD, MORTAL = 0, 1, 2, 3
+ACTIVE, UNCONSCIOUS, DEAD, MORTAL, UNHORSED, RIDERLESS = 0, 1, 2, 3, 4, 5
+NSTATUS = 6
+# the maneuver a figure took (for Evaluate, which lasts while it evaluates or attacks)
+MAN_OTHER, MAN_ATTACK, MAN_EVALUATE = 0, 1, 2
 # Critical Hit Table effects (injury.CRIT_EFFECTS)
 K_NONE, K_TRIPLE, K_DR_HALF, K_DOUBLE, K_MAX, K_MAJOR, K_DOUBLE_SHOCK, K_DROP = range(8)
 # the per-fight state X[i, ...]
 X_Q, X_R, X_STATUS, X_INJ, X_LYING, X_UNREADY, X_SHUNREADY, X_STUNNED, X_STUNREC, X_SHOCK = range(10)
 X_SHOCKNOW, X_RETREATED, X_WPARRIES, X_PPARRIES, X_BLOCKED, X_ATTACKED, X_ATTLAST, X_AOA = range(10, 18)
 X_DEALT, X_TAKEN, X_ALT = 18, 19, 20
-NX = 21
+# whom it rides / who rides it (index + 1, 0 none), yards moved this turn and on its last turn, the foe it
+# evaluates (index + 1) and for how many turns, out of control (a spooked mount), the maneuver it took
+X_MOUNT, X_RIDER, X_MOVED, X_MOVEDLAST, X_EVT, X_EVN, X_OOC, X_MAN = range(21, 29)
+NX = 29
 
 BACK_WINDOW = 1  # a path search wider than the window
 BACK_CEILING = 2  # a flyer near the flight ceiling (B398), which a Move toward it would meet
+BACK_LANCE = 3  # a jousting lance snapped: its rider fights on with another weapon
+BACK_ON_FOOT = 4  # an unhorsed rider fights on, or a riderless mount stays in the fight
 CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
 WIN = 48  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
 WOFF = WIN + 1
@@ -120,15 +135,36 @@ def _hexd(q1: int, r1: int, q2: int, r2: int) -> int:
 
 @_jit()
 def _blocked(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
-    """geometry.blockers: a hex another figure stands on at about the mover's altitude (flyers pass over
-    others, B398), unless it is dead (the fallen take up their hex)."""
+    """geometry.blockers: a hex another figure (not the mover's mount or rider) stands on at about the
+    mover's altitude (flyers pass over others, B398), unless it is dead or a riderless mount that left (the
+    fallen take up their hex)."""
     alt = X[me, X_ALT]
     for j in range(n):
-        if j == me or X[j, X_STATUS] == DEAD or X[j, X_Q] != q or X[j, X_R] != r:
+        if j == me or X[j, X_Q] != q or X[j, X_R] != r or j + 1 == X[me, X_MOUNT] or j + 1 == X[me, X_RIDER]:
             continue
-        if abs(X[j, X_ALT] - alt) < 2:
+        if X[j, X_STATUS] != DEAD and X[j, X_STATUS] != RIDERLESS and abs(X[j, X_ALT] - alt) < 2:
             return True
     return False
+
+
+@_jit()
+def _occupied(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
+    """taken.blocked (FightState.occupied): a hex another figure that is not dead stands on."""
+    for j in range(n):  # noqa: SIM110 - a plain loop compiles to less than any() over a generator
+        if j != me and X[j, X_STATUS] != DEAD and X[j, X_Q] == q and X[j, X_R] == r:
+            return True
+    return False
+
+
+@_jit()
+def _place(X: np.ndarray, a: int, q: int, r: int) -> None:
+    """geometry.move_figure on the map: the figure and whoever rides it."""
+    X[a, X_Q] = q
+    X[a, X_R] = r
+    rider = X[a, X_RIDER] - 1
+    if rider >= 0:
+        X[rider, X_Q] = q
+        X[rider, X_R] = r
 
 
 @_jit()
@@ -368,29 +404,97 @@ def _end(C: np.ndarray, X: np.ndarray, n: int) -> int:
 
 
 @_jit()
-def _knocked_out(X: np.ndarray, t: int, status: int) -> None:
-    """injury.knocked_out on foot: the status changes (nobody rides)."""
+def _unhorse(C, P, X, n, rider) -> int:  # noqa: ANN001
+    """riding.unhorse: the rider falls off into the first free hex next to him (geometry.free_hex_near),
+    prone; out under the tournament rule (option unhorsed_is_out); the mount left without a rider leaves
+    (option riderless_mounts_leave). Returns BACK_ON_FOOT when either stays in the fight."""
+    m = X[rider, X_MOUNT] - 1
+    if m < 0:
+        return 0
+    X[rider, X_MOUNT] = 0
+    X[m, X_RIDER] = 0
+    q = X[rider, X_Q]
+    r = X[rider, X_R]
+    for di in range(6):
+        if not _occupied(X, n, rider, q + DQ[di], r + DR[di]):
+            X[rider, X_Q] = q + DQ[di]
+            X[rider, X_R] = r + DR[di]
+            X[rider, X_ALT] = 0
+            break
+    X[rider, X_LYING] = 1
+    if P[P_UNHORSED] and X[rider, X_STATUS] == ACTIVE:
+        X[rider, X_STATUS] = UNHORSED
+    if X[m, X_STATUS] == ACTIVE and P[P_RIDERLESS]:
+        X[m, X_STATUS] = RIDERLESS
+    if X[rider, X_STATUS] == ACTIVE or X[m, X_STATUS] == ACTIVE:
+        return BACK_ON_FOOT
+    return 0
+
+
+@_jit()
+def _stay_on(C, P, X, n, rider, extra, rs, tr, tn) -> int:  # noqa: ANN001
+    """riding.stay_on: Riding (riding_base without the stirrups' control bonus, the war saddle's +1, this
+    turn's shock) with ``extra``, or the rider falls off. Returns 0 or a hand-back reason."""
+    eff = C[rider, C_RIDING] + C[rider, C_STAYMOD] + X[rider, X_SHOCKNOW] + extra
+    if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
+        return _unhorse(C, P, X, n, rider)
+    return 0
+
+
+@_jit()
+def _knocked_out(C, P, X, n, t, status, rs, tr, tn) -> int:  # noqa: ANN001
+    """injury.knocked_out: the status changes; a rider falls off (in a war saddle, unconscious, a d6 of 1-3
+    keeps him seated), a mount's rider falls off. Returns 0 or a hand-back reason."""
+    if X[t, X_STATUS] == status:
+        return 0
     X[t, X_STATUS] = status
+    m = X[t, X_MOUNT] - 1
+    if m >= 0:
+        if C[t, C_WSAD] and status == UNCONSCIOUS and _d6(rs, tr, tn) <= 3:
+            if X[m, X_STATUS] == ACTIVE and X[m, X_RIDER] == t + 1 and P[P_RIDERLESS]:
+                X[m, X_STATUS] = RIDERLESS
+            return 0
+        back = _unhorse(C, P, X, n, t)
+        if back:
+            return back
+    if C[t, C_MOUNTF] and X[t, X_RIDER]:
+        return _unhorse(C, P, X, n, X[t, X_RIDER] - 1)
+    return 0
 
 
 @_jit()
 def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> int:  # noqa: ANN001, PLR0913
-    """injury.apply_hit and injury.after_injury for a blow on the torso of a figure on foot. Returns 0, or
-    a hand-back reason."""
+    """injury.apply_hit and injury.after_injury for a blow on the torso. Returns 0, or a hand-back
+    reason."""
     crit = K_NONE
     if critical and P[P_CRITTAB]:
         crit = CRIT[_3d6(rs, tr, tn)]
+    # injury.damage_dice: a couched lance on a mount that moved last turn (B397), the mount's velocity
     nd = C[a, C_DN]
-    raw = C[a, C_DADD]
+    adds = C[a, C_DADD]
+    dm = 0
+    m = X[a, X_MOUNT] - 1
+    couched = False
+    if m >= 0:
+        moved = X[m, X_MOVEDLAST]
+        if C[a, C_COUCH] and moved > 0 and C[a, C_SST]:
+            nd = C[m, C_ST] * moved // 100
+            adds = P[P_COUCH_ADDS]
+            couched = True
+        if moved >= P[P_VEL_AT] and (not couched or P[P_VELCOUCH]):
+            dm = P[P_VEL_DMG]
+    raw = adds + dm
     for _ in range(nd):
         raw += _d6(rs, tr, tn)
     basic = max(C[a, C_MINB], raw)
     if crit == K_MAX:
-        basic = max(C[a, C_MINB], 6 * nd + C[a, C_DADD])
+        basic = max(C[a, C_MINB], 6 * nd + adds + dm)
     elif crit == K_DOUBLE:
         basic *= 2
     elif crit == K_TRIPLE:
         basic *= 3
+    if C[a, C_JOUST] and basic > P[P_JCAP]:
+        return BACK_LANCE  # mounted.jousting_lance: it snaps
     code = INJ[a, t, 1 if crit == K_DR_HALF else 0, basic]
     inj = code >> 1
     pen = code & 1
@@ -401,6 +505,7 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
         X[t, X_TAKEN] += inj
         X[a, X_DEALT] += inj
     now = hp - X[t, X_INJ]
+    rider = X[t, X_RIDER] - 1
     # shock (B419), doubled on critical hit 8 (at most -8)
     if inj:
         shock = _shock(inj, hp, C[t, C_HPT])
@@ -411,22 +516,40 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
         if shock:
             old = X[t, X_SHOCK]
             X[t, X_SHOCK] = max(min(cap, old), old + shock)
+    if rider >= 0 and X[rider, X_STATUS] == ACTIVE:
+        # the mount is hit: Riding minus all its shock, or it spooks (B397; mounted.mount_hit_spook_roll)
+        eff = C[rider, C_RIDING] + C[rider, C_SPOOKMOD] + X[rider, X_SHOCKNOW] + X[t, X_SHOCK]
+        if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
+            X[t, X_OOC] = 1
     major = 2 * inj > hp or (crit == K_MAJOR and pen)
     if X[t, X_STATUS] == ACTIVE and major:
         # wounds.knockdown_roll (B420)
-        eff = C[t, C_HT] + P[P_KD_MOD]  # the torso's knockdown modifier for a major wound
+        eff = C[t, C_HT] + C[t, C_KDMOD]  # the torso's knockdown modifier for a major wound
         roll = _3d6(rs, tr, tn)
         j = _judge(roll, eff, False)
         if j <= 0:
             if eff - roll <= -5 or j == -1:
-                _knocked_out(X, t, UNCONSCIOUS)
+                back = _knocked_out(C, P, X, n, t, UNCONSCIOUS, rs, tr, tn)
+                if back:
+                    return back
             else:
                 X[t, X_STUNNED] = 1
                 X[t, X_STUNREC] = 0
-                if not _flying(C, X[t, X_ALT], t):  # a flyer is not prone
+                if not X[t, X_MOUNT] and not _flying(C, X[t, X_ALT], t):  # a rider, a flyer: not prone
                     X[t, X_LYING] = 1
-                if not X[t, X_UNREADY]:
+                if not C[t, C_MOUNTF] and not X[t, X_UNREADY]:
                     X[t, X_UNREADY] = 1
+                if C[t, C_MOUNTF]:
+                    # the Mount Loss of Control Table's 12: the mount falls, its rider with it (B397)
+                    X[t, X_LYING] = 1
+                    if X[t, X_RIDER]:
+                        back = _unhorse(C, P, X, n, X[t, X_RIDER] - 1)
+                        if back:
+                            return back
+                elif X[t, X_MOUNT]:
+                    back = _stay_on(C, P, X, n, t, P[P_STUNNED_RIDING], rs, tr, tn)
+                    if back:
+                        return back
     # death checks (B419)
     for k in range(1, 5):
         if before > -k * hp >= now:
@@ -436,25 +559,38 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
             roll = _3d6(rs, tr, tn)
             j = _judge(roll, C[t, C_HT], False)
             if j <= 0:
-                _knocked_out(X, t, MORTAL if C[t, C_HT] - roll >= -2 and j == 0 else DEAD)
+                status = MORTAL if C[t, C_HT] - roll >= -2 and j == 0 else DEAD
+                back = _knocked_out(C, P, X, n, t, status, rs, tr, tn)
+                if back:
+                    return back
                 break
     if now <= -5 * hp and X[t, X_STATUS] != DEAD:
-        _knocked_out(X, t, DEAD)
-    # knockback (B378)
+        back = _knocked_out(C, P, X, n, t, DEAD, rs, tr, tn)
+        if back:
+            return back
+    # knockback (B378); riders are unseated (B397)
     dt = C[a, C_DTYPE]
     yards = 0
     if dt == T_CR or (dt == T_CUT and not pen):
         st_ = C[t, C_ST]
         yards = basic // max(1, st_ - 2) if st_ >= 3 else basic
     if yards and X[t, X_STATUS] == ACTIVE:
-        k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], yards, path)
-        if k:
-            X[t, X_Q] = path[k - 1, 0]
-            X[t, X_R] = path[k - 1, 1]
-        eff = C[t, C_DX] - (yards - 1 if yards > 1 else 0) + X[t, X_SHOCKNOW]
-        if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
-            X[t, X_LYING] = 1
-    if crit == K_DROP and X[t, X_STATUS] == ACTIVE:
+        if X[t, X_MOUNT]:
+            if not C[t, C_SST]:
+                back = _unhorse(C, P, X, n, t)
+            else:
+                back = _stay_on(C, P, X, n, t, P[P_KB_RIDING] * yards, rs, tr, tn)
+            if back:
+                return back
+        elif not C[t, C_MOUNTF] or rider < 0:
+            k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], yards, path)
+            if k:
+                X[t, X_Q] = path[k - 1, 0]
+                X[t, X_R] = path[k - 1, 1]
+            eff = C[t, C_DX] - (yards - 1 if yards > 1 else 0) + X[t, X_SHOCKNOW]
+            if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
+                X[t, X_LYING] = 1
+    if crit == K_DROP and X[t, X_STATUS] == ACTIVE and not C[t, C_MOUNTF]:
         X[t, X_UNREADY] = 1
     return 0
 
@@ -476,16 +612,24 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
     d_flies = _flying(C, X[d, X_ALT], d)
     if not (d_flies and _flying(C, X[a, X_ALT], a)):
         # geometry.height_ft and active_defense.height_defense_modifier: Combat at Different Levels (B402),
-        # 3 ft a yard of altitude
-        feet = 3 * abs(X[d, X_ALT] - X[a, X_ALT])
-        if feet >= 3:
-            common += min(3, feet - 2) if X[d, X_ALT] > X[a, X_ALT] else -min(3, feet - 2)
+        # 3 ft a yard of altitude, a rider 3 ft above a foe on foot (B397)
+        feet = 3 * (X[d, X_ALT] - X[a, X_ALT])
+        if not C[d, C_MOUNTF] and not C[a, C_MOUNTF]:
+            if X[d, X_MOUNT] and not X[a, X_MOUNT]:
+                feet += P[P_RIDER_FT]
+            elif X[a, X_MOUNT] and not X[d, X_MOUNT]:
+                feet -= P[P_RIDER_FT]
+        if abs(feet) >= 3:
+            common += min(3, abs(feet) - 2) if feet > 0 else -min(3, abs(feet) - 2)
+    common += C[d, C_RDEF] if X[d, X_MOUNT] else 0  # mounted.rider_defense_penalty (B397)
     hover = 1 if d_flies and C[d, C_HOVER] else 0  # aerial.hover_retreat_bonus
-    can_retreat = not stunned and (X[d, X_RETREATED] == 0 or X[d, X_RETREATED] == a + 1)
+    # no retreat from the saddle (B397), while stunned, or from a second attacker this turn (B377)
+    can_retreat = not stunned and not X[d, X_MOUNT]
+    can_retreat = can_retreat and (X[d, X_RETREATED] == 0 or X[d, X_RETREATED] == a + 1)
     best = -1000
     best_retreat = False
     found = 0
-    for kind in range(4):
+    for kind in range(1 if C[d, C_MOUNTF] else 4):  # a mount's only defense is Dodge (B397)
         if kind == 0:
             v = C[d, C_DODGE]
             if 3 * (C[d, C_HP] - X[d, X_INJ]) < C[d, C_HP]:  # figure.dodge_now: halved below 1/3 HP
@@ -528,16 +672,40 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
 
 
 @_jit()
+def _skill(C, P, SK, X, a, t, aoa) -> int:  # noqa: ANN001
+    """attack_roll.attack_roll_parts: the static part (SK) and what changes in a fight: shock, posture, the
+    mount's attack and velocity last turn (B396-397), Evaluate (B364)."""
+    eff = SK[a, t, aoa] + X[a, X_SHOCKNOW] + (P[P_LY_MELEE] if X[a, X_LYING] else 0)
+    m = X[a, X_MOUNT] - 1
+    if m >= 0:
+        if X[m, X_ATTLAST]:
+            eff += P[P_AFTER_MOUNT]
+        if X[m, X_MOVEDLAST] >= P[P_VEL_AT] and (not C[a, C_COUCH] or P[P_VELCOUCH]):
+            eff += P[P_VEL_HIT]
+    if X[a, X_EVT] == t + 1:
+        eff += min(3, X[a, X_EVN])
+    return eff
+
+
+@_jit()
 def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:  # noqa: ANN001, PLR0913
     """attack.strike (one attack, on the torso), the defense it is offered (defense.offer_defense,
     the tactic's choice, defend.Defend.resolve) and the hit. Returns 0 or a hand-back reason."""
-    eff = SK[a, t, aoa] + X[a, X_SHOCKNOW] + (P[P_LY_MELEE] if X[a, X_LYING] else 0)
+    eff = _skill(C, P, SK, X, a, t, aoa)
     roll = _3d6(rs, tr, tn)
     j = _judge(roll, eff, False)
     X[a, X_ATTACKED] = 1
+    X[a, X_EVT] = 0
+    X[a, X_EVN] = 0
     if j <= 0:
-        return 0  # a miss (by 1 on the torso: no one else to strike on foot)
-    if j == 2:
+        if eff - roll != -1:
+            return 0
+        # a miss by 1 at a rider goes to the mount, at a mount to its rider, unless it defends (B397)
+        o = X[t, X_MOUNT] - 1 if X[t, X_MOUNT] else X[t, X_RIDER] - 1
+        if o < 0 or X[o, X_STATUS] != ACTIVE:
+            return 0
+        t = o
+    elif j == 2:
         return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, True, rs, tr, tn, path)
     if not _defense(C, P, X, a, t, opt):
         return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, False, rs, tr, tn, path)
@@ -558,10 +726,13 @@ def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:
         else:
             k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
             if k:
-                X[t, X_Q] = path[0, 0]
-                X[t, X_R] = path[0, 1]
+                _place(X, t, path[0, 0], path[0, 1])  # a mount carries its rider
     if dj == -1:
-        if kind == 0:
+        if kind == 0 and X[t, X_MOUNT]:
+            back = _unhorse(C, P, X, n, t)  # a rider's critical failure on a Dodge: he falls off
+            if back:
+                return back
+        elif kind == 0:
             X[t, X_LYING] = 1
         elif kind == 3:
             X[t, X_SHUNREADY] = 1
@@ -575,7 +746,8 @@ def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:
 
 @_jit()
 def _nearest(C: np.ndarray, X: np.ndarray, n: int, a: int) -> int:
-    """tactics.nearest: the active foe at the least range (1 for 0 or 1 hex), then by id."""
+    """tactics.nearest: the active foe at the least range (1 for 0 or 1 hex), a figure before a mount, then
+    by id."""
     best = -1
     bd = 0
     for j in range(n):
@@ -587,7 +759,14 @@ def _nearest(C: np.ndarray, X: np.ndarray, n: int, a: int) -> int:
             d = _cost(d, v)
         if d < 1:
             d = 1
-        if best < 0 or d < bd or (d == bd and C[j, C_RANK] < C[best, C_RANK]):
+        if best >= 0 and d == bd:  # then figures before mounts, then by id
+            if C[j, C_MOUNTF] != C[best, C_MOUNTF]:
+                if C[j, C_MOUNTF] < C[best, C_MOUNTF]:
+                    best = j
+            elif C[j, C_RANK] < C[best, C_RANK]:
+                best = j
+            continue
+        if best < 0 or d < bd:
             best = j
             bd = d
     return best
@@ -603,11 +782,91 @@ def _move_now(C: np.ndarray, X: np.ndarray, a: int, air: bool) -> int:
 
 
 @_jit()
+def _circle(C, X, n, m, t, reach, spot) -> bool:  # noqa: ANN001
+    """tactics._circle: of the hexes at ``reach`` from the foe (hexgrid.ring's order) that no active figure
+    stands on and the mount reaches within its Basic Move, the farthest from it (the first of equals)."""
+    tq = X[t, X_Q]
+    tr_ = X[t, X_R]
+    q = tq + DQ[4] * reach
+    r = tr_ + DR[4] * reach
+    found = False
+    bd = 0
+    for i in range(6):
+        for _ in range(reach):
+            d = _hexd(X[m, X_Q], X[m, X_R], q, r)
+            free = True
+            for j in range(n):
+                if X[j, X_STATUS] == ACTIVE and X[j, X_Q] == q and X[j, X_R] == r:
+                    free = False
+                    break
+            if free and d <= C[m, C_MOVE] and d != 0 and (not found or d > bd):
+                found = True
+                bd = d
+                spot[0] = q
+                spot[1] = r
+            q += DQ[i]
+            r += DR[i]
+    return found
+
+
+@_jit()
+def _mount_act(C, P, X, n, m, path, work, seen, queue) -> int:  # noqa: ANN001
+    """tactics.Default._mount_plan for a lancer's mount: charge to the lance's reach, then ride off (6 times
+    the way from the foe) and wheel to charge again; circle at the reach of a foe without a lance (or at the
+    reach, to keep moving). One Move (maneuvers._move), or Do Nothing when it may not move (lying)."""
+    rider = X[m, X_RIDER] - 1
+    if rider < 0:
+        return BACK_ON_FOOT
+    t = _nearest(C, X, n, rider)
+    if t < 0:
+        return 0
+    d = _hexd(X[m, X_Q], X[m, X_R], X[t, X_Q], X[t, X_R])
+    reach = C[rider, C_LREACH]
+    who = X[t, X_RIDER] - 1 if X[t, X_RIDER] else t
+    spot = np.zeros(2, np.int64)
+    stop_at = 0
+    have = False
+    if d < reach and not C[who, C_COUCH]:
+        have = _circle(C, X, n, m, t, reach, spot)
+    if not have and (X[rider, X_ATTLAST] or d < reach):
+        dq = X[m, X_Q] - X[t, X_Q]
+        dr = X[m, X_R] - X[t, X_R]
+        if dq == 0 and dr == 0:
+            dq = 1
+        spot[0] = X[m, X_Q] + 6 * dq  # tactics._away
+        spot[1] = X[m, X_R] + 6 * dr
+        have = True
+    if not have and d == reach:
+        have = _circle(C, X, n, m, t, reach, spot)
+    if not have:
+        spot[0] = X[t, X_Q]
+        spot[1] = X[t, X_R]
+        stop_at = reach
+    if X[m, X_LYING]:
+        return 0  # Move refused lying down; Do Nothing
+    stop = 0
+    for j in range(n):
+        if j != m and X[j, X_Q] == spot[0] and X[j, X_R] == spot[1]:
+            stop = 1
+    stop = max(stop, stop_at)
+    k = _towards(X, n, m, spot[0], spot[1], _move_now(C, X, m, False), stop, path, work, seen, queue)
+    if k == -2:
+        return BACK_WINDOW
+    if k > 0:
+        _place(X, m, path[k - 1, 0], path[k - 1, 1])
+        X[m, X_MOVED] += k
+    return 0
+
+
+@_jit()
 def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
     """The tactic's plan (tactics.Default._plan and _melee, the first legal command) and its maneuver
     (the maneuvers' resolve). Returns 0 or a hand-back reason."""
     X[a, X_AOA] = 0
-    if X[a, X_LYING]:  # Change Posture to standing
+    X[a, X_MAN] = MAN_OTHER
+    if C[a, C_MOUNTF]:
+        return _mount_act(C, P, X, n, a, path, work, seen, queue)
+    if X[a, X_LYING] and not X[a, X_MOUNT]:  # Change Posture to standing
         X[a, X_LYING] = 0
         return 0
     if X[a, X_UNREADY] or X[a, X_SHUNREADY]:  # Ready: the weapon first, then the shield
@@ -619,8 +878,22 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
     t = _nearest(C, X, n, a)
     if t < 0:
         return 0
+    if X[t, X_RIDER] and X[X[t, X_RIDER] - 1, X_STATUS] == ACTIVE:  # go for the rider, not the horse
+        t = X[t, X_RIDER] - 1
     aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t) else 0
-    legal = SK[a, t, aoa] + X[a, X_SHOCKNOW] >= 3
+    legal = _skill(C, P, SK, X, a, t, aoa) >= 3
+    if X[a, X_MOUNT]:
+        # a rider attacks what is in reach (he moves by his mount: validate.movement_allowance), else
+        # Evaluates his foe (B364)
+        if legal and _in_reach(C, X, a, t):
+            X[a, X_AOA] = aoa
+            X[a, X_MAN] = MAN_ATTACK
+            return _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt)
+        X[a, X_MAN] = MAN_EVALUATE
+        X[a, X_EVN] = X[a, X_EVN] + 1 if X[a, X_EVT] == t + 1 else 1
+        X[a, X_EVN] = min(3, X[a, X_EVN])
+        X[a, X_EVT] = t + 1
+        return 0
     k = 0
     alt = X[a, X_ALT]
     new_alt = alt
@@ -644,6 +917,7 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
             legal = _reaches(C, X, a, q, r, new_alt, t)
     if legal:
         X[a, X_AOA] = aoa
+        X[a, X_MAN] = MAN_ATTACK
         if k > 0:
             X[a, X_Q] = path[k - 1, 0]
             X[a, X_R] = path[k - 1, 1]
@@ -681,6 +955,7 @@ def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt
     X[a, X_PPARRIES] = 0
     X[a, X_BLOCKED] = 0
     X[a, X_ATTACKED] = 0
+    X[a, X_MOVED] = 0
     if X[a, X_STUNREC]:  # recovered at the end of the last turn: stunned until now (B420)
         X[a, X_STUNREC] = 0
         X[a, X_STUNNED] = 0
@@ -692,13 +967,20 @@ def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt
     if now <= 0:  # wounds.consciousness_roll (B419)
         eff = C[a, C_HT] - ((-now) // hp if now < 0 else 0)
         if _judge(_3d6(rs, tr, tn), eff, False) <= 0:
-            _knocked_out(X, a, UNCONSCIOUS)
+            back = _knocked_out(C, P, X, n, a, UNCONSCIOUS, rs, tr, tn)
             _end_turn(X, a)
-            return 0
+            return back
     if X[a, X_STUNNED]:  # Do Nothing, then HT to recover (B420)
         X[a, X_AOA] = 0
+        X[a, X_MAN] = MAN_OTHER
         if _judge(_3d6(rs, tr, tn), C[a, C_HT], False) >= 1:
             X[a, X_STUNREC] = 1
+        _end_turn(X, a)
+        return 0
+    if C[a, C_MOUNTF] and X[a, X_OOC]:  # out of control (spooked): it obeys no one this turn (B397)
+        X[a, X_OOC] = 0
+        X[a, X_AOA] = 0
+        X[a, X_MAN] = MAN_OTHER
         _end_turn(X, a)
         return 0
     back = _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
@@ -708,9 +990,14 @@ def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt
 
 @_jit()
 def _end_turn(X: np.ndarray, a: int) -> None:
-    """turn.end_turn: whether it attacked (an unbalanced weapon cannot parry after it), shock gone."""
+    """turn.end_turn: whether it attacked (an unbalanced weapon cannot parry after it) and how far it moved
+    (a mount's velocity), shock gone, Evaluate kept only while it evaluates or attacks."""
+    X[a, X_MOVEDLAST] = X[a, X_MOVED]
     X[a, X_ATTLAST] = X[a, X_ATTACKED]
     X[a, X_SHOCKNOW] = 0
+    if X[a, X_MAN] == MAN_OTHER:
+        X[a, X_EVT] = 0
+        X[a, X_EVN] = 0
 
 
 # ----- a fight -----------------------------------------------------------------------------------------
@@ -730,6 +1017,10 @@ def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -
         X[i, X_Q] = C[i, C_Q0]
         X[i, X_R] = C[i, C_R0]
         X[i, X_ALT] = C[i, C_ALT0]
+        m = C[i, C_MOUNT0]
+        if m:
+            X[i, X_MOUNT] = m
+            X[m - 1, X_RIDER] = i + 1
     tie = np.zeros(n, np.int64)
     for i in range(n):
         shared = False
@@ -827,9 +1118,9 @@ def run_batch(C, P, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  
         gone[:] = 0
         for i in range(n):
             status = out[2 + 3 * i]
-            tally[nsides + 2 + 4 * i + status] += 1
-            tally[nsides + 2 + 4 * n + 2 * i] += out[3 + 3 * i]
-            tally[nsides + 3 + 4 * n + 2 * i] += out[4 + 3 * i]
+            tally[nsides + 2 + NSTATUS * i + status] += 1
+            tally[nsides + 2 + NSTATUS * n + 2 * i] += out[3 + 3 * i]
+            tally[nsides + 3 + NSTATUS * n + 2 * i] += out[4 + 3 * i]
             s = C[i, C_SIDE]
             if status == DEAD:
                 dead[s] += 1

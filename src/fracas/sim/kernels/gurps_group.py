@@ -1,35 +1,28 @@
-"""GURPS fights on foot, any number of figures and sides, as a compiled batch kernel (numba, gurps_core.py).
+"""GURPS fights on foot, in the air and on horseback with lances, any number of figures and sides, as a
+compiled batch kernel (numba, gurps_core.py).
 
 It mirrors, for an encounter it accepts, what the reference engine does with the ``gurps4`` ruleset
-(fracas.rules.gurps4; docs/rulesets/gurps4.md) under the ``default`` and ``aggressive`` tactics:
-
-- the turn order (Basic Speed, then DX, a d6 for each figure in a full tie; B363), then rounds of turns;
-- the start of a turn (turn.start_turn): shock of the last hits for this turn (B419), HT to stay
-  conscious at 0 HP or less (B419), a stunned figure Does Nothing and rolls HT to recover (B420);
-- the tactic (tactics.Default._plan): stand up, Ready a dropped weapon or shield, then attack the nearest
-  foe with the best melee weapon (a step to reach it; the aggressive tactic's All-Out Attack (Determined)
-  when it is in reach), else Move toward it (greedy steps, else the shortest way round figures);
-- the attack roll (attack_roll_parts: skill, the maneuver, the weapon's minimum ST, a large shield, the
-  target's SM, shock, posture) and its criticals; the defender's best defense (Dodge, halved below 1/3 HP;
-  Parry with the weapon in hand, an unbalanced one not after attacking, -4 a parry after the first; the
-  unarmed Parry, -3 against a weapon; Block once a turn; the shield's DB; lying down -3, stunned -4; a
-  retreat, once a turn, stepping away) and its critical failures (Dodge: falls down; Block: the shield
-  unreadied);
-- the hit on the torso: damage, the Critical Hit Table (option), DR, injury (worked out by the engine's
-  ``injury_from`` for every basic damage: wounding modifier, flexible armor's blunt trauma, at least 1),
-  shock, the knockdown roll (stunned, prone, the weapon dropped; or unconscious), death checks, dead at
-  -5 x HP, knockback and the DX roll to keep standing;
-- the end of the fight as soon as at most one side stands, and the round limit.
+(fracas.rules.gurps4; docs/rulesets/gurps4.md) under the ``default`` and ``aggressive`` tactics: the turn
+order and the start of a turn (shock, consciousness, stun, a spooked mount), the tactic's plan (stand, ready,
+attack the nearest foe with a step or All-Out Attack (Determined), else move; a rider attacks what his lance
+reaches, else Evaluates; his mount charges to the lance's reach, rides off and wheels, or circles), flight
+for flyers that can hover (B398), the attack roll (a rider at the lower of skill and Riding, the mount's
+velocity), a miss by 1 between rider and mount, the defender's best defense (a mount Dodges only; a rider
+cannot retreat), the hit on the torso (couched lance, Critical Hit Table, injury from the engine's
+``injury_from`` for every basic damage, shock, knockdown, Riding rolls to stay on and to keep a hit mount
+from spooking, falling off, death checks, knockback) and the end of the fight. docs/sim.md lists it all.
 
 The compiled loop draws its dice in the engine's order, so the engine replays a kernel fight from the
 kernel's faces (:meth:`GurpsGroupKernel.replay`; tests/sim/test_gurps_kernel.py does, face by face). A fight
-the loop cannot finish (a way round wider than its search window) is handed back with the faces drawn so
-far and the engine finishes it.
+the loop cannot finish (a jousting lance that snaps, an unhorsed rider fighting on, a way round wider than
+its search window, a flyer near the flight ceiling) is handed back with the faces drawn so far and the engine
+finishes it.
 
-It refuses (and ``--engine auto`` runs the engine, saying why): mounts and riders, flyers, ranged, couched
-or jousting weapons, a best melee weapon other than the one in hand, natural attacks of a stat block's own,
-other tactics, a map with blocked hexes, the panic option, combatants not fresh (hurt, marked, hidden), body
-plans other than the humanoid, and a torso whose hit location row differs from what the loop mirrors.
+It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
+without a lance or with a ranged weapon, flyers that cannot hover, ranged weapons, a best melee weapon other
+than the one in hand, natural attacks of a stat block's own, other tactics, a map with blocked hexes, the
+panic option, combatants not fresh (hurt, marked, hidden), and torso rows of the hit location table that
+differ from what the loop mirrors.
 """
 
 from __future__ import annotations
@@ -47,8 +40,9 @@ from fracas.sim.stats import Tally
 if TYPE_CHECKING:
     from fracas.engine.state import Combatant, FightState
     from fracas.rules.base import Ruleset
+    from fracas.rules.gurps4.stats import Attack
 
-STATUS = ("active", "unconscious", "dead", "mortally wounded")
+STATUS = ("active", "unconscious", "dead", "mortally wounded", "unhorsed", "riderless")
 TRACE_CAP = 1 << 16
 _CRIT = {
     None: K.K_NONE,
@@ -93,16 +87,20 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
     mp = state.extra.get("map", {}) or {}
     if mp.get("blocked"):
         raise Unsupported("a map with blocked hexes")
-    torso = data.hit_locations("humanoid")["torso"]
-    if torso.cripple_divisor or torso.shock_knockdown or torso.miss_by_one_torso or torso.extra_dr:
-        raise Unsupported("the torso's hit location row differs from what the kernel mirrors")
+    for body in ("humanoid", "quadruped"):
+        torso = data.hit_locations(body)["torso"]
+        if torso.cripple_divisor or torso.shock_knockdown or torso.miss_by_one_torso or torso.extra_dr:
+            raise Unsupported(f"the {body} torso's hit location row differs from what the kernel mirrors")
     cs = list(state.combatants.values())
     if len({c.side for c in cs}) < 2:
         raise Unsupported("fewer than two sides")
     for c in cs:
         st = c.stats
-        if st.mount or c.marks.get("mount") or c.marks.get("rider"):
-            raise Unsupported(f"{c.id}: a mount or a rider (mounted combat)")
+        if st.mount:
+            _check_mount(state, c)
+            continue
+        if c.marks.get("mount"):
+            _check_rider(state, c)
         if st.flies and st.flight_limitation != "none":
             raise Unsupported(f"{c.id}: a flyer that cannot hover ({st.flight_limitation})")
         if st.body != "humanoid":
@@ -115,21 +113,52 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
             raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays default and aggressive)")
         if not st.weapons:
             raise Unsupported(f"{c.id}: no weapon (natural attacks only)")
-        if c.marks != {"posture": "standing", "wielding": st.weapons[0]}:
+        mine = {"posture": "standing", "wielding": st.weapons[0]}
+        if c.marks.get("mount"):
+            mine["mount"] = c.marks["mount"]
+        if c.marks != mine:
             raise Unsupported(f"{c.id}: marked ({', '.join(sorted(c.marks))})")
         if [(a.name, a.parry) for a in st.natural_attacks] != [("punch", 0), ("kick", None)]:
             raise Unsupported(f"{c.id}: natural attacks of its own")
         for a in st.attacks():
-            if a.ranged or a.couchable or a.jousting:
-                raise Unsupported(f"{c.id}: {a.name} is a ranged, couched or jousting weapon")
+            if a.ranged:
+                raise Unsupported(f"{c.id}: {a.name} is a ranged weapon")
     return cs
+
+
+def _check_mount(state: FightState, m: Combatant) -> None:
+    """A mount the kernel plays: a lancer's, fresh, on the ground."""
+    rider = state.combatants.get(m.marks.get("rider") or "")
+    if rider is None:
+        raise Unsupported(f"{m.id}: a mount without a rider")
+    if set(m.marks) - {"posture", "rider"} or m.marks.get("posture", "standing") != "standing":
+        raise Unsupported(f"{m.id}: a mount with a passenger or otherwise marked")
+    if m.stats.flies or m.altitude or m.hidden or m.pos is None:
+        raise Unsupported(f"{m.id}: a flying, hidden or unplaced mount")
+    if m.status != "active" or m.conditions or any(m.counters.values()):
+        raise Unsupported(f"{m.id}: not a fresh combatant")
+
+
+def _check_rider(state: FightState, c: Combatant) -> None:
+    """A rider the kernel plays: a lancer (a rider without a lance keeps his foe at the reach of his sword
+    and his mount attacks: not played here)."""
+    from fracas.rules.gurps4.tactics import Default
+
+    if c.stats.flies:
+        raise Unsupported(f"{c.id}: a flying rider")
+    if any(x.ranged for x in c.stats.attacks()):
+        raise Unsupported(f"{c.id}: a rider with a ranged weapon (mounted archery)")
+    weapons = [x for x in c.stats.attacks() if not x.natural]
+    best = Default()._best_melee(state, c, c, weapons)
+    if best is None or not best.couchable:
+        raise Unsupported(f"{c.id}: a rider without a lance")
 
 
 class GurpsGroupKernel:
     """Plays ``n`` fights of one GURPS encounter on foot (see the module docstring)."""
 
     name = "gurps-group"
-    chunk = 10_000
+    chunk = 2_500
 
     def __init__(self, ruleset: Ruleset, state: FightState) -> None:
         cs = _check(ruleset, state)
@@ -143,18 +172,34 @@ class GurpsGroupKernel:
         self._tables(state, cs)
 
     def _tables(self, state: FightState, cs: list[Combatant]) -> None:
-        from fracas.rules.gurps4 import aerial, core, data
+        from fracas.rules.gurps4 import aerial, core, data, mounted
         from fracas.rules.gurps4.attack_roll import attack_roll_parts
         from fracas.rules.gurps4.injury import CRIT_EFFECTS
         from fracas.rules.gurps4.tactics import Default
 
         n = len(cs)
         C = np.zeros((n, K.NC), np.int64)
-        best = []
+        best: list[Attack | None] = []
         ranks = {cid: r for r, cid in enumerate(sorted(self.ids))}
         bmax = 0
+        index = {c.id: i for i, c in enumerate(cs)}
         for i, c in enumerate(cs):
             st = c.stats
+            self._mounted(state, c, C[i], index)
+            if st.mount:
+                best.append(None)
+                C[i, K.C_SIDE] = self.sides.index(c.side)
+                C[i, K.C_HT], C[i, K.C_DX], C[i, K.C_HP], C[i, K.C_ST] = st.ht, st.dx, st.hp, st.st
+                C[i, K.C_MOVE], C[i, K.C_DODGE], C[i, K.C_HPT] = (
+                    st.basic_move,
+                    st.dodge(),
+                    int(st.high_pain_threshold),
+                )
+                C[i, K.C_RANK] = ranks[c.id]
+                C[i, K.C_WPARRY] = C[i, K.C_PPARRY] = C[i, K.C_BLOCK] = -1
+                C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
+                C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
+                continue
             weapons = [x for x in st.attacks() if not x.natural]
             atk = Default()._best_melee(state, c, c, weapons)
             assert atk is not None
@@ -164,6 +209,10 @@ class GurpsGroupKernel:
             dice = core.weapon_damage(st.st, atk.damage)
             minb = data.wounding()[atk.damage_type].min_basic
             bmax = max(bmax, 3 * max(minb, dice.maximum))
+            mount = state.combatants.get(c.marks.get("mount") or "")
+            if mount is not None and atk.couchable:  # a couched lance: (mount ST x yards) / 100 dice (B397)
+                couched = mounted.couched_lance_dice(mount.stats.st, mount.stats.basic_move)
+                bmax = max(bmax, 3 * max(minb, couched.maximum + mounted.VELOCITY_DAMAGE))
             reach = max(max(r, 1) for r in atk.reach)
             mask = sum(1 << h for h in range(1, 62) if aerial.in_reach(h, 0, atk.reach, False))
             C[i, K.C_SIDE] = self.sides.index(c.side)
@@ -183,6 +232,7 @@ class GurpsGroupKernel:
             C[i, K.C_REACH] = mask
             C[i, K.C_STOP] = 1 if reach <= 1 else min(reach, 2)
             C[i, K.C_PUNCH3] = int(not atk.damage.startswith("thr"))
+            C[i, K.C_COUCH], C[i, K.C_JOUST] = int(atk.couchable), int(atk.jousting)
             # Parry with the weapon in hand: every mode of it offers one (defense._defense_options)
             modes = [
                 (x.parry, x.unbalanced) for x in weapons if x.weapon == st.weapons[0] and x.parry is not None
@@ -217,15 +267,21 @@ class GurpsGroupKernel:
         # have no shock), for Attack and All-Out Attack (Determined)
         SK = np.zeros((n, n, 2), np.int64)
         for i, a in enumerate(cs):
+            mine = best[i]
+            if mine is None:
+                continue
             for j, t in enumerate(cs):
                 for m, maneuver in enumerate(("attack", "all_out_attack_determined")):
-                    base, mods, cap = attack_roll_parts(state, a, t, best[i], maneuver, {})
+                    base, mods, cap = attack_roll_parts(state, a, t, mine, maneuver, {})
                     SK[i, j, m] = core.effective_value(base, mods, cap)[0]
         # injury by basic damage on the torso (injury_from), DR whole and halved (Critical Hit Table 4, 17)
         INJ = np.zeros((n, n, 2, bmax + 1), np.int64)
         minimum_one = bool(state.options.get("minimum_injury_one", True))
         for i in range(n):
-            dtype = best[i].damage_type
+            weapon = best[i]
+            if weapon is None:
+                continue
+            dtype = weapon.damage_type
             for j, t in enumerate(cs):
                 ts = t.stats
                 dr = ts.dr_at("torso", dtype)
@@ -246,10 +302,54 @@ class GurpsGroupKernel:
         P[K.P_LY_DEF] = lying.defense
         P[K.P_KD_MOD] = data.hit_locations("humanoid")["torso"].knockdown_major
         P[K.P_BMAX] = bmax
+        opt = state.options
+        P[K.P_VELCOUCH] = int(bool(opt.get("velocity_with_couched_lance", True)))
+        P[K.P_RIDERLESS] = int(bool(opt.get("riderless_mounts_leave", True)))
+        P[K.P_UNHORSED] = int(bool(opt.get("unhorsed_is_out", False)))
+        P[K.P_VEL_AT], P[K.P_VEL_HIT] = mounted.VELOCITY_THRESHOLD, mounted.VELOCITY_TO_HIT
+        P[K.P_VEL_DMG], P[K.P_COUCH_ADDS] = mounted.VELOCITY_DAMAGE, mounted.COUCHED_LANCE_ADDS
+        P[K.P_JCAP], P[K.P_AFTER_MOUNT] = mounted.JOUSTING_CAP, mounted.RIDER_ATTACK_AFTER_MOUNT_ATTACK
+        P[K.P_STUNNED_RIDING], P[K.P_KB_RIDING] = (
+            mounted.STUNNED_RIDER_RIDING,
+            mounted.KNOCKBACK_RIDING_PER_YARD,
+        )
+        P[K.P_RIDER_FT] = round(mounted.RIDER_HEIGHT_FT)
+        if P[K.P_RIDER_FT] != mounted.RIDER_HEIGHT_FT:
+            raise Unsupported("a rider's height above a foe on foot that is not whole feet")
+        if mounted.crippled_mount_falls().effect != "falls":
+            raise Unsupported("the Mount Loss of Control Table's 12 is not the fall the kernel mirrors")
         CRIT = np.zeros(19, np.int64)
         for roll in range(3, 19):
             CRIT[roll] = _CRIT[CRIT_EFFECTS.get(roll)]
         self.C, self.P, self.SK, self.INJ, self.CRIT = C, P, SK, INJ, CRIT
+
+    @staticmethod
+    def _mounted(state: FightState, c: Combatant, row: np.ndarray, index: dict[str, int]) -> None:
+        """The numbers of mounted combat (B396-397): a mount; a rider's lance, saddle, Riding and the
+        modifiers of his rolls (riding.riding_base, riding_skill; mounted.rider_defense_penalty)."""
+        from fracas.rules.gurps4 import data, mounted
+        from fracas.rules.gurps4.riding import riding_base, riding_skill
+
+        st = c.stats
+        row[K.C_MOUNTF] = int(st.mount)
+        row[K.C_KDMOD] = data.hit_locations(st.body)["torso"].knockdown_major
+        row[K.C_SST] = int(st.saddle_and_stirrups)
+        row[K.C_WSAD] = int(st.saddle == "war_saddle")
+        row[K.C_RIDING] = st.riding if st.riding is not None else st.dx - 5
+        lances = [x for x in st.attacks() if x.couchable and not x.ranged and not x.natural]
+        row[K.C_LREACH] = max((max(r, 1) for x in lances for r in x.reach), default=0)
+        mid = c.marks.get("mount")
+        if not mid:
+            return
+        row[K.C_MOUNT0] = index[mid] + 1
+        row[K.C_RIDING] = riding_skill(state, c)
+        row[K.C_SPOOKMOD] = sum(m.value for m in riding_base(state, c)[1])
+        stay = sum(m.value for m in riding_base(state, c, control=False)[1])
+        if st.saddle == "war_saddle":
+            stay += data.riding_numbers().war_saddle_stay_seated
+        row[K.C_STAYMOD] = stay
+        penalty = mounted.rider_defense_penalty(riding_skill(state, c))
+        row[K.C_RDEF] = penalty.value if penalty else 0
 
     def _args(self) -> tuple[Any, ...]:
         return (self.C, self.P, self.SK, self.INJ, self.CRIT)
@@ -271,7 +371,8 @@ class GurpsGroupKernel:
         """The fights of these streams (uint64 seeds), tallied as runner.engine_runs tallies the engine's."""
         n = int(seeds.shape[0])
         k, ns = len(self.ids), len(self.sides)
-        tally_arr = np.zeros(ns + 2 + 6 * k, np.int64)
+        ks = K.NSTATUS
+        tally_arr = np.zeros(ns + 2 + (ks + 2) * k, np.int64)
         hist = np.zeros(self.max_rounds + 1, np.int64)
         loss = np.zeros((2, ns, k + 1), np.int64)
         fallback = np.zeros(n, np.int64)
@@ -283,10 +384,10 @@ class GurpsGroupKernel:
         tally.wipeouts = int(tally_arr[ns + 1])
         tally.rounds = {r: int(c) for r, c in enumerate(hist) if c}
         for i in range(k):
-            counts = tally_arr[ns + 2 + 4 * i : ns + 6 + 4 * i]
+            counts = tally_arr[ns + 2 + ks * i : ns + 2 + ks * (i + 1)]
             tally.status[i] = {name: int(c) for name, c in zip(STATUS, counts, strict=True) if c}
-            tally.dealt[i] = int(tally_arr[ns + 2 + 4 * k + 2 * i])
-            tally.taken[i] = int(tally_arr[ns + 3 + 4 * k + 2 * i])
+            tally.dealt[i] = int(tally_arr[ns + 2 + ks * k + 2 * i])
+            tally.taken[i] = int(tally_arr[ns + 3 + ks * k + 2 * i])
         for s in range(ns):
             tally.side_dead[s] = {j: int(c) for j, c in enumerate(loss[0, s]) if c}
             tally.side_out[s] = {j: int(c) for j, c in enumerate(loss[1, s]) if c}
