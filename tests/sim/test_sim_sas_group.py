@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,66 @@ def test_engine_replays_group_kernel_fights_face_by_face(name: str) -> None:
         assert "sas/monster-fumbles/foes-attack-bonus" in seen
     # the whole tally (markers dealt and taken, Wounds, rounds, casualties) of 150 fights
     assert k.run_seeds(seeds).to_json() == k.replay([int(s) for s in seeds]).to_json()
+
+
+# Random legal encounters: stat blocks of the bestiary that the kernel takes (no trample, no Shield Spell,
+# no missiles), any melee weapons, facings kept or turned to the nearest foe, options on or off, in every
+# shape of "everyone next to every foe": one against two to six, and two against two.
+TEMPLATES = ("goblin", "goblin-boss", "kobold", "wolf", "fighter", "rogue", "priest")
+MELEE = ("long-sword", "short-sword", "dagger", "spear", "trident", "pike", "lance", "great-sword")
+MELEE += ("battle-axe", "hand-axe", "mace", "club", "great-club", "staff", "torch", "claws", "bite", "hooves")
+
+
+def random_encounter(r: random.Random) -> dict[str, Any]:
+    shape = r.choice(["one-v-many", "many-v-one", "rhombus"])
+    if shape == "rhombus":
+        left, right = [[0, 0], [1, 0]], [[0, 1], [1, -1]]
+    else:
+        left, right = [[0, 0]], r.sample(RING, r.randint(2, 6))
+        if shape == "many-v-one":
+            left, right = right, left
+
+    def one(cid: str, at: list[int]) -> dict[str, Any]:
+        c = {"template": r.choice(TEMPLATES), "id": cid, "at": at, "facing": r.randrange(6)}
+        if r.random() < 0.5:
+            c["stats"] = {"weapons": r.sample(MELEE, r.randint(1, 2))}
+        return c
+
+    data = group(
+        [one(f"l{i}", p) for i, p in enumerate(left)],
+        [one(f"r{i}", p) for i, p in enumerate(right)],
+        max_rounds=r.choice([5, 12, 30]),
+        options={"minions": r.random() < 0.3, "brawl-rule": r.random() < 0.8},
+    )
+    if r.random() < 0.5:
+        data["map"] = {"extra": {"keep_facing": True}}
+    return data
+
+
+def test_random_legal_encounters_replay_face_by_face() -> None:
+    from fracas.engine.play import Fight
+
+    r = random.Random(20261202)
+    for e in range(16):
+        data = random_encounter(r)
+        sc = scenario_from_data(data, f"random {e}")
+        k = SasGroupKernel(sc.ruleset, sc.state)
+        n = len(sc.state.combatants)
+        for s in range(10):
+            seed = (s + 1) * 0x9E3779B97F4A7C15 % 2**64 ^ e
+            back, out, dice = k.trace(seed)
+            assert not back, f"{data}: seed {seed} handed back"
+            pd = PrefixDice(dice, _NoMoreDice())
+            state = Fight(sc.ruleset, sc.state.clone(), pd, None).run()
+            winner = -1 if state.winner is None else list(state.sides).index(state.winner)
+            got = (winner, state.round, [c.status for c in state.combatants.values()], pd.used)
+            want = (
+                int(out[0]) if out[0] < 2 else -1,
+                int(out[1]),
+                [("active", "unconscious", "dead")[int(out[2 + 4 * i])] for i in range(n)],
+                dice.shape[1],
+            )
+            assert got == want, f"{data}: seed {seed}"
 
 
 # ----- statistics ---------------------------------------------------------------------------------------
