@@ -1,15 +1,15 @@
 """The compiled loop of the Spells & Swords duel kernel (numba): one fight after another, scalar code.
 
 Every function here mirrors, for a plain melee duel, a piece of the ``sas`` ruleset (fracas.rules.sas:
-``ruleset.py`` for the round and the attack, ``procedures.py`` for the tables, ``fold.py`` for how effects
-change a combatant, ``tactics.py`` for the default tactic), and draws its dice **in the engine's order**, so
-the engine can replay a kernel fight from its faces (sas_melee.py; the tests do, face by face:
-tests/sim/test_sim_sas_kernel.py). A fighter with one hand left (an arm or hand broken or lost,
-ruleset.hands_left) brawls with the hands he has; a regenerator's hurt and broken parts regrow at the end of
-their round (REGENERATION, ruleset._regrow). A fight the loop does not finish is handed back with the faces
-drawn so far and replayed by the engine (``BACK_*``): one with a two-handed weapon in a single hand (a broken
-or lost arm or hand drops what it holds, so a duel does not come to it), one with more parts regrowing at
-once than the loop keeps (RMAX).
+``round.py`` for the round, ``attack.py`` and ``actions/`` for the attack, ``procedures/`` for the tables,
+``fold.py`` for how effects change a combatant, ``tactics.py`` for the default tactic), and draws its dice
+**in the engine's order**, so the engine can replay a kernel fight from its faces (sas_melee.py; the tests
+do, face by face: tests/sim/test_sim_sas_kernel.py). A fighter with one hand left (an arm or hand broken or
+lost, readers.hands_left) brawls with the hands he has; a regenerator's hurt and broken parts regrow at the
+end of their round (REGENERATION, round.regrow). A fight the loop does not finish is handed back with the
+faces drawn so far and replayed by the engine (``BACK_*``): one with a two-handed weapon in a single hand (a
+broken or lost arm or hand drops what it holds, so a duel does not come to it), one with more parts regrowing
+at once than the loop keeps (RMAX).
 
 Four arrays carry everything: ``P``, the encounter's numbers (``P_*``) and tables (the attack and damage
 modifiers by weapon, action and brawl row, the ATTACK and DAMAGE TABLE rows by total, the brawl rows) from
@@ -77,7 +77,7 @@ PART_HAND, PART_FOOT, PART_ARM, PART_LEG, PART_KNEE, PART_HEAD, PART_NECK = 1, 2
 # brawl row index: 0 = a weapon attack, 1 = an unmodified Brawl Attack (a 1D60 face without a row),
 # 2 + k = row k+1
 B_WEAPON, B_PLAIN = 0, 1
-# brawl row effects (reference 1.2; procedures.brawl_effects)
+# brawl row effects (reference 1.2; procedures.brawl.brawl_effects)
 BE_NONE, BE_INIT, BE_BREAK, BE_HURT, BE_HURT_OR_BREAK, BE_PRONE_DISTRACTED = 0, 1, 2, 3, 4, 5
 BE_PBLIND, BE_BLINDED, BE_STUNNED, BE_BOTH_STUNNED, BE_NO_ATTACK, BE_SUBDUED = 6, 7, 8, 9, 10, 11
 BE_DISARM, BE_PERCENT_ONLY, BE_NOTHING, BE_PBLIND_TIMED, BE_SUBDUED_CHOKE, BE_GRABBED = 12, 13, 14, 15, 16, 17
@@ -148,8 +148,9 @@ S_BREAK = 11  # Strength and Escape Artist, for Break Free
 S_WALK = 12  # spaces: Walk and Close to Attack
 S_RUN = 13
 S_CHARGE = 14
-S_SAVE_DEATH = 15  # the bonuses of a Save vs Death (procedures.save_bonuses: race, calling, Monster Armor)
-S_REROLLS = 16  # failed saves it may reroll today (procedures.save: a Human's 1, reference 2.5)
+# the bonuses of a Save vs Death (procedures.rolls.save_bonuses: race, calling, Monster Armor)
+S_SAVE_DEATH = 15
+S_REROLLS = 16  # failed saves it may reroll today (procedures.rolls.save: a Human's 1, reference 2.5)
 NS = 17
 XW = NS  # the weapons carried, then "unarmed": 4 numbers each (Large, hands, cut, reach)
 WMAX = 8  # weapons a combatant may carry (with "unarmed")
@@ -266,7 +267,7 @@ def _push(G, kind: int, tgt: int, val: int, name: int, rounds: int) -> None:
 
 @_jit()
 def _knocked_down(P, G, tr, t) -> None:  # noqa: ANN001
-    """KNOCKED DOWN: prone, and 50% drop whatever is held (procedures.knocked_down)."""
+    """KNOCKED DOWN: prone, and 50% drop whatever is held (procedures.wounds.knocked_down)."""
     _push(G, E_COND, t, 0, C_DOWN, -1)
     if _percent(P, G, tr, P[P_KD_DROP]):
         _push(G, E_DROP, t, 0, 0, 0)
@@ -274,7 +275,7 @@ def _knocked_down(P, G, tr, t) -> None:  # noqa: ANN001
 
 @_jit()
 def _knock_out(G, t, rounds) -> None:  # noqa: ANN001
-    """KNOCKED OUT, prone, drops the weapon (procedures.knock_out)."""
+    """KNOCKED OUT, prone, drops the weapon (procedures.wounds.knock_out)."""
     _push(G, E_COND, t, 0, C_KO, rounds)
     _push(G, E_COND, t, 0, C_DOWN, -1)
     _push(G, E_DROP, t, 0, 0, 0)
@@ -282,8 +283,8 @@ def _knock_out(G, t, rounds) -> None:  # noqa: ANN001
 
 @_jit()
 def _hurt(P, X, G, tr, t, part) -> None:  # noqa: ANN001
-    """BODY PART HURT (procedures.hurt_part): a hurt head is also Stunned 1D4 rounds; a regenerator's part
-    regrows in 1D6 minutes (procedures._regrows)."""
+    """BODY PART HURT (procedures.wounds.hurt_part): a hurt head is also Stunned 1D4 rounds; a regenerator's
+    part regrows in 1D6 minutes (procedures.wounds._regrows)."""
     limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
     _push(G, E_HURT, t, 0, limb, 0)
     if part == PART_HEAD:
@@ -294,9 +295,9 @@ def _hurt(P, X, G, tr, t, part) -> None:  # noqa: ANN001
 
 @_jit()
 def _break(P, X, G, tr, t, part) -> None:  # noqa: ANN001
-    """BODY PART BROKEN (procedures.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm or
-    hand unusable (the weapon drops)."""
-    # name 1: an arm or hand, which leaves one hand (ruleset.hands_left)
+    """BODY PART BROKEN (procedures.wounds.break_part): neck Instant Death, head Skull Crack (1D2 hours), arm
+    or hand unusable (the weapon drops)."""
+    # name 1: an arm or hand, which leaves one hand (readers.hands_left)
     limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
     _push(G, E_BROKEN, t, 0, limb, 0)
     if part == PART_NECK:
@@ -312,7 +313,7 @@ def _break(P, X, G, tr, t, part) -> None:  # noqa: ANN001
 
 @_jit()
 def _light_wound(P, X, G, tr, t) -> None:  # noqa: ANN001
-    """LIGHT WOUND TABLE 1D6 (procedures.light_wound)."""
+    """LIGHT WOUND TABLE 1D6 (procedures.wounds.light_wound)."""
     face = roll(G, tr, 6)
     if face == 1:
         _knock_out(G, t, _dice(G, tr, 2, 6))
@@ -335,7 +336,7 @@ def _light_wound(P, X, G, tr, t) -> None:  # noqa: ANN001
 @_jit()
 def _fumble_row(P, X, G, tr, t, face) -> None:  # noqa: ANN001
     """A FUMBLE TABLE (HTH WEAPON) row 1-7 for a humanoid, a MONSTER FUMBLES row for the rest
-    (procedures._fumble_effects); row 8 (Injure Self) is :func:`_fumble`'s."""
+    (procedures.wounds._fumble_effects); row 8 (Injure Self) is :func:`_fumble`'s."""
     if X[t, S_HUMANOID]:
         if face == 1:
             _push(G, E_DROP, t, 0, 0, 0)
@@ -367,7 +368,8 @@ def _fumble_row(P, X, G, tr, t, face) -> None:  # noqa: ANN001
 
 @_jit()
 def _fumble(P, X, G, tr, t, die) -> None:  # noqa: ANN001
-    """FUMBLE TABLE (HTH WEAPON) 1D8 for humanoids, MONSTER FUMBLES 1D6 for the rest (procedures.roll_fumble);
+    """FUMBLE TABLE (HTH WEAPON) 1D8 for humanoids, MONSTER FUMBLES 1D6 for the rest
+    (procedures.wounds.roll_fumble);
     ``die`` 6 for "Foe Rolls 1D6 on Fumble Table" (rows 1-6 only), 0 for the table's own die."""
     face = roll(G, tr, die if die else (8 if X[t, S_HUMANOID] else 6))
     if face == 8 and X[t, S_HUMANOID]:
@@ -391,7 +393,7 @@ def _bleed(P, G, tr, t) -> None:  # noqa: ANN001
 
 @_jit()
 def _major_wound(P, X, G, tr, t, cut) -> None:  # noqa: ANN001
-    """MAJOR WOUND TABLE 1D8 (procedures.major_wound); ``cut`` 0 blunt, 1 cut, 2 impale for 6+."""
+    """MAJOR WOUND TABLE 1D8 (procedures.wounds.major_wound); ``cut`` 0 blunt, 1 cut, 2 impale for 6+."""
     face = roll(G, tr, 8)
     if face == 1:
         _break(P, X, G, tr, t, roll(G, tr, 10))
@@ -418,7 +420,7 @@ def _major_wound(P, X, G, tr, t, cut) -> None:  # noqa: ANN001
 
 @_jit()
 def _choke(P, X, G, tr, t) -> None:  # noqa: ANN001
-    """CHOKE (procedures.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
+    """CHOKE (procedures.wounds.choke): Save vs Death at the choking -1, or Knocked Out 1D10 minutes."""
     mods = X[t, S_SAVE_DEATH] + _penalty(P, X, t, 3) + P[P_CHOKE_ROLLS]
     face = roll(G, tr, 20)
     made = face == 20 or (face != 1 and face + mods >= P[P_SAVE])
@@ -440,7 +442,7 @@ def _b(P, row, f) -> int:  # noqa: ANN001
 
 @_jit()
 def _brawl_effects(P, X, G, tr, a, d, row) -> None:  # noqa: ANN001
-    """The on-hit effect of a Random Brawl Attacks row (procedures.brawl_effects)."""
+    """The on-hit effect of a Random Brawl Attacks row (procedures.brawl.brawl_effects)."""
     e = _b(P, row, 0)
     pct = _b(P, row, 3)
     part = _b(P, row, 4)
@@ -597,13 +599,13 @@ def _has(X, t, c) -> bool:  # noqa: ANN001
 
 @_jit()
 def _hands(X, t) -> int:  # noqa: ANN001
-    """ruleset.hands_left: a lost or broken arm or hand leaves one hand (a second is not the other one)."""
+    """readers.hands_left: a lost or broken arm or hand leaves one hand (a second is not the other one)."""
     return 1 if X[t, X_LOST_ARM] or X[t, X_BROKEN_HANDS] > 0 else 2
 
 
 @_jit()
 def _regrow(X, i, rnd) -> None:  # noqa: ANN001
-    """ruleset._regrow: each entry whose round has come gives back its part (hurt: its -1, and the weapon
+    """round.regrow: each entry whose round has come gives back its part (hurt: its -1, and the weapon
     hand's; broken: its -2, and the hand). Each entry came with its part, and only an entry removes one, so
     the part is there (the engine's ``part in parts``)."""
     n = X[i, X_REGROWS]
@@ -625,7 +627,7 @@ def _regrow(X, i, rnd) -> None:  # noqa: ANN001
 
 @_jit()
 def _penalty(P, X, t, kind) -> int:  # noqa: ANN001
-    """procedures.roll_penalties in a duel's states (``kind``: 0 attack, 1 damage, 2 check, 3 save)."""
+    """procedures.rolls.roll_penalties in a duel's states (``kind``: 0 attack, 1 damage, 2 check, 3 save)."""
     p = 0
     if X[t, X_MARKERS] * 2 > X[t, S_WL]:
         p += P[P_WOUNDED]
@@ -654,7 +656,7 @@ def _defense_next(P, X, d, rnd) -> int:  # noqa: ANN001
 
 @_jit(inline="always")
 def _dyn_attack(P, X, a, d, rnd) -> int:  # noqa: ANN001
-    """The attack modifiers of the duel's state (procedures.attack_modifiers and defense_modifiers)."""
+    """The attack modifiers of the duel's state (procedures.attack.attack_modifiers and defense_modifiers)."""
     mod = _penalty(P, X, a, 0)
     if _has(X, a, C_DOWN):
         mod += P[P_ATT_PRONE]
@@ -688,7 +690,7 @@ def _brawl_row(P, X, G, tr, a, wa) -> int:  # noqa: ANN001
     if face > P[P_NROWS]:
         return B_PLAIN
     row = face
-    if _b(P, row, 1):  # two free hands needed (procedures.two_hand_substitute)
+    if _b(P, row, 1):  # two free hands needed (procedures.brawl.two_hand_substitute)
         free = _hands(X, a) - (0 if wa == X[a, S_NW] else X[a, XW + 4 * wa + 1]) - X[a, S_SHIELD]
         if free < 2:
             sub = -1
@@ -707,12 +709,12 @@ def _brawl_row(P, X, G, tr, a, wa) -> int:  # noqa: ANN001
 
 @_jit()
 def _attack(P, X, G, tr, a, d, wa, wd, act, rnd) -> bool:  # noqa: ANN001, C901, PLR0912, PLR0913
-    """One attack of ``a`` on ``d`` with the weapons ``wa`` and ``wd`` (ruleset._attack): the Brawl Rule, the
+    """One attack of ``a`` on ``d`` with the weapons ``wa`` and ``wd`` (attack.attack): the Brawl Rule, the
     attack roll, the damage and what they do, queued in ``G``.
     ``act``: 0 attack, 1 Hack and Slash, 2 Mighty Blow, 3 Charge, 4 Close to Attack. Both are read as they
-    stand now (a charger's attack after the defender's first strike sees what it did, ruleset._do_charge).
+    stand now (a charger's attack after the defender's first strike sees what it did, actions.charge._charge).
     Returns False to hand the fight back: an attacker with one hand left and a two-handed weapon in hand
-    (the tactic's attacks are refused then, ruleset._validate_attack; no die is drawn before)."""
+    (the tactic's attacks are refused then, validate._validate_attack; no die is drawn before)."""
     if X[a, XW + 4 * wa + 1] > 1 and _hands(X, a) < 2:
         return False
     brow = _brawl_row(P, X, G, tr, a, wa)
@@ -724,7 +726,7 @@ def _attack(P, X, G, tr, a, d, wa, wd, act, rnd) -> bool:  # noqa: ANN001, C901,
     ncol = P[P_ACOLS]
     arow = P[P[P_AROW] + (face - 1) * ncol + min(max(face + mod - P[P_TLO], 0), ncol - 1)]
     if arow == A_LOCKED:
-        _push(G, E_NEXT, d, P[P_LOCKED], K_ATTACK, 1)  # "next round" (procedures.resolve_attack)
+        _push(G, E_NEXT, d, P[P_LOCKED], K_ATTACK, 1)  # "next round" (procedures.attack.resolve_attack)
     if _next(X, a, K_ATTACK, rnd):
         X[a, NV + K_ATTACK] = 0
         X[a, NU + K_ATTACK] = NONE
@@ -743,7 +745,8 @@ def _attack(P, X, G, tr, a, d, wa, wd, act, rnd) -> bool:  # noqa: ANN001, C901,
         if not no_damage:
             dm = P[P[P_DMG] + ((a * mw + wa) * NACT + act) * nb + brow] + _penalty(P, X, a, 1) + foe_dmg
             if _has(X, a, C_DOWN):
-                dm += P[P_PRONE_DAMAGE]  # KNOCKED DOWN: -2 to all combat rolls (procedures.damage_modifiers)
+                # KNOCKED DOWN: -2 to all combat rolls (procedures.damage.damage_modifiers)
+                dm += P[P_PRONE_DAMAGE]
             if arow == A_CRIT:
                 dm += P[P_CRIT]
             dface = roll(G, tr, 20)
@@ -762,9 +765,9 @@ def _attack(P, X, G, tr, a, d, wa, wd, act, rnd) -> bool:  # noqa: ANN001, C901,
                     _light_wound(P, X, G, tr, d)
                 elif P[r + 3] == 2:
                     # the weapon's cut only for an attack with it: a brawl, on a row or not, is blunt
-                    # (procedures._weapon_used, MAJOR WOUND TABLE 6+)
+                    # (procedures.attack.weapon_used, MAJOR WOUND TABLE 6+)
                     _major_wound(P, X, G, tr, d, X[a, XW + 4 * wa + 2] if brow == B_WEAPON else 0)
-                elif P[r + 1] == 2 and P[P_MAJOR_PRONE]:  # 14-16 "Major Wound" (procedures.major_wound_prone)
+                elif P[r + 1] == 2 and P[P_MAJOR_PRONE]:  # 14-16 "Major Wound" (wounds.major_wound_prone)
                     _knocked_down(P, G, tr, d)
                     _push(G, E_NEXT, d, 1, K_MISS_ACTION, 0)
                 lvl = X[d, S_MINION] if P[P_MINIONS] else 0
@@ -779,7 +782,7 @@ def _attack(P, X, G, tr, a, d, wa, wd, act, rnd) -> bool:  # noqa: ANN001, C901,
 
 @_jit(inline="always")
 def _deaths(P, X, G, tr, rnd) -> None:  # noqa: ANN001
-    """DEATH BY A THOUSAND CUTS (ruleset._deaths): Minions by hits; at the Wound Level a Heroic character dies
+    """DEATH BY A THOUSAND CUTS (round.deaths): Minions by hits; at the Wound Level a Heroic character dies
     in 2D6 rounds (fighting on meanwhile), anyone else at once. Called at the start of no batch: the dying
     marks read are those of before it, as the engine reads them."""
     for i in range(2):
@@ -861,7 +864,8 @@ def _run_fight(P, X, G, tr, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, P
     while result < 0:
         rnd += 1
         batch += 1
-        # BLEEDING: at the beginning of every round with Bleeds, the Bleed Table (procedures.bleed_roll)
+        # BLEEDING: at the beginning of every round with Bleeds, the Bleed Table
+        # (procedures.wounds.bleed_roll)
         for i in range(2):
             if X[i, X_BLEEDS] > 0 and (X[i, X_STATUS] == ACTIVE or X[i, X_STATUS] == UNCONSCIOUS):
                 face = roll(G, tr, 6)
@@ -879,7 +883,8 @@ def _run_fight(P, X, G, tr, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, P
                 else:
                     _push(G, E_STAT, i, -1, 0, 0)  # Weakened: Strength -1
                 _apply(X, G, rnd, batch)
-        # a Bleed's Wound Marker lands at once: DEATH BY A THOUSAND CUTS before anyone acts (as _round_start)
+        # a Bleed's Wound Marker lands at once: DEATH BY A THOUSAND CUTS before anyone acts (as
+        # round.round_start)
         _deaths(P, X, G, tr, rnd)
         result = _result(X)
         if result >= 0:
@@ -921,7 +926,7 @@ def _run_fight(P, X, G, tr, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, P
                     if not tired and dist - 1 <= X[a, S_CHARGE]:
                         dist = 1
                         # the Charge's Defense -4 is on the charger from the charge on: the first strike
-                        # sees it (CHARGE RULES, ruleset._approach)
+                        # sees it (CHARGE RULES, actions.charge._approach)
                         _add_condition(X, a, C_CHARGING, PERM, batch)
                         wa0 = X[a, X_WEAPON]
                         wd0 = X[d, X_WEAPON]
@@ -997,7 +1002,7 @@ def _run_fight(P, X, G, tr, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, P
                     if X[i, X_REGROWS] > RMAX:
                         return BACK_REGROWS  # more parts regrowing than the kernel keeps
                 # the end of the round: deaths from wounds and bleeding, durations run out (read after this
-                # batch: a condition it renewed lasts to its new end, as in the engine's _round_end)
+                # batch: a condition it renewed lasts to its new end, as in the engine's round.round_end)
                 for i in range(2):
                     if X[i, X_STATUS] == DEAD:
                         continue

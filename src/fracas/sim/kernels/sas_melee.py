@@ -75,7 +75,7 @@ _BRAWL_EFFECTS = {
     "appearance": K.BE_NOTHING,
     "partial-blindness-timed": K.BE_PBLIND_TIMED,
 }
-# the default part and dice of a row that names none (procedures.brawl_effects)
+# the default part and dice of a row that names none (procedures.brawl.brawl_effects)
 _BRAWL_DEFAULT_PART = {"broken-part": "leg", "hurt-part": "arm", "hurt-or-broken-part": "foot"}
 _BRAWL_DEFAULT_DICE = {
     "prone-distracted": "1d6",
@@ -343,7 +343,7 @@ class SasDuelKernel:
         P[K.P_WOUNDED] = t.damage.wounded.all_rolls
         P[K.P_STUN] = conds["stunned"].all_rolls
         P[K.P_DIZZY] = conds["dizzy"].all_rolls
-        P[K.P_PBLIND_ATTACK] = -1  # procedures.roll_penalties: "Partial Blindness (sight)" on attacks
+        P[K.P_PBLIND_ATTACK] = -1  # procedures.rolls.roll_penalties: "Partial Blindness (sight)" on attacks
         P[K.P_HURT] = t.wounds.hurt.all_rolls
         P[K.P_HURT_LIMB] = t.wounds.hurt.limb_rolls
         P[K.P_BROKEN] = t.wounds.broken.all_rolls
@@ -410,7 +410,7 @@ class SasDuelKernel:
                 S[i, at : at + 4] = (int(wp.weapon_class == "large"), wp.hands, _CUT[wp.cut], wp.reach)
         self.S = S
 
-        # brawl rows (procedures.brawl_effects)
+        # brawl rows (procedures.brawl.brawl_effects)
         parts = [r.id for r in t.wounds.body_parts.rows]
         nrows = len(t.brawl.rows)
         B = np.zeros((nrows + 1, K.BW), np.int64)
