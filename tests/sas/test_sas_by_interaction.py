@@ -132,7 +132,8 @@ def test_a_rider_and_his_steed_are_one_side_of_the_defender() -> None:
 
 def test_a_bite_cannot_be_disarmed() -> None:
     """004 DISARMED "Target Loses his Weapon. Drops within 1D3 Meters": a wolf's bite is not a weapon held,
-    so a Disarm attack at it is refused (and KNOCKED DOWN's drop leaves it: tests/sas/test_by_the_text.py)."""
+    so a Disarm attack at it is refused (and KNOCKED DOWN's drop leaves it:
+    tests/sas/test_sas_by_the_text.py)."""
     state = _state(
         [{"template": "fighter", "id": "a", "at": [0, 0]}],
         [{"template": "wolf", "id": "w", "at": [1, 0]}],

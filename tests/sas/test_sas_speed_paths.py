@@ -74,8 +74,9 @@ def test_a_tactics_memo_serves_only_the_resolution_of_its_command() -> None:
 
 
 def test_held_readings_are_not_those_of_a_copy() -> None:
-    """A resolution moves or strikes copies of a combatant (``_moved_copy``, ``_struck``): readings kept
-    under the id of the state's own combatant (adjacent foes, free hexes) are not handed to a copy."""
+    """A resolution moves or strikes copies of a combatant (``movement.moved_copy``, ``movement.struck``):
+    readings kept under the id of the state's own combatant (adjacent foes, free hexes) are not handed to a
+    copy."""
     from fracas.rules.sas import fold
 
     state = _goblin_state()

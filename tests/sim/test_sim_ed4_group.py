@@ -372,7 +372,7 @@ def test_decisions_match_the_tactic(case: str) -> None:
                 rolled = next(e for e in events if isinstance(e, Rolled) and e.test.endswith("Attack"))
                 assert (step, dn) == (rolled.step, rolled.dn), where
                 numbers += 1
-                # facing afterwards (chapter._face), on the statuses the attack left
+                # facing afterwards (features/declaring.face), on the statuses the attack left
                 post = _kernel_state(k, fight.state)
                 post[:, core.S_FACE] = st[:, core.S_FACE]
                 core._face(me, t, post, k._cst)

@@ -6,7 +6,7 @@ their meaning.
 - the fixed part of an acting-order key (init_key) orders combatants as round._initiative's
   initiative_order_key does after the result (p.372): player characters first, the higher Initiative step,
   then the higher Dexterity, then the id;
-- the direction to a neighbour from a table is chapter._direction's (_cdir).
+- the direction to a neighbour from a table is features/readers.direction's (_cdir).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ class Overrides(Strict):
 
 def check_stats(entry: Any, where: str, overrides: type[Strict] = Overrides) -> list[str]:
     """The shape and ranges of an entry's ``stats`` overrides on a template (its ``equipment`` names are
-    checked against the catalog, each at its own path, by the ruleset: ``round._check_equipment``)."""
+    checked against the catalog, each at its own path, by the ruleset: ``ruleset._check_equipment``)."""
     return check(overrides, entry.stats, f"{where}.stats") if entry.template is not None else []
 
 
