@@ -94,6 +94,46 @@ def _line(line: Line, state: FightState, visible: set[str]) -> str | None:
     who = involved(e, state)
     if who - visible:
         return _unseen(e, state, visible)
+    if isinstance(e, _TURN_EVENTS):
+        return _turn_line(e, state, visible)
+    if isinstance(e, _HARM_EVENTS):
+        return _harm_line(e, state)
+    n = lambda cid: _n(state, cid)  # noqa: E731
+    if type(e).__name__ == "HiddenSet":  # Spells & Swords: hiding and being seen (fold.py)
+        target = getattr(e, "target", None)
+        if getattr(e, "hidden", True):
+            return f"  {n(target)} hides." if _pc(state, target) else None
+        return f"  {n(target)} is seen."
+    gm = getattr(e, "gm_line", None)
+    if callable(gm):
+        return gm(state, True)
+    return None
+
+
+_TURN_EVENTS = (
+    ev.FightStarted,
+    ev.RoundStarted,
+    ev.FightEnded,
+    ev.Declared,
+    ev.InitiativeRolled,
+    ev.OrderSet,
+    ev.TurnStarted,
+    ev.Rolled,
+    ev.Moved,
+)
+_HARM_EVENTS = (
+    ev.Damaged,
+    ev.Wounded,
+    ev.CounterChanged,
+    ev.ConditionAdded,
+    ev.ConditionRemoved,
+    ev.StatusChanged,
+    ev.Note,
+)
+
+
+def _turn_line(e: ev.Event, state: FightState, visible: set[str]) -> str | None:
+    """The course of the fight and its rounds: start, end, declarations, Initiative, turns, rolls, moves."""
     n = lambda cid: _n(state, cid)  # noqa: E731
     match e:
         case ev.FightStarted():
@@ -126,6 +166,14 @@ def _line(line: Line, state: FightState, visible: set[str]) -> str | None:
                 return None
             to = e.path[-1]
             return f"  {n(e.actor)} {e.mode}s to ({to[0]}, {to[1]})"
+    return None
+
+
+def _harm_line(e: ev.Event, state: FightState) -> str | None:
+    """What befalls a combatant: damage, Wounds, counters, conditions, status, notes (a monster's numbers
+    left out)."""
+    n = lambda cid: _n(state, cid)  # noqa: E731
+    match e:
         case ev.Damaged():
             if e.damage_type == "strain":  # Earthdawn Strain: the price of a talent, not a blow (p.226)
                 return f"  {n(e.target)} takes {e.amount} Strain" if _pc(state, e.target) else None
@@ -154,14 +202,6 @@ def _line(line: Line, state: FightState, visible: set[str]) -> str | None:
             if any(m in e.text for m in monsters):  # a note about a monster may hold its numbers
                 return None
             return f"  {e.text}"
-    if type(e).__name__ == "HiddenSet":  # Spells & Swords: hiding and being seen (fold.py)
-        target = getattr(e, "target", None)
-        if getattr(e, "hidden", True):
-            return f"  {n(target)} hides." if _pc(state, target) else None
-        return f"  {n(target)} is seen."
-    gm = getattr(e, "gm_line", None)
-    if callable(gm):
-        return gm(state, True)
     return None
 
 
