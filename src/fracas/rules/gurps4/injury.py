@@ -12,7 +12,7 @@ from fracas.rules.gurps4.figure import S, Work, flying, hp_now, mount_of, rider_
 from fracas.rules.gurps4.geometry import path_towards
 from fracas.rules.gurps4.modifiers import Modifier, mod
 from fracas.rules.gurps4.riding import mount_loses_control, riding_base, spook, stay_on, unhorse
-from fracas.rules.gurps4.stats import Attack
+from fracas.rules.gurps4.stats import Attack, GurpsStats
 
 # ---------------------------------------------------------------------------------------- damage
 
@@ -187,18 +187,7 @@ def after_injury(
     ts = S(t)
     now = hp_now(t)
     rider = rider_of(w.state, t)
-    # shock (B419), doubled on critical hit 8 (max -8)
-    shock = 0
-    if inj.injury:
-        shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
-        cap = -4
-        if crit == "double_shock":
-            shock, cap = shock * 2, -8
-        if shock:
-            old = t.conditions["shock"].value if "shock" in t.conditions else 0
-            # several hits add up, to the cap; a cap already passed (double shock, -8) is not undone
-            total = max(min(cap, old), old + shock)
-            w.emit(ev.ConditionAdded(t.id, "shock", None, total, a.id, "gurps4/core/shock B419"))
+    _shock(w, a, t, inj, ts, crit)
     if inj.injury and t.active and t.marks.get("aim"):
         # hurt while aiming: a Will roll or the Aim is lost (B364; reference 1.3)
         r = core.success_roll("Will (keep the Aim)", ts.will, [], w.dice)
@@ -219,6 +208,46 @@ def after_injury(
         w.mark(
             t, "crippled", tuple(t.marks.get("crippled", ())) + (inj.location,), "gurps4/core/crippling B420"
         )
+    fallen = _knockdown(w, a, t, inj, ts, crit)
+    if inj.crippled and ts.mount and inj.location in ("foreleg", "hind_leg", "foot") and not fallen:
+        # after the knockdown roll the crippling calls for at once (B420): the crippled mount falls (B397)
+        mount_loses_control(w, t, mounted.crippled_mount_falls(), "crippled mount falls")
+    # death checks (B419)
+    for k_ in core.death_checks_crossed(before, now, ts.hp):
+        if not t.active and t.status != "unconscious":
+            break
+        r, outcome = core.death_check(ts.ht, w.dice)
+        w.rolled(t.id, r, rule=f"gurps4/core/hp-thresholds B419 (-{k_}xHP)")
+        if outcome != "alive":
+            knocked_out(
+                w, t, "dead" if outcome == "dead" else "mortally wounded", "gurps4/core/hp-thresholds B419"
+            )
+            break
+    if core.automatically_dead(now, ts.hp) and t.status != "dead":
+        knocked_out(w, t, "dead", "gurps4/core/hp-thresholds B419")
+    _knockback(w, a, t, ts, inj, basic, dtype, rider)
+
+
+def _shock(w: Work, a: Combatant, t: Combatant, inj: core.Injury, ts: GurpsStats, crit: str | None) -> None:
+    """Shock (B419), doubled on critical hit 8 (max -8)."""
+    shock = 0
+    if inj.injury:
+        shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
+        cap = -4
+        if crit == "double_shock":
+            shock, cap = shock * 2, -8
+        if shock:
+            old = t.conditions["shock"].value if "shock" in t.conditions else 0
+            # several hits add up, to the cap; a cap already passed (double shock, -8) is not undone
+            total = max(min(cap, old), old + shock)
+            w.emit(ev.ConditionAdded(t.id, "shock", None, total, a.id, "gurps4/core/shock B419"))
+
+
+def _knockdown(
+    w: Work, a: Combatant, t: Combatant, inj: core.Injury, ts: GurpsStats, crit: str | None
+) -> bool:
+    """The knockdown roll a major wound calls for (or a hit ``core.knockdown_needed`` names, B420): stunned
+    (prone, drops what he holds; a rider may fall) or unconscious. True when he is a mount and fell."""
     fallen = False
     major = core.is_major_wound(inj.injury, ts.hp, inj.crippled) or (crit == "major" and inj.penetrating > 0)
     this_shock = core.shock_penalty(inj.injury, ts.hp, ts.high_pain_threshold)
@@ -250,23 +279,20 @@ def after_injury(
                 )
         elif k.outcome == "unconscious":
             knocked_out(w, t, "unconscious", "gurps4/core/knockdown B420")
-    if inj.crippled and ts.mount and inj.location in ("foreleg", "hind_leg", "foot") and not fallen:
-        # after the knockdown roll the crippling calls for at once (B420): the crippled mount falls (B397)
-        mount_loses_control(w, t, mounted.crippled_mount_falls(), "crippled mount falls")
-    # death checks (B419)
-    for k_ in core.death_checks_crossed(before, now, ts.hp):
-        if not t.active and t.status != "unconscious":
-            break
-        r, outcome = core.death_check(ts.ht, w.dice)
-        w.rolled(t.id, r, rule=f"gurps4/core/hp-thresholds B419 (-{k_}xHP)")
-        if outcome != "alive":
-            knocked_out(
-                w, t, "dead" if outcome == "dead" else "mortally wounded", "gurps4/core/hp-thresholds B419"
-            )
-            break
-    if core.automatically_dead(now, ts.hp) and t.status != "dead":
-        knocked_out(w, t, "dead", "gurps4/core/hp-thresholds B419")
-    # knockback (B378); riders are unseated (B397)
+    return fallen
+
+
+def _knockback(
+    w: Work,
+    a: Combatant,
+    t: Combatant,
+    ts: GurpsStats,
+    inj: core.Injury,
+    basic: int,
+    dtype: str,
+    rider: Combatant | None,
+) -> None:
+    """Knockback (B378); riders are unseated (B397)."""
     yards = core.knockback_yards(basic, dtype, ts.st, inj.penetrating > 0)
     if yards and t.active:
         if mount_of(w.state, t) is not None:

@@ -216,14 +216,8 @@ def _armor_dr(
     return dr, drc, flex
 
 
-def build_stats(
-    template: str | None,
-    stats: dict[str, Any],
-    equipment: dict[str, Any],
-    options: dict[str, Any],
-    where: str,
-) -> GurpsStats:
-    """A stat block from a bundled template and the encounter entry's overrides."""
+def _check_entry(template: str | None, stats: dict[str, Any], equipment: dict[str, Any], where: str) -> None:
+    """An encounter entry names a known template or gives stats, and only known stats and equipment."""
     chars, mounts = _templates(), data.mounts()
     if template is None and not stats:
         raise EncounterFileError(f"{where}: give a template ({', '.join(template_names())}) or stats")
@@ -239,6 +233,31 @@ def build_stats(
             raise EncounterFileError(
                 f"{where}.equipment.{key}: unknown; allowed: {', '.join(EQUIPMENT_KEYS)}"
             )
+
+
+def _check_numbers(base: dict[str, Any], skills: dict[str, Any], where: str) -> None:
+    """The four attributes are given (by the template or the entry); stats and skill levels are integers."""
+    for k in ("st", "dx", "iq", "ht"):
+        if k not in base:
+            raise EncounterFileError(f"{where}.stats.{k}: required (no template gives it)")
+    for k in _INT_STATS:
+        if k in base and not isinstance(base[k], int):
+            raise EncounterFileError(f"{where}.stats.{k}: an integer, found {base[k]!r}")
+    for name, lvl in skills.items():
+        if not isinstance(lvl, int):
+            raise EncounterFileError(f"{where}.stats.skills.{name}: an integer level, found {lvl!r}")
+
+
+def build_stats(
+    template: str | None,
+    stats: dict[str, Any],
+    equipment: dict[str, Any],
+    options: dict[str, Any],
+    where: str,
+) -> GurpsStats:
+    """A stat block from a bundled template and the encounter entry's overrides."""
+    chars, mounts = _templates(), data.mounts()
+    _check_entry(template, stats, equipment, where)
     base: dict[str, Any]
     kind = "mount" if template in mounts else "character"
     if kind == "mount":
@@ -268,15 +287,7 @@ def build_stats(
         if not isinstance(stats["skills"], dict):
             raise EncounterFileError(f"{where}.stats.skills: a mapping of skill name to level")
         skills.update(stats["skills"])
-    for k in ("st", "dx", "iq", "ht"):
-        if k not in base:
-            raise EncounterFileError(f"{where}.stats.{k}: required (no template gives it)")
-    for k in _INT_STATS:
-        if k in base and not isinstance(base[k], int):
-            raise EncounterFileError(f"{where}.stats.{k}: an integer, found {base[k]!r}")
-    for name, lvl in skills.items():
-        if not isinstance(lvl, int):
-            raise EncounterFileError(f"{where}.stats.skills.{name}: an integer level, found {lvl!r}")
+    _check_numbers(base, skills, where)
     st_, dx, iq, ht = base["st"], base["dx"], base["iq"], base["ht"]
     speed = float(base.get("basic_speed", (dx + ht) / 4))
     weapons = tuple(equipment.get("weapons", base.get("weapons", ())))
