@@ -77,6 +77,17 @@ GROUPS = {
         options={"minions": True},
     ),
 }
+# tactics that differ from the default only in closing or shooting play as it in reach
+GROUPS["rhombus-tactics"] = copy.deepcopy(GROUPS["rhombus"])
+for c, tactic in zip(
+    [
+        *GROUPS["rhombus-tactics"]["sides"][0]["combatants"],
+        *GROUPS["rhombus-tactics"]["sides"][1]["combatants"],
+    ],
+    ["guard", "hold", "cavalry", "archer"],
+    strict=True,
+):
+    c["tactic"] = tactic
 STATISTICAL = ("rhombus", "wolves")
 
 
@@ -148,6 +159,7 @@ def random_encounter(r: random.Random) -> dict[str, Any]:
 
     def one(cid: str, at: list[int]) -> dict[str, Any]:
         c = {"template": r.choice(TEMPLATES), "id": cid, "at": at, "facing": r.randrange(6)}
+        c["tactic"] = r.choice(["default", "default", "guard", "hold", "cavalry", "ambush", "archer"])
         if r.random() < 0.5:
             c["stats"] = {"weapons": r.sample(MELEE, r.randint(1, 2))}
         return c

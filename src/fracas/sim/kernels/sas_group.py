@@ -16,11 +16,12 @@ Friendly Fire on a side-mate next to the fumbler.
 The per-pair modifiers that never change come from the duel kernel's own tables, built for each pair of
 combatants alone (their facings and places kept: the pair's own Situation, with one foe beside the
 defender); what changes with the others is added in the loop. Anything else is refused with the reason,
-and the simulator runs the engine: other tactics, ranged, entangling or no-damage weapons, a combatant out
-of reach of a foe, a possible trample, mounts, hidden or airborne combatants, the Shield Spell reaction,
-morale, settings, potions, a fight already started. A fight the loop does not finish (a two-handed weapon
-in a single hand, more parts regrowing than it keeps) is handed back and replayed by the engine from the
-kernel's dice, as the duel kernel's.
+and the simulator runs the engine: tactics other than those that play as the default in reach (guard,
+hold, cavalry, ambush and archer differ only in closing or shooting), ranged, entangling or no-damage
+weapons, a combatant out of reach of a foe, a possible trample, mounts, hidden or airborne combatants, the
+Shield Spell reaction, morale, settings, potions, a fight already started. A fight the loop does not
+finish (a two-handed weapon in a single hand, more parts regrowing than it keeps) is handed back and
+replayed by the engine from the kernel's dice, as the duel kernel's.
 """
 
 from __future__ import annotations
@@ -44,6 +45,22 @@ if TYPE_CHECKING:
 
 _STATUS = ("active", "unconscious", "dead")
 MAX_COMBATANTS = 40  # friendly-fire and foe-bonus bits are kept in one 64-bit word per combatant
+
+
+def _plays_as_default(tactic: Any) -> bool:
+    """Whether ``tactic`` proposes, next to every foe, without missiles or hiding, what the default does:
+    guard, hold, cavalry, ambush and archer only choose how to close with a foe or what to do with a missile
+    in hand (SasTactic._closing, the ranged attacks, an archer's withdrawal)."""
+    import dataclasses
+
+    from fracas.rules.sas.tactics import SasTactic
+
+    if not isinstance(tactic, SasTactic):
+        return False
+    plain = dataclasses.replace(
+        tactic, name="default", guard=False, hold=False, cavalry=False, ambush=False, archer=False
+    )
+    return plain == SasTactic()
 
 
 def _obstacles(ruleset: Any, state: FightState) -> list[str]:
@@ -96,8 +113,8 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("a steed, mounted or otherwise marked", c.id)
         if c.hidden or c.altitude or c.pos is None:
             note("hidden, above the ground or without a place", c.id)
-        if c.tactic != "default":
-            note(f"tactic {c.tactic} (it plays the default tactic)", c.id)
+        if not _plays_as_default(ruleset.tactics().get(c.tactic)):
+            note(f"tactic {c.tactic} (it plays the default tactic and those that play as it in reach)", c.id)
         if "shield" in c.stats.spells and state.options.get("auto-reactions", True):
             note("knows the Shield Spell reaction", c.id)
         for w in c.stats.weapons:
