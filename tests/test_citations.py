@@ -390,7 +390,7 @@ def gurps_cited() -> dict[str, str]:
 # rule ids that are not literals where they are cited: enclosing function -> the ids they take
 SAS_DYNAMIC_BASES: dict[str, tuple[str, ...]] = {
     "roll_fumble": ("fumble-hth", "fumble-ranged", "monster-fumbles"),
-    "attack_modifiers": ("confusion", "choke"),
+    "_defender_state": ("confusion", "choke"),
     "action_check": ("actions", "reactions"),
     "_horde": ("dog-pile", "horde-attack"),
     "_check_horde": ("dog-pile", "horde-attack"),
@@ -481,6 +481,22 @@ def sas_cited() -> dict[str, str]:
                     except KeyError:
                         out[f"sas/{base}/{d} (?)"] = where
     return out
+
+
+def test_each_listed_sas_function_still_builds_a_rule_id() -> None:
+    """SAS_DYNAMIC_BASES names functions: one renamed or gone would leave a stale row (its new name fails the
+    walk above)."""
+    builders = {
+        scope
+        for tree in _trees("sas").values()
+        for scope, node in _functions(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "rule"
+        and node.args
+        and not isinstance(node.args[0], ast.Constant)
+    }
+    assert set(SAS_DYNAMIC_BASES) | {"roll_penalties"} <= builders
 
 
 SOURCE_WALKS = {
