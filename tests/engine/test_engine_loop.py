@@ -8,11 +8,11 @@ from fracas.dice.roll import roll_dice
 from fracas.dice.source import RandomDice, ScriptedDice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.contract import FirstChoice, Ruleset
 from fracas.engine.hexgrid import between, distance, line, neighbours
 from fracas.engine.play import Fight, replay
 from fracas.engine.state import Combatant, FightState
-from fracas.engine.tactics import FirstChoice
-from fracas.rules.base import Rule, Ruleset
+from fracas.rules.base import Rule
 
 
 class Toy(Ruleset):

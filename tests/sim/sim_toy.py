@@ -14,9 +14,9 @@ import numpy as np
 
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.contract import FirstChoice, Ruleset
 from fracas.engine.state import Combatant, FightState
-from fracas.engine.tactics import FirstChoice
-from fracas.rules.base import Rule, Ruleset
+from fracas.rules.base import Rule
 from fracas.sim import kernels
 from fracas.sim.stats import Tally
 

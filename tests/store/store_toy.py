@@ -13,11 +13,11 @@ from typing import Any
 from fracas.dice.roll import roll_dice
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.contract import FirstChoice, Ruleset
 from fracas.engine.encounter import assign_ids
 from fracas.engine.state import Combatant, FightState
-from fracas.engine.tactics import FirstChoice
 from fracas.errors import EncounterFileError, IllegalCommand
-from fracas.rules.base import Rule, Ruleset
+from fracas.rules.base import Rule
 
 TEMPLATES: dict[str, dict[str, int]] = {
     "fighter": {"attack": 3, "defense": 4, "health": 14},

@@ -194,7 +194,7 @@ def build_state(spec: EncounterSpec, source: str = "<encounter>") -> FightState:
             except FracasError as exc:  # one line per problem, each with the file
                 errors += [f"{source}: {line}" for line in str(exc).splitlines()]
                 continue
-            if entry.combat_options and not getattr(ruleset, "combat_options", None):
+            if entry.combat_options and not ruleset.combat_options:
                 errors.append(
                     f"{source}: {where}.combat_options: the {spec.ruleset} ruleset has no combat options "
                     f"(found {entry.combat_options!r}; allowed: none)"
@@ -278,8 +278,8 @@ def check_entry(schema: Any, ruleset: Any, entry: CombatantSpec, where: str) -> 
     """Every problem of one entry's ruleset-typed parts: ``options``, ``stats``, ``equipment``, ``tactic``."""
     out = bounds.check(schema.EntryOptions, entry.options, f"{where}.options")
     out += schema.check_stats(entry, where)
-    tactics = ruleset.tactics() if hasattr(ruleset, "tactics") else None
-    if tactics is not None and entry.tactic not in tactics:
+    tactics = ruleset.tactics()
+    if entry.tactic not in tactics:
         out.append(f"{where}.tactic: unknown tactic {entry.tactic!r}; allowed: {', '.join(sorted(tactics))}")
     return out
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 from fracas.engine import events as ev
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 
 def _name(state: FightState, cid: str | None) -> str:

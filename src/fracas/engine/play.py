@@ -17,8 +17,7 @@ from fracas.errors import FracasError, IllegalCommand
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
-    from fracas.engine.tactics import Tactic
-    from fracas.rules.base import Ruleset
+    from fracas.engine.contract import Ruleset, Tactic
 
 Listener = Callable[[list[Event], FightState], None]
 
@@ -44,8 +43,8 @@ class Fight:
     def __post_init__(self) -> None:
         if not self.controllers:
             self.controllers = self.ruleset.tactics()
-        self._status_only = bool(getattr(self.ruleset, "out_by_status_only", False))
-        self._trusted = bool(getattr(self.ruleset, "tactics_legal", False))
+        self._status_only = self.ruleset.out_by_status_only
+        self._trusted = self.ruleset.tactics_legal
 
     # ----- applying -------------------------------------------------------------------------------
     def apply(self, events: list[Event]) -> list[Event]:

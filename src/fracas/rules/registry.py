@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from fracas.errors import RuleNotImplemented, UsageError
 
 if TYPE_CHECKING:
-    from fracas.rules.base import Ruleset
+    from fracas.engine.contract import Ruleset
 
 RULESETS: dict[str, tuple[str, str]] = {
     "ed4": ("fracas.rules.ed4.ruleset", "Earthdawn 4th Edition"),

@@ -35,8 +35,8 @@ from fracas.sim.kernels import find_kernel
 from fracas.sim.stats import Tally, wilson
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 # Spells & Swords has no Wounded event: its Wound Markers are tallied as damage, and its Wounds are the
 # Damage Table's Light and Heavy Wounds (rows 8-18, "Flesh Wound" to "Major Wound": they take days or weeks

@@ -32,8 +32,8 @@ from fracas.store.words import describe
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 MAX_TYPED_FACES = 500
 MAX_ROUND_STEPS = 20_000

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
-from fracas.rules.base import Modifier, Ruleset
+from fracas.engine.contract import Ruleset
+from fracas.rules.base import Modifier
 from fracas.rules.earthdawn.battle_map import covered_yards
 from fracas.rules.earthdawn.combat import Edition, Provider, TestContext
 from fracas.rules.earthdawn.profile import CLOSE_KINDS

@@ -32,7 +32,7 @@ registration of the core's providers and actions, the profiles of an encounter's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from fracas.engine import taken
 from fracas.errors import EncounterFileError
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 class EarthdawnRuleset(EarthdawnShow):
     hex_yards = 2.0
     # is_out reads status only: the engine checks the end after StatusChanged
-    out_by_status_only: ClassVar[bool] = True
+    out_by_status_only = True
 
     def __init__(self) -> None:
         self.step_providers: dict[str, list[Provider]] = {}

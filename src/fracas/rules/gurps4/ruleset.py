@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING, Any
 from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.contract import Ruleset
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand, RuleNotImplemented
 from fracas.rules.actions import Registry
-from fracas.rules.base import OptionalRule, Rule, Ruleset
+from fracas.rules.base import OptionalRule, Rule
 from fracas.rules.cite import catalog
 from fracas.rules.gurps4 import mounted, show, turn
 from fracas.rules.gurps4.attack import AttackManeuver, Feint
@@ -61,8 +62,8 @@ from fracas.rules.gurps4.validate import NOT_IMPLEMENTED_MANEUVERS, Maneuver, ce
 from fracas.rules.gurps4.wait import Wait
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Tactic
     from fracas.engine.encounter import CombatantSpec, EncounterSpec
-    from fracas.engine.tactics import Tactic
 
 __all__ = ["ENTRY_OPTIONS", "MANEUVERS", "RULESET", "GurpsRuleset"]
 

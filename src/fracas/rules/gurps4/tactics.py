@@ -29,7 +29,7 @@ from fracas.rules.gurps4.defense import defense_options
 from fracas.rules.gurps4.stats import Attack
 
 if TYPE_CHECKING:
-    from fracas.rules.base import Ruleset
+    from fracas.engine.contract import Ruleset
     from fracas.rules.gurps4.ruleset import GurpsRuleset
 
 KEEP_AWAY = 8  # horse archers: the closest a foe may come before the mount rides off

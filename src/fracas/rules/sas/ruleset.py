@@ -26,11 +26,12 @@ from typing import Any
 from fracas.dice.source import DiceSource
 from fracas.engine import events as ev
 from fracas.engine.commands import Command, Decision
+from fracas.engine.contract import Ruleset
 from fracas.engine.encounter import CombatantSpec, EncounterSpec, assign_ids
 from fracas.engine.hexgrid import direction_to, distance
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import EncounterFileError, IllegalCommand
-from fracas.rules.base import Modifier, OptionalRule, Rule, Ruleset
+from fracas.rules.base import Modifier, OptionalRule, Rule
 from fracas.rules.sas.actions import ATTACK_ACTIONS
 from fracas.rules.sas.actions.mass import large_against, smaller_than
 from fracas.rules.sas.actions.registry import ACTIONS

@@ -23,8 +23,8 @@ from fracas.rules.sas.fold import hand_over, views_held
 from fracas.rules.sas.tables import tables
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import Combatant, FightState
-    from fracas.rules.base import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import numpy as np
 
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
     from fracas.sim.stats import Tally
 
 

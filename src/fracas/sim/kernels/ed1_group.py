@@ -50,8 +50,8 @@ from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 # Modifier providers the kernel knows, by name: mirrored, or silent in what the builder accepts (no
 # Harried condition without Stun damage, no reserved action without a charger, the tactic attacks active

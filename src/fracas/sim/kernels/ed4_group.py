@@ -47,8 +47,8 @@ from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 # Modifier providers, by function name: mirrored, or silent in every encounter the builder accepts (no
 # declared options, no Stun, grappling, mounts, flight, spells, cover, darkness, hidden combatants).

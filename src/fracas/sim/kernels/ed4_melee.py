@@ -45,8 +45,8 @@ from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import Combatant, FightState
-    from fracas.rules.base import Ruleset
 
 # random words per buffer of the compiled loop (512 kB: stays in the cache)
 WORDS = 1 << 16

@@ -38,8 +38,8 @@ from fracas.sim.kernels import gurps_core as K
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import Combatant, FightState
-    from fracas.rules.base import Ruleset
     from fracas.rules.gurps4.stats import Attack
 
 STATUS = ("active", "unconscious", "dead", "mortally wounded", "unhorsed", "riderless")

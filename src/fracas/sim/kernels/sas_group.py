@@ -40,8 +40,8 @@ from fracas.sim.kernels.sas_melee import _OPTIONS, TRACE_CAP, PrefixDice, SasDue
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 _STATUS = ("active", "unconscious", "dead")
 MAX_COMBATANTS = 40  # friendly-fire and foe-bonus bits are kept in one 64-bit word per combatant

@@ -50,8 +50,8 @@ from fracas.sim.kernels import sas_core as K
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from fracas.engine.contract import Ruleset
     from fracas.engine.state import FightState
-    from fracas.rules.base import Ruleset
 
 _OPTIONS = {"brawl-rule", "auto-reactions", "morale", "minions", "reroll-initiative"}
 _STATUS = ("active", "unconscious", "dead")
