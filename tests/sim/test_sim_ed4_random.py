@@ -1,0 +1,164 @@
+"""The ED4 kernels (``ed4-duel``, ``ed4-group``) against the reference engine on random legal encounters.
+
+random_encounter(seed) builds an encounter from the bundled ED4 templates (characters and creatures,
+src/fracas/rules/ed4/data/) with equipment drawn from the bundled weapons, armor and shields, two or three
+sides of one to three combatants (a duel of neighbours now and then), random facings, the three Initiative
+and wound options drawn on or off, under the whole combat chapter or the core rules alone. Only encounters a
+kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
+others use spells, mounted charges, a dagger the tactic could throw, ...). The seeds are fixed, so the test
+is deterministic.
+
+Statistics (test_random_encounters_agree_with_engine): the kernel's 20,000 fights and the engine's 800
+(FRACAS_SIM_ENGINE_RUNS=N for more) agree on each side's wins, the draws, each combatant's final status,
+each number of rounds and the casualties (fights by how many of a side ended dead, out of the fight), at the
+99.9% level for the encounter's outcomes taken together: each of its m outcomes at 1 - 0.001/m (Bonferroni;
+a random encounter has some forty to eighty, and that many tests at 99.9% each would fail a right kernel
+about one time in fifteen).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+pytest.importorskip("fracas.rules.ed4.ruleset")
+
+from fracas.sim.kernels import find_kernel  # noqa: E402
+from fracas.sim.runner import Scenario, engine_runs, run_seeds, scenario_from_data  # noqa: E402
+
+ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 800))
+KERNEL_RUNS = 20_000
+
+CHARACTERS = ("herekar", "kira", "maloren", "mica", "silar", "thrak", "tomas", "ulm", "brighton", "bandit")
+CREATURES = ("cadaver-man", "ghoul", "griffin", "dyre", "thundra-beast", "ork-scorcher", "war-horse")
+# weapons.toml: close weapons, missile weapons; thrown and entangling ones only come with the templates
+CLOSE = (
+    "short-sword", "broadsword", "battle-axe", "long-spear", "pole-arm", "halberd", "two-handed-sword",
+    "troll-sword", "warhammer", "mace", "spiked-mace",
+)  # fmt: skip
+MISSILE = ("short-bow", "longbow", "elven-warbow", "light-crossbow", "medium-crossbow", "sling")
+ARMOR = (
+    "", "padded-cloth", "leather", "hardened-leather", "hide", "ring-mail", "chain-mail", "plate-mail",
+    "fernweave", "wyvern-skin",
+)  # fmt: skip
+SHIELD = ("", "", "buckler", "footmans-shield", "ferndask", "crystal-raider-shield")
+
+
+def _combatant(rnd: random.Random, cid: str, at: list[int]) -> dict:
+    """A bundled character (now and then with other equipment: a close weapon, maybe a missile weapon,
+    armor, a shield; often a player character) or creature, facing a random way."""
+    entry: dict = {"id": cid, "at": at}
+    if rnd.random() < 0.5:
+        entry["template"] = rnd.choice(CHARACTERS)
+        if rnd.random() < 0.6:
+            weapons = [rnd.choice(CLOSE)] + ([rnd.choice(MISSILE)] if rnd.random() < 0.3 else [])
+            armor, shield = rnd.choice(ARMOR), rnd.choice(SHIELD)
+            entry["equipment"] = {"weapons": weapons, "armor": armor, "shield": shield}
+        if rnd.random() < 0.6:
+            entry["player"] = True
+    else:
+        entry["template"] = rnd.choice(CREATURES)
+    entry["facing"] = rnd.randint(0, 5)
+    return entry
+
+
+def random_encounter(seed: int) -> dict:
+    """A random legal ED4 encounter: two or three sides of one to three bundled templates each (_combatant;
+    a quarter of the two-side ones a duel of neighbours), grouped round a centre per side, a round limit of
+    4 to 15, the Initiative and wound options on or off."""
+    rnd = random.Random(seed)
+    taken: set[tuple[int, int]] = set()
+
+    def free(centre: tuple[int, int]) -> list[int]:
+        while True:
+            h = (centre[0] + rnd.randint(-2, 2), centre[1] + rnd.randint(-2, 2))
+            if h not in taken:
+                taken.add(h)
+                return list(h)
+
+    n_sides = rnd.choice((2, 2, 2, 3))
+    duel = n_sides == 2 and rnd.random() < 0.25
+    centres = [(0, 0), (rnd.randint(2, 7), rnd.randint(-3, 3)), (rnd.randint(-6, -2), rnd.randint(2, 6))]
+    sides = []
+    for s in range(n_sides):
+        combatants = [
+            _combatant(rnd, f"s{s}c{c}", [s, 0] if duel else free(centres[s]))
+            for c in range(1 if duel else rnd.randint(1, 3))
+        ]
+        sides.append({"name": f"Side {s}", "combatants": combatants})
+    options = {o: rnd.random() < 0.5 for o in ("group-initiative", "wound-penalties", "take-the-initiative")}
+    return {
+        "version": 1, "ruleset": "ed4", "name": f"random ED4 encounter {seed}",
+        "max_rounds": rnd.randint(4, 15), "options": options, "sides": sides,
+    }  # fmt: skip
+
+
+def random_scenario(seed: int) -> Scenario:
+    """random_encounter(seed) under the whole chapter, or (one seed in three) the core rules alone."""
+    from fracas.rules.ed4.ruleset import Ed4CoreRuleset
+
+    sc = scenario_from_data(random_encounter(seed))
+    if seed % 3 == 2:
+        return Scenario(Ed4CoreRuleset(), sc.state, sc.name, sc.source)
+    return sc
+
+
+def qualifying(case: int, kernel_name: str):  # noqa: ANN201
+    """The first random scenario from seed 1000 ``case`` up that ``kernel_name`` takes, with its kernel."""
+    for seed in range(1000 * case, 1000 * case + 200):
+        sc = random_scenario(seed)
+        kernel, _ = find_kernel(sc.ruleset, sc.state)
+        if kernel is not None and kernel.name == kernel_name:
+            return seed, sc, kernel
+    raise AssertionError(f"no random encounter from seed {1000 * case} that {kernel_name} takes")
+
+
+def _same(k1: int, n1: int, k2: int, n2: int, z: float) -> bool:
+    """A two-proportion z-test at ``z``, where valid (5 expected in the smaller sample)."""
+    p = (k1 + k2) / (n1 + n2)
+    if p * min(n1, n2) < 5:
+        return True
+    sd = (p * (1 - p) * (1 / n1 + 1 / n2)) ** 0.5
+    return abs(k1 / n1 - k2 / n2) <= z * sd + 1e-12
+
+
+def _outcomes(t, rounds: int) -> dict[str, int]:  # noqa: ANN001
+    out = {f"wins {s}": w for s, w in zip(t.sides, t.wins, strict=True)}
+    out["draws"] = t.draws
+    for cid, st in zip(t.ids, t.status, strict=True):
+        for s in ("active", "unconscious", "dead", "fled"):
+            out[f"{cid} {s}"] = st.get(s, 0)
+    for r in range(1, rounds + 1):
+        out[f"rounds {r}"] = t.rounds.get(r, 0)
+    for side, dead, gone in zip(t.sides, t.side_dead, t.side_out, strict=True):
+        for k in range(len(t.ids) + 1):
+            out[f"{side}: {k} dead"] = dead.get(k, 0)
+            out[f"{side}: {k} out"] = gone.get(k, 0)
+    return out
+
+
+CASES = [(i, "ed4-group") for i in range(24)] + [(i, "ed4-duel") for i in range(24, 32)]
+
+
+@pytest.mark.parametrize(("case", "kernel_name"), CASES)
+def test_random_encounters_agree_with_engine(case: int, kernel_name: str) -> None:
+    seed, sc, kernel = qualifying(case, kernel_name)
+    kt = kernel.run(KERNEL_RUNS, np.random.default_rng(seed))
+    et = engine_runs(sc.ruleset, sc.state, run_seeds(17, seed, ENGINE_RUNS))
+    assert kt.runs == KERNEL_RUNS and et.runs == ENGINE_RUNS
+    ko, eo = _outcomes(kt, sc.state.max_rounds), _outcomes(et, sc.state.max_rounds)
+    z = NormalDist().inv_cdf(1 - 0.0005 / len(ko))
+    bad = [
+        f"{k}: kernel {ko[k] / kt.runs:.4f}, engine {eo[k] / et.runs:.4f}"
+        for k in ko
+        if not _same(ko[k], kt.runs, eo[k], et.runs, z)
+    ]
+    assert not bad, f"seed {seed}: " + "; ".join(bad)
+    assert sum(kt.wins) + kt.draws + kt.wipeouts == kt.runs
+    assert sum(kt.rounds.values()) == kt.runs
+    assert all(sum(s.values()) == kt.runs for s in kt.status)
