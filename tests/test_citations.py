@@ -305,7 +305,7 @@ def test_every_key_the_earthdawn_code_cites_is_in_the_catalog(edition: str) -> N
 @cache
 def _gurps_dynamic() -> dict[tuple[str, str], tuple[str, ...]]:
     from fracas.rules.gurps4 import data
-    from fracas.rules.gurps4.combat import ATTACK_MANEUVERS
+    from fracas.rules.gurps4.figure import ATTACK_MANEUVERS
 
     return {
         ("attack.py", "maneuver"): ATTACK_MANEUVERS,

@@ -9,7 +9,8 @@ from scripted import RS, duel, fight_of, offered, play, rolls
 from fracas.dice.source import ScriptedDice
 from fracas.engine.commands import Command
 from fracas.rules.gurps4 import core
-from fracas.rules.gurps4.combat import riding_base, shock_now
+from fracas.rules.gurps4.figure import shock_now
+from fracas.rules.gurps4.riding import riding_base
 from fracas.rules.gurps4.validate import movement_allowance
 
 ARCHER = {"template": "horse_archer", "id": "archer", "at": [0, 0]}  # Dodge 9, Move 6, HP 11, no shield
@@ -88,7 +89,8 @@ def test_a_double_shock_is_not_cut_back_by_a_later_hit() -> None:
     # Critical Hit Table 8: double shock, max -8 (B556); a later ordinary hit adds to it (B419: shock from
     # several hits adds up) and cannot lower it to the ordinary cap of -4 (the old code did: -8 -> -4)
     from fracas.engine import events as ev
-    from fracas.rules.gurps4.combat import Work, after_injury, scratch
+    from fracas.rules.gurps4.figure import Work, scratch
+    from fracas.rules.gurps4.injury import after_injury
 
     f = duel(ARCHER, SPEAR)
     f.apply([ev.ConditionAdded("archer", "shock", None, -8, "spear", "gurps4/core/shock B419")])

@@ -281,7 +281,7 @@ def test_a_passenger_stays_on_by_the_controlling_riders_default_riding_when_he_h
             {"name": "B", "combatants": [{"template": "spearman", "id": "foot", "at": [3, 0]}]},
         ]
     )  # fmt: skip
-    from fracas.rules.gurps4.combat import riding_base
+    from fracas.rules.gurps4.riding import riding_base
 
     assert f.state.combatants["horse"].marks["passenger"] == "pillion"
     base, mods = riding_base(f.state, f.state.combatants["pillion"])

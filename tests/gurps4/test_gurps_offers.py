@@ -11,7 +11,7 @@ from fracas.engine.commands import Command
 from fracas.engine.play import Fight
 from fracas.errors import IllegalCommand
 from fracas.rules.gurps4 import core
-from fracas.rules.gurps4.combat import attack_roll_parts
+from fracas.rules.gurps4.attack_roll import attack_roll_parts
 
 # Spear 1 (thrust 1 - 0 = 1): every spear attack is below 3; the punch and kick (DX 11, B271) are not
 HOPELESS = {"template": "spearman", "id": "spear", "at": [0, 0], "stats": {"skills": {"Spear": 1}}}

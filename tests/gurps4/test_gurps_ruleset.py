@@ -266,7 +266,7 @@ def test_passenger_costs_the_controller_one_riding() -> None:
         ]},
         {"name": "B", "combatants": [{"template": "spearman", "id": "s", "at": [4, 0]}]},
     ])  # fmt: skip
-    from fracas.rules.gurps4.combat import riding_base, riding_skill
+    from fracas.rules.gurps4.riding import riding_base, riding_skill
 
     st = f.state
     assert st.combatants["h"].marks["rider"] == "k" and st.combatants["h"].marks["passenger"] == "p"

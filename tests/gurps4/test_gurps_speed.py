@@ -12,8 +12,8 @@ from fracas.dice.source import RandomDice
 from fracas.engine import encounter
 from fracas.engine.events import to_json
 from fracas.engine.play import Fight
-from fracas.rules.gurps4.combat import ATTACK_KEY
 from fracas.rules.gurps4.defense import DEFENSES_KEY, _defense_options, defense_options
+from fracas.rules.gurps4.figure import ATTACK_KEY
 from fracas.rules.gurps4.ruleset import GurpsRuleset
 from fracas.rules.registry import get_ruleset
 

@@ -12,24 +12,12 @@ from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.gurps4 import core, data, mounted
-from fracas.rules.gurps4.combat import (
-    ATTACK_MANEUVERS,
-    S,
-    Work,
-    apply_hit,
-    attack_roll_parts,
-    in_reach,
-    max_range,
-    mount_loses_control,
-    mount_of,
-    move_figure,
-    range_yards,
-    rider_of,
-    riding_base,
-    shock_now,
-    spook,
-)
+from fracas.rules.gurps4.attack_roll import attack_roll_parts
 from fracas.rules.gurps4.defense import offer_defense
+from fracas.rules.gurps4.figure import ATTACK_MANEUVERS, S, Work, mount_of, rider_of, shock_now
+from fracas.rules.gurps4.geometry import in_reach, max_range, move_figure, range_yards
+from fracas.rules.gurps4.injury import apply_hit
+from fracas.rules.gurps4.riding import mount_loses_control, riding_base, spook
 from fracas.rules.gurps4.stats import Attack
 from fracas.rules.gurps4.turn import end_turn
 from fracas.rules.gurps4.validate import (

@@ -12,20 +12,11 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.gurps4 import aerial, core, mounted
 from fracas.rules.gurps4.attack import follow_up
-from fracas.rules.gurps4.combat import (
-    ATTACK_KEY,
-    S,
-    Work,
-    apply_hit,
-    dodge_now,
-    flying,
-    mount_of,
-    move_figure,
-    path_towards,
-    scratch,
-    unhorse,
-)
 from fracas.rules.gurps4.defense import defense_options, defense_value
+from fracas.rules.gurps4.figure import ATTACK_KEY, S, Work, dodge_now, flying, mount_of, scratch
+from fracas.rules.gurps4.geometry import move_figure, path_towards
+from fracas.rules.gurps4.injury import apply_hit
+from fracas.rules.gurps4.riding import unhorse
 from fracas.rules.gurps4.validate import Maneuver
 
 

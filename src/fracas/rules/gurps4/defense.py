@@ -11,17 +11,10 @@ from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.gurps4 import aerial, core, data, mounted
-from fracas.rules.gurps4.combat import (
-    ATTACK_KEY,
-    S,
-    Work,
-    dodge_now,
-    flying,
-    height_ft,
-    mount_of,
-    riding_skill,
-)
+from fracas.rules.gurps4.figure import ATTACK_KEY, S, Work, dodge_now, flying, mount_of
+from fracas.rules.gurps4.geometry import height_ft
 from fracas.rules.gurps4.modifiers import Modifier, mod
+from fracas.rules.gurps4.riding import riding_skill
 from fracas.rules.gurps4.stats import Attack
 
 DEFENSES_KEY = "gurps4.defense_options"

@@ -13,18 +13,8 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.gurps4 import aerial, core
 from fracas.rules.gurps4.attack import wait_interrupts
-from fracas.rules.gurps4.combat import (
-    S,
-    Work,
-    flying,
-    look,
-    max_range,
-    mount_of,
-    move_figure,
-    move_now,
-    path_towards,
-    range_yards,
-)
+from fracas.rules.gurps4.figure import S, Work, flying, look, mount_of, move_now
+from fracas.rules.gurps4.geometry import max_range, move_figure, path_towards, range_yards
 from fracas.rules.gurps4.turn import end_turn
 from fracas.rules.gurps4.validate import (
     Maneuver,

@@ -38,14 +38,9 @@ from fracas.rules.base import OptionalRule, Rule
 from fracas.rules.cite import catalog
 from fracas.rules.gurps4 import mounted, show, turn
 from fracas.rules.gurps4.attack import AttackManeuver, Feint
-from fracas.rules.gurps4.combat import (
-    ATTACK_KEY,
-    S,
-    Work,
-    scratch,
-)
 from fracas.rules.gurps4.defend import Defend
 from fracas.rules.gurps4.defense import carry_defense_options
+from fracas.rules.gurps4.figure import ATTACK_KEY, S, Work, scratch
 from fracas.rules.gurps4.maneuvers import (
     Aim,
     AllOutDefense,

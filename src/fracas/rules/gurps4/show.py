@@ -9,7 +9,8 @@ from fracas.engine import events as ev
 from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.gurps4 import core
-from fracas.rules.gurps4.combat import ATTACK_MANEUVERS, S, attack_roll_parts, dodge_now, hp_now, move_now
+from fracas.rules.gurps4.attack_roll import attack_roll_parts
+from fracas.rules.gurps4.figure import ATTACK_MANEUVERS, S, dodge_now, hp_now, move_now
 
 
 def narrate(event: ev.Event, state: FightState) -> str | None:

@@ -16,16 +16,10 @@ from fracas.engine.hexgrid import distance, ring
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import FracasError
 from fracas.rules.gurps4 import core
-from fracas.rules.gurps4.combat import (
-    S,
-    attack_roll_parts,
-    in_reach,
-    max_range,
-    mount_of,
-    range_yards,
-    rider_of,
-)
+from fracas.rules.gurps4.attack_roll import attack_roll_parts
 from fracas.rules.gurps4.defense import defense_options
+from fracas.rules.gurps4.figure import S, mount_of, rider_of
+from fracas.rules.gurps4.geometry import in_reach, max_range, range_yards
 from fracas.rules.gurps4.stats import Attack
 
 if TYPE_CHECKING:

@@ -9,15 +9,8 @@ from fracas.engine.commands import Decision
 from fracas.engine.hexgrid import distance
 from fracas.engine.state import Combatant, FightState
 from fracas.rules.gurps4 import core, mounted
-from fracas.rules.gurps4.combat import (
-    ATTACK_KEY,
-    ATTACK_MANEUVERS,
-    S,
-    Work,
-    hp_now,
-    knocked_out,
-    scratch,
-)
+from fracas.rules.gurps4.figure import ATTACK_KEY, ATTACK_MANEUVERS, S, Work, hp_now, scratch
+from fracas.rules.gurps4.injury import knocked_out
 
 STUN_RULE = "gurps4/core/stun B420"
 

@@ -13,18 +13,10 @@ from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand, RuleNotImplemented
 from fracas.rules.actions import Action
 from fracas.rules.gurps4 import aerial, core, mounted
-from fracas.rules.gurps4.combat import (
-    S,
-    Work,
-    flying,
-    in_reach,
-    mount_of,
-    move_now,
-    path_towards,
-    riding_skill,
-    shock_now,
-)
+from fracas.rules.gurps4.figure import S, Work, flying, mount_of, move_now, shock_now
+from fracas.rules.gurps4.geometry import in_reach, path_towards
 from fracas.rules.gurps4.modifiers import Modifier
+from fracas.rules.gurps4.riding import riding_skill
 from fracas.rules.gurps4.stats import Attack
 
 NOT_IMPLEMENTED_MANEUVERS: dict[str, str] = {}

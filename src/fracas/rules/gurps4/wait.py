@@ -10,17 +10,9 @@ from fracas.engine.commands import Command
 from fracas.engine.state import Combatant, FightState
 from fracas.errors import IllegalCommand
 from fracas.rules.gurps4 import core, mounted
-from fracas.rules.gurps4.combat import (
-    S,
-    Work,
-    attack_roll_parts,
-    in_reach,
-    look,
-    look_at,
-    max_range,
-    range_yards,
-    rider_of,
-)
+from fracas.rules.gurps4.attack_roll import attack_roll_parts
+from fracas.rules.gurps4.figure import S, Work, look, look_at, rider_of
+from fracas.rules.gurps4.geometry import in_reach, max_range, range_yards
 from fracas.rules.gurps4.stats import Attack
 from fracas.rules.gurps4.turn import end_turn
 from fracas.rules.gurps4.validate import Maneuver, attack_of, check_ready
