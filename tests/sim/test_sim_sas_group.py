@@ -68,8 +68,12 @@ GROUPS = {
         [_at("fighter", "a", [0, 0]), _at("priest", "b", [1, 0])],
         [_at("goblin-boss", "x", [0, 1]), _at("goblin", "y", [1, -1])],
     ),
-    # three wolves round a fighter: MONSTER FUMBLES 4-5 (each foe's bonus once), flank and behind
-    "wolves": group([_at("fighter", "f", [0, 0])], [_at("wolf", f"w{i}", RING[2 * i]) for i in range(3)]),
+    # three wolves round a fighter with two healing potions: MONSTER FUMBLES 4-5 (each foe's bonus once),
+    # flank and behind, Quaff
+    "wolves": group(
+        [_at("fighter", "f", [0, 0], equipment={"potions": 2})],
+        [_at("wolf", f"w{i}", RING[2 * i]) for i in range(3)],
+    ),
     # six Minion goblins round a fighter: Surrounded, Friendly Fire among them, Stand Up among six foes
     "ring-of-minions": group(
         [_at("fighter", "f", [0, 0])],
@@ -135,7 +139,7 @@ def test_engine_replays_group_kernel_fights_face_by_face(name: str) -> None:
         assert statuses == [("active", "unconscious", "dead")[int(out[2 + 4 * i])] for i in range(n)]
     assert "sas/fumble-hth/friendly-fire" in seen  # the fights reach what only a group brings
     if name == "wolves":
-        assert "sas/monster-fumbles/foes-attack-bonus" in seen
+        assert "sas/monster-fumbles/foes-attack-bonus" in seen and "sas/setting/potion_heal" in seen
     # the whole tally (markers dealt and taken, Wounds, rounds, casualties) of 150 fights
     assert k.run_seeds(seeds).to_json() == k.replay([int(s) for s in seeds]).to_json()
 
@@ -160,6 +164,8 @@ def random_encounter(r: random.Random) -> dict[str, Any]:
     def one(cid: str, at: list[int]) -> dict[str, Any]:
         c = {"template": r.choice(TEMPLATES), "id": cid, "at": at, "facing": r.randrange(6)}
         c["tactic"] = r.choice(["default", "default", "guard", "hold", "cavalry", "ambush", "archer"])
+        if r.random() < 0.4:
+            c["equipment"] = {"potions": r.randint(1, 3)}
         if r.random() < 0.5:
             c["stats"] = {"weapons": r.sample(MELEE, r.randint(1, 2))}
         return c

@@ -19,7 +19,8 @@ defender); what changes with the others is added in the loop. Anything else is r
 and the simulator runs the engine: tactics other than those that play as the default in reach (guard,
 hold, cavalry, ambush and archer differ only in closing or shooting), ranged, entangling or no-damage
 weapons, a combatant out of reach of a foe, a possible trample, mounts, hidden or airborne combatants, the
-Shield Spell reaction, morale, settings, potions, a fight already started. A fight the loop does not
+Shield Spell reaction, morale, settings, a fight already started. Healing potions are quaffed as the
+tactic does (more than half the Wound Level in markers). A fight the loop does not
 finish (a two-handed weapon in a single hand, more parts regrowing than it keeps) is handed back and
 replayed by the engine from the kernel's dice, as the duel kernel's.
 """
@@ -36,7 +37,7 @@ from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.kernels import sas_core as K
 from fracas.sim.kernels import sas_group_core as G
-from fracas.sim.kernels.sas_melee import _OPTIONS, TRACE_CAP, PrefixDice, SasDuelKernel, _check_tables
+from fracas.sim.kernels.sas_melee import _OPTIONS, TRACE_CAP, PrefixDice, SasDuelKernel, _check_tables, _nds
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
@@ -107,7 +108,8 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             found[what].append(who)
 
     for c in cs:
-        if c.status != "active" or c.conditions or any(c.counters.values()):
+        counters = {k for k, v in c.counters.items() if v and k != "potions"}
+        if c.status != "active" or c.conditions or counters:
             note("not a fresh combatant (hurt, held, potions...)", c.id)
         if c.stats.mount or set(c.marks) != {"weapon"} or c.marks["weapon"] != c.stats.weapons[0]:
             note("a steed, mounted or otherwise marked", c.id)
@@ -189,6 +191,7 @@ class SasGroupKernel:
     def _tables(self, ruleset: Any, state: FightState, cs: list[Any]) -> None:
         from fracas.rules.sas.fold import view
         from fracas.rules.sas.procedures.initiative import initiative_bonus
+        from fracas.rules.sas.settings import settings_of
         from fracas.rules.sas.tables import tables
 
         t = tables()
@@ -235,6 +238,7 @@ class SasGroupKernel:
         GP[G.G_N] = n
         GP[G.G_MW] = mw
         GP[G.G_NB] = nb
+        GP[G.G_HEAL_N], GP[G.G_HEAL_S] = _nds(settings_of(state).potion_heal)
         GP[G.G_SUR] = sur.value
         GP[G.G_SUR_MIN] = sur.min_foes
         for s, side in enumerate(self.sides):
@@ -244,6 +248,7 @@ class SasGroupKernel:
         for i, c in enumerate(cs):
             GS[i, G.GS_SIDE] = self.sides.index(c.side)
             GS[i, G.GS_RANK] = rank[c.id]
+            GS[i, G.GS_POTIONS0] = c.count("potions")
             if c.stats.shield != "none":
                 line = A[f"{c.stats.shield}-shield"]
                 GS[i, G.GS_SHIELD] = line.value

@@ -147,7 +147,9 @@ G_SUR = 1  # ATTACK TABLE MODIFIERS Defender Surrounded: its value
 G_SUR_MIN = 2  # and the foes it takes
 G_MW = 3  # weapons + "unarmed" of the combatant with most (GA, GD)
 G_NB = 4  # brawl indices (B_WEAPON, B_PLAIN, the rows)
-NG = 5  # then each side's lowest Initiative bonus (GP[NG + side])
+G_HEAL_N = 5  # Quaff: the dice of the markers a healing potion removes (setting potion_heal, nDs)
+G_HEAL_S = 6
+NG = 7  # then each side's lowest Initiative bonus (GP[NG + side])
 
 # per combatant (GS[i, ...])
 GS_SIDE = 0  # 0 or 1
@@ -156,7 +158,9 @@ GS_SHIELD = 2  # the shield line's value (a Defense: negative)
 GS_SHIELD_MAX = 3  # attacks per turn it defends against (0: all)
 GS_USED = 4  # attacks on it this side turn (attack.attack's shield_used)
 GS_FB = 5  # foes who have had its Monster Fumble 4-5 bonus (bits; attack.foe_bonus_view)
-NGS = 6
+GS_POTIONS0 = 6  # healing potions carried at the start
+GS_POTIONS = 7  # and left
+NGS = 8
 
 
 @_jit()
@@ -386,6 +390,7 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
         X[i, X_LAST_ATTACK] = -99
         X[i, X_FIRST_STRIKE] = -99
         GS[i, GS_FB] = 0
+        GS[i, GS_POTIONS] = GS[i, GS_POTIONS0]
     max_rounds = P[P_MAX_ROUNDS]
     batch = 0
     # side INITIATIVE once for the combat: 1D20 + the side's lowest Initiative bonus, ties rolled again
@@ -451,6 +456,13 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
                     tot += P[P_PER_FOE] * _foes_active(GS, X, n, a)
                     if face == 20 or (face != 1 and tot >= P[P_EASY]):
                         X[a, CU + C_DOWN] = NONE
+                elif GS[a, GS_POTIONS] > 0 and X[a, X_MARKERS] * 2 > X[a, S_WL]:
+                    # Quaff (the tactic, more than half his Wound Level in markers): the markers go at once
+                    GS[a, GS_POTIONS] -= 1
+                    heal = _dice(G, tr, GP[G_HEAL_N], GP[G_HEAL_S])
+                    X[a, X_MARKERS] -= min(heal, X[a, X_MARKERS])
+                    if X[a, X_DYING] != NONE and X[a, X_MARKERS] < X[a, S_WL]:
+                        X[a, X_DYING] = NONE
                 elif _next(X, a, K_MISS_ATTACK, rnd):
                     X[a, NV + K_MISS_ATTACK] = 0  # Dazed, Gut Punch, Monster Fumble: the attack is lost
                     X[a, NU + K_MISS_ATTACK] = NONE
