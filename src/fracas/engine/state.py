@@ -199,9 +199,6 @@ class Grid:
             else:
                 del standing[pos]
 
-    def ids_at(self, h: Hex) -> list[str]:
-        return self.at.get(h) or []
-
 
 @dataclass(slots=True)
 class FightState:
@@ -253,10 +250,6 @@ class FightState:
 
     def on_side(self, side: str) -> list[Combatant]:
         return [c for c in self.combatants.values() if c.side == side]
-
-    def enemies_of(self, cid: str) -> list[Combatant]:
-        side = self.combatants[cid].side
-        return [c for c in self.combatants.values() if c.side != side]
 
     def occupied(self, except_id: str | None = None) -> set[Hex]:
         return {

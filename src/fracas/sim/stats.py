@@ -100,10 +100,6 @@ class Tally:
         if not self.wounds:
             self.wounds = [0] * k
 
-    @classmethod
-    def empty_like(cls, other: Tally) -> Tally:
-        return cls(other.ids, other.sides)
-
     def merge(self, other: Tally) -> Tally:
         if other.ids != self.ids or other.sides != self.sides:
             raise ValueError("cannot merge tallies of different encounters")

@@ -21,7 +21,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from fracas.errors import EncounterFileError
-from fracas.rules.earthdawn.battle_map import hexes
 
 AttackKind = Literal["melee", "unarmed", "natural", "missile", "thrown", "spell"]
 Against = Literal["physical", "mystic", "social"]
@@ -57,13 +56,6 @@ class AttackProfile:
     @property
     def close(self) -> bool:
         return self.kind in CLOSE_KINDS
-
-    @property
-    def reach_hexes(self) -> int:
-        """Longest distance in hexes (1 for close combat; the long range in hexes, rounded up, p.372)."""
-        if self.close or self.long is None:
-            return 1
-        return hexes(self.long)
 
 
 @dataclass(frozen=True, slots=True)
