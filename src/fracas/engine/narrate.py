@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fracas.engine import events as ev
@@ -64,6 +65,26 @@ def counter_words(counter: str, delta: int) -> str:
     return words[0 if delta >= 0 else 1].format(n=n, s="" if n == 1 else "s")
 
 
+def _rolled_line(event: ev.Rolled, n: Callable[[str | None], str]) -> str:
+    """A roll: the test, its dice and total, what it is against, its outcome, extra successes, modifiers."""
+    what = f"step {event.step}" if event.step is not None else event.expr
+    tgt = f" vs {n(event.target)}" if event.target else ""
+    against = ""
+    if event.dn is not None and event.under:  # roll under: "12, needs 10 or less", not "12 <= DN 10"
+        of = f" ({event.against})" if event.against else ""
+        against = f", needs {event.dn} or less{of}"
+    elif event.dn is not None:
+        label = f"{event.against} " if event.against else "DN "
+        against = f" vs {label}{event.dn}"
+    outcome = f" -> {event.outcome}" if event.outcome else ""
+    extra = f", {event.extra} extra success{'es' if event.extra != 1 else ''}" if event.extra else ""
+    mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
+    return (
+        f"  {n(event.actor)}: {event.test}{tgt}, {what} ({faces_text(event.roll)}) = {event.total}"
+        f"{against}{outcome}{extra}{mods}"
+    )
+
+
 def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) -> str | None:
     """A line for ``event`` (None: nothing worth a line)."""
     if ruleset is not None:
@@ -93,22 +114,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.TurnStarted():
             return None
         case ev.Rolled():
-            what = f"step {event.step}" if event.step is not None else event.expr
-            tgt = f" vs {n(event.target)}" if event.target else ""
-            against = ""
-            if event.dn is not None and event.under:  # roll under: "12, needs 10 or less", not "12 <= DN 10"
-                of = f" ({event.against})" if event.against else ""
-                against = f", needs {event.dn} or less{of}"
-            elif event.dn is not None:
-                label = f"{event.against} " if event.against else "DN "
-                against = f" vs {label}{event.dn}"
-            outcome = f" -> {event.outcome}" if event.outcome else ""
-            extra = f", {event.extra} extra success{'es' if event.extra != 1 else ''}" if event.extra else ""
-            mods = f" [{modifiers_text(event.modifiers)}]" if event.modifiers else ""
-            return (
-                f"  {n(event.actor)}: {event.test}{tgt}, {what} ({faces_text(event.roll)}) = {event.total}"
-                f"{against}{outcome}{extra}{mods}"
-            )
+            return _rolled_line(event, n)
         case ev.Moved():
             if not event.path:
                 return None

@@ -135,6 +135,75 @@ def _last_turn_round(state: FightState, target: Combatant) -> int:
     return state.round if target.id in state.acted else state.round - 1
 
 
+def _brawl_rule(
+    b: EventBuilder,
+    state: FightState,
+    c: Combatant,
+    att: Fighter,
+    dfn: Fighter,
+    sit: Situation,
+    dice: DiceSource,
+) -> Situation:
+    """THE BRAWL RULE: when it applies, 1D20 under 10 turns the attack into a Random Brawl Attack (1D60; a
+    row that needs two free hands gives way to its substitute). The situation the attack is made in."""
+    weapon = tables().weapons[sit.weapon or att.wielded]
+    if not (
+        state.options.get("brawl-rule", True)
+        and brawl_applies(att, dfn, sit.ranged)
+        and not sit.horde
+        and not sit.dog_pile
+        and sit.brawl is None
+        and not sit.disarm
+        and not att.mounted_on
+        and not dfn.mounted_on
+    ):
+        return sit
+    bd = brawl_roll(dice, settings_of(state))
+    b.events.append(
+        ev.Rolled(
+            c.id,
+            "Brawl Rule",
+            bd.trigger,
+            {"dice": [[-20, bd.trigger]], "total": bd.trigger},
+            expr="1d20",
+            dn=10,
+            under=True,
+            outcome="Random Brawl Attack" if bd.brawl else "weapon attack",
+            rule=rule("brawl-rule"),
+        )
+    )
+    if bd.brawl:
+        row = bd.row
+        if row is not None:
+            free = (
+                hands_left(c)[0]
+                - (0 if att.wielded == "unarmed" else weapon.hands)
+                - (1 if att.stats.shield != "none" else 0)
+            )
+            sub = two_hand_substitute(row, free)
+            if sub is not row and sub is not None:
+                b.note(
+                    f"{row.label} needs two free hands: {sub.label} instead",
+                    c.id,
+                    rule("random-brawl"),
+                )
+            row = sub
+        label = row.label if row is not None else "an unmodified Brawl Attack (row not in the data)"
+        b.events.append(
+            ev.Rolled(
+                c.id,
+                "Random Brawl Attacks",
+                bd.face or 0,
+                {"dice": [[-60, bd.face or 0]], "total": bd.face or 0},
+                expr="1d60",
+                outcome=label,
+                rule=bd.rule,
+            )
+        )
+        sit = dataclasses.replace(sit, brawl=row, brawl_plain=row is None)
+    return sit
+
+
 def attack(
     b: EventBuilder,
     state: FightState,
@@ -148,7 +217,6 @@ def attack(
 ) -> AttackResult | None:
     """One attack roll and, if it hits, its damage roll; what they do is held until the side has
     attacked (``immediate`` for out-of-order attacks)."""
-    t = tables()
     if next_value(c, "miss_attack", state.round):
         b.note(
             f"{c.name} misses this attack (Dazed, winded or lost track).",
@@ -165,60 +233,7 @@ def attack(
     dfn, foe_bonus = foe_bonus_view(dfn, b.mark(target.id, "foe_bonus_used"), c.id)
     effects: list[Effect] = []
     # THE BRAWL RULE, rolled before the attack roll
-    weapon = t.weapons[sit.weapon or att.wielded]
-    if (
-        state.options.get("brawl-rule", True)
-        and brawl_applies(att, dfn, sit.ranged)
-        and not sit.horde
-        and not sit.dog_pile
-        and sit.brawl is None
-        and not sit.disarm
-        and not att.mounted_on
-        and not dfn.mounted_on
-    ):
-        bd = brawl_roll(dice, settings_of(state))
-        b.events.append(
-            ev.Rolled(
-                c.id,
-                "Brawl Rule",
-                bd.trigger,
-                {"dice": [[-20, bd.trigger]], "total": bd.trigger},
-                expr="1d20",
-                dn=10,
-                under=True,
-                outcome="Random Brawl Attack" if bd.brawl else "weapon attack",
-                rule=rule("brawl-rule"),
-            )
-        )
-        if bd.brawl:
-            row = bd.row
-            if row is not None:
-                free = (
-                    hands_left(c)[0]
-                    - (0 if att.wielded == "unarmed" else weapon.hands)
-                    - (1 if att.stats.shield != "none" else 0)
-                )
-                sub = two_hand_substitute(row, free)
-                if sub is not row and sub is not None:
-                    b.note(
-                        f"{row.label} needs two free hands: {sub.label} instead",
-                        c.id,
-                        rule("random-brawl"),
-                    )
-                row = sub
-            label = row.label if row is not None else "an unmodified Brawl Attack (row not in the data)"
-            b.events.append(
-                ev.Rolled(
-                    c.id,
-                    "Random Brawl Attacks",
-                    bd.face or 0,
-                    {"dice": [[-60, bd.face or 0]], "total": bd.face or 0},
-                    expr="1d60",
-                    outcome=label,
-                    rule=bd.rule,
-                )
-            )
-            sit = dataclasses.replace(sit, brawl=row, brawl_plain=row is None)
+    sit = _brawl_rule(b, state, c, att, dfn, sit, dice)
     # Shield Spell reaction
     if state.options.get("auto-reactions", True) and "shield" in target.stats.spells:
         sit = shield_spell(b, state, target, sit, dice)

@@ -261,6 +261,22 @@ def _natural(weapon: str) -> bool:
 _LOST = {(False, False): (), (True, False): ("leg",), (False, True): ("arm",), (True, True): ("leg", "arm")}
 
 
+_BODY_AND_GEAR = frozenset(
+    (
+        "hurt",
+        "broken",
+        "permanent",
+        "drop-weapon",
+        "drop-shield",
+        "weapon-breaks",
+        "regrow",
+        "lost-limb",
+        "mute",
+    )
+)
+"""The effect kinds ``EventBuilder._fold_body_and_gear`` folds."""
+
+
 class EventBuilder:
     """Turns effects into engine events, accumulating changes to the same mark within one batch."""
 
@@ -385,6 +401,8 @@ class EventBuilder:
             k = e.kind
             if k == "markers":
                 self._fold_markers(t, e)
+            elif k in _BODY_AND_GEAR:
+                self._fold_body_and_gear(t, e, rnd)
             elif k == "burn-markers":
                 self.add_counter(t, "markers", e.value, e.why, e.rule)
                 self.add_counter(t, "burn_markers", e.value, e.why, e.rule)
@@ -395,8 +413,6 @@ class EventBuilder:
                     self.set_status(t, "unconscious", e.rule)
             elif k == "remove-condition":
                 self.remove_condition(t, e.name, e.why, e.rule)
-            elif k in ("hurt", "broken", "permanent"):
-                self.set_mark(t, k, (*self.mark(t, k, ()), e.name), e.rule)
             elif k == "bleed":
                 self.add_counter(t, "bleeds", e.value, e.why, e.rule)
                 death = rnd + (e.rounds or 10**6)
@@ -414,21 +430,8 @@ class EventBuilder:
             elif k == "stat":
                 if e.name in ("strength", "appearance"):
                     self.add_counter(t, f"{e.name}_loss", -e.value, e.why, e.rule)
-            elif k == "drop-weapon":
-                self._fold_drop_weapon(t, e)
-            elif k == "drop-shield":
-                self.set_mark(t, "shield_dropped", True, e.rule)
-            elif k == "weapon-breaks":
-                self._fold_weapon_breaks(t, e)
-            elif k == "regrow":  # (part, "hurt"/"broken", the round at whose end it is whole)
-                entry = (e.name, e.why, rnd + e.value)
-                self.set_mark(t, "regrowing", (*self.mark(t, "regrowing", ()), entry), e.rule)
-            elif k == "lost-limb":
-                self.set_mark(t, f"lost_{e.name}", True, e.rule)
             elif k == "save-reroll":
                 self.add_counter(t, "save_rerolls", e.value or 1, e.why, e.rule)
-            elif k == "mute":
-                self.set_mark(t, "mute", True, e.rule)
             elif k == "fumble":
                 self.note(f"{self.state.combatants[t].name} fumbles: {e.why}", t, e.rule)
             elif k in ("friendly-fire", "knocked-back", "scatter", "remove-broken"):
@@ -436,6 +439,26 @@ class EventBuilder:
                 pass
             else:  # pragma: no cover - every kind of EffectKind is listed above
                 raise ValueError(f"effect {EffectKind.of(k).text!r} is not folded")
+
+    def _fold_body_and_gear(self, t: str, e: Effect, rnd: int) -> None:
+        """What befalls his body and gear, kept in marks: hurt, broken and lost parts, a part that regrows,
+        muteness, a weapon or shield dropped or broken."""
+        k = e.kind
+        if k in ("hurt", "broken", "permanent"):
+            self.set_mark(t, k, (*self.mark(t, k, ()), e.name), e.rule)
+        elif k == "drop-weapon":
+            self._fold_drop_weapon(t, e)
+        elif k == "drop-shield":
+            self.set_mark(t, "shield_dropped", True, e.rule)
+        elif k == "weapon-breaks":
+            self._fold_weapon_breaks(t, e)
+        elif k == "regrow":  # (part, "hurt"/"broken", the round at whose end it is whole)
+            entry = (e.name, e.why, rnd + e.value)
+            self.set_mark(t, "regrowing", (*self.mark(t, "regrowing", ()), entry), e.rule)
+        elif k == "lost-limb":
+            self.set_mark(t, f"lost_{e.name}", True, e.rule)
+        elif k == "mute":
+            self.set_mark(t, "mute", True, e.rule)
 
     def _fold_markers(self, t: str, e: Effect) -> None:
         """Wound Markers given (a Damaged event) or healed (Burn Markers healed with them)."""

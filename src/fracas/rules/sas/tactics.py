@@ -145,7 +145,6 @@ class SasTactic:
     ) -> Iterator[Command]:
         """With no foe adjacent and nothing to shoot: hold, sneak, close in (Dog Pile, Horde, Leap, Charge,
         Close to Attack), or move toward the nearest foe."""
-        t = tables()
         me = c.id
         smaller = getattr(ruleset, "smaller_than", None)
         # a foe with every hex next to him taken refuses every closing attack (``no_room_next_to``): those
@@ -172,12 +171,7 @@ class SasTactic:
         # the Charge (Horde Attack, Dog Pile) are answered from the memo without a look of their own
         look = getattr(ruleset, "may_close_at", None)
 
-        if self.guard:
-            yield Command(me, "defensive-stance")
-        if self.hold and t.weapons[weapon].pole and c.marks.get("set") != "receive-charge":
-            yield Command(me, "set-to-receive-charge")
-        if self.hold and c.marks.get("set") == "receive-charge":
-            yield Command(me, "nothing")
+        yield from self._standing(c, weapon)
         target = nearest[0]
         if c.hidden:
             for f in nearest:
@@ -212,6 +206,17 @@ class SasTactic:
             yield Command(me, "run", None, {"toward": target.id})
         yield Command(me, "walk", None, {"toward": target.id})
         yield Command(me, "nothing")
+
+    def _standing(self, c: Combatant, weapon: str) -> Iterator[Command]:
+        """A guard holds the line in Defensive Stance; a holder Sets to Receive Charge with a spear or
+        pole-arm, then waits."""
+        me = c.id
+        if self.guard:
+            yield Command(me, "defensive-stance")
+        if self.hold and tables().weapons[weapon].pole and c.marks.get("set") != "receive-charge":
+            yield Command(me, "set-to-receive-charge")
+        if self.hold and c.marks.get("set") == "receive-charge":
+            yield Command(me, "nothing")
 
 
 def _roster(state: FightState, c: Combatant) -> tuple[list[Combatant], list[Combatant], bool, bool]:

@@ -145,13 +145,8 @@ def validate(state: FightState, cmd: Command) -> None:
         check(state, c, f, target, cmd)
 
 
-def _validate_attack(
-    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
-) -> None:
-    """What ATTACKING asks of every attack (a target, a weapon in hand, hands for it, room next to the
-    target, a Continued attack's last round); each attack's own checks follow, registered with it."""
-    t = tables()
-    a = cmd.action
+def _attack_target(state: FightState, c: Combatant, target: Combatant | None, a: str) -> Combatant:
+    """ATTACKING: a foe (not himself) who can be attacked and is seen; a Taunted one attacks his taunter."""
     if target is None:
         raise IllegalCommand(f"{a} needs a target", rule("attacking"))
     if target.id == c.id:
@@ -174,6 +169,12 @@ def _validate_attack(
             raise IllegalCommand(
                 f"{c.name} was Taunted and must attack {other.name}", rule("actions", "taunt")
             )
+    return target
+
+
+def _attack_weapon(c: Combatant, f: Fighter, cmd: Command) -> str:
+    """The weapon the attack is made with: known, his own, not broken, not dropped."""
+    t = tables()
     wid = cmd.args.get("weapon") or f.wielded
     if wid not in t.weapons:
         raise IllegalCommand(f"unknown weapon {wid!r}", rule("damage-modifiers"))
@@ -186,6 +187,18 @@ def _validate_attack(
         raise IllegalCommand(
             f"{c.name} dropped the {wid}: Pick up Dropped Item first", rule("actions", "pick-up")
         )
+    return wid
+
+
+def _validate_attack(
+    state: FightState, c: Combatant, f: Fighter, target: Combatant | None, cmd: Command
+) -> None:
+    """What ATTACKING asks of every attack (a target, a weapon in hand, hands for it, room next to the
+    target, a Continued attack's last round); each attack's own checks follow, registered with it."""
+    t = tables()
+    a = cmd.action
+    target = _attack_target(state, c, target, a)
+    wid = _attack_weapon(c, f, cmd)
     weapon = t.weapons[wid]
     hands, why, hand_rule = hands_left(c)
     if hands < 2:

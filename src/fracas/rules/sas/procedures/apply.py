@@ -18,10 +18,7 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
             continue
         k = e.kind
         if k == "markers":
-            f.markers = max(0, f.markers + e.value)
-            f.burn_markers = min(f.burn_markers, f.markers)
-            if e.value > 0:
-                f.hits_taken += 1
+            _markers(f, e)
         elif k == "burn-markers":
             f.markers += e.value
             f.burn_markers += e.value
@@ -51,15 +48,34 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
         elif k == "next":
             f.next[e.name] = f.next.get(e.name, 0) + e.value
         elif k == "stat":
-            if e.name == "strength":
-                f.strength_loss -= e.value
-            elif e.name == "appearance":
-                f.appearance_loss -= e.value
+            _stat(f, e)
         elif k == "drop-weapon":
-            held = tables().weapons.get(f.wielded)
-            if held is None or held.hands:  # a natural weapon is never dropped
-                f.weapon = "unarmed"
+            _drop_weapon(f)
         elif k == "lost-limb":
-            f.lost = (*f.lost, e.name)
-            if e.name == "leg":
-                f.next["move"] = f.next.get("move", 0) + e.value
+            _lost_limb(f, e)
+
+
+def _markers(f: Fighter, e: Effect) -> None:
+    f.markers = max(0, f.markers + e.value)
+    f.burn_markers = min(f.burn_markers, f.markers)
+    if e.value > 0:
+        f.hits_taken += 1
+
+
+def _stat(f: Fighter, e: Effect) -> None:
+    if e.name == "strength":
+        f.strength_loss -= e.value
+    elif e.name == "appearance":
+        f.appearance_loss -= e.value
+
+
+def _drop_weapon(f: Fighter) -> None:
+    held = tables().weapons.get(f.wielded)
+    if held is None or held.hands:  # a natural weapon is never dropped
+        f.weapon = "unarmed"
+
+
+def _lost_limb(f: Fighter, e: Effect) -> None:
+    f.lost = (*f.lost, e.name)
+    if e.name == "leg":
+        f.next["move"] = f.next.get("move", 0) + e.value
