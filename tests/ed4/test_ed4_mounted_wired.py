@@ -175,6 +175,36 @@ def test_a_reserved_defender_strikes_the_charging_rider_first_p375_p385() -> Non
     assert dmg.step == 9 - far.stats.str_step + state.combatants["horse"].stats.str_step
 
 
+def test_a_rider_knocked_down_by_a_set_spear_falls_off_p383_p385_p395() -> None:
+    """p.385 Setting Against a Charge with p.383 Attacking to Knockdown: the Damage test (the mount's
+    Strength in it), less the rider's armor, is the DN of the rider's Knockdown test, and he takes no
+    damage from the spear; knocked down, he falls from his mount (p.395: falling damage, Step 5)."""
+    state = davon()
+    spear = dict(FOE, attacks=[{"name": "Spear", "kind": "melee", "step": 10, "damage": 9, "size": 3}])
+    far = state.combatants["far"]
+    from fracas.rules.earthdawn.profile import profile_from_block
+
+    far.stats = profile_from_block(spear, "Far", "test")
+    far.tactic = "person"
+    f = start(state, [3, 3, 3, 8, 1, 3])  # Initiative: Far acts before Davon
+    declare(f, "davon")
+    declare(f, "far", "set-against-charge", "attack-to-knockdown")
+    act(f, "far", [])
+    f.submit(cmd("far", "reserve", trigger={"on": "attack", "target": "far"}))
+    # Spear Attack 8!+5, 1 = 14; Damage (step 12) 9+9 = 18; Davon's Knockdown (step 8) 2+2 = 4 against
+    # 18 - 5 armor; falling damage (Step 5) 3
+    act(f, "davon", [8, 5, 1, 9, 9, 2, 2, 3, 1, 1, 1, 1])
+    events = f.submit(cmd("davon", "charge", "far", attack="Battle-axe", path=[[0, i] for i in range(1, 11)]))
+    kd = [e for e in of(events, ev.Rolled) if e.test == "Knockdown"][0]
+    assert (kd.actor, kd.dn, kd.success) == ("davon", 13, False)
+    assert kd.rule == "ed4/option/attack-to-knockdown p.383"
+    davon_now = f.state.combatants["davon"]
+    assert "knocked-down" in davon_now.conditions and not davon_now.marks.get("mount")
+    fell = [e for e in of(events, ev.Rolled) if e.actor == "davon"][-1]
+    assert fell.rule == "ed4/mounted/falling-off p.395"
+    assert [e.rule for e in of(events, ev.Damaged) if e.target == "davon"] == ["ed4/damage/armor p.379"]
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

@@ -24,7 +24,14 @@ from fracas.rules.ed4 import options as opt
 from fracas.rules.ed4.features.falling import unseat
 from fracas.rules.ed4.features.readers import declared, mount_of, mount_rate, rank, rider_of
 from fracas.rules.ed4.features.strain import strike_strain
-from fracas.rules.ed4.features.strike import attack_test, damage_test, deal, option_strike, special_attack
+from fracas.rules.ed4.features.strike import (
+    attack_test,
+    damage_test,
+    deal,
+    knockdown_option,
+    option_strike,
+    special_attack,
+)
 
 if TYPE_CHECKING:
     from fracas.dice.source import DiceSource
@@ -427,23 +434,13 @@ def _set_against(
     armor = rs.armor_of(rider, a)
     r = sc.get(rider.id)
     if opt.KNOCKDOWN in declared(state, t.id):
-        if "knocked-down" not in r.conditions and r.status == "active":
-            kmods = rs.step_mods(TestContext(state, sc, "knockdown", r))
-            kres = run_test(
-                dice,
-                rs.edition,
-                r.stats.knockdown_step,
-                kmods,
-                max(1, opt.knockdown_attack_dn(dres.total, armor)),
-                None,
-                r.name,
-                "Knockdown",
-                "Knockdown DN",
-            )
-            sc.emit(rolled_event(rider.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), t.id, "Knockdown DN"))
-            if not kres.success:
-                sc.emit(ev.ConditionAdded(rider.id, "knocked-down", None, 3, t.id, opt.rule(opt.KNOCKDOWN)))
-                unseat(rs, state, sc, dice, rider.id, 0)
+        dn = opt.knockdown_attack_dn(dres.total, armor)
+        if (
+            "knocked-down" not in r.conditions
+            and r.status == "active"
+            and knockdown_option(rs, state, sc, dice, r, t.id, dn)
+        ):
+            unseat(rs, state, sc, dice, rider.id, 0)
         return
     deal(rs, state, sc, dice, sc.get(t.id), r, a, dres.total, armor, strike)
     r = sc.get(rider.id)

@@ -117,6 +117,22 @@ def damage_test(
     return res
 
 
+def knockdown_option(
+    rs: Ed4Ruleset, state: FightState, sc: Scratch, dice: DiceSource, t: Combatant, by: str, dn: int
+) -> bool:
+    """Attacking to Knockdown's test (p.383): ``t`` makes a Knockdown test against ``dn`` (at least 1) and is
+    knocked down by ``by`` on a failure. True when he fell."""
+    kmods = rs.step_mods(TestContext(state, sc, "knockdown", t))
+    kres = run_test(
+        dice, rs.edition, t.stats.knockdown_step, kmods, max(dn, 1), None, t.name, "Knockdown", "Knockdown DN"
+    )
+    sc.emit(rolled_event(t.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), by, "Knockdown DN"))
+    if kres.success:
+        return False
+    sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, by, opt.rule(opt.KNOCKDOWN)))
+    return True
+
+
 def special_attack(
     rs: Ed4Ruleset,
     state: FightState,
@@ -243,24 +259,9 @@ def special_attack(
     dres = damage_test(rs, sc, dice, ctx, a.damage, mods, f"{a.name} Damage", r("damage"))
     armor = rs.armor_of(t, a)
     if a.close and opt.KNOCKDOWN in mine:
-        dn = opt.knockdown_attack_dn(dres.total, armor)
         if "knocked-down" in t.conditions or t.status != "active":
             return res
-        kmods = rs.step_mods(TestContext(state, sc, "knockdown", t))
-        kres = run_test(
-            dice,
-            rs.edition,
-            t.stats.knockdown_step,
-            kmods,
-            max(dn, 1),
-            None,
-            t.name,
-            "Knockdown",
-            "Knockdown DN",
-        )
-        sc.emit(rolled_event(t.id, "Knockdown", kres, opt.rule(opt.KNOCKDOWN), me.id, "Knockdown DN"))
-        if not kres.success:
-            sc.emit(ev.ConditionAdded(t.id, "knocked-down", None, 3, me.id, opt.rule(opt.KNOCKDOWN)))
+        knockdown_option(rs, state, sc, dice, t, me.id, opt.knockdown_attack_dn(dres.total, armor))
         return res
     deal(rs, state, sc, dice, me, t, a, dres.total, armor, command)
     return res
