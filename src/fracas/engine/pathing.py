@@ -492,7 +492,7 @@ def _gets_closer(start: Hex, goal: Hex, spaces: int, blocked: Container[Hex]) ->
     return False
 
 
-# the hexes of each ring 0-5 around (0, 0), as offsets (``_free_ring`` adds them to a goal)
+# the hexes of each ring 0-5 around (0, 0), as offsets (``free_ring`` adds them to a goal)
 _RINGS: tuple[tuple[Hex, ...], ...] = tuple(tuple(ring((0, 0), w)) for w in range(6))
 
 
