@@ -10,7 +10,7 @@ import math
 import random
 import sys
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -18,6 +18,9 @@ from rich.table import Table
 
 from fracas.dice.expr import Expr, Pool, parse
 from fracas.errors import UsageError
+
+if TYPE_CHECKING:
+    from fracas.dice.source import DiceSource
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -73,6 +76,34 @@ def _pct(p: float) -> str:
 # -- roll ----------------------------------------------------------------------------------------------
 
 
+def _source(ask: bool, seed: int | None) -> tuple[DiceSource, int | None]:
+    """The dice: typed in (``--ask``, no seed), or seeded (a fresh seed when none is given)."""
+    from fracas.dice.source import AskedDice, RandomDice
+
+    if ask:
+        if seed is not None:
+            raise UsageError("--ask and --seed do not go together: the faces come from your dice")
+        return AskedDice(_ask_face), None
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 2**31)
+    return RandomDice(seed), seed
+
+
+def _show_roll(title: str, r: Any, where: str, rule_of_one: bool) -> None:
+    """One roll, die by die: every face and explosion, the modifier, the total (and a step test's floor)."""
+    console.print(f"{title}  [dim]{where}[/]")
+    for d in r.dice:
+        faces = " + ".join(str(f) for f in d.faces)
+        note = "  [yellow]explodes[/]" if len(d.faces) > 1 else ""
+        console.print(f"  d{d.sides}{'!' if d.explodes else ''}: {faces}{note}")
+    if r.modifier:
+        console.print(f"  {r.modifier:+d}")
+    floor_note = f"  [dim](raw {r.raw}, a step test is at least {r.floor})[/]" if r.total != r.raw else ""
+    console.print(f"  [bold]total {r.total}[/]{floor_note}")
+    if rule_of_one:
+        console.print("  [red]Rule of One:[/] every die shows 1, the test fails whatever the total")
+
+
 def _roll(
     expression: str = typer.Argument(
         ..., help='Dice notation: "step 14", "s14", "3d6", "2d+3", "d12!", "d%".'
@@ -108,7 +139,6 @@ def _roll(
       fracas roll "step 14" --ask
     """
     from fracas.dice.exact import RULE_OF_ONE_MIN_DICE
-    from fracas.dice.source import AskedDice, DiceSource, RandomDice
 
     ruleset = ruleset.lower()
     e = _expr(expression, ruleset)
@@ -119,15 +149,7 @@ def _roll(
             f"--times {times} of {len(e.pool.dice)} dice is more than {MAX_DICE_ROLLED:,} dice; "
             "for odds use 'fracas odds'"
         )
-    source: DiceSource
-    if ask:
-        if seed is not None:
-            raise UsageError("--ask and --seed do not go together: the faces come from your dice")
-        source = AskedDice(_ask_face)
-    else:
-        if seed is None:
-            seed = random.SystemRandom().randrange(1, 2**31)
-        source = RandomDice(seed)
+    source, seed = _source(ask, seed)
     pool = e.pool
     edition = e.edition if ruleset in ("ed4", "ed1") else None
     min_dice = RULE_OF_ONE_MIN_DICE[edition] if edition else None
@@ -158,17 +180,7 @@ def _roll(
             _emit(base | roll_json(r))
             return
         title = f"[bold]{e}[/]" + (f" ({ruleset}: {pool_notation(pool)})" if e.has_step else "")
-        console.print(f"{title}  [dim]{'your dice' if ask else f'seed {seed}'}[/]")
-        for d in r.dice:
-            faces = " + ".join(str(f) for f in d.faces)
-            note = "  [yellow]explodes[/]" if len(d.faces) > 1 else ""
-            console.print(f"  d{d.sides}{'!' if d.explodes else ''}: {faces}{note}")
-        if r.modifier:
-            console.print(f"  {r.modifier:+d}")
-        floor_note = f"  [dim](raw {r.raw}, a step test is at least {r.floor})[/]" if r.total != r.raw else ""
-        console.print(f"  [bold]total {r.total}[/]{floor_note}")
-        if rule_of_one(r):
-            console.print("  [red]Rule of One:[/] every die shows 1, the test fails whatever the total")
+        _show_roll(title, r, "your dice" if ask else f"seed {seed}", bool(rule_of_one(r)))
         return
     why = str(e) if ask else ""
     keep = times <= ROLLS_IN_JSON

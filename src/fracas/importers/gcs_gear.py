@@ -282,6 +282,15 @@ class GearReading:
                     )
                 elif not it.get("weapons"):
                     self.report.unused_thing(f"equipment {name!r}", "no combat effect fracas models")
+        self.riding_gear(saddle, stirrups, animal)
+        if weapons and not animal:
+            self.equipment["weapons"] = weapons
+        if armor:
+            self.equipment["armor"] = armor
+
+    def riding_gear(self, saddle: str | None, stirrups: bool, animal: bool) -> None:
+        """The saddle and stirrups, equipped or among the other equipment: the rider's equipment.saddle
+        (on a mount's sheet they are reported unused: fracas gives the saddle to the rider)."""
         for it, _w in self.walk("other_equipment", "equipment"):
             low = plain(label(it))
             if "stirrup" in low:
@@ -301,10 +310,6 @@ class GearReading:
                 self.equipment["saddle"] = self.report.take(
                     "equipment.saddle", kind, "equipment (saddle" + (", stirrups)" if stirrups else ")")
                 )
-        if weapons and not animal:
-            self.equipment["weapons"] = weapons
-        if armor:
-            self.equipment["armor"] = armor
 
     def weapon(
         self, owner: str, wp: Any, where: str, weapons: list[str], *, natural: bool, animal: bool

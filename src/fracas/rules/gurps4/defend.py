@@ -110,47 +110,10 @@ class Defend(Maneuver):
                 w.mark(d, "blocked", True)
             if d.marks.get("feinted") and d.marks["feinted"][0] == a.id:
                 w.mark(d, "feinted", None)
-            if retreat and d.marks.get("retreated") == a.id:
-                pass  # the same retreat, still good against this attacker: no second step (B377)
-            elif retreat:
-                w.mark(d, "retreated", a.id)
-                if flying(d):
-                    w.emit(ev.Moved(d.id, (), "retreat", None, d.altitude + 1, "gurps4/aerial/retreat B398"))
-                elif a.pos is not None:
-                    path = path_towards(w.state, d, a.pos, 1, away=True)
-                    if path:
-                        moved = d.marks.get("moved")
-                        move_figure(w, d, path, None, "retreat", "gurps4/core/active-defense/retreat B377")
-                        w.mark(d, "moved", moved)  # a retreat is not the mount's own movement
+            if retreat:
+                _retreat(w, d, a)
             if r.critical_failure:
-                if kind == "dodge" and mount_of(w.state, d) is not None:
-                    unhorse(w, d, "critical failure on a Dodge")
-                elif kind == "dodge":
-                    w.mark(d, "posture", "lying", "gurps4/core/critical B377")
-                    if flying(d):
-                        w.note(
-                            f"{d.name} tumbles in the air (critical failure on a Dodge): it fights as if "
-                            "fallen down until it takes a Change Posture",
-                            d.id,
-                            "gurps4/core/critical",
-                        )
-                    else:
-                        w.note(
-                            f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical"
-                        )
-                elif kind == "block":
-                    w.mark(d, "shield_unready", True, "gurps4/core/critical")
-                    w.note(
-                        f"{d.name}'s shield is unreadied (critical failure on a Block)",
-                        d.id,
-                        "gurps4/core/critical",
-                    )
-                else:
-                    w.note(
-                        "critical failure on a Parry: the Critical Miss Table (B556) is a GM's call",
-                        d.id,
-                        "gurps4/core/critical B556",
-                    )
+                _critical_failure(w, d, kind)
         if (
             hit
             and kind != "none"
@@ -192,3 +155,49 @@ def explain_defense_refusal(state: FightState, d: Combatant, command: Command) -
         f"(allowed: {', '.join(c.describe() for c, _ in defense_options(state))})",
         "gurps4/core/active-defense B374",
     )
+
+
+def _retreat(w: Work, d: Combatant, a: Combatant) -> None:
+    """A Retreat with the defense (B377): a step away from the attacker (a flyer climbs a yard, B398)."""
+    if d.marks.get("retreated") == a.id:
+        return  # the same retreat, still good against this attacker: no second step (B377)
+    w.mark(d, "retreated", a.id)
+    if flying(d):
+        w.emit(ev.Moved(d.id, (), "retreat", None, d.altitude + 1, "gurps4/aerial/retreat B398"))
+    elif a.pos is not None:
+        path = path_towards(w.state, d, a.pos, 1, away=True)
+        if path:
+            moved = d.marks.get("moved")
+            move_figure(w, d, path, None, "retreat", "gurps4/core/active-defense/retreat B377")
+            w.mark(d, "moved", moved)  # a retreat is not the mount's own movement
+
+
+def _critical_failure(w: Work, d: Combatant, kind: str) -> None:
+    """A defense's critical failure (B377, B556): a Dodge falls (or unseats a rider), a Block unreadies the
+    shield, a Parry's Critical Miss Table is the game master's."""
+    if kind == "dodge" and mount_of(w.state, d) is not None:
+        unhorse(w, d, "critical failure on a Dodge")
+    elif kind == "dodge":
+        w.mark(d, "posture", "lying", "gurps4/core/critical B377")
+        if flying(d):
+            w.note(
+                f"{d.name} tumbles in the air (critical failure on a Dodge): it fights as if "
+                "fallen down until it takes a Change Posture",
+                d.id,
+                "gurps4/core/critical",
+            )
+        else:
+            w.note(f"{d.name} falls down (critical failure on a Dodge)", d.id, "gurps4/core/critical")
+    elif kind == "block":
+        w.mark(d, "shield_unready", True, "gurps4/core/critical")
+        w.note(
+            f"{d.name}'s shield is unreadied (critical failure on a Block)",
+            d.id,
+            "gurps4/core/critical",
+        )
+    else:
+        w.note(
+            "critical failure on a Parry: the Critical Miss Table (B556) is a GM's call",
+            d.id,
+            "gurps4/core/critical B556",
+        )

@@ -71,33 +71,15 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
     e = row.effect
     if e is None:
         return out
+    if e in _BODY_EFFECTS:
+        return _body_effects(att, dfn, row, dice)
     if e == "initiative-penalty":
         if percent(row.percent, dice, "basic punch", att.in_force):
             out.append(Effect("next", d, row.initiative, "initiative", why=row.label, rule=rid))
-    elif e == "broken-part":
-        out += break_part(dfn, row.part or "leg", dice)
-        if row.part == "head":
-            out.append(Effect("mute", d, why="Broken jaw", rule=rid))
-    elif e == "hurt-part":
-        out += hurt_part(dfn, row.part or "arm", dice)
-    elif e == "hurt-or-broken-part":
-        part = row.part or "foot"
-        out += (
-            break_part(dfn, part, dice)
-            if percent(row.percent, dice, "broken?", att.in_force)
-            else hurt_part(dfn, part, dice)
-        )
     elif e == "prone-distracted":
         n = roll_expr(row.duration or "1d6", dice, row.label)
         out.append(Effect("condition", d, name="knocked-down", why=row.label, rule=rid))
         out.append(Effect("condition", d, name="distracted", rounds=n, why=row.label, rule=rid))
-    elif e == "partial-blindness":
-        out.append(Effect("condition", d, name="partial-blindness", why=row.label, rule=rid))
-        if percent(row.percent, dice, "permanent?", att.in_force):
-            out.append(Effect("permanent", d, name="eye", why=row.label, rule=rid))
-    elif e == "blinded":
-        out.append(Effect("condition", d, name="blinded", why=row.label, rule=rid))
-        out.append(Effect("permanent", d, name="eyes", why=row.label, rule=rid))
     elif e == "stunned":
         out.append(
             Effect(
@@ -149,6 +131,52 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
         out.append(Effect("drop-weapon", d, why=row.label, rule=rid))
     elif e == "grabbed":
         out.append(Effect("condition", d, name="partial-immobilization", why=row.label, rule=rid))
+    else:
+        raise RuleNotImplemented(f"Random Brawl Attack effect {e!r} ({rid})")
+    return out
+
+
+_BODY_EFFECTS = frozenset(
+    (
+        "appearance",
+        "blinded",
+        "broken-part",
+        "hurt-or-broken-part",
+        "hurt-part",
+        "lose-finger-or-ear",
+        "partial-blindness",
+        "partial-blindness-timed",
+    )
+)
+"""The Random Brawl Attacks effects on a part of the body, an eye or the looks (``_body_effects``)."""
+
+
+def _body_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -> list[Effect]:
+    """A Random Brawl Attacks row's effect on a part of the body, an eye or the looks (reference 1.2)."""
+    rid = rule("random-brawl", row.id)
+    out: list[Effect] = []
+    d = dfn.id
+    e = row.effect
+    if e == "broken-part":
+        out += break_part(dfn, row.part or "leg", dice)
+        if row.part == "head":
+            out.append(Effect("mute", d, why="Broken jaw", rule=rid))
+    elif e == "hurt-part":
+        out += hurt_part(dfn, row.part or "arm", dice)
+    elif e == "hurt-or-broken-part":
+        part = row.part or "foot"
+        out += (
+            break_part(dfn, part, dice)
+            if percent(row.percent, dice, "broken?", att.in_force)
+            else hurt_part(dfn, part, dice)
+        )
+    elif e == "partial-blindness":
+        out.append(Effect("condition", d, name="partial-blindness", why=row.label, rule=rid))
+        if percent(row.percent, dice, "permanent?", att.in_force):
+            out.append(Effect("permanent", d, name="eye", why=row.label, rule=rid))
+    elif e == "blinded":
+        out.append(Effect("condition", d, name="blinded", why=row.label, rule=rid))
+        out.append(Effect("permanent", d, name="eyes", why=row.label, rule=rid))
     elif e == "lose-finger-or-ear":
         if percent(row.percent, dice, "finger or ear", att.in_force):
             out.append(Effect("permanent", d, name="finger-or-ear", why=row.label, rule=rid))
@@ -166,6 +194,4 @@ def brawl_effects(att: Fighter, dfn: Fighter, row: BrawlRow, dice: DiceSource) -
                 rule=rid,
             )
         )
-    else:
-        raise RuleNotImplemented(f"Random Brawl Attack effect {e!r} ({rid})")
     return out
