@@ -263,3 +263,16 @@ def struck(state: FightState, events: list[ev.Event], moved: Combatant) -> tuple
     if "moved_round" in moved.marks:
         mover.marks["moved_round"] = moved.marks["moved_round"]
     return now, mover
+
+
+def after_reactions(
+    b: EventBuilder, state: FightState, c: Combatant, target: Combatant, k: int
+) -> tuple[FightState, Combatant, Combatant]:
+    """The state, the mover (where this batch's movement left him: :func:`moved_copy`) and his target as
+    his attack after a move reads them: with what the reactions since event ``k`` did (Receive Charge,
+    Fire from Overwatch: :func:`struck`), or as they stand when none struck."""
+    mc = moved_copy(b, c)
+    if len(b.events) > k:
+        state, mc = struck(state, b.events[k:], mc)
+        target = state.combatants[target.id]
+    return state, mc, target

@@ -15,7 +15,15 @@ from fracas.rules.sas.actions.other import battle_cry
 from fracas.rules.sas.attack import attack, situation, thrown
 from fracas.rules.sas.fold import EventBuilder, view
 from fracas.rules.sas.model import Fighter
-from fracas.rules.sas.movement import move_on_path, move_spaces, moved_copy, path_to, struck, with_batch
+from fracas.rules.sas.movement import (
+    after_reactions,
+    move_on_path,
+    move_spaces,
+    moved_copy,
+    path_to,
+    struck,
+    with_batch,
+)
 from fracas.rules.sas.procedures.movement import can_charge
 from fracas.rules.sas.reactions import reactions_to_move
 from fracas.rules.sas.readers import adjacent_foes, dist
@@ -84,10 +92,7 @@ def _close_to_attack(
     k = _approach(b, state, c, target, 1.0, cmd.action, dice)
     if k is None:
         return
-    mc = moved_copy(b, c)
-    if len(b.events) > k:  # a reaction struck: the attack reads what it did
-        state, mc = struck(state, b.events[k:], mc)
-        target = state.combatants[target.id]
+    state, mc, target = after_reactions(b, state, c, target, k)
     attack(b, state, mc, target, situation(state, mc, target, cmd.action), dice, cmd.action)
 
 
@@ -103,10 +108,7 @@ def _sneak_attack(
     k = _approach(b, state, c, target, 0.5, "sneak", dice)
     if k is None:
         return
-    mc = moved_copy(b, c)
-    if len(b.events) > k:  # a reaction struck (Fire from Overwatch): the attack reads what it did
-        state, mc = struck(state, b.events[k:], mc)
-        target = state.combatants[target.id]
+    state, mc, target = after_reactions(b, state, c, target, k)
     attack(b, state, mc, target, situation(state, mc, target, cmd.action), dice, cmd.action)
 
 
@@ -127,11 +129,8 @@ def _charge(
     k = _approach(b, state, c, target, 2.0, "charge", dice, charge=True)
     if k is None:
         return
-    reacted = b.events[k:]
-    mc = moved_copy(b, c)
-    if reacted:  # Receive Charge or Fire from Overwatch struck: what follows reads what it did
-        state, mc = struck(state, reacted, mc)
-        target = state.combatants[target.id]
+    # Receive Charge or Fire from Overwatch struck: what follows reads what it did
+    state, mc, target = after_reactions(b, state, c, target, k)
     mc = _with_charge(b, mc)  # the first strike sees his Defense -4 (CHARGE RULES)
     # the defender with the longer weapon strikes first (once a round)
     tw = t.weapons[view(state, target).wielded]
@@ -241,10 +240,7 @@ def _leap_attack(
     k = len(b.events)
     if reactions_to_move(b, state, c, path or ([c.pos] if c.pos else []), dice, charging=False):
         return
-    mc = moved_copy(b, c)
-    if len(b.events) > k:  # a reaction struck (Fire from Overwatch): the leap reads what it did
-        state, mc = struck(state, b.events[k:], mc)
-        target = state.combatants[target.id]
+    state, mc, target = after_reactions(b, state, c, target, k)  # the leap reads what a reaction did
     attack(b, state, mc, target, situation(state, mc, target, "leap-attack"), dice, "leap-attack")
 
 
