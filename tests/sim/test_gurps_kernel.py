@@ -5,10 +5,10 @@ the kernel's own faces, must end it exactly as the kernel did (winner, round, ea
 dealt and taken, and no die more or less): the fight on foot, the winged duel and the joust of
 examples/gurps4, and random legal encounters (one to three figures a side, two or three sides, templates or
 stat blocks of their own, every melee weapon, armor and shield, flyers in the air and on the ground, lancers
-on horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a jousting lance
-that snaps, an unhorsed rider who fights on on foot) the engine must take up from the kernel's dice.
+on horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a riderless mount
+that stays, a way round wider than its window) the engine must take up from the kernel's dice.
 
-Statistics: the kernel plays 10^5 fights of each example (2 x 10^4 of the joust) and the engine 600 with
+Statistics: the kernel plays 10^5 fights of each example and the engine 600 with
 ``RandomDice`` (FRACAS_SIM_ENGINE_RUNS=N for more); every outcome's frequency (each side's wins, draws,
 each figure's final status, each round, each side's number dead and out) must pass a two-proportion test
 at the 99.9% level.
@@ -178,7 +178,7 @@ def _face_by_face(sc: Any, seeds: range) -> int:
 def test_engine_replays_kernel_fights_of_the_examples_face_by_face(path: Path) -> None:
     back = _face_by_face(load_scenario(str(path)), range(1, 151))
     # on foot and in the air nothing is handed back; a jousting lance that snaps is (B397)
-    assert back == 0 if path != JOUST else back < 30
+    assert back == 0
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -190,7 +190,7 @@ def test_a_kernel_fight_that_differs_from_the_engine_is_caught() -> None:
     """The face-by-face check fails when the kernel plays otherwise: here one figure hits harder."""
     sc = load_scenario(str(FOOT))
     kernel = _kernel(sc)
-    kernel.C[0, gurps_core.C_DADD] += 3  # Aldo's damage adds
+    kernel.W[0, 0, gurps_core.W_DADD] += 3  # Aldo's damage adds
     differ = 0
     for seed in range(1, 31):
         _back, out, dice = kernel.trace(seed)
@@ -241,7 +241,7 @@ def _outcomes(t: Tally, max_rounds: int) -> dict[str, int]:
 def test_kernel_agrees_with_the_engine_on_the_examples(path: Path) -> None:
     sc = load_scenario(str(path))
     assert choose_engine(sc, "auto")[0] == "kernel:gurps-group"
-    runs = 20_000 if path == JOUST else 100_000  # the joust's snapped lances are the engine's to finish
+    runs = 100_000
     kernel = simulate(sc, runs, seed=11, engine="kernel", backend=SerialBackend()).tally
     engine = engine_runs(sc.ruleset, sc.state, range(10**6, 10**6 + ENGINE_RUNS))
     assert kernel.runs == runs and engine.runs == ENGINE_RUNS

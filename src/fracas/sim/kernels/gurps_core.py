@@ -32,17 +32,23 @@ def _jit(**options: bool):  # noqa: ANN202
     return wrap
 
 
-# per combatant static numbers C[i, ...]
+# per combatant static numbers C[i, ...] (its attacks are in W)
 C_SIDE, C_HT, C_DX, C_HP, C_ST, C_MOVE, C_DODGE, C_HPT, C_AGGR, C_RANK = range(10)
-C_DN, C_DADD, C_DTYPE, C_MINB, C_REACH, C_STOP, C_WPARRY, C_WUNBAL, C_WFENCE = range(10, 19)
-C_PPARRY, C_PFENCE, C_BLOCK, C_DB, C_Q0, C_R0, C_SPEED, C_PUNCH3 = range(19, 27)
-C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(27, 31)  # flight (a flyer that can hover), air Move, altitude
-# mounted combat (B396-397): a mount; a rider's couchable (and jousting) lance and its reach, saddle and
-# stirrups, war saddle, Riding, the modifiers of its rolls to keep the mount from spooking and to stay on,
-# its defense penalty; the mount's ST; the knockdown modifier of the figure's torso; its mount at the start
-C_MOUNTF, C_COUCH, C_JOUST, C_LREACH, C_SST, C_WSAD, C_RIDING, C_SPOOKMOD, C_STAYMOD = range(31, 40)
-C_RDEF, C_KDMOD, C_MOUNT0 = range(40, 43)
-NC = 43
+C_PPARRY, C_PFENCE, C_BLOCK, C_DB, C_Q0, C_R0, C_SPEED = range(10, 17)
+C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(17, 21)  # flight (a flyer that can hover), air Move, altitude
+# mounted combat (B396-397): a mount; a rider's lance's reach, saddle and stirrups, war saddle, Riding, the
+# modifiers of his rolls to keep the mount from spooking and to stay on, his defense penalty; the knockdown
+# modifier of the figure's torso; its mount at the start; the reach of a rider's weapons without the lance;
+# a war-trained mount; Size Modifier
+C_MOUNTF, C_LREACH, C_SST, C_WSAD, C_RIDING, C_SPOOKMOD, C_STAYMOD = range(21, 28)
+C_RDEF, C_KDMOD, C_MOUNT0, C_NLREACH, C_WAR, C_SM = range(28, 34)
+NC = 34
+# attack profiles W[i, p, ...]: p 0 the weapon in hand at the start, 1 the best weapon without a lance (a
+# rider's once his lance snapped or he is on foot), 2-4 a mount's natural attacks in their order
+W_VALID, W_DN, W_DADD, W_DTYPE, W_MINB, W_REACH, W_STOP, W_PUNCH3, W_COUCH, W_JOUST = range(10)
+W_WPARRY, W_WUNBAL, W_WFENCE, W_SKILL, W_TRAMPLE, W_MCAP = range(10, 16)
+NW = 16  # W_MCAP: on horseback, down to Riding (mounted.mounted_skill, B397)
+NPROF = 5
 # parameters P[...]
 P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
 P_VELCOUCH, P_RIDERLESS, P_UNHORSED, P_VEL_AT, P_VEL_HIT, P_VEL_DMG, P_COUCH_ADDS, P_JCAP = range(6, 14)
@@ -64,12 +70,14 @@ X_DEALT, X_TAKEN, X_ALT = 18, 19, 20
 # whom it rides / who rides it (index + 1, 0 none), yards moved this turn and on its last turn, the foe it
 # evaluates (index + 1) and for how many turns, out of control (a spooked mount), the maneuver it took
 X_MOUNT, X_RIDER, X_MOVED, X_MOVEDLAST, X_EVT, X_EVN, X_OOC, X_MAN = range(21, 29)
-NX = 29
+X_PROF, X_BROKEN = 29, 30  # the attack profile of the weapon in hand (-1 none), the lance snapped
+NX = 31
 
 BACK_WINDOW = 1  # a path search wider than the window
 BACK_CEILING = 2  # a flyer near the flight ceiling (B398), which a Move toward it would meet
-BACK_LANCE = 3  # a jousting lance snapped: its rider fights on with another weapon
-BACK_ON_FOOT = 4  # an unhorsed rider fights on, or a riderless mount stays in the fight
+BACK_LANCE = 3  # a figure left with no weapon (it would fight with its natural attacks)
+BACK_ON_FOOT = 4  # a riderless mount stays in the fight
+BACK_TRAMPLE = 5  # a mount could trample (B404)
 CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
 WIN = 48  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
 WOFF = WIN + 1
@@ -181,7 +189,7 @@ def _flying(C: np.ndarray, alt: int, i: int) -> bool:
 
 
 @_jit()
-def _reaches(C: np.ndarray, X: np.ndarray, a: int, q: int, r: int, alt: int, t: int) -> bool:
+def _reaches(C: np.ndarray, X: np.ndarray, a: int, q: int, r: int, alt: int, t: int, mask: int) -> bool:
     """geometry.in_reach of ``a`` standing at (q, r, alt): aerial.in_reach, between two flyers the larger of
     the distances across and up, else aerial.melee_distance; at least 1 (B398)."""
     h = _hexd(q, r, X[t, X_Q], X[t, X_R])
@@ -190,13 +198,13 @@ def _reaches(C: np.ndarray, X: np.ndarray, a: int, q: int, r: int, alt: int, t: 
         return False
     d = max(h, v) if _flying(C, alt, a) and _flying(C, X[t, X_ALT], t) else _cost(h, v)
     d = max(d, 1)
-    return d < 62 and (C[a, C_REACH] >> d) & 1 == 1
+    return d < 62 and (mask >> d) & 1 == 1
 
 
 @_jit()
-def _in_reach(C: np.ndarray, X: np.ndarray, a: int, t: int) -> bool:
-    """geometry.in_reach."""
-    return _reaches(C, X, a, X[a, X_Q], X[a, X_R], X[a, X_ALT], t)
+def _in_reach(C: np.ndarray, X: np.ndarray, a: int, t: int, mask: int) -> bool:
+    """geometry.in_reach with an attack of these reaches (a bit mask)."""
+    return _reaches(C, X, a, X[a, X_Q], X[a, X_R], X[a, X_ALT], t, mask)
 
 
 @_jit()
@@ -426,7 +434,7 @@ def _unhorse(C, P, X, n, rider) -> int:  # noqa: ANN001
         X[rider, X_STATUS] = UNHORSED
     if X[m, X_STATUS] == ACTIVE and P[P_RIDERLESS]:
         X[m, X_STATUS] = RIDERLESS
-    if X[rider, X_STATUS] == ACTIVE or X[m, X_STATUS] == ACTIVE:
+    if X[m, X_STATUS] == ACTIVE:
         return BACK_ON_FOOT
     return 0
 
@@ -463,21 +471,21 @@ def _knocked_out(C, P, X, n, t, status, rs, tr, tn) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> int:  # noqa: ANN001, PLR0913
+def _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, critical, rs, tr, tn, path) -> int:  # noqa: ANN001, PLR0913
     """injury.apply_hit and injury.after_injury for a blow on the torso. Returns 0, or a hand-back
     reason."""
     crit = K_NONE
     if critical and P[P_CRITTAB]:
         crit = CRIT[_3d6(rs, tr, tn)]
     # injury.damage_dice: a couched lance on a mount that moved last turn (B397), the mount's velocity
-    nd = C[a, C_DN]
-    adds = C[a, C_DADD]
+    nd = W[a, p, W_DN]
+    adds = W[a, p, W_DADD]
     dm = 0
     m = X[a, X_MOUNT] - 1
     couched = False
     if m >= 0:
         moved = X[m, X_MOVEDLAST]
-        if C[a, C_COUCH] and moved > 0 and C[a, C_SST]:
+        if W[a, p, W_COUCH] and moved > 0 and C[a, C_SST]:
             nd = C[m, C_ST] * moved // 100
             adds = P[P_COUCH_ADDS]
             couched = True
@@ -486,16 +494,21 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
     raw = adds + dm
     for _ in range(nd):
         raw += _d6(rs, tr, tn)
-    basic = max(C[a, C_MINB], raw)
+    minb = W[a, p, W_MINB]
+    basic = max(minb, raw)
     if crit == K_MAX:
-        basic = max(C[a, C_MINB], 6 * nd + adds + dm)
+        basic = max(minb, 6 * nd + adds + dm)
     elif crit == K_DOUBLE:
         basic *= 2
     elif crit == K_TRIPLE:
         basic *= 3
-    if C[a, C_JOUST] and basic > P[P_JCAP]:
-        return BACK_LANCE  # mounted.jousting_lance: it snaps
-    code = INJ[a, t, 1 if crit == K_DR_HALF else 0, basic]
+    if W[a, p, W_JOUST] and basic > P[P_JCAP]:
+        # mounted.jousting_lance: it snaps, does 15 and is gone from the hand (B397)
+        basic = P[P_JCAP]
+        X[a, X_BROKEN] = 1
+        if X[a, X_PROF] == p:
+            X[a, X_PROF] = -1
+    code = INJ[a, t, 1 if crit == K_DR_HALF else 0, basic, p]
     inj = code >> 1
     pen = code & 1
     hp = C[t, C_HP]
@@ -569,7 +582,7 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
         if back:
             return back
     # knockback (B378); riders are unseated (B397)
-    dt = C[a, C_DTYPE]
+    dt = W[a, p, W_DTYPE]
     yards = 0
     if dt == T_CR or (dt == T_CUT and not pen):
         st_ = C[t, C_ST]
@@ -599,7 +612,7 @@ def _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, critical, rs, tr, tn, path) -> i
 
 
 @_jit()
-def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
+def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
     """Default.choose for a react decision over defense._defense_options (Dodge and Drop never; no Dodge
     and Drop against melee anyway): the option with the best value, a retreat only when it is better.
     ``out``: (kind 0 dodge, 1 punch parry, 2 weapon parry, 3 block; retreat; value). Returns 0 when only
@@ -638,14 +651,15 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
         elif kind == 1:
             if C[d, C_PPARRY] < 0:
                 continue
-            v = C[d, C_PPARRY] - (3 if C[a, C_PUNCH3] else 0)
+            v = C[d, C_PPARRY] - (3 if W[a, p, W_PUNCH3] else 0)
             v -= (2 if C[d, C_PFENCE] else 4) * X[d, X_PPARRIES]
             bonus = 3 if C[d, C_PFENCE] else 1
         elif kind == 2:
-            if C[d, C_WPARRY] < 0 or X[d, X_UNREADY] or (C[d, C_WUNBAL] and X[d, X_ATTLAST]):
+            h = X[d, X_PROF]  # the weapon in hand
+            if h < 0 or W[d, h, W_WPARRY] < 0 or X[d, X_UNREADY] or (W[d, h, W_WUNBAL] and X[d, X_ATTLAST]):
                 continue
-            v = C[d, C_WPARRY] - (2 if C[d, C_WFENCE] else 4) * X[d, X_WPARRIES]
-            bonus = 3 if C[d, C_WFENCE] else 1
+            v = W[d, h, W_WPARRY] - (2 if W[d, h, W_WFENCE] else 4) * X[d, X_WPARRIES]
+            bonus = 3 if W[d, h, W_WFENCE] else 1
         else:
             if C[d, C_BLOCK] < 0 or X[d, X_BLOCKED] or X[d, X_SHUNREADY]:
                 continue
@@ -672,15 +686,16 @@ def _defense(C, P, X, a, d, out) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _skill(C, P, SK, X, a, t, aoa) -> int:  # noqa: ANN001
+def _skill(C, P, W, SK, X, a, t, aoa, p) -> int:  # noqa: ANN001
     """attack_roll.attack_roll_parts: the static part (SK) and what changes in a fight: shock, posture, the
     mount's attack and velocity last turn (B396-397), Evaluate (B364)."""
-    eff = SK[a, t, aoa] + X[a, X_SHOCKNOW] + (P[P_LY_MELEE] if X[a, X_LYING] else 0)
+    eff = SK[a, t, aoa, p] + X[a, X_SHOCKNOW] + (P[P_LY_MELEE] if X[a, X_LYING] else 0)
     m = X[a, X_MOUNT] - 1
     if m >= 0:
+        eff += W[a, p, W_MCAP]
         if X[m, X_ATTLAST]:
             eff += P[P_AFTER_MOUNT]
-        if X[m, X_MOVEDLAST] >= P[P_VEL_AT] and (not C[a, C_COUCH] or P[P_VELCOUCH]):
+        if X[m, X_MOVEDLAST] >= P[P_VEL_AT] and (not W[a, p, W_COUCH] or P[P_VELCOUCH]):
             eff += P[P_VEL_HIT]
     if X[a, X_EVT] == t + 1:
         eff += min(3, X[a, X_EVN])
@@ -688,10 +703,10 @@ def _skill(C, P, SK, X, a, t, aoa) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:  # noqa: ANN001, PLR0913
+def _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt) -> int:  # noqa: ANN001, PLR0913
     """attack.strike (one attack, on the torso), the defense it is offered (defense.offer_defense,
     the tactic's choice, defend.Defend.resolve) and the hit. Returns 0 or a hand-back reason."""
-    eff = _skill(C, P, SK, X, a, t, aoa)
+    eff = _skill(C, P, W, SK, X, a, t, aoa, p)
     roll = _3d6(rs, tr, tn)
     j = _judge(roll, eff, False)
     X[a, X_ATTACKED] = 1
@@ -706,9 +721,9 @@ def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:
             return 0
         t = o
     elif j == 2:
-        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, True, rs, tr, tn, path)
-    if not _defense(C, P, X, a, t, opt):
-        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, False, rs, tr, tn, path)
+        return _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, True, rs, tr, tn, path)
+    if not _defense(C, P, W, X, a, p, t, opt):
+        return _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, False, rs, tr, tn, path)
     kind = opt[0]
     dj = _judge(_3d6(rs, tr, tn), opt[2], False)
     if kind == 1:
@@ -737,7 +752,7 @@ def _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt) -> int:
         elif kind == 3:
             X[t, X_SHUNREADY] = 1
     if dj <= 0:
-        return _apply_hit(C, P, SK, INJ, CRIT, X, n, a, t, False, rs, tr, tn, path)
+        return _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, False, rs, tr, tn, path)
     return 0
 
 
@@ -810,10 +825,12 @@ def _circle(C, X, n, m, t, reach, spot) -> bool:  # noqa: ANN001
 
 
 @_jit()
-def _mount_act(C, P, X, n, m, path, work, seen, queue) -> int:  # noqa: ANN001
-    """tactics.Default._mount_plan for a lancer's mount: charge to the lance's reach, then ride off (6 times
-    the way from the foe) and wheel to charge again; circle at the reach of a foe without a lance (or at the
-    reach, to keep moving). One Move (maneuvers._move), or Do Nothing when it may not move (lying)."""
+def _mount_act(C, P, W, SK, INJ, CRIT, X, n, m, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
+    """tactics.Default._mount_plan: a lancer's mount charges to the lance's reach, then rides off (6 times
+    the way from the foe) and wheels to charge again; it circles at the reach of a foe without a lance (or
+    at the reach, to keep moving). Once the lance is gone, a war-trained mount next to the foe attacks with
+    its first natural attack that may (B396), else it closes to the rider's reach. One Move
+    (maneuvers._move), or Do Nothing when it may not move (lying)."""
     rider = X[m, X_RIDER] - 1
     if rider < 0:
         return BACK_ON_FOOT
@@ -821,12 +838,34 @@ def _mount_act(C, P, X, n, m, path, work, seen, queue) -> int:  # noqa: ANN001
     if t < 0:
         return 0
     d = _hexd(X[m, X_Q], X[m, X_R], X[t, X_Q], X[t, X_R])
-    reach = C[rider, C_LREACH]
-    who = X[t, X_RIDER] - 1 if X[t, X_RIDER] else t
     spot = np.zeros(2, np.int64)
     stop_at = 0
     have = False
-    if d < reach and not C[who, C_COUCH]:
+    if X[rider, X_BROKEN] or C[rider, C_LREACH] == 0:
+        reach = C[rider, C_NLREACH]
+        if C[m, C_WAR] and d <= 1:
+            for p in range(2, NPROF):
+                if not W[m, p, W_VALID]:
+                    continue
+                if W[m, p, W_TRAMPLE]:
+                    lead = C[m, C_SM] - C[t, C_SM]
+                    if lead >= 2 or (lead >= 1 and X[t, X_LYING]):
+                        return BACK_TRAMPLE
+                    continue
+                if _skill(C, P, W, SK, X, m, t, 0, p) >= 3 and _in_reach(C, X, m, t, W[m, p, W_REACH]):
+                    X[m, X_MAN] = MAN_ATTACK
+                    return _strike(C, P, W, SK, INJ, CRIT, X, n, m, p, t, 0, rs, tr, tn, path, opt)
+        if d <= reach:
+            return 0
+        spot[0] = X[t, X_Q]
+        spot[1] = X[t, X_R]
+        stop_at = reach
+        have = True
+    reach = C[rider, C_LREACH]
+    who = X[t, X_RIDER] - 1 if X[t, X_RIDER] else t
+    h = X[who, X_PROF]
+    has_lance = h >= 0 and W[who, h, W_COUCH] == 1
+    if not have and d < reach and not has_lance:
         have = _circle(C, X, n, m, t, reach, spot)
     if not have and (X[rider, X_ATTLAST] or d < reach):
         dq = X[m, X_Q] - X[t, X_Q]
@@ -859,13 +898,37 @@ def _mount_act(C, P, X, n, m, path, work, seen, queue) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
+def _best(W: np.ndarray, X: np.ndarray, a: int) -> int:
+    """tactics.Default._best_melee over the weapons not broken: a lance on horseback first, one off
+    horseback last, then the best skill (the first of equals)."""
+    mounted = X[a, X_MOUNT] > 0
+    best = -1
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    for p in range(2):
+        if not W[a, p, W_VALID] or (p == 0 and X[a, X_BROKEN]):
+            continue
+        couch = W[a, p, W_COUCH] == 1
+        s0 = 1 if couch and mounted else 0
+        s1 = -1 if couch and not mounted else 0
+        s2 = W[a, p, W_SKILL]
+        if best < 0 or s0 > k0 or (s0 == k0 and (s1 > k1 or (s1 == k1 and s2 > k2))):
+            best = p
+            k0 = s0
+            k1 = s1
+            k2 = s2
+    return best
+
+
+@_jit()
+def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
     """The tactic's plan (tactics.Default._plan and _melee, the first legal command) and its maneuver
     (the maneuvers' resolve). Returns 0 or a hand-back reason."""
     X[a, X_AOA] = 0
     X[a, X_MAN] = MAN_OTHER
     if C[a, C_MOUNTF]:
-        return _mount_act(C, P, X, n, a, path, work, seen, queue)
+        return _mount_act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
     if X[a, X_LYING] and not X[a, X_MOUNT]:  # Change Posture to standing
         X[a, X_LYING] = 0
         return 0
@@ -880,15 +943,23 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
         return 0
     if X[t, X_RIDER] and X[X[t, X_RIDER] - 1, X_STATUS] == ACTIVE:  # go for the rider, not the horse
         t = X[t, X_RIDER] - 1
-    aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t) else 0
-    legal = _skill(C, P, SK, X, a, t, aoa) >= 3
+    p = _best(W, X, a)
+    if p < 0:
+        return BACK_LANCE  # no weapon left: natural attacks
+    if X[a, X_PROF] != p:  # Ready the best weapon (B366)
+        X[a, X_PROF] = p
+        X[a, X_UNREADY] = 0
+        return 0
+    mask = W[a, p, W_REACH]
+    aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t, mask) else 0
+    legal = _skill(C, P, W, SK, X, a, t, aoa, p) >= 3
     if X[a, X_MOUNT]:
         # a rider attacks what is in reach (he moves by his mount: validate.movement_allowance), else
         # Evaluates his foe (B364)
-        if legal and _in_reach(C, X, a, t):
+        if legal and _in_reach(C, X, a, t, mask):
             X[a, X_AOA] = aoa
             X[a, X_MAN] = MAN_ATTACK
-            return _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt)
+            return _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt)
         X[a, X_MAN] = MAN_EVALUATE
         X[a, X_EVN] = X[a, X_EVN] + 1 if X[a, X_EVT] == t + 1 else 1
         X[a, X_EVN] = min(3, X[a, X_EVN])
@@ -897,7 +968,7 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
     k = 0
     alt = X[a, X_ALT]
     new_alt = alt
-    if legal and not _in_reach(C, X, a, t):
+    if legal and not _in_reach(C, X, a, t, mask):
         # validate.reachable and approach, attack.AttackManeuver.resolve: a step toward the foe (B365), up
         # or down first for a flyer, then in reach?
         budget = max(1, -(-_move_now(C, X, a, _flying(C, alt, a)) // 10))
@@ -907,14 +978,14 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
             vertical = min(abs(want - alt), budget)
             new_alt = alt + (vertical if want > alt else -vertical)
         across = _across(budget, vertical)
-        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], across, C[a, C_STOP], path, work, seen, queue)
+        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], across, W[a, p, W_STOP], path, work, seen, queue)
         if k == -2:
             return BACK_WINDOW
         legal = False
         if k > 0 or vertical:
             q = path[k - 1, 0] if k > 0 else X[a, X_Q]
             r = path[k - 1, 1] if k > 0 else X[a, X_R]
-            legal = _reaches(C, X, a, q, r, new_alt, t)
+            legal = _reaches(C, X, a, q, r, new_alt, t, mask)
     if legal:
         X[a, X_AOA] = aoa
         X[a, X_MAN] = MAN_ATTACK
@@ -922,7 +993,7 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
             X[a, X_Q] = path[k - 1, 0]
             X[a, X_R] = path[k - 1, 1]
         X[a, X_ALT] = new_alt
-        return _strike(C, P, SK, INJ, CRIT, X, n, a, t, aoa, rs, tr, tn, path, opt)
+        return _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt)
     # Move toward the foe's hex and altitude, stopping next to it (maneuvers.Move, maneuvers._move); one
     # that cannot fly may not Move to another altitude, and then Does Nothing
     want = X[t, X_ALT]
@@ -947,7 +1018,7 @@ def _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
 
 
 @_jit()
-def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
+def _turn(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt) -> int:  # noqa: ANN001, PLR0913
     """turn.start_turn, the act and turn.end_turn. Returns 0 or a hand-back reason; the
     caller checks for the end of the fight (after the start of the turn too: a figure that passes out)."""
     X[a, X_RETREATED] = 0
@@ -983,7 +1054,7 @@ def _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt
         X[a, X_MAN] = MAN_OTHER
         _end_turn(X, a)
         return 0
-    back = _act(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
+    back = _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
     _end_turn(X, a)
     return back
 
@@ -1004,7 +1075,7 @@ def _end_turn(X: np.ndarray, a: int) -> None:
 
 
 @_jit()
-def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -> int:  # noqa: ANN001, PLR0913
+def _fight(C, P, W, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -> int:  # noqa: ANN001, PLR0913
     """One fight: the turn order (core.turn_order: Basic Speed, DX, then a d6 for each figure in a full
     tie), then rounds of turns in that order until at most one side stands (play.Fight._check_end) or the
     round limit. ``out``: result (winning side's index, -3 a draw, -2 nobody standing), the round, then
@@ -1017,6 +1088,7 @@ def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -
         X[i, X_Q] = C[i, C_Q0]
         X[i, X_R] = C[i, C_R0]
         X[i, X_ALT] = C[i, C_ALT0]
+        X[i, X_PROF] = 0
         m = C[i, C_MOUNT0]
         if m:
             X[i, X_MOUNT] = m
@@ -1054,7 +1126,7 @@ def _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue) -
             a = order[k]
             if X[a, X_STATUS] != ACTIVE:
                 continue
-            back = _turn(C, P, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
+            back = _turn(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, opt)
             if back:
                 return back
             result = _end(C, X, n)
@@ -1087,7 +1159,7 @@ def _work():  # noqa: ANN202
 
 
 @_jit(nogil=True)
-def run_batch(C, P, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  # noqa: ANN001
+def run_batch(C, P, W, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  # noqa: ANN001
     """Every fight of ``seeds``: ``tally`` (per side its wins; draws; fights with nobody standing; per
     combatant its fights by final status (ACTIVE...), then damage dealt and taken), the rounds in ``hist``,
     ``loss[0, s, k]`` / ``loss[1, s, k]`` the fights with ``k`` of side ``s`` dead / out; the indices of the
@@ -1104,7 +1176,7 @@ def run_batch(C, P, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  
     nf = 0
     for k in range(seeds.shape[0]):
         tn[0] = 0
-        if _fight(C, P, SK, INJ, CRIT, seeds[k], X, tr, tn, out, path, work, seen, queue):
+        if _fight(C, P, W, SK, INJ, CRIT, seeds[k], X, tr, tn, out, path, work, seen, queue):
             fallback[nf] = k
             nf += 1
             continue
@@ -1133,7 +1205,7 @@ def run_batch(C, P, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int:  
 
 
 @_jit()
-def trace_fight(C, P, SK, INJ, CRIT, seed, cap):  # noqa: ANN001, ANN201
+def trace_fight(C, P, W, SK, INJ, CRIT, seed, cap):  # noqa: ANN001, ANN201
     """One fight with its dice: (0 or a hand-back reason, the fight's numbers, the dice (sides, faces))."""
     n = C.shape[0]
     tr = np.zeros((2, cap), np.int64)
@@ -1141,5 +1213,5 @@ def trace_fight(C, P, SK, INJ, CRIT, seed, cap):  # noqa: ANN001, ANN201
     out = np.zeros(2 + 3 * n, np.int64)
     X = np.zeros((n, NX), np.int64)
     path, work, seen, queue = _work()
-    back = _fight(C, P, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue)
+    back = _fight(C, P, W, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue)
     return back, out, tr[:, : min(tn[0], cap)].copy(), tn[0]

@@ -14,9 +14,9 @@ from spooking, falling off, death checks, knockback) and the end of the fight. d
 
 The compiled loop draws its dice in the engine's order, so the engine replays a kernel fight from the
 kernel's faces (:meth:`GurpsGroupKernel.replay`; tests/sim/test_gurps_kernel.py does, face by face). A fight
-the loop cannot finish (a jousting lance that snaps, an unhorsed rider fighting on, a way round wider than
-its search window, a flyer near the flight ceiling) is handed back with the faces drawn so far and the engine
-finishes it.
+the loop cannot finish (a riderless mount that stays, a possible trample, a figure left without a weapon, a
+way round wider than its search window, a flyer near the flight ceiling) is handed back with the faces drawn
+so far and the engine finishes it.
 
 It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
 without a lance or with a ranged weapon, flyers that cannot hover, ranged weapons, a best melee weapon other
@@ -172,128 +172,107 @@ class GurpsGroupKernel:
         self._tables(state, cs)
 
     def _tables(self, state: FightState, cs: list[Combatant]) -> None:
-        from fracas.rules.gurps4 import aerial, core, data, mounted
+        from fracas.rules.gurps4 import core, data, mounted
         from fracas.rules.gurps4.attack_roll import attack_roll_parts
         from fracas.rules.gurps4.injury import CRIT_EFFECTS
         from fracas.rules.gurps4.tactics import Default
 
         n = len(cs)
         C = np.zeros((n, K.NC), np.int64)
-        best: list[Attack | None] = []
+        W = np.zeros((n, K.NPROF, K.NW), np.int64)
+        profiles: list[list[Attack | None]] = []
         ranks = {cid: r for r, cid in enumerate(sorted(self.ids))}
-        bmax = 0
         index = {c.id: i for i, c in enumerate(cs)}
         for i, c in enumerate(cs):
             st = c.stats
             self._mounted(state, c, C[i], index)
+            C[i, K.C_SIDE] = self.sides.index(c.side)
+            C[i, K.C_HT], C[i, K.C_DX], C[i, K.C_HP], C[i, K.C_ST] = st.ht, st.dx, st.hp, st.st
+            C[i, K.C_MOVE], C[i, K.C_DODGE] = st.basic_move, st.dodge()
+            C[i, K.C_HPT] = int(st.high_pain_threshold)
+            C[i, K.C_AGGR] = int(c.tactic == "aggressive")
+            C[i, K.C_RANK] = ranks[c.id]
+            C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
+            C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
+            C[i, K.C_FLIES], C[i, K.C_AIR] = int(st.flies), st.air_move
+            C[i, K.C_HOVER], C[i, K.C_ALT0] = int(st.can_hover), c.altitude
+            C[i, K.C_WAR], C[i, K.C_SM] = int(st.war_trained), st.sm
+            C[i, K.C_PPARRY] = C[i, K.C_BLOCK] = -1
+            mine: list[Attack | None] = [None] * K.NPROF
+            profiles.append(mine)
             if st.mount:
-                best.append(None)
-                C[i, K.C_SIDE] = self.sides.index(c.side)
-                C[i, K.C_HT], C[i, K.C_DX], C[i, K.C_HP], C[i, K.C_ST] = st.ht, st.dx, st.hp, st.st
-                C[i, K.C_MOVE], C[i, K.C_DODGE], C[i, K.C_HPT] = (
-                    st.basic_move,
-                    st.dodge(),
-                    int(st.high_pain_threshold),
-                )
-                C[i, K.C_RANK] = ranks[c.id]
-                C[i, K.C_WPARRY] = C[i, K.C_PPARRY] = C[i, K.C_BLOCK] = -1
-                C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
-                C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
+                natural = list(st.natural_attacks)
+                if len(natural) > K.NPROF - 2:
+                    raise Unsupported(f"{c.id}: more natural attacks than the kernel keeps")
+                for k, x in enumerate(natural):
+                    mine[2 + k] = x
                 continue
             weapons = [x for x in st.attacks() if not x.natural]
             atk = Default()._best_melee(state, c, c, weapons)
             assert atk is not None
             if atk.weapon != st.weapons[0]:
                 raise Unsupported(f"{c.id}: its best melee weapon {atk.weapon} is not the one in hand")
-            best.append(atk)
-            dice = core.weapon_damage(st.st, atk.damage)
-            minb = data.wounding()[atk.damage_type].min_basic
-            bmax = max(bmax, 3 * max(minb, dice.maximum))
-            mount = state.combatants.get(c.marks.get("mount") or "")
-            if mount is not None and atk.couchable:  # a couched lance: (mount ST x yards) / 100 dice (B397)
-                couched = mounted.couched_lance_dice(mount.stats.st, mount.stats.basic_move)
-                bmax = max(bmax, 3 * max(minb, couched.maximum + mounted.VELOCITY_DAMAGE))
-            reach = max(max(r, 1) for r in atk.reach)
-            mask = sum(1 << h for h in range(1, 62) if aerial.in_reach(h, 0, atk.reach, False))
-            C[i, K.C_SIDE] = self.sides.index(c.side)
-            C[i, K.C_HT] = st.ht
-            C[i, K.C_DX] = st.dx
-            C[i, K.C_HP] = st.hp
-            C[i, K.C_ST] = st.st
-            C[i, K.C_MOVE] = st.basic_move
-            C[i, K.C_DODGE] = st.dodge()
-            C[i, K.C_HPT] = int(st.high_pain_threshold)
-            C[i, K.C_AGGR] = int(c.tactic == "aggressive")
-            C[i, K.C_RANK] = ranks[c.id]
-            C[i, K.C_DN] = dice.dice
-            C[i, K.C_DADD] = dice.adds
-            C[i, K.C_DTYPE] = {"cr": K.T_CR, "cut": K.T_CUT}.get(atk.damage_type, K.T_OTHER)
-            C[i, K.C_MINB] = minb
-            C[i, K.C_REACH] = mask
-            C[i, K.C_STOP] = 1 if reach <= 1 else min(reach, 2)
-            C[i, K.C_PUNCH3] = int(not atk.damage.startswith("thr"))
-            C[i, K.C_COUCH], C[i, K.C_JOUST] = int(atk.couchable), int(atk.jousting)
-            # Parry with the weapon in hand: every mode of it offers one (defense._defense_options)
-            modes = [
-                (x.parry, x.unbalanced) for x in weapons if x.weapon == st.weapons[0] and x.parry is not None
-            ]
-            if len(set(modes)) > 1:
-                raise Unsupported(f"{c.id}: the modes of {st.weapons[0]} parry differently")
-            C[i, K.C_WPARRY] = -1
-            if modes:
-                C[i, K.C_WPARRY] = core.parry_score(
-                    st.skill(atk.skill_name), modes[0][0], st.combat_reflexes
-                )[0]
-                C[i, K.C_WUNBAL] = int(modes[0][1])
-                C[i, K.C_WFENCE] = int(data.weapons()[st.weapons[0]].modes[0].fencing)
+            mine[0] = atk
+            if atk.couchable:
+                if sum(1 for w in st.weapons if data.weapons()[w].couchable) > 1:
+                    raise Unsupported(f"{c.id}: more than one lance")
+                # the best weapon without it (Default._best_melee: the best skill, the first of equals)
+                others = [x for x in weapons if not x.couchable and not x.ranged]
+                if others:
+                    mine[1] = max(others, key=lambda x: st.skill(x.skill_name))
+                C[i, K.C_NLREACH] = max((max(r, 1) for x in others for r in x.reach), default=1)
             punch = st.natural_attacks[0]
             C[i, K.C_PPARRY] = core.parry_score(
                 max(st.skills.get("Brawling", st.dx), st.dx), punch.parry or 0, st.combat_reflexes
             )[0]
             C[i, K.C_PFENCE] = int(data.weapons()["punch"].modes[0].fencing)
-            C[i, K.C_BLOCK] = -1
             if st.shield:
                 C[i, K.C_BLOCK] = core.block_score(st.skill("Shield"), st.combat_reflexes)[0]
             C[i, K.C_DB] = st.shield_db()
-            C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
-            C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
-            C[i, K.C_FLIES] = int(st.flies)
-            C[i, K.C_AIR] = st.air_move
-            C[i, K.C_HOVER] = int(st.can_hover)
-            C[i, K.C_ALT0] = c.altitude
+        bmax = 0
+        for i, c in enumerate(cs):
+            for k, x in enumerate(profiles[i]):
+                if x is not None:
+                    bmax = max(bmax, self._profile(state, c, x, W[i, k]))
         if any(bmax // max(1, c.stats.st - 2) > 60 for c in cs):
             raise Unsupported("a knockback longer than the kernel's path (60 yards)")
         # the attack roll's part that does not change in a fight (attack_roll_parts: fresh figures stand and
-        # have no shock), for Attack and All-Out Attack (Determined)
-        SK = np.zeros((n, n, 2), np.int64)
-        for i, a in enumerate(cs):
-            mine = best[i]
-            if mine is None:
-                continue
-            for j, t in enumerate(cs):
-                for m, maneuver in enumerate(("attack", "all_out_attack_determined")):
-                    base, mods, cap = attack_roll_parts(state, a, t, mine, maneuver, {})
-                    SK[i, j, m] = core.effective_value(base, mods, cap)[0]
+        # have no shock; no mount has moved or attacked), for Attack and All-Out Attack (Determined)
+        SK = np.zeros((n, n, 2, K.NPROF), np.int64)
+        # on foot: a rider's skill down to Riding is W_MCAP, added while he rides
+        afoot = state.clone()
+        for c in afoot.combatants.values():
+            c.marks.pop("mount", None)
+            c.marks.pop("rider", None)
+        for i, a in enumerate(afoot.combatants.values()):
+            for k, x in enumerate(profiles[i]):
+                if x is None:
+                    continue
+                for j, t in enumerate(afoot.combatants.values()):
+                    for m, maneuver in enumerate(("attack", "all_out_attack_determined")):
+                        base, mods, cap = attack_roll_parts(afoot, a, t, x, maneuver, {})
+                        SK[i, j, m, k] = core.effective_value(base, mods, cap)[0]
         # injury by basic damage on the torso (injury_from), DR whole and halved (Critical Hit Table 4, 17)
-        INJ = np.zeros((n, n, 2, bmax + 1), np.int64)
+        INJ = np.zeros((n, n, 2, bmax + 1, K.NPROF), np.int64)
         minimum_one = bool(state.options.get("minimum_injury_one", True))
         for i in range(n):
-            weapon = best[i]
-            if weapon is None:
-                continue
-            dtype = weapon.damage_type
-            for j, t in enumerate(cs):
-                ts = t.stats
-                dr = ts.dr_at("torso", dtype)
-                for h, d in enumerate((dr, dr // 2)):
-                    for basic in range(bmax + 1):
-                        inj = core.injury_from(
-                            basic, dtype, ts.hp, d, "torso", ts.body, flexible_armor="torso" in ts.flexible,
-                            minimum_one=minimum_one,
-                        )  # fmt: skip
-                        if inj.crippled:
-                            raise Unsupported("a crippling blow to the torso")
-                        INJ[i, j, h, basic] = 2 * inj.injury + int(inj.penetrating > 0)
+            for k, x in enumerate(profiles[i]):
+                if x is None:
+                    continue
+                dtype = x.damage_type
+                for j, t in enumerate(cs):
+                    ts = t.stats
+                    dr = ts.dr_at("torso", dtype)
+                    for h, d in enumerate((dr, dr // 2)):
+                        for basic in range(bmax + 1):
+                            flex = "torso" in ts.flexible
+                            inj = core.injury_from(
+                                basic, dtype, ts.hp, d, "torso", ts.body, flexible_armor=flex,
+                                minimum_one=minimum_one,
+                            )  # fmt: skip
+                            if inj.crippled:
+                                raise Unsupported("a crippling blow to the torso")
+                            INJ[i, j, h, basic, k] = 2 * inj.injury + int(inj.penetrating > 0)
         lying = core.posture("lying")
         P = np.zeros(K.NP, np.int64)
         P[K.P_MAXR] = self.max_rounds
@@ -321,7 +300,60 @@ class GurpsGroupKernel:
         CRIT = np.zeros(19, np.int64)
         for roll in range(3, 19):
             CRIT[roll] = _CRIT[CRIT_EFFECTS.get(roll)]
-        self.C, self.P, self.SK, self.INJ, self.CRIT = C, P, SK, INJ, CRIT
+        self.C, self.P, self.W, self.SK, self.INJ, self.CRIT = C, P, W, SK, INJ, CRIT
+
+    @staticmethod
+    def _profile(state: FightState, c: Combatant, x: Attack, row: np.ndarray) -> int:
+        """One attack's numbers (``W[i, p]``); returns the most basic damage it can do (x3, a critical)."""
+        from fracas.rules.gurps4 import aerial, core, data, mounted
+        from fracas.rules.gurps4.dice import parse_dice
+
+        st = c.stats
+        if x.natural:  # a mount's natural attack: fixed dice, iron horseshoes (injury.damage_dice)
+            dice = parse_dice(x.damage)
+            bonus = mounted.horseshoe_bonus(x.name, st.iron_horseshoes)
+            dice = dice.plus(bonus.value if bonus else 0)
+        else:
+            dice = core.weapon_damage(st.st, x.damage)
+        minb = data.wounding()[x.damage_type].min_basic
+        most = 3 * max(minb, dice.maximum)
+        mount = state.combatants.get(c.marks.get("mount") or "")
+        if mount is not None and x.couchable:  # a couched lance: (mount ST x yards) / 100 dice (B397)
+            couched = mounted.couched_lance_dice(mount.stats.st, mount.stats.basic_move)
+            most = max(most, 3 * max(minb, couched.maximum + mounted.VELOCITY_DAMAGE))
+        if mount is not None:
+            most = max(most, 3 * max(minb, dice.maximum + mounted.VELOCITY_DAMAGE))
+        reach = max(max(r, 1) for r in x.reach)
+        row[K.W_VALID] = 1
+        row[K.W_DN], row[K.W_DADD] = dice.dice, dice.adds
+        row[K.W_DTYPE] = {"cr": K.T_CR, "cut": K.T_CUT}.get(x.damage_type, K.T_OTHER)
+        row[K.W_MINB] = minb
+        row[K.W_REACH] = sum(1 << h for h in range(1, 62) if aerial.in_reach(h, 0, x.reach, False))
+        row[K.W_STOP] = 1 if reach <= 1 else min(reach, 2)
+        row[K.W_PUNCH3] = int(not x.natural and not x.damage.startswith("thr"))
+        row[K.W_COUCH], row[K.W_JOUST] = int(x.couchable), int(x.jousting)
+        row[K.W_SKILL] = st.skill(x.skill_name)
+        row[K.W_TRAMPLE] = int(x.name == "trample")
+        if mount is not None and not x.natural:
+            from fracas.rules.gurps4.attack_roll import weapon_skill
+            from fracas.rules.gurps4.riding import riding_skill
+
+            cap = mounted.mounted_skill(weapon_skill(c, x), riding_skill(state, c))[1]
+            row[K.W_MCAP] = sum(m.value for m in cap)
+        row[K.W_WPARRY] = -1
+        if not x.natural:
+            # Parry with the weapon in hand: every mode of it offers one (defense._defense_options)
+            modes = [(y.parry, y.unbalanced) for y in st.attacks() if y.weapon == x.weapon and not y.natural]
+            parries = [m for m in modes if m[0] is not None]
+            if len(set(parries)) > 1:
+                raise Unsupported(f"{c.id}: the modes of {x.weapon} parry differently")
+            if parries:
+                row[K.W_WPARRY] = core.parry_score(st.skill(x.skill_name), parries[0][0], st.combat_reflexes)[
+                    0
+                ]
+                row[K.W_WUNBAL] = int(parries[0][1])
+                row[K.W_WFENCE] = int(data.weapons()[x.weapon].modes[0].fencing)
+        return most
 
     @staticmethod
     def _mounted(state: FightState, c: Combatant, row: np.ndarray, index: dict[str, int]) -> None:
@@ -352,7 +384,7 @@ class GurpsGroupKernel:
         row[K.C_RDEF] = penalty.value if penalty else 0
 
     def _args(self) -> tuple[Any, ...]:
-        return (self.C, self.P, self.SK, self.INJ, self.CRIT)
+        return (self.C, self.P, self.W, self.SK, self.INJ, self.CRIT)
 
     # ----- running -----------------------------------------------------------------------------------
     def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:
