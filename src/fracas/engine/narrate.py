@@ -85,6 +85,25 @@ def _rolled_line(event: ev.Rolled, n: Callable[[str | None], str]) -> str:
     )
 
 
+def _wounded_line(event: ev.Wounded, state: FightState, n: Callable[[str | None], str]) -> str:
+    """Wounds taken, with the count now ("takes a Wound", never "1 wounds")."""
+    c = state.combatants.get(event.target)
+    now = c.count(event.counter) if c else "?"
+    k = event.wounds
+    what = f"{k} {event.counter.replace('_', ' ')}"
+    if event.counter == "wounds":  # "takes a Wound", never "1 wounds"
+        what = "a Wound" if k == 1 else f"{k} Wounds"
+    return f"  {n(event.target)} takes {what} (now {now}) [{event.rule}]"
+
+
+def _status_line(event: ev.StatusChanged, n: Callable[[str | None], str]) -> str:
+    """A combatant's status: back in the fight, or out of it in the words of ``_STATUS_WORDS``."""
+    if event.status == "active":
+        return f"  {n(event.target)} is back in the fight."
+    said = _STATUS_WORDS.get(event.status, f"is {event.status}!")
+    return f"  {n(event.target)} {said}" + (f" [{event.rule}]" if event.rule else "")
+
+
 def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) -> str | None:
     """A line for ``event`` (None: nothing worth a line)."""
     if ruleset is not None:
@@ -128,13 +147,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
             src = f" from {n(event.source)}" if event.source else ""
             return f"  {n(event.target)} takes {event.amount} {event.counter}{src}{raw}"
         case ev.Wounded():
-            c = state.combatants.get(event.target)
-            now = c.count(event.counter) if c else "?"
-            k = event.wounds
-            what = f"{k} {event.counter.replace('_', ' ')}"
-            if event.counter == "wounds":  # "takes a Wound", never "1 wounds"
-                what = "a Wound" if k == 1 else f"{k} Wounds"
-            return f"  {n(event.target)} takes {what} (now {now}) [{event.rule}]"
+            return _wounded_line(event, state, n)
         case ev.CounterChanged():
             # the why is event data (in the golden digests): its count of one Wound is worded here
             why = event.why.replace(" 1 Wounds ", " 1 Wound ") if event.why else ""
@@ -147,10 +160,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.ConditionRemoved():
             return f"  {n(event.target)} is no longer {event.name}" + (f" ({event.why})" if event.why else "")
         case ev.StatusChanged():
-            if event.status == "active":
-                return f"  {n(event.target)} is back in the fight."
-            said = _STATUS_WORDS.get(event.status, f"is {event.status}!")
-            return f"  {n(event.target)} {said}" + (f" [{event.rule}]" if event.rule else "")
+            return _status_line(event, n)
         case ev.Note():
             return f"  {event.text}" + (f" [{event.rule}]" if event.rule else "")
         case ev.FightEnded():

@@ -188,7 +188,31 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
 
     _page_routes(app, service, templates, gm_only, is_gm, gm_of, player_of)
 
-    # ----- reading ----------------------------------------------------------------------------------
+    _reading_routes(app, service, changes, gm_only, is_gm, gm_of, player_of, book_of)
+
+    # ----- changing ---------------------------------------------------------------------------------
+    def done(book: FightBook, plan: Any) -> JSONResponse:
+        changes.notify(book.record.id)
+        return JSONResponse({"status": "ok", "seq": plan.seq, "what": plan.what, "events": len(plan.events)})
+
+    _change_routes(app, service, gm_only, done, changes)
+    _create_routes(app, service, gm_only)
+    return app
+
+
+def _reading_routes(
+    app: FastAPI,
+    service: FightService,
+    changes: Changes,
+    gm_only: Any,
+    is_gm: Any,
+    gm_of: Any,
+    player_of: Any,
+    book_of: Any,
+) -> None:
+    """Reading: the fights, a fight's version and its stream, the game master's and the players' views,
+    an export, the rulesets."""
+
     @app.get("/api/fights", dependencies=[Depends(gm_only)])
     def list_fights() -> Any:
         return [
@@ -239,15 +263,6 @@ def create_app(service: FightService, token: str, *, players_only: bool = False)
     @app.get("/api/rulesets", dependencies=[Depends(gm_only)])
     def list_rulesets() -> Any:
         return _rulesets()
-
-    # ----- changing ---------------------------------------------------------------------------------
-    def done(book: FightBook, plan: Any) -> JSONResponse:
-        changes.notify(book.record.id)
-        return JSONResponse({"status": "ok", "seq": plan.seq, "what": plan.what, "events": len(plan.events)})
-
-    _change_routes(app, service, gm_only, done, changes)
-    _create_routes(app, service, gm_only)
-    return app
 
 
 def _error_handlers(app: FastAPI, token: str) -> None:

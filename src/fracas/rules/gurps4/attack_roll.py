@@ -24,6 +24,32 @@ def weapon_skill(a: Combatant, attack: Attack) -> int:
     return st.skill(attack.skill_name)
 
 
+def _ranged_modifiers(
+    a: Combatant, t: Combatant, attack: Attack, mount: Combatant | None, args: dict[str, Any]
+) -> list[Modifier]:
+    """A ranged attack's own modifiers: Aim (the turns a moving mount lets count, B397), the Speed/Range
+    Table (B550), a target lying down (B551)."""
+    out: list[Modifier] = []
+    rng = data.weapons()[attack.weapon].ranged
+    assert rng is not None
+    aim = a.marks.get("aim")
+    if aim and aim[0] == t.id and aim[1] == attack.weapon:
+        turns = int(aim[2])
+        if mount is not None:
+            turns = mounted.aim_turns_that_count(
+                turns, int(mount.marks.get("moved_last_turn", 0)), move_now(mount)
+            )
+        out += core.aim_bonus(rng.acc, turns)
+    pen = core.speed_range_penalty(range_yards(a, t))
+    if pen:
+        out.append(mod(pen, f"range {range_yards(a, t)} yd", "gurps4/core/speed-range", "B550"))
+    tp = core.posture(t.marks.get("posture", "standing")).target
+    loc = args.get("location", "torso")
+    if tp and loc in ("torso", "groin", "right_leg", "left_leg", "foreleg", "hind_leg"):
+        out.append(mod(tp, f"target {t.marks.get('posture')}", "gurps4/core/posture", "B551"))
+    return out
+
+
 def attack_roll_parts(
     state: FightState, a: Combatant, t: Combatant, attack: Attack, maneuver: str, args: dict[str, Any]
 ) -> tuple[int, list[Modifier], tuple[int, Modifier] | None]:
@@ -81,23 +107,7 @@ def attack_roll_parts(
         if b:
             mods.append(b)
     if attack.ranged:
-        rng = data.weapons()[attack.weapon].ranged
-        assert rng is not None
-        aim = a.marks.get("aim")
-        if aim and aim[0] == t.id and aim[1] == attack.weapon:
-            turns = int(aim[2])
-            if mount is not None:
-                turns = mounted.aim_turns_that_count(
-                    turns, int(mount.marks.get("moved_last_turn", 0)), move_now(mount)
-                )
-            mods += core.aim_bonus(rng.acc, turns)
-        pen = core.speed_range_penalty(range_yards(a, t))
-        if pen:
-            mods.append(mod(pen, f"range {range_yards(a, t)} yd", "gurps4/core/speed-range", "B550"))
-        tp = core.posture(t.marks.get("posture", "standing")).target
-        loc = args.get("location", "torso")
-        if tp and loc in ("torso", "groin", "right_leg", "left_leg", "foreleg", "hind_leg"):
-            mods.append(mod(tp, f"target {t.marks.get('posture')}", "gurps4/core/posture", "B551"))
+        mods += _ranged_modifiers(a, t, attack, mount, args)
     if S(t).sm:
         mods.append(mod(S(t).sm, f"target's SM {S(t).sm:+d}", "gurps4/core/size-modifier", "B19"))
     loc = args.get("location", "torso")

@@ -15,7 +15,28 @@ from fracas.rules.sas.procedures.movement import mounted_ok
 from fracas.rules.sas.procedures.rolls import Effect, TableRoll, roll_penalties
 from fracas.rules.sas.procedures.wounds import light_wound, major_wound, major_wound_prone, roll_fumble, shock
 from fracas.rules.sas.rules import rule, setting
-from fracas.rules.sas.tables import tables
+from fracas.rules.sas.tables import Weapon, tables
+
+
+def _weapon_class(sit: Situation, weapon: Weapon) -> list[Modifier]:
+    """DAMAGE TABLE MODIFIER LIST: the weapon class's line, or the Unarmed Strikes, Grappling line for a
+    brawl or Dog Pile (with a Random Brawl Attacks row's own Damage)."""
+    t = tables()
+    out: list[Modifier] = []
+    if sit.brawl is not None or sit.brawl_plain or sit.dog_pile:
+        wc = t.damage.weapon_classes["brawl"]
+        out.append(Modifier(wc.value, wc.label, rule("damage-modifiers", "brawl")))
+        if sit.brawl is not None and sit.brawl.damage:
+            out.append(Modifier(sit.brawl.damage, sit.brawl.label, rule("random-brawl", sit.brawl.id)))
+    else:
+        wc = t.damage.weapon_classes[weapon.weapon_class]
+        if wc.value:
+            out.append(
+                Modifier(
+                    wc.value, f"{wc.label} ({weapon.label})", rule("damage-modifiers", weapon.weapon_class)
+                )
+            )
+    return out
 
 
 def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool = False) -> list[Modifier]:
@@ -27,19 +48,7 @@ def damage_modifiers(att: Fighter, dfn: Fighter, sit: Situation, critical: bool 
     weapon = t.weapons[wid]
     if att.stats.damage:
         mods.append(Modifier(att.stats.damage, "Damage bonus", rule("damage")))
-    if sit.brawl is not None or sit.brawl_plain or sit.dog_pile:
-        wc = t.damage.weapon_classes["brawl"]
-        mods.append(Modifier(wc.value, wc.label, rule("damage-modifiers", "brawl")))
-        if sit.brawl is not None and sit.brawl.damage:
-            mods.append(Modifier(sit.brawl.damage, sit.brawl.label, rule("random-brawl", sit.brawl.id)))
-    else:
-        wc = t.damage.weapon_classes[weapon.weapon_class]
-        if wc.value:
-            mods.append(
-                Modifier(
-                    wc.value, f"{wc.label} ({weapon.label})", rule("damage-modifiers", weapon.weapon_class)
-                )
-            )
+    mods += _weapon_class(sit, weapon)
     if critical:
         mods.append(
             Modifier(
