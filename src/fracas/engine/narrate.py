@@ -104,6 +104,16 @@ def _status_line(event: ev.StatusChanged, n: Callable[[str | None], str]) -> str
     return f"  {n(event.target)} {said}" + (f" [{event.rule}]" if event.rule else "")
 
 
+def _moved_line(event: ev.Moved, n: Callable[[str | None], str]) -> str | None:
+    """A move: where it ends (None for a move of no step)."""
+    if not event.path:
+        return None
+    to = event.path[-1]
+    return f"  {n(event.actor)} {event.mode}s to ({to[0]}, {to[1]})" + (
+        f" [{event.rule}]" if event.rule else ""
+    )
+
+
 def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) -> str | None:
     """A line for ``event`` (None: nothing worth a line)."""
     if ruleset is not None:
@@ -135,12 +145,7 @@ def narrate(event: ev.Event, state: FightState, ruleset: Ruleset | None = None) 
         case ev.Rolled():
             return _rolled_line(event, n)
         case ev.Moved():
-            if not event.path:
-                return None
-            to = event.path[-1]
-            return f"  {n(event.actor)} {event.mode}s to ({to[0]}, {to[1]})" + (
-                f" [{event.rule}]" if event.rule else ""
-            )
+            return _moved_line(event, n)
         case ev.Damaged():
             armor = f" after {event.armor} armor" if event.armor else ""
             raw = f" ({event.raw} rolled{armor})" if event.raw is not None else ""

@@ -93,33 +93,41 @@ def override_events(state: FightState, body: dict[str, Any]) -> tuple[str, list[
     return what, [ev.Note(f"GM: {what}", rule="gm"), *events]
 
 
+def _counter_events(state: FightState, kind: str, body: dict[str, Any]) -> tuple[str, list[ev.Event]]:
+    """Damage, healing or a value set on one of a combatant's counters."""
+    c = _who(state, body)
+    counter = _word(body, "counter")
+    now = c.count(counter)
+    if kind == "set":
+        value = _int(body, "value")
+        return f"{c.name}'s {counter} set to {value} (was {now})", [
+            ev.CounterChanged(c.id, counter, value - now, why="set by the game master", rule="gm")
+        ]
+    amount = _int(body, "amount", 1)
+    delta = amount if kind == "damage" else -amount
+    words = f"{amount} {counter} to {c.name}" if kind == "damage" else f"{c.name} heals {amount} {counter}"
+    return words, [ev.CounterChanged(c.id, counter, delta, why="the game master", rule="gm")]
+
+
+def _condition_events(state: FightState, body: dict[str, Any]) -> tuple[str, list[ev.Event]]:
+    """A condition put on a combatant, for some rounds or until taken off."""
+    c = _who(state, body)
+    name = _word(body, "name")
+    rounds = body.get("rounds")
+    until = None
+    if rounds is not None:
+        until = state.round + _int(body, "rounds", 1, 1000) - 1
+    more = f" for {rounds} round{'s' if rounds != 1 else ''}" if rounds else ""
+    return f"{c.name} is {name}{more}", [
+        ev.ConditionAdded(c.id, name, until, _int(body, "value") if "value" in body else 0, "gm", "gm")
+    ]
+
+
 def _events(state: FightState, kind: str, body: dict[str, Any]) -> tuple[str, list[ev.Event]]:
     if kind in ("damage", "heal", "set"):
-        c = _who(state, body)
-        counter = _word(body, "counter")
-        now = c.count(counter)
-        if kind == "set":
-            value = _int(body, "value")
-            return f"{c.name}'s {counter} set to {value} (was {now})", [
-                ev.CounterChanged(c.id, counter, value - now, why="set by the game master", rule="gm")
-            ]
-        amount = _int(body, "amount", 1)
-        delta = amount if kind == "damage" else -amount
-        words = (
-            f"{amount} {counter} to {c.name}" if kind == "damage" else f"{c.name} heals {amount} {counter}"
-        )
-        return words, [ev.CounterChanged(c.id, counter, delta, why="the game master", rule="gm")]
+        return _counter_events(state, kind, body)
     if kind == "condition":
-        c = _who(state, body)
-        name = _word(body, "name")
-        rounds = body.get("rounds")
-        until = None
-        if rounds is not None:
-            until = state.round + _int(body, "rounds", 1, 1000) - 1
-        more = f" for {rounds} round{'s' if rounds != 1 else ''}" if rounds else ""
-        return f"{c.name} is {name}{more}", [
-            ev.ConditionAdded(c.id, name, until, _int(body, "value") if "value" in body else 0, "gm", "gm")
-        ]
+        return _condition_events(state, body)
     if kind == "uncondition":
         c = _who(state, body)
         name = _word(body, "name")

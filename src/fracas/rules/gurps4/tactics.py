@@ -122,20 +122,7 @@ class Default:
         melee = [x for x in weapons if not x.ranged]
         far = range_yards(a, t)
         if ranged and (far > 2 or not melee) and far <= max_range(st, ranged[0]):
-            gun = ranged[0]
-            if a.marks.get("wielding") != gun.weapon:
-                plans.append(Command(a.id, "ready", None, {"weapon": gun.weapon}))
-            if a.marks.get("reload"):
-                plans.append(Command(a.id, "ready"))
-            aim = a.marks.get("aim")
-            if not (aim and aim[0] == t.id):
-                plans.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
-            shot = Command(a.id, "attack", t.id, {"weapon": gun.name, "maneuver": "attack"})
-            base, mods, cap = attack_roll_parts(state, a, t, gun, "attack", shot.args)
-            if core.effective_value(base, mods, cap)[0] >= MIN_SHOT or not melee:
-                plans.append(shot)
-            elif aim and aim[0] == t.id and int(aim[2]) < 3:  # too far for a fair shot: keep aiming
-                plans.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
+            plans += self._shooting(state, a, t, ranged[0], melee)
         best = self._best_melee(state, a, t, melee) if melee else None
         if best is not None:
             if a.marks.get("wielding") != best.weapon:
@@ -150,6 +137,27 @@ class Default:
         elif t.pos is not None:
             plans.append(Command(a.id, "move", None, {"to": list(t.pos), "altitude": t.altitude}))
         return plans
+
+    def _shooting(
+        self, state: FightState, a: Combatant, t: Combatant, gun: Attack, melee: list[Attack]
+    ) -> list[Command]:
+        """A shot at a foe in range: ready the weapon (and reload), Aim, then shoot when the odds are fair
+        (or no melee weapon is left), else go on aiming."""
+        out: list[Command] = []
+        if a.marks.get("wielding") != gun.weapon:
+            out.append(Command(a.id, "ready", None, {"weapon": gun.weapon}))
+        if a.marks.get("reload"):
+            out.append(Command(a.id, "ready"))
+        aim = a.marks.get("aim")
+        if not (aim and aim[0] == t.id):
+            out.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
+        shot = Command(a.id, "attack", t.id, {"weapon": gun.name, "maneuver": "attack"})
+        base, mods, cap = attack_roll_parts(state, a, t, gun, "attack", shot.args)
+        if core.effective_value(base, mods, cap)[0] >= MIN_SHOT or not melee:
+            out.append(shot)
+        elif aim and aim[0] == t.id and int(aim[2]) < 3:  # too far for a fair shot: keep aiming
+            out.append(Command(a.id, "aim", t.id, {"weapon": gun.name}))
+        return out
 
     def _glider_plan(self, state: FightState, a: Combatant) -> list[Command]:
         """A flyer that cannot hover must Move or Move and Attack at 1/4 top airspeed or more (B398)."""

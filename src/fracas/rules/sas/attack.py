@@ -291,36 +291,51 @@ def attack(
         b.events.append(rolled(c.id, "Fumble", fr.roll))
         effects += [e for e in fr.effects if e.kind != "friendly-fire"]
         if any(e.kind == "friendly-fire" for e in fr.effects) and friendly:
-            allies = []
-            near = 1 if not sit.ranged else 99
-            for o in state.on_side(c.side):
-                if o.id == c.id or o.status != "active" or dist(o, c) > near:
-                    continue
-                osit = _friendly_fire_situation(state, c, att, o, sit)
-                if osit is not None:
-                    allies.append((o, osit))
-            if allies:
-                ally, osit = allies[dice.roll(len(allies), "friendly fire") - 1]
-                b.note(f"Friendly Fire: {c.name} attacks {ally.name}!", c.id, fr.roll.rule)
-                attack(
-                    b,
-                    state,
-                    c,
-                    ally,
-                    osit,
-                    dice,
-                    "attack",
-                    immediate,
-                    friendly=False,
-                )
-            else:
-                b.note("Friendly Fire, but no ally is near.", c.id, fr.roll.rule)
+            _friendly_fire(b, state, c, att, sit, dice, fr.roll.rule, immediate)
     if immediate:
         b.effects(effects)
         deaths(b, state, dice)
     else:
         b.queue(effects)
     return r
+
+
+def _friendly_fire(
+    b: EventBuilder,
+    state: FightState,
+    c: Combatant,
+    att: Fighter,
+    sit: Situation,
+    dice: DiceSource,
+    why: str,
+    immediate: bool,
+) -> None:
+    """FUMBLE TABLE Friendly Fire: the fumbler attacks an ally in reach (adjacent, or any for a shot),
+    one drawn at random; no ally near, no attack."""
+    allies = []
+    near = 1 if not sit.ranged else 99
+    for o in state.on_side(c.side):
+        if o.id == c.id or o.status != "active" or dist(o, c) > near:
+            continue
+        osit = _friendly_fire_situation(state, c, att, o, sit)
+        if osit is not None:
+            allies.append((o, osit))
+    if allies:
+        ally, osit = allies[dice.roll(len(allies), "friendly fire") - 1]
+        b.note(f"Friendly Fire: {c.name} attacks {ally.name}!", c.id, why)
+        attack(
+            b,
+            state,
+            c,
+            ally,
+            osit,
+            dice,
+            "attack",
+            immediate,
+            friendly=False,
+        )
+    else:
+        b.note("Friendly Fire, but no ally is near.", c.id, why)
 
 
 def _friendly_fire_situation(

@@ -12,7 +12,7 @@ spear or pole-arm until a foe is adjacent), ``ambush`` (Sneak to the foe and Sne
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -193,6 +193,30 @@ class SasTactic:
                 yield Command(me, "dog-pile", f.id)
             if self.horde and way(f, "horde") and _hard_to_hit(state, c, f, ruleset):
                 yield Command(me, "horde", f.id)
+        yield from self._moving_in(c, nearest, can_close, way)
+
+    def _standing(self, c: Combatant, weapon: str) -> Iterator[Command]:
+        """A guard holds the line in Defensive Stance; a holder Sets to Receive Charge with a spear or
+        pole-arm, then waits."""
+        me = c.id
+        if self.guard:
+            yield Command(me, "defensive-stance")
+        if self.hold and tables().weapons[weapon].pole and c.marks.get("set") != "receive-charge":
+            yield Command(me, "set-to-receive-charge")
+        if self.hold and c.marks.get("set") == "receive-charge":
+            yield Command(me, "nothing")
+
+    def _moving_in(
+        self,
+        c: Combatant,
+        nearest: list[Combatant],
+        can_close: Callable[[Combatant], bool],
+        way: Callable[[Combatant, str], bool],
+    ) -> Iterator[Command]:
+        """Leap down on a foe below, Charge or Close to Attack one of the three nearest, else run or walk
+        toward the nearest."""
+        me = c.id
+        target = nearest[0]
         for f in nearest:
             if c.altitude > f.altitude and can_close(f):
                 yield Command(me, "leap-attack", f.id)
@@ -206,17 +230,6 @@ class SasTactic:
             yield Command(me, "run", None, {"toward": target.id})
         yield Command(me, "walk", None, {"toward": target.id})
         yield Command(me, "nothing")
-
-    def _standing(self, c: Combatant, weapon: str) -> Iterator[Command]:
-        """A guard holds the line in Defensive Stance; a holder Sets to Receive Charge with a spear or
-        pole-arm, then waits."""
-        me = c.id
-        if self.guard:
-            yield Command(me, "defensive-stance")
-        if self.hold and tables().weapons[weapon].pole and c.marks.get("set") != "receive-charge":
-            yield Command(me, "set-to-receive-charge")
-        if self.hold and c.marks.get("set") == "receive-charge":
-            yield Command(me, "nothing")
 
 
 def _roster(state: FightState, c: Combatant) -> tuple[list[Combatant], list[Combatant], bool, bool]:

@@ -19,6 +19,8 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
         k = e.kind
         if k == "markers":
             _markers(f, e)
+        elif k in _BODY:
+            _body(f, e)
         elif k == "burn-markers":
             f.markers += e.value
             f.burn_markers += e.value
@@ -26,15 +28,6 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
             f.conditions[e.name] = e.rounds
         elif k == "remove-condition":
             f.conditions.pop(e.name, None)
-        elif k == "hurt":
-            f.hurt.append(e.name)
-        elif k == "broken":
-            f.broken.append(e.name)
-        elif k == "remove-broken":
-            if e.name in f.broken:
-                f.broken.remove(e.name)
-        elif k == "permanent":
-            f.permanent.append(e.name)
         elif k == "bleed":
             f.bleeds += e.value
             f.next["bleed_death"] = min(f.next.get("bleed_death", 10**6), e.rounds or 10**6)
@@ -49,10 +42,6 @@ def apply(fighters: dict[str, Fighter], effects: Iterable[Effect]) -> None:
             f.next[e.name] = f.next.get(e.name, 0) + e.value
         elif k == "stat":
             _stat(f, e)
-        elif k == "drop-weapon":
-            _drop_weapon(f)
-        elif k == "lost-limb":
-            _lost_limb(f, e)
 
 
 def _markers(f: Fighter, e: Effect) -> None:
@@ -79,3 +68,24 @@ def _lost_limb(f: Fighter, e: Effect) -> None:
     f.lost = (*f.lost, e.name)
     if e.name == "leg":
         f.next["move"] = f.next.get("move", 0) + e.value
+
+
+_BODY = frozenset(("hurt", "broken", "remove-broken", "permanent", "drop-weapon", "lost-limb"))
+
+
+def _body(f: Fighter, e: Effect) -> None:
+    """Hurt, broken, healed and lost parts, a dropped weapon."""
+    k = e.kind
+    if k == "hurt":
+        f.hurt.append(e.name)
+    elif k == "broken":
+        f.broken.append(e.name)
+    elif k == "remove-broken":
+        if e.name in f.broken:
+            f.broken.remove(e.name)
+    elif k == "permanent":
+        f.permanent.append(e.name)
+    elif k == "drop-weapon":
+        _drop_weapon(f)
+    elif k == "lost-limb":
+        _lost_limb(f, e)
