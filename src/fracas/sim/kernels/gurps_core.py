@@ -41,26 +41,29 @@ C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(17, 21)  # flight (a flyer that can hove
 # modifier of the figure's torso; its mount at the start; the reach of a rider's weapons without the lance;
 # a war-trained mount; Size Modifier
 C_MOUNTF, C_LREACH, C_SST, C_WSAD, C_RIDING, C_SPOOKMOD, C_STAYMOD = range(21, 28)
-C_RDEF, C_KDMOD, C_MOUNT0, C_NLREACH, C_WAR, C_SM = range(28, 34)
-NC = 34
+C_RDEF, C_KDMOD, C_MOUNT0, C_NLREACH, C_WAR, C_SM, C_WILL = range(28, 35)
+NC = 35
 # attack profiles W[i, p, ...]: p 0 the weapon in hand at the start, 1 the best weapon without a lance (a
 # rider's once his lance snapped or he is on foot), 2-4 a mount's natural attacks in their order
 W_VALID, W_DN, W_DADD, W_DTYPE, W_MINB, W_REACH, W_STOP, W_PUNCH3, W_COUCH, W_JOUST = range(10)
 W_WPARRY, W_WUNBAL, W_WFENCE, W_SKILL, W_TRAMPLE, W_MCAP = range(10, 16)
-NW = 16  # W_MCAP: on horseback, down to Riding (mounted.mounted_skill, B397)
+W_RANGED, W_ACC, W_MAXR, W_RELOAD = range(16, 20)  # a bow: Acc, Max range in yards, Ready turns after a shot
+NW = 20  # W_MCAP: on horseback, down to Riding (mounted.mounted_skill, B397)
 NPROF = 5
 # parameters P[...]
 P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
 P_VELCOUCH, P_RIDERLESS, P_UNHORSED, P_VEL_AT, P_VEL_HIT, P_VEL_DMG, P_COUCH_ADDS, P_JCAP = range(6, 14)
 P_AFTER_MOUNT, P_STUNNED_RIDING, P_KB_RIDING, P_RIDER_FT = range(14, 18)
-NP = 18
+P_LY_TARGET, P_MIN_SHOT, P_KEEP_AWAY, P_STAY_WITHIN = range(18, 22)
+NP = 22
+P_RNG0 = NP  # P[P_RNG0 + yards]: the Speed/Range penalty (B550), as far as the longest Max range
 # damage types the loop tells apart (knockback, B378)
 T_CR, T_CUT, T_OTHER = 0, 1, 2
 # statuses
 ACTIVE, UNCONSCIOUS, DEAD, MORTAL, UNHORSED, RIDERLESS = 0, 1, 2, 3, 4, 5
 NSTATUS = 6
 # the maneuver a figure took (for Evaluate, which lasts while it evaluates or attacks)
-MAN_OTHER, MAN_ATTACK, MAN_EVALUATE = 0, 1, 2
+MAN_OTHER, MAN_ATTACK, MAN_EVALUATE, MAN_AIM = 0, 1, 2, 3
 # Critical Hit Table effects (injury.CRIT_EFFECTS)
 K_NONE, K_TRIPLE, K_DR_HALF, K_DOUBLE, K_MAX, K_MAJOR, K_DOUBLE_SHOCK, K_DROP = range(8)
 # the per-fight state X[i, ...]
@@ -71,7 +74,8 @@ X_DEALT, X_TAKEN, X_ALT = 18, 19, 20
 # evaluates (index + 1) and for how many turns, out of control (a spooked mount), the maneuver it took
 X_MOUNT, X_RIDER, X_MOVED, X_MOVEDLAST, X_EVT, X_EVN, X_OOC, X_MAN = range(21, 29)
 X_PROF, X_BROKEN = 29, 30  # the attack profile of the weapon in hand (-1 none), the lance snapped
-NX = 31
+X_AIMT, X_AIMN, X_RELOAD = 31, 32, 33  # the foe aimed at (index + 1) and for how many turns; Ready turns left
+NX = 34
 
 BACK_WINDOW = 1  # a path search wider than the window
 BACK_CEILING = 2  # a flyer near the flight ceiling (B398), which a Move toward it would meet
@@ -79,7 +83,7 @@ BACK_LANCE = 3  # a figure left with no weapon (it would fight with its natural 
 BACK_ON_FOOT = 4  # a riderless mount stays in the fight
 BACK_TRAMPLE = 5  # a mount could trample (B404)
 CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
-WIN = 48  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
+WIN = 96  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
 WOFF = WIN + 1
 WSIDE = 2 * WOFF + 1
 
@@ -489,7 +493,7 @@ def _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, critical, rs, tr, tn, path) ->
             nd = C[m, C_ST] * moved // 100
             adds = P[P_COUCH_ADDS]
             couched = True
-        if moved >= P[P_VEL_AT] and (not couched or P[P_VELCOUCH]):
+        if moved >= P[P_VEL_AT] and (not couched or P[P_VELCOUCH]) and not W[a, p, W_RANGED]:
             dm = P[P_VEL_DMG]
     raw = adds + dm
     for _ in range(nd):
@@ -529,6 +533,11 @@ def _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, critical, rs, tr, tn, path) ->
         if shock:
             old = X[t, X_SHOCK]
             X[t, X_SHOCK] = max(min(cap, old), old + shock)
+    # hurt while aiming: Will or the Aim is lost (B364)
+    aiming = inj and X[t, X_STATUS] == ACTIVE and X[t, X_AIMT]
+    if aiming and _judge(_3d6(rs, tr, tn), C[t, C_WILL], False) <= 0:
+        X[t, X_AIMT] = 0
+        X[t, X_AIMN] = 0
     if rider >= 0 and X[rider, X_STATUS] == ACTIVE:
         # the mount is hit: Riding minus all its shock, or it spooks (B397; mounted.mount_hit_spook_roll)
         eff = C[rider, C_RIDING] + C[rider, C_SPOOKMOD] + X[rider, X_SHOCKNOW] + X[t, X_SHOCK]
@@ -623,7 +632,8 @@ def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
     posture = P[P_LY_DEF] if X[d, X_LYING] else 0
     common = C[d, C_DB] + posture - (4 if stunned else 0)
     d_flies = _flying(C, X[d, X_ALT], d)
-    if not (d_flies and _flying(C, X[a, X_ALT], a)):
+    ranged = W[a, p, W_RANGED] == 1
+    if not ranged and not (d_flies and _flying(C, X[a, X_ALT], a)):
         # geometry.height_ft and active_defense.height_defense_modifier: Combat at Different Levels (B402),
         # 3 ft a yard of altitude, a rider 3 ft above a foe on foot (B397)
         feet = 3 * (X[d, X_ALT] - X[a, X_ALT])
@@ -637,7 +647,7 @@ def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
     common += C[d, C_RDEF] if X[d, X_MOUNT] else 0  # mounted.rider_defense_penalty (B397)
     hover = 1 if d_flies and C[d, C_HOVER] else 0  # aerial.hover_retreat_bonus
     # no retreat from the saddle (B397), while stunned, or from a second attacker this turn (B377)
-    can_retreat = not stunned and not X[d, X_MOUNT]
+    can_retreat = not stunned and not X[d, X_MOUNT] and not ranged  # retreat is against melee (B377)
     can_retreat = can_retreat and (X[d, X_RETREATED] == 0 or X[d, X_RETREATED] == a + 1)
     best = -1000
     best_retreat = False
@@ -649,14 +659,20 @@ def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
                 v = -(-v // 2)
             bonus = 3
         elif kind == 1:
-            if C[d, C_PPARRY] < 0:
+            if C[d, C_PPARRY] < 0 or ranged:
                 continue
             v = C[d, C_PPARRY] - (3 if W[a, p, W_PUNCH3] else 0)
             v -= (2 if C[d, C_PFENCE] else 4) * X[d, X_PPARRIES]
             bonus = 3 if C[d, C_PFENCE] else 1
         elif kind == 2:
             h = X[d, X_PROF]  # the weapon in hand
-            if h < 0 or W[d, h, W_WPARRY] < 0 or X[d, X_UNREADY] or (W[d, h, W_WUNBAL] and X[d, X_ATTLAST]):
+            if (
+                ranged
+                or h < 0
+                or W[d, h, W_WPARRY] < 0
+                or X[d, X_UNREADY]
+                or (W[d, h, W_WUNBAL] and X[d, X_ATTLAST])
+            ):
                 continue
             v = W[d, h, W_WPARRY] - (2 if W[d, h, W_WFENCE] else 4) * X[d, X_WPARRIES]
             bonus = 3 if W[d, h, W_WFENCE] else 1
@@ -686,6 +702,39 @@ def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
 
 
 @_jit()
+def _range(X: np.ndarray, a: int, t: int) -> int:
+    """geometry.range_yards."""
+    d = _hexd(X[a, X_Q], X[a, X_R], X[t, X_Q], X[t, X_R])
+    v = abs(X[a, X_ALT] - X[t, X_ALT])
+    if v:
+        d = _cost(d, v)
+    return max(d, 1)
+
+
+@_jit()
+def _ranged_skill(C, P, W, SK, X, a, t, p) -> int:  # noqa: ANN001
+    """attack_roll.attack_roll_parts of a shot: the static part, shock, on horseback down to Riding and -2
+    after the mount attacked, Aim (+Acc, +1 a turn more up to +2; a mount that moved more than a step lets
+    one turn count, B397), the Speed/Range penalty (B550), a target lying down (B551)."""
+    eff = SK[a, t, 0, p] + X[a, X_SHOCKNOW]
+    m = X[a, X_MOUNT] - 1
+    if m >= 0:
+        eff += W[a, p, W_MCAP]
+        if X[m, X_ATTLAST]:
+            eff += P[P_AFTER_MOUNT]
+    if X[a, X_AIMT] == t + 1:
+        turns = X[a, X_AIMN]
+        if m >= 0 and X[m, X_MOVEDLAST] > max(1, -(-_move_now(C, X, m, False) // 10)):
+            turns = min(turns, 1)
+        if turns > 0:
+            eff += W[a, p, W_ACC] + (min(2, turns - 1) if turns >= 2 else 0)
+    eff += P[P_RNG0 + _range(X, a, t)]
+    if X[t, X_LYING]:
+        eff += P[P_LY_TARGET]
+    return eff
+
+
+@_jit()
 def _skill(C, P, W, SK, X, a, t, aoa, p) -> int:  # noqa: ANN001
     """attack_roll.attack_roll_parts: the static part (SK) and what changes in a fight: shock, posture, the
     mount's attack and velocity last turn (B396-397), Evaluate (B364)."""
@@ -706,12 +755,17 @@ def _skill(C, P, W, SK, X, a, t, aoa, p) -> int:  # noqa: ANN001
 def _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt) -> int:  # noqa: ANN001, PLR0913
     """attack.strike (one attack, on the torso), the defense it is offered (defense.offer_defense,
     the tactic's choice, defend.Defend.resolve) and the hit. Returns 0 or a hand-back reason."""
-    eff = _skill(C, P, W, SK, X, a, t, aoa, p)
+    ranged = W[a, p, W_RANGED] == 1
+    eff = _ranged_skill(C, P, W, SK, X, a, t, p) if ranged else _skill(C, P, W, SK, X, a, t, aoa, p)
     roll = _3d6(rs, tr, tn)
-    j = _judge(roll, eff, False)
+    j = _judge(roll, eff, ranged)
     X[a, X_ATTACKED] = 1
     X[a, X_EVT] = 0
     X[a, X_EVN] = 0
+    if ranged:  # the Aim is spent; Ready to shoot again (B364, B366)
+        X[a, X_AIMT] = 0
+        X[a, X_AIMN] = 0
+        X[a, X_RELOAD] = W[a, p, W_RELOAD]
     if j <= 0:
         if eff - roll != -1:
             return 0
@@ -726,6 +780,8 @@ def _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt) -
         return _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, False, rs, tr, tn, path)
     kind = opt[0]
     dj = _judge(_3d6(rs, tr, tn), opt[2], False)
+    X[t, X_AIMT] = 0  # any active defense spoils an Aim (B364)
+    X[t, X_AIMN] = 0
     if kind == 1:
         X[t, X_PPARRIES] += 1
     elif kind == 2:
@@ -841,7 +897,22 @@ def _mount_act(C, P, W, SK, INJ, CRIT, X, n, m, rs, tr, tn, path, work, seen, qu
     spot = np.zeros(2, np.int64)
     stop_at = 0
     have = False
-    if X[rider, X_BROKEN] or C[rider, C_LREACH] == 0:
+    if W[rider, 0, W_RANGED]:
+        # a horse archer's mount keeps the foe between KEEP_AWAY and STAY_WITHIN yards (tactics)
+        if d < P[P_KEEP_AWAY]:
+            dq = X[m, X_Q] - X[t, X_Q]
+            dr = X[m, X_R] - X[t, X_R]
+            if dq == 0 and dr == 0:
+                dq = 1
+            spot[0] = X[m, X_Q] + 6 * dq
+            spot[1] = X[m, X_R] + 6 * dr
+        elif d > P[P_STAY_WITHIN]:
+            spot[0] = X[t, X_Q]
+            spot[1] = X[t, X_R]
+        else:
+            return 0
+        have = True
+    elif X[rider, X_BROKEN] or C[rider, C_LREACH] == 0:
         reach = C[rider, C_NLREACH]
         if C[m, C_WAR] and d <= 1:
             for p in range(2, NPROF):
@@ -907,7 +978,7 @@ def _best(W: np.ndarray, X: np.ndarray, a: int) -> int:
     k1 = 0
     k2 = 0
     for p in range(2):
-        if not W[a, p, W_VALID] or (p == 0 and X[a, X_BROKEN]):
+        if not W[a, p, W_VALID] or W[a, p, W_RANGED] or (p == 0 and X[a, X_BROKEN]):
             continue
         couch = W[a, p, W_COUCH] == 1
         s0 = 1 if couch and mounted else 0
@@ -944,6 +1015,34 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
     if X[t, X_RIDER] and X[X[t, X_RIDER] - 1, X_STATUS] == ACTIVE:  # go for the rider, not the horse
         t = X[t, X_RIDER] - 1
     p = _best(W, X, a)
+    if W[a, 0, W_RANGED]:
+        # tactics.Default._plan with a bow: Ready it, Ready to shoot again, Aim, shoot when the shot is fair
+        # (MIN_SHOT) or there is no melee weapon, else keep aiming (up to 3 turns)
+        far = _range(X, a, t)
+        if (far > 2 or p < 0) and far <= W[a, 0, W_MAXR]:
+            if X[a, X_PROF] != 0:
+                X[a, X_PROF] = 0
+                X[a, X_UNREADY] = 0
+                X[a, X_RELOAD] = 0
+                return 0
+            if X[a, X_RELOAD]:
+                X[a, X_RELOAD] -= 1
+                return 0
+            aimed = X[a, X_AIMT] == t + 1
+            if not aimed:
+                X[a, X_MAN] = MAN_AIM
+                X[a, X_AIMT] = t + 1
+                X[a, X_AIMN] = 1
+                return 0
+            eff = _ranged_skill(C, P, W, SK, X, a, t, 0)
+            if eff >= P[P_MIN_SHOT] or p < 0:
+                if eff >= 3:
+                    X[a, X_MAN] = MAN_ATTACK
+                    return _strike(C, P, W, SK, INJ, CRIT, X, n, a, 0, t, 0, rs, tr, tn, path, opt)
+            elif X[a, X_AIMN] < 3:
+                X[a, X_MAN] = MAN_AIM
+                X[a, X_AIMN] += 1
+                return 0
     if p < 0:
         return BACK_LANCE  # no weapon left: natural attacks
     if X[a, X_PROF] != p:  # Ready the best weapon (B366)
@@ -1066,9 +1165,12 @@ def _end_turn(X: np.ndarray, a: int) -> None:
     X[a, X_MOVEDLAST] = X[a, X_MOVED]
     X[a, X_ATTLAST] = X[a, X_ATTACKED]
     X[a, X_SHOCKNOW] = 0
-    if X[a, X_MAN] == MAN_OTHER:
+    if X[a, X_MAN] == MAN_OTHER or X[a, X_MAN] == MAN_AIM:
         X[a, X_EVT] = 0
         X[a, X_EVN] = 0
+    if X[a, X_MAN] != MAN_AIM:
+        X[a, X_AIMT] = 0
+        X[a, X_AIMN] = 0
 
 
 # ----- a fight -----------------------------------------------------------------------------------------

@@ -120,9 +120,13 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
             raise Unsupported(f"{c.id}: marked ({', '.join(sorted(c.marks))})")
         if [(a.name, a.parry) for a in st.natural_attacks] != [("punch", 0), ("kick", None)]:
             raise Unsupported(f"{c.id}: natural attacks of its own")
-        for a in st.attacks():
-            if a.ranged:
-                raise Unsupported(f"{c.id}: {a.name} is a ranged weapon")
+        ranged = [a for a in st.attacks() if a.ranged]
+        if ranged and not c.marks.get("mount"):
+            raise Unsupported(f"{c.id}: an archer on foot")
+        if ranged and (ranged[0].weapon != st.weapons[0] or len({a.weapon for a in ranged}) > 1):
+            raise Unsupported(f"{c.id}: a ranged weapon other than one bow in hand")
+        if any(data.weapons()[a.weapon].ranged.noisy for a in ranged):  # type: ignore[union-attr]
+            raise Unsupported(f"{c.id}: a noisy weapon (B397)")
     return cs
 
 
@@ -146,12 +150,12 @@ def _check_rider(state: FightState, c: Combatant) -> None:
 
     if c.stats.flies:
         raise Unsupported(f"{c.id}: a flying rider")
-    if any(x.ranged for x in c.stats.attacks()):
-        raise Unsupported(f"{c.id}: a rider with a ranged weapon (mounted archery)")
     weapons = [x for x in c.stats.attacks() if not x.natural]
+    if any(x.ranged for x in weapons):
+        return  # a horse archer
     best = Default()._best_melee(state, c, c, weapons)
     if best is None or not best.couchable:
-        raise Unsupported(f"{c.id}: a rider without a lance")
+        raise Unsupported(f"{c.id}: a rider without a lance or a bow")
 
 
 class GurpsGroupKernel:
@@ -174,8 +178,9 @@ class GurpsGroupKernel:
     def _tables(self, state: FightState, cs: list[Combatant]) -> None:
         from fracas.rules.gurps4 import core, data, mounted
         from fracas.rules.gurps4.attack_roll import attack_roll_parts
+        from fracas.rules.gurps4.geometry import range_yards
         from fracas.rules.gurps4.injury import CRIT_EFFECTS
-        from fracas.rules.gurps4.tactics import Default
+        from fracas.rules.gurps4.tactics import KEEP_AWAY, MIN_SHOT, STAY_WITHIN, Default
 
         n = len(cs)
         C = np.zeros((n, K.NC), np.int64)
@@ -196,7 +201,7 @@ class GurpsGroupKernel:
             C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
             C[i, K.C_FLIES], C[i, K.C_AIR] = int(st.flies), st.air_move
             C[i, K.C_HOVER], C[i, K.C_ALT0] = int(st.can_hover), c.altitude
-            C[i, K.C_WAR], C[i, K.C_SM] = int(st.war_trained), st.sm
+            C[i, K.C_WAR], C[i, K.C_SM], C[i, K.C_WILL] = int(st.war_trained), st.sm, st.will
             C[i, K.C_PPARRY] = C[i, K.C_BLOCK] = -1
             mine: list[Attack | None] = [None] * K.NPROF
             profiles.append(mine)
@@ -208,7 +213,14 @@ class GurpsGroupKernel:
                     mine[2 + k] = x
                 continue
             weapons = [x for x in st.attacks() if not x.natural]
-            atk = Default()._best_melee(state, c, c, weapons)
+            guns = [x for x in weapons if x.ranged]
+            if guns:  # an archer: the bow in hand, then the best melee weapon
+                mine[0] = guns[0]
+                melee = [x for x in weapons if not x.ranged]
+                mine[1] = Default()._best_melee(state, c, c, melee) if melee else None
+                C[i, K.C_NLREACH] = max((max(r, 1) for x in melee for r in x.reach), default=1)
+                weapons = []
+            atk = Default()._best_melee(state, c, c, weapons) if weapons else guns[0]
             assert atk is not None
             if atk.weapon != st.weapons[0]:
                 raise Unsupported(f"{c.id}: its best melee weapon {atk.weapon} is not the one in hand")
@@ -250,8 +262,12 @@ class GurpsGroupKernel:
                     continue
                 for j, t in enumerate(afoot.combatants.values()):
                     for m, maneuver in enumerate(("attack", "all_out_attack_determined")):
+                        if x.ranged and m:
+                            continue
                         base, mods, cap = attack_roll_parts(afoot, a, t, x, maneuver, {})
                         SK[i, j, m, k] = core.effective_value(base, mods, cap)[0]
+                        if x.ranged:  # the Speed/Range penalty is read as the range changes (B550)
+                            SK[i, j, m, k] -= core.speed_range_penalty(range_yards(a, t))
         # injury by basic damage on the torso (injury_from), DR whole and halved (Critical Hit Table 4, 17)
         INJ = np.zeros((n, n, 2, bmax + 1, K.NPROF), np.int64)
         minimum_one = bool(state.options.get("minimum_injury_one", True))
@@ -274,7 +290,12 @@ class GurpsGroupKernel:
                                 raise Unsupported("a crippling blow to the torso")
                             INJ[i, j, h, basic, k] = 2 * inj.injury + int(inj.penetrating > 0)
         lying = core.posture("lying")
-        P = np.zeros(K.NP, np.int64)
+        longest = max((int(W[i, k, K.W_MAXR]) for i in range(n) for k in range(K.NPROF)), default=0)
+        P = np.zeros(K.NP + longest + 2, np.int64)
+        for y in range(longest + 2):
+            P[K.P_RNG0 + y] = core.speed_range_penalty(y)
+        P[K.P_LY_TARGET] = lying.target
+        P[K.P_MIN_SHOT], P[K.P_KEEP_AWAY], P[K.P_STAY_WITHIN] = MIN_SHOT, KEEP_AWAY, STAY_WITHIN
         P[K.P_MAXR] = self.max_rounds
         P[K.P_CRITTAB] = int(bool(state.options.get("critical_hit_table", True)))
         P[K.P_LY_MELEE] = lying.melee
@@ -323,8 +344,15 @@ class GurpsGroupKernel:
             most = max(most, 3 * max(minb, couched.maximum + mounted.VELOCITY_DAMAGE))
         if mount is not None:
             most = max(most, 3 * max(minb, dice.maximum + mounted.VELOCITY_DAMAGE))
-        reach = max(max(r, 1) for r in x.reach)
+        reach = max((max(r, 1) for r in x.reach), default=1)
         row[K.W_VALID] = 1
+        if x.ranged:
+            from fracas.rules.gurps4.geometry import max_range
+
+            rng = data.weapons()[x.weapon].ranged
+            assert rng is not None
+            row[K.W_RANGED], row[K.W_ACC], row[K.W_RELOAD] = 1, rng.acc, rng.reload
+            row[K.W_MAXR] = int(max_range(st, x))
         row[K.W_DN], row[K.W_DADD] = dice.dice, dice.adds
         row[K.W_DTYPE] = {"cr": K.T_CR, "cut": K.T_CUT}.get(x.damage_type, K.T_OTHER)
         row[K.W_MINB] = minb
