@@ -306,7 +306,7 @@ def test_every_bundled_example_takes_the_kernel(path: Path) -> None:
 
 
 def test_a_fight_the_loop_cannot_finish_is_handed_back_and_finished_by_the_engine() -> None:
-    """A way round wider than the loop's search window (friends in the way of a foe 99 yards off): every
+    """A way round wider than the loop's search window (friends in the way of a foe 210 yards off): every
     fight is handed back at its first turn and the engine plays it from the kernel's dice, so the tally is
     the engine's."""
     fast = {"template": "swordsman", "stats": {"basic_speed": 7.0}}
@@ -324,7 +324,7 @@ def test_a_fight_the_loop_cannot_finish_is_handed_back_and_finished_by_the_engin
                     {"template": "swordsman", "id": "c", "at": [1, -1]},
                 ],
             },
-            {"name": "B", "combatants": [{"template": "axeman", "id": "d", "at": [99, 0]}]},
+            {"name": "B", "combatants": [{"template": "axeman", "id": "d", "at": [210, 0]}]},
         ],
     }
     sc = scenario_from_data(data)

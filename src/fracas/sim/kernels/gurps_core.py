@@ -83,7 +83,7 @@ BACK_LANCE = 3  # a figure left with no weapon (it would fight with its natural 
 BACK_ON_FOOT = 4  # a riderless mount stays in the fight
 BACK_TRAMPLE = 5  # a mount could trample (B404)
 CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
-WIN = 96  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
+WIN = 200  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
 WOFF = WIN + 1
 WSIDE = 2 * WOFF + 1
 
