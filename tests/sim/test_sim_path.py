@@ -12,7 +12,8 @@ from fracas.sim import cli as sim_cli
 from fracas.sim.runner import SerialBackend, path_text, scenario_from_data, simulate_many
 
 ROOT = Path(__file__).resolve().parents[2]
-THOM = ROOT / "examples" / "ed1" / "thom-hammerblade.yaml"  # ED1: no batch kernel for the ruleset
+THOM = ROOT / "examples" / "ed1" / "thom-hammerblade.yaml"
+NETS = ROOT / "examples" / "ed4" / "slavers-nets.yaml"  # entangling whips and nets: no kernel plays them
 
 # A Spells & Swords duel, adjacent: the S&S duel kernel plays it; with two goblin bosses it does not.
 SAS_DUEL = {
@@ -43,19 +44,20 @@ def test_path_text() -> None:
 
 
 def test_sim_json_says_the_engine_and_why_on_stderr(capsys: Any) -> None:
-    args = ["sim", str(THOM), "-n", "3", "--seed", "1", "--json", "--workers", "1"]
+    args = ["sim", str(NETS), "-n", "3", "--seed", "1", "--json", "--workers", "1"]
     code, out, err = _main(args, capsys)
     data = json.loads(out)
     assert code == 0 and data["engine"] == "reference"
-    assert data["kernel_fallback_reason"] == "no batch kernel for the ed1 ruleset"
-    assert err.splitlines()[0] == "engine: no batch kernel for the ed1 ruleset"
+    assert "entangling attacks" in data["kernel_fallback_reason"]
+    assert err.splitlines()[0] == "engine: " + data["kernel_fallback_reason"]
 
 
 def test_sim_terminal_report_starts_with_the_path(capsys: Any) -> None:
-    code, out, _ = _main(["sim", str(THOM), "-n", "2", "--seed", "1", "--workers", "1"], capsys)
-    assert code == 0 and out.splitlines()[0] == "engine: no batch kernel for the ed1 ruleset"
+    code, out, _ = _main(["sim", str(NETS), "-n", "2", "--seed", "1", "--workers", "1"], capsys)
+    first = out.splitlines()[0]
+    assert code == 0 and first.startswith("engine: ") and "entangling attacks" in first
     code, out, _ = _main(
-        ["sim", str(THOM), "-n", "2", "--seed", "1", "--workers", "1", "--engine", "reference"], capsys
+        ["sim", str(NETS), "-n", "2", "--seed", "1", "--workers", "1", "--engine", "reference"], capsys
     )
     assert code == 0 and out.splitlines()[0] == "engine: --engine reference"
 
