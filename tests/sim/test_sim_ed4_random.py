@@ -167,10 +167,13 @@ def _means_differ(kt, per_fight: list, z: float) -> list[str]:  # noqa: ANN001
             mean = sum(xs) / n
             var = sum((x - mean) ** 2 for x in xs) / (n - 1)
             got = getattr(kt, what)[i] / kt.runs
-            # a rare event the engine's fights never saw has no variance there: at least that of a count
-            # of ones with the pooled mean (Wounds and damage come in whole numbers, at least 1)
+            # a rare event the engine's fights never saw (or saw once or twice) has too little variance
+            # there: at least that of a rare count with the pooled mean, each time the size the engine's
+            # fights saw it take (Wounds and damage come in whole numbers, at least 1): var >= mean * size
             pooled = (sum(xs) + getattr(kt, what)[i]) / (n + kt.runs)
-            var = max(var, pooled * (1 - min(pooled, 1.0)))
+            hits = [x for x in xs if x]
+            size = sum(hits) / len(hits) if hits else 1.0
+            var = max(var, pooled * size * (1 - min(pooled / size, 1.0)))
             if abs(got - mean) > z * (var * (1 / n + 1 / kt.runs)) ** 0.5 + 1e-12:
                 bad.append(f"{cid} {what} per fight: kernel {got:.3f}, engine {mean:.3f}")
     return bad

@@ -23,11 +23,15 @@ alone) and the ``default`` tactic (``fracas.rules.ed4.tactics.Ed4Tactic``):
   attacker faces its target and a defender with no other foe next to it turns to face the attacker;
 - the fight ends as soon as at most one side has anyone active; a draw at the round limit.
 
+A charging attack (``Charge (mounted)`` of the ork scorcher) is never made on foot under the chapter
+(features.attack.validate_attack refuses it: only a mounted rider's ``charge`` makes it, p.396), so the
+kernel leaves it out of the attacks the tactic weighs; the core rules alone take it as any attack.
+
 Anything else makes the builder refuse the encounter with the reason (:func:`build`): ranged, thrown,
-spell, Stun, charging or entangling attacks, other tactics, declared combat options, hidden, flying or
-mounted combatants, darkness, cover, blocked or impaired hexes, optional rules it does not know, and
-modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against
-each other, outcome by outcome.
+spell, Stun, a rider's charging attacks, entangling attacks, other tactics, declared combat options,
+hidden, flying or mounted combatants, darkness, cover, blocked or impaired hexes, optional rules it does
+not know, and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and
+engine against each other, outcome by outcome.
 """
 
 from __future__ import annotations
@@ -87,11 +91,25 @@ _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuse
 MAX_N = 1000
 
 
-def _check_thrown(p: Any, order: list[int]) -> None:
+def charging_only(a: Any) -> bool:
+    """An attack the ``attack`` command refuses (features.attack.validate_attack, p.396): a charging
+    attack, made only by the ``charge`` command of a mounted rider."""
+    return bool(a.name.lower().startswith("charge"))
+
+
+def usable_attacks(p: Any, chapter: bool = True) -> list[Any]:
+    """The attacks the tactic's plans can make (``Ed4Tactic._plan`` validates each and takes the first
+    legal one): under the ED4 chapter (``chapter``) every attack but the charging ones
+    (:func:`charging_only`), which a combatant on foot never makes; the core rules know no charge and
+    take them as any attack. What an enemy fears from them (``in_danger``) counts them all."""
+    return [a for a in p.attacks if not (chapter and charging_only(a))]
+
+
+def _check_thrown(p: Any, order: list[int], chapter: bool = True) -> None:
     """Refuses a thrown attack the tactic could pick (the throw loses the weapon, ranged.py p.392, which
     the kernel does not model): at every distance, with a close attack reachable or not, the first usable
     attack in the tactic's order must not be thrown."""
-    attacks = p.attacks
+    attacks = usable_attacks(p, chapter)
     if not any(a.kind == "thrown" for a in attacks):
         return
     far = hexes(max((a.long or 0) for a in attacks)) + 2
@@ -196,8 +214,8 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         p = c.stats
         if p.kind not in ("character", "creature"):
             note(f"kind {p.kind}", c.id)
-        if not p.attacks:
-            note("no attack", c.id)
+        if not usable_attacks(p, entangling is not None):
+            note("no attack" if not p.attacks else "no attack but charging ones", c.id)
         for a in p.attacks:
             if a.kind == "spell":
                 note("spells", f"{c.id}: {a.name}")
@@ -205,7 +223,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
                 note(f"{a.kind} attacks", f"{c.id}: {a.name}")
             if a.stun:
                 note("Stun damage", f"{c.id}: {a.name}")
-            if a.name.lower().startswith("charge"):
+            if charging_only(a) and (c.marks.get("mount") or c.marks.get("rider")):
                 note("charging attacks", f"{c.id}: {a.name}")
             if entangling is not None and entangling(c, a):
                 note("entangling attacks", f"{c.id}: {a.name}")
@@ -335,6 +353,9 @@ class Ed4GroupKernel:
 
         chapter = _check_ruleset(ruleset)
         _check_state(ruleset, state)
+        from fracas.rules.ed4.ruleset import Ed4Ruleset
+
+        refuses = isinstance(ruleset, Ed4Ruleset)  # the chapter refuses charging attacks on foot
         self.chapter = chapter
         ruleset.pending(state)  # the ED4 chapter reads Movement with the state it last saw
         edition = ruleset.edition  # type: ignore[attr-defined]
@@ -401,10 +422,10 @@ class Ed4GroupKernel:
             row[core.Q0], row[core.R0] = c.pos
             row[core.FACE0] = c.facing
             row[core.CLS] = cls_of[i]
-            row[core.NATT] = len(p.attacks)
+            row[core.NATT] = len(usable_attacks(p, refuses))
             row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
             cst[rank[c.id], core.BYRANK] = i
-            for ai, a in enumerate(p.attacks):
+            for ai, a in enumerate(usable_attacks(p, refuses)):
                 att[i, ai] = (
                     a.step,
                     a.damage,
@@ -428,7 +449,7 @@ class Ed4GroupKernel:
                 for w in range(wmax + 1):
                     for d in (0, 1):
                         scored = []
-                        for ai, a in enumerate(me.attacks):
+                        for ai, a in enumerate(usable_attacks(me, refuses)):
                             dn = _defense(tp, a.against) - (3 if d else 0)
                             ph = p_hit(a.step - w, dn, 0)
                             armor = (
@@ -442,8 +463,8 @@ class Ed4GroupKernel:
                         scored.sort()
                         order = [ai for _, ai in scored]
                         pref[ci, cj, w, d, : len(order)] = order
-                        _check_thrown(me, order)
-                    for ai, a in enumerate(me.attacks):
+                        _check_thrown(me, order, refuses)
+                    for ai, a in enumerate(usable_attacks(me, refuses)):
                         if a.karma:
                             dn = _defense(tp, a.against)
                             gain = p_hit(a.step - w, dn, me.karma_step) - p_hit(a.step - w, dn)
