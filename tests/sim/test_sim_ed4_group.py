@@ -237,7 +237,7 @@ def _why(data: dict) -> str:
         (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "default tactic"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),
-        (lambda d: d.update(map={"blocked": [[5, 5]]}), "blocked"),
+        (lambda d: d.update(map={"extra": {"impaired": "light"}}), "impaired"),
     ],
 )
 def test_refuses_what_it_does_not_model(change, reason: str) -> None:  # noqa: ANN001

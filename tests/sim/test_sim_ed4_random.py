@@ -3,7 +3,8 @@
 random_encounter(seed) builds an encounter from the bundled ED4 templates (characters and creatures,
 src/fracas/rules/ed4/data/) with equipment drawn from the bundled weapons, armor and shields, two or three
 sides of one to three combatants (a duel of neighbours now and then), random facings, the three Initiative
-and wound options drawn on or off, under the whole combat chapter or the core rules alone. Only encounters a
+and wound options drawn on or off, on a map with blocked hexes or none (random_map), under the whole
+combat chapter or the core rules alone. Only encounters a
 kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
 others use spells, mounted charges, a dagger the tactic could throw, ...). The seeds are fixed, so the test
 is deterministic.
@@ -93,10 +94,22 @@ def random_encounter(seed: int) -> dict:
         ]
         sides.append({"name": f"Side {s}", "combatants": combatants})
     options = {o: rnd.random() < 0.5 for o in ("group-initiative", "wound-penalties", "take-the-initiative")}
-    return {
+    data = {
         "version": 1, "ruleset": "ed4", "name": f"random ED4 encounter {seed}",
         "max_rounds": rnd.randint(4, 15), "options": options, "sides": sides,
     }  # fmt: skip
+    data["map"] = random_map(rnd, {tuple(c["at"]) for side in sides for c in side["combatants"]})
+    return data
+
+
+def random_map(rnd: random.Random, taken: set[tuple[int, int]]) -> dict:
+    """The battle map, half the time with one to eight blocked hexes (walls and boulders among the
+    combatants, never on one)."""
+    mp: dict = {}
+    if rnd.random() < 0.5:
+        cells = [(q, r) for q in range(-6, 9) for r in range(-4, 7) if (q, r) not in taken]
+        mp["blocked"] = [list(h) for h in rnd.sample(cells, rnd.randint(1, 8))]
+    return mp
 
 
 def random_scenario(seed: int) -> Scenario:

@@ -27,11 +27,14 @@ A charging attack (``Charge (mounted)`` of the ork scorcher) is never made on fo
 (features.attack.validate_attack refuses it: only a mounted rider's ``charge`` makes it, p.396), so the
 kernel leaves it out of the attacks the tactic weighs; the core rules alone take it as any attack.
 
+On the map (:mod:`fracas.sim.kernels.ed4_group_senses`): nobody enters a hex the map blocks; paths go round
+them as round a taken hex.
+
 Anything else makes the builder refuse the encounter with the reason (:func:`build`): ranged, thrown,
 spell, Stun, a rider's charging attacks, entangling attacks, other tactics, declared combat options,
-hidden, flying or mounted combatants, darkness, cover, blocked or impaired hexes, optional rules it does
-not know, and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and
-engine against each other, outcome by outcome.
+hidden, flying or mounted combatants, darkness, cover, impaired hexes, optional rules it does not know,
+and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine
+against each other, outcome by outcome.
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ _ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
+_TERRAIN = ("blocked",)  # the map's features the kernel models (ed4_group_senses)
 MAX_N = 1000
 
 
@@ -170,7 +174,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
     combatants concerned (empty when it models them all): what ``fracas sim`` prints as the reason."""
     from fracas.sim.kernels.ed4_melee import options_and_map_obstacles
 
-    out = options_and_map_obstacles(state, _OPTIONS, _OFF_OPTIONS)
+    out = options_and_map_obstacles(state, _OPTIONS, _OFF_OPTIONS, _TERRAIN)
     if state.phase != "start" or state.declarations or state.round:
         out.append("a fight already started")
     if len(state.sides) < 2:
@@ -350,6 +354,7 @@ class Ed4GroupKernel:
         from fracas.rules.ed4.tactics import KARMA_GAIN, _defense, mean_step, p_hit
 
         from . import ed4_group_core as core
+        from . import ed4_group_senses as senses
 
         chapter = _check_ruleset(ruleset)
         _check_state(ruleset, state)
@@ -500,13 +505,10 @@ class Ed4GroupKernel:
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
-        # the occupancy grid: the hexes within 32 of where the combatants start (outside it, paths look at
-        # every combatant)
-        qs = [c.pos[0] for c in cs]
-        rs = [c.pos[1] for c in cs]
-        flags[core.F_GQ0] = min(qs) - 32
-        flags[core.F_GR0] = min(rs) - 32
-        self._grid_shape = (max(qs) - min(qs) + 65, max(rs) - min(rs) + 65)
+        # the occupancy grid: the hexes within 32 of where the combatants start and of the map's blocked
+        # hexes (outside it, paths look at every combatant)
+        self._grid0 = senses.occupancy_grid(state, [c.pos for c in cs if c.pos is not None], flags)
+        self._grid_shape = self._grid0.shape
         self._cst, self._att, self._pref, self._kuse, self._flee, self._flags = (
             cst,
             att,
@@ -566,7 +568,7 @@ class Ed4GroupKernel:
                 losses,
                 np.zeros((nc, core.NST), dtype=np.int64),
                 np.zeros((core.NWK, self._width), dtype=np.int64),
-                np.zeros(self._grid_shape, dtype=np.int64),
+                self._grid0.copy(),
             )
         tally = Tally(self.ids, self.sides)
         tally.runs = n

@@ -34,6 +34,8 @@ NST = 12
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
 G_ID = (1 << G_SHIFT) - 1
+G_BLOCKED = -(1 << 40)
+"""What the occupancy grid holds on a hex the map blocks (taken.map_blocked): taken, nobody's id, no side."""
 # rows of the work array ``wk``
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
 W_SEEN, W_QUEUE = 10, 11  # pathing.route's search: a window of hexes around the mover, and its queue
@@ -182,13 +184,14 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _taken(q, r, mover, st, n, grid, flags):  # noqa: ANN001, ANN202
-    """Whether hex (q, r) holds another combatant that is not dead or fled (taken.blocked): from the
-    occupancy grid (:func:`_code` of the combatant on a hex), or by looking at everyone outside it."""
+    """Whether hex (q, r) holds another combatant that is not dead or fled, or the map blocks it
+    (taken.blocked): from the occupancy grid (:func:`_code` of the combatant on a hex, G_BLOCKED; every hex
+    the map blocks lies on it), or by looking at everyone outside it."""
     i = q - flags[F_GQ0]
     j = r - flags[F_GR0]
     if 0 <= i < grid.shape[0] and 0 <= j < grid.shape[1]:
-        v = (grid[i, j] & G_ID) - 1
-        return v >= 0 and v != mover
+        v = grid[i, j]
+        return v != 0 and (v & G_ID) != mover + 1
     for j in range(n):
         if j != mover and st[j, S_STATUS] <= UNCONSCIOUS and st[j, S_Q] == q and st[j, S_R] == r:
             return True
@@ -518,7 +521,7 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
     for k in range(6):
         v = grid[i + DQ[k], j + DR[k]]
         fs = v >> G_SHIFT
-        foe = (fs != 0) & (fs != own)
+        foe = (fs > 0) & (fs != own)  # G_BLOCKED: negative
         other = foe & ((v & G_ID) != ex)
         cnt += foe
         others += other

@@ -45,6 +45,8 @@ from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from fracas.engine.contract import Ruleset
     from fracas.engine.state import Combatant, FightState
 
@@ -121,10 +123,13 @@ def _check_ruleset(ruleset: Any) -> None:
         raise Unsupported("the default tactic is not one the kernel mirrors")
 
 
-def options_and_map_obstacles(state: FightState, known: set[str], off: set[str]) -> list[str]:
+def options_and_map_obstacles(
+    state: FightState, known: set[str], off: set[str], terrain: Iterable[str] = ()
+) -> list[str]:
     """What an ED4 kernel does not model in the encounter's optional rules (``known``: modelled; ``off``:
-    silent while off) and map (darkness, cover, blocked or impaired hexes): one short phrase each, empty
-    when nothing (the ED4 duel and group kernels share this)."""
+    silent while off) and map (darkness, cover, blocked or impaired hexes; ``terrain``: the map keys it
+    models, of ``light``, ``cover``, ``full_cover``, ``blocked``): one short phrase each, empty when nothing
+    (the ED4 duel and group kernels share this)."""
     out = []
     unknown = set(state.options) - known - off
     if unknown:
@@ -134,10 +139,10 @@ def options_and_map_obstacles(state: FightState, known: set[str], off: set[str])
         out.append(f"optional rules the kernel does not model: {', '.join(on)}")
     mp = state.extra.get("map", {})
     light = mp.get("light", "bright")
-    if light != "bright":
+    if light != "bright" and "light" not in terrain:
         out.append(f"{light} light")
     for key, what in (("cover", "cover"), ("full_cover", "full cover"), ("blocked", "blocked hexes")):
-        if mp.get(key):
+        if mp.get(key) and key not in terrain:
             out.append(what)
     if mp.get("impaired"):
         out.append("impaired hexes")
