@@ -232,9 +232,9 @@ def _why(data: dict) -> str:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda d: d["sides"][0]["combatants"][0].update(template="maloren"), "spell"),
+        (lambda d: d["sides"][0]["combatants"][0].update(template="maloren"), "may throw"),
         (lambda d: d["sides"][0]["combatants"][0].update(template="kira"), "may throw"),
-        (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "default tactic"),
+        (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "tactic veteran"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),
         (lambda d: d.update(map={"extra": {"impaired": "light"}}), "impaired"),

@@ -84,12 +84,13 @@ _KNOWN_DEFENSE = {
     "_p_surprised",
     "_p_into_close",  # mirrored: +1 Defense per character in the way
 }
-_KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}
+_KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}  # mirrored (a reserved action, p.375); silent
 _KNOWN_ARMOR = {"_p_armor_reduced"}
 _CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_knocked_down_initiative"}
 _ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
+_TACTICS = {"default": 0, "guard": 1, "sentinel": 1}  # ed4_group_core.T_DEFAULT, T_GUARD
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
 _TERRAIN = ("blocked",)  # the map's features the kernel models (ed4_group_senses)
 MAX_N = 1000
@@ -169,6 +170,27 @@ def _check_ruleset(ruleset: Any) -> bool:
     return chapter
 
 
+def _check_tactics(ruleset: Any, used: set[str]) -> None:
+    """Refuses a ``guard`` or ``sentinel`` tactic that is not the one the kernel mirrors
+    (tactics.GuardTactic; chapter_tactics.SentinelTactic is it under another name; ed4_group_core._choose)."""
+    from fracas.rules.ed4.tactics import Ed4Tactic, GuardTactic
+
+    tactics = ruleset.tactics()
+    for name in sorted(used - {"default"}):
+        t = tactics.get(name)
+        if type(t).__name__ == "ChapterAware":  # nothing to add without options, grappling, thrown weapons
+            t = getattr(t, "inner", None)
+        cls = type(t)
+        if not (
+            isinstance(t, GuardTactic)
+            and cls.act is GuardTactic.act
+            and cls.react is Ed4Tactic.react
+            and cls.attack_plan is Ed4Tactic.attack_plan
+            and cls.choose is Ed4Tactic.choose
+        ):
+            raise Unsupported(f"the {name} tactic is not the guard tactic the kernel mirrors")
+
+
 def _obstacles(ruleset: Any, state: FightState) -> list[str]:
     """Every feature of the encounter the kernel does not model, one short phrase each naming the
     combatants concerned (empty when it models them all): what ``fracas sim`` prints as the reason."""
@@ -192,8 +214,8 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
 
     taken: set[tuple[int, int]] = set()
     for c in state.combatants.values():
-        if c.tactic != "default":
-            note(f"tactic {c.tactic} (not the default tactic)", c.id)
+        if c.tactic not in _TACTICS:
+            note(f"tactic {c.tactic} (not default, guard or sentinel)", c.id)
         if c.hidden:
             note("hidden", c.id)
         if c.altitude or c.marks.get("flying"):
@@ -221,9 +243,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         if not usable_attacks(p, entangling is not None):
             note("no attack" if not p.attacks else "no attack but charging ones", c.id)
         for a in p.attacks:
-            if a.kind == "spell":
-                note("spells", f"{c.id}: {a.name}")
-            elif not a.close and a.kind not in ("missile", "thrown"):
+            if not a.close and a.kind not in ("missile", "thrown", "spell"):
                 note(f"{a.kind} attacks", f"{c.id}: {a.name}")
             if a.stun:
                 note("Stun damage", f"{c.id}: {a.name}")
@@ -358,6 +378,7 @@ class Ed4GroupKernel:
 
         chapter = _check_ruleset(ruleset)
         _check_state(ruleset, state)
+        _check_tactics(ruleset, {c.tactic for c in state.combatants.values()})
         from fracas.rules.ed4.ruleset import Ed4Ruleset
 
         refuses = isinstance(ruleset, Ed4Ruleset)  # the chapter refuses charging attacks on foot
@@ -429,6 +450,7 @@ class Ed4GroupKernel:
             row[core.CLS] = cls_of[i]
             row[core.NATT] = len(usable_attacks(p, refuses))
             row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
+            row[core.TACTIC] = _TACTICS[c.tactic]
             cst[rank[c.id], core.BYRANK] = i
             for ai, a in enumerate(usable_attacks(p, refuses)):
                 att[i, ai] = (
@@ -442,21 +464,23 @@ class Ed4GroupKernel:
                     covered_yards(a.long) if (a.long is not None and not a.close) else -1,
                     # the minimum as the least yards a shot may be (beyond the hexes the minimum covers)
                     covered_yards(a.minimum) + 1 if a.minimum else 0,
+                    1 if a.kind == "spell" else 0,
                 )
         # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
         ncls = len(profiles)
         wmax = max(max(a.step, a.damage) for p in profiles for a in p.attacks) + 1
-        pref = np.full((ncls, ncls, wmax + 1, 2, na), -1, dtype=np.int64)
+        # the order by target knocked down (+1) and attacker knocked down (+2, a reserved action's only)
+        pref = np.full((ncls, ncls, wmax + 1, 4, na), -1, dtype=np.int64)
         kuse = np.zeros((ncls, na, ncls, wmax + 1), dtype=np.bool_)
         flee = np.full((ncls, ncls), big, dtype=np.int64)
         for ci, me in enumerate(profiles):
             for cj, tp in enumerate(profiles):
                 for w in range(wmax + 1):
-                    for d in (0, 1):
+                    for d in range(4):
                         scored = []
                         for ai, a in enumerate(usable_attacks(me, refuses)):
-                            dn = _defense(tp, a.against) - (3 if d else 0)
-                            ph = p_hit(a.step - w, dn, 0)
+                            dn = _defense(tp, a.against) - (3 if d & 1 else 0)
+                            ph = p_hit(a.step - w - (3 if d & 2 else 0), dn, 0)
                             armor = (
                                 0
                                 if a.armor == "none"
@@ -503,6 +527,11 @@ class Ed4GroupKernel:
         flags[core.F_MAXSTEP] = MAX_STEP
         flags[core.F_XSD] = xsd
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
+        rs: Any = ruleset
+        attack_steps = _names(rs.step_providers.get("attack", []))
+        # EarthdawnProviders._knocked_down_tests (p.389), Ed4Ruleset._reserved_dn (p.375)
+        flags[core.F_DOWN_TEST] = -3 if "_knocked_down_tests" in attack_steps else 0
+        flags[core.F_RESV_DN] = 2 if "_reserved_dn" in _names(rs.dn_providers) else 0
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start and of the map's blocked

@@ -17,19 +17,26 @@ from numba import njit
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
 IKEY = 29  # the fixed low bits of the acting-order key (init_key)
-NCOL = 30
+TACTIC = 30  # T_DEFAULT, or T_GUARD (tactics.GuardTactic, chapter_tactics.SentinelTactic)
+NCOL = 31
+T_DEFAULT, T_GUARD = 0, 1
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
-NATTCOL = 8
+A_SPELL = 8  # 1: a spell attack (one test, no one in the way counted, no stray)
+NATTCOL = 9
 # flags
 F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, F_DOWN_DEF = range(10)
 F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN, F_GQ0, F_GR0 = range(10, 18)
-NFLAG = 18
+F_DOWN_TEST, F_RESV_DN = 18, 19  # knocked down: to Action tests; a reserved action: to its DNs
+NFLAG = 20
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
 S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED, S_FAILED = range(12)
-NST = 12
+# reserved actions (_choose): the order of reserving this round (0: none), the last trigger let
+# pass ((round << 11) | actor + 1), taking the reserved action now
+S_RESV, S_PASS, S_REACT = 12, 13, 14
+NST = 15
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -39,7 +46,8 @@ G_BLOCKED = -(1 << 40)
 # rows of the work array ``wk``
 W_KEYS, W_ORDER, W_GID, W_GSTEP, W_GVAL, W_STANDING, W_PATH, W_CAND, W_INTER, W_DEC = range(10)
 W_SEEN, W_QUEUE = 10, 11  # pathing.route's search: a window of hexes around the mover, and its queue
-NWK = 12
+W_RES = 12  # [0]: how many reserved actions were taken this round (_reserve)
+NWK = 13
 # hexgrid.ROUTE_MARGIN and ROUTE_REACH, written here because numba's cache keeps a compiled function's
 # globals until this file changes (tests/sim/test_sim_ed4_group.py checks they are hexgrid's)
 ROUTE_MARGIN = 6
@@ -48,7 +56,7 @@ ROUTE_SIDE = 2 * ROUTE_REACH + 1
 ROUTE_CELLS = ROUTE_SIDE * ROUTE_SIDE
 """The width the ``wk`` rows need for :func:`_route` (hexes within ROUTE_REACH of the mover)."""
 # what a turn does (_decide)
-ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN = range(6)
+ACT_END, ACT_STAND, ACT_FLEE, ACT_REVIVE, ACT_ATTACK, ACT_RUN, ACT_RESERVE, ACT_OVER = range(8)
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
@@ -767,7 +775,10 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
     step = att[me, a, A_STEP] + long_pen
     if flags[F_WP]:
         step -= st[me, S_WND]
-    dn_mod = 0
+    # a reserved action's attacker may be knocked down (the tactic attacks standing otherwise): -3 to the
+    # test (_knocked_down_tests); +2 to the DN of a reserved action (Ed4Ruleset._reserved_dn, p.375)
+    step += st[me, S_DOWN] * flags[F_DOWN_TEST]
+    dn_mod = st[me, S_REACT] * flags[F_RESV_DN]
     if st[t, S_DOWN]:
         dn_mod += flags[F_DOWN_DEF]
     if flags[F_CHAPTER]:
@@ -781,7 +792,7 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
             k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
             if not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t):
                 dn_mod += flags[F_BLIND_PEN]
-        if att[me, a, A_CLOSE] == 0:
+        if att[me, a, A_CLOSE] == 0 and att[me, a, A_SPELL] == 0:  # chapter._p_into_close: not spells
             dn_mod += _intervening(me, t, st, n, wk[W_INTER])
     against = att[me, a, A_AGAINST]
     defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
@@ -819,7 +830,9 @@ def _attack(
     cnt_me, cnt_t, oth_t, front_t = 0, 0, 0, False
     if chapter:
         cnt_t, oth_t, front_t = _close_foes_at(t, me, cst, st, n, True, grid, flags)
-    for k in range(cst[me, ACTIONS]):
+    spell = att[me, a, A_SPELL] != 0
+    # a spell is one test whatever the Actions (round._r_attack)
+    for k in range(1 if spell else cst[me, ACTIONS]):
         if st[t, S_STATUS] == DEAD or (k > 0 and st[t, S_STATUS] != ACTIVE):
             break
         tests += 1
@@ -854,7 +867,7 @@ def _attack(
                            keep, own, alias, dealt, taken, grid, cnt_t)
         # fmt: on
     struck = False
-    if chapter and not close and stray_total >= 0:
+    if chapter and not close and not spell and stray_total >= 0:
         # fmt: off
         hit, struck = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
                              wk, dealt, taken, grid)
@@ -939,7 +952,8 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # 
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
     cls = cst[me, CLS]
     tcls = cst[t, CLS]
-    dt = 1 if st[t, S_DOWN] else 0
+    # the tactic's order with t knocked down (+1) and with me knocked down (+2: a reserved action only)
+    dt = (1 if st[t, S_DOWN] else 0) + (2 if st[me, S_DOWN] else 0)
     reach = -1
     for k in range(pref.shape[4]):
         a = pref[cls, tcls, w, dt, k]
@@ -1092,6 +1106,176 @@ def _attack_choice(me, foe, a, st, cst, kuse, flags, dec):  # noqa: ANN001, ANN2
     return ACT_ATTACK, foe
 
 
+# ----- reserved actions and the guard tactic ---------------------------------------------------------------
+# It mirrors (called from _turn):
+#
+# - ``tactics.GuardTactic.act`` (and ``chapter_tactics.SentinelTactic``, the same tactic under another name):
+#   a knocked-down guard stands up where it lies; otherwise it attacks the first enemy, by distance then id,
+#   that it can attack without moving (a close attack on a neighbour, a ranged one in range: the default
+#   tactic's ``attack_plan`` with no movement), else it reserves its action for any attack on its side (no
+#   enemy left: it ends its turn);
+# - ``commands.EarthdawnCommands.resolve`` and ``_triggered`` (p.375): an ``attack`` command of an enemy on
+#   one of the reserver's side is interrupted before it happens (before its movement); the first reserver of
+#   the round (in the order they reserved) who is active, of another side than the attacker and has not let
+#   this attacker's turn pass, decides (``Ed4Tactic.react``): the attack plan on the attacker with the
+#   reserver's whole Movement (crawling if knocked down), its Karma; then it takes that action (+2 to its
+#   DNs, ``Ed4Ruleset._reserved_dn``) and its reserved action is spent, or it lets the attack happen
+#   (``pass``) and keeps it; either way the attacker then decides again (the tactic is deterministic: after
+#   a pass it chooses the same attack, which the next reserver may interrupt);
+# - reserved actions end with the round (``round._end_round``).
+
+_BIGKEY = np.int64(1) << 62
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _guard_decide(me, st, cst, att, pref, kuse, flags, wk, grid):  # noqa: ANN001, ANN201
+    """tactics.GuardTactic.act for ``me`` (no state changes): (ACT_*, target); ``wk[W_DEC]`` the attack."""
+    n = cst.shape[0]
+    path = wk[W_PATH]
+    path[0] = 0
+    if st[me, S_DOWN]:
+        return ACT_STAND, -1  # stand-up, no path
+    side = cst[me, SIDE]
+    mq = st[me, S_Q]
+    mr = st[me, S_R]
+    # the enemies by (distance, id): with no movement whether an attack plan exists depends on the distance
+    # alone, so after a failed plan every enemy as near is passed over
+    last_d = -1
+    any_foe = False
+    while True:
+        best = _BIGKEY
+        for c in range(n):
+            if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+                continue
+            any_foe = True
+            d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
+            if d <= last_d:
+                continue
+            best = min(best, (np.int64(d) << 20) | cst[c, RANK])
+        if best == _BIGKEY:
+            break
+        foe = cst[best & ((1 << 20) - 1), BYRANK]
+        # fmt: off
+        a = _plan(me, foe, 0, st, cst, att, pref, flags, n, path, grid, wk[W_SEEN], wk[W_QUEUE])
+        # fmt: on
+        if a >= 0:
+            return _attack_choice(me, foe, a, st, cst, kuse, flags, wk[W_DEC])
+        last_d = best >> 20
+    if not any_foe:
+        return ACT_END, -1
+    return ACT_RESERVE, -1
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _reserve(me, st, wk):  # noqa: ANN001, ANN201
+    """actions._r_reserve: ``me`` reserves its action (the trigger: any attack on its side)."""
+    wk[W_RES, 0] += 1
+    st[me, S_RESV] = wk[W_RES, 0]
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _clear_reserved(st, wk):  # noqa: ANN001, ANN201
+    """round._end_round: the reserved actions not taken end with the round."""
+    for i in range(st.shape[0]):
+        st[i, S_RESV] = 0
+    wk[W_RES, 0] = 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _triggered(x, t, rnd, st, cst):  # noqa: ANN001, ANN201
+    """commands._triggered: the reserver ``x``'s attack on ``t`` interrupts (the first to have reserved), or
+    -1."""
+    n = cst.shape[0]
+    xs = cst[x, SIDE]
+    ts = cst[t, SIDE]
+    passed = (np.int64(rnd) << 11) | (x + 1)
+    best = -1
+    bseq = _BIGKEY
+    for r in range(n):
+        q = st[r, S_RESV]
+        if q == 0 or q >= bseq:
+            continue
+        rs = cst[r, SIDE]
+        if rs == xs or rs != ts or st[r, S_STATUS] != ACTIVE or st[r, S_PASS] == passed:
+            continue
+        best = r
+        bseq = q
+    return best
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _react(
+    r, x, rnd, s, st, cst, att, pref, kuse, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
+):  # noqa: ANN001, ANN201, E501, PLR0913
+    """Ed4Tactic.react and the reserved action (commands.EarthdawnCommands.resolve, kind "react"): the
+    reserver ``r`` attacks the interrupting ``x`` if it can (Movement less none moved: the guard never
+    moves on its own turn), else lets it pass. Returns the fight's end (-2: it goes on)."""
+    n = cst.shape[0]
+    path = wk[W_PATH]
+    mv = flags[F_DOWN_MV] if st[r, S_DOWN] else cst[r, MV]
+    a = _plan(r, x, mv, st, cst, att, pref, flags, n, path, grid, wk[W_SEEN], wk[W_QUEUE])
+    if a < 0:
+        st[r, S_PASS] = (np.int64(rnd) << 11) | (x + 1)
+        return -2
+    dec = wk[W_DEC]
+    _attack_choice(r, x, a, st, cst, kuse, flags, dec)
+    st[r, S_RESV] = 0
+    _move(r, st, cst, path, grid, flags)
+    st[r, S_REACT] = 1
+    # fmt: off
+    changed = _attack(r, x, dec[0], dec[1] != 0, rnd, s, st, cst, att, flags, off, shift, keep, own,
+                           alias, wk, dealt, taken, grid)
+    # fmt: on
+    st[r, S_REACT] = 0
+    if changed:
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    return -2
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _choose(
+    me,
+    rnd,
+    s,
+    st,
+    cst,
+    att,
+    pref,
+    kuse,
+    flee_thr,
+    flags,
+    off,
+    shift,
+    keep,
+    own,
+    alias,
+    wk,
+    dealt,
+    taken,
+    grid,
+):  # noqa: ANN001, ANN201, E501, PLR0913
+    """``me``'s command (its tactic's: guard or default), after the reserved actions its attack triggers:
+    (ACT_*, target), or (ACT_OVER, the fight's end) when a reserved action ended the fight."""
+    while True:
+        if cst[me, TACTIC] == T_GUARD:
+            act, t = _guard_decide(me, st, cst, att, pref, kuse, flags, wk, grid)
+        else:
+            act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid)
+        if act != ACT_ATTACK or wk[W_RES, 0] == 0:
+            return act, t
+        r = _triggered(me, t, rnd, st, cst)
+        if r < 0:
+            return act, t
+        # fmt: off
+        end = _react(r, me, rnd, s, st, cst, att, pref, kuse, flags, off, shift, keep, own, alias, wk, dealt,
+                    taken, grid)
+        # fmt: on
+        if end != -2:
+            return ACT_OVER, end
+        if st[me, S_STATUS] != ACTIVE:
+            return ACT_END, -1
+
+
 @njit(cache=True, forceinline=True, _nrt=False)
 def _turn(
     me,
@@ -1118,7 +1302,16 @@ def _turn(
     end (play.Fight._check_end) when a status may have changed, else -2."""
     n = cst.shape[0]
     path = wk[W_PATH]
-    act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid)
+    # the tactic's choice (guard or default), and the reserved actions it triggers (_choose)
+    # fmt: off
+    act, t = _choose(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own,
+                            alias, wk, dealt, taken, grid)
+    # fmt: on
+    if act == ACT_OVER:
+        return t
+    if act == ACT_RESERVE:
+        _reserve(me, st, wk)
+        return -2
     if act == ACT_STAND:
         st[me, S_DOWN] = 0
         _regrid(me, st, cst, grid, flags)
@@ -1226,6 +1419,9 @@ def play(
             st[i, S_UNC] = 1 << 40
             st[i, S_TRIED] = 0
             st[i, S_FAILED] = 0
+            st[i, S_RESV] = 0
+            st[i, S_PASS] = 0
+            st[i, S_REACT] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
@@ -1240,6 +1436,8 @@ def play(
                     # Ed4CoreRuleset._start_round (p.380): still unconscious, another hour: no revival
                     st[c, S_FAILED] = st[c, S_STATUS] == UNCONSCIOUS
             m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
+            if wk[W_RES, 0]:  # reserved actions end with the round (round._end_round)
+                _clear_reserved(st, wk)
             for oi in range(m):
                 me = wk[W_ORDER, oi]
                 if st[me, S_STATUS] != ACTIVE:
