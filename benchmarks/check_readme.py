@@ -227,11 +227,12 @@ CHECKS = [
     ),
     Check(
         "GURPS fights, compiled batch kernel",
-        ["fight-on-foot", "winged-duel", "knights-jousting"],
+        ["fight-on-foot", "winged-duel", "knights-jousting", "horse-archers"],
         lambda s: [
             _kernel_cpu(lambda: _example("gurps4/fight-on-foot.yaml"), s),
             _kernel_cpu(lambda: _example("gurps4/winged-duel.yaml"), s),
             _kernel_cpu(lambda: _example("gurps4/knights-jousting.yaml"), s),
+            _kernel_cpu(lambda: _example("gurps4/horse-archers.yaml"), s),
         ],
     ),
     Check(

@@ -77,15 +77,15 @@ X_PROF, X_BROKEN = 29, 30  # the attack profile of the weapon in hand (-1 none),
 X_AIMT, X_AIMN, X_RELOAD = 31, 32, 33  # the foe aimed at (index + 1) and for how many turns; Ready turns left
 NX = 34
 
-BACK_WINDOW = 1  # a path search wider than the window
 BACK_CEILING = 2  # a flyer near the flight ceiling (B398), which a Move toward it would meet
 BACK_LANCE = 3  # a figure left with no weapon (it would fight with its natural attacks)
 BACK_ON_FOOT = 4  # a riderless mount stays in the fight
 BACK_TRAMPLE = 5  # a mount could trample (B404)
 CEILING = 1990  # yards: past 2,000 (6,000 ft) a Move is refused (validate.ceiling_refusal)
-WIN = 200  # the path search looks at hexes within WIN of the mover (and turns down those one farther)
-WOFF = WIN + 1
-WSIDE = 2 * WOFF + 1
+ROUTE_SLACKS = np.array([0, 2, 6, 14], dtype=np.int64)  # pathing._ROUTE_SLACKS
+POCKET = 8  # pathing._POCKET
+BFS_MARGIN = 8  # geometry.BFS_MARGIN
+SEEN = 1 << 15  # the route search's hash set: its first size (it grows when a search needs more)
 
 DQ = np.array([1, 1, 0, -1, -1, 0], dtype=np.int64)  # hexgrid.DIRECTIONS
 DR = np.array([0, -1, -1, 0, 1, 1], dtype=np.int64)
@@ -269,10 +269,135 @@ def _away(C, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
 
 
 @_jit()
+def _walled_off(X, n, me, gq, gr, stop, near) -> bool:  # noqa: ANN001
+    """pathing._walled_off with margin None and reach ``near``: True when the free hexes within ``stop`` of
+    the goal, with every free hex joined to them within ``near`` of the mover, are at most POCKET hexes none
+    of which is next to the mover (the search would weigh its whole area for nothing). The answer does not
+    depend on the order the hexes are weighed in."""
+    sq = X[me, X_Q]
+    sr = X[me, X_R]
+    hq = np.empty(POCKET + 8, np.int64)
+    hr = np.empty(POCKET + 8, np.int64)
+    k = 0
+    for dq in range(-stop, stop + 1):  # the hexes within ``stop`` of the goal (its rings 0..stop)
+        for dr in range(max(-stop, -dq - stop), min(stop, -dq + stop) + 1):
+            q = gq + dq
+            r = gr + dr
+            if _hexd(q, r, sq, sr) <= near and not _blocked(X, n, me, q, r):
+                if k >= POCKET:
+                    return False  # more than POCKET already
+                hq[k] = q
+                hr[k] = r
+                k += 1
+    i = 0
+    while i < k:
+        for di in range(6):
+            q = hq[i] + DQ[di]
+            r = hr[i] + DR[di]
+            if q == sq and r == sr:
+                return False
+            known = False
+            for j in range(k):
+                if hq[j] == q and hr[j] == r:
+                    known = True
+                    break
+            if known or _hexd(q, r, sq, sr) > near or _blocked(X, n, me, q, r):
+                continue
+            if k >= POCKET:
+                return False
+            hq[k] = q
+            hr[k] = r
+            k += 1
+        i += 1
+    return True
+
+
+@_jit()
+def _claim(seen: np.ndarray, sid: int, q: int, r: int) -> bool:
+    """The hash set of the hexes a search weighed (open addressing, linear probing; a row holds the search's
+    id, q and r): adds (q, r) and returns True, or False when this search already weighed it. A row belongs
+    to the search whose id it holds, so nothing is cleared between searches; the last row holds the last
+    search's id and how many rows it took."""
+    mask = seen.shape[0] - 2  # the capacity (a power of two) less 1
+    i = ((q * 73856093) ^ (r * 19349663)) & mask
+    while seen[i, 0] == sid:
+        if seen[i, 1] == q and seen[i, 2] == r:
+            return False
+        i = (i + 1) & mask
+    seen[i, 0] = sid
+    seen[i, 1] = q
+    seen[i, 2] = r
+    seen[-1, 1] += 1
+    return True
+
+
+@_jit()
+def _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue) -> int:  # noqa: ANN001
+    """pathing._route with margin None, reach ``near`` and ``max_len`` (-1: none): breadth first from the
+    mover, each hex's neighbours in DIRECTIONS order, every hex weighed once (turned down when too far from
+    the goal for the steps left, farther than ``near`` from the mover, or blocked), the first hex found
+    within ``stop`` of the goal ends it. Writes the path's first hexes (as many as ``path`` holds) and
+    returns its length; -1 when there is none, -3 when the hash set is half full (a larger one is needed).
+    ``queue[i]``: a hex reached, the index of the hex it was reached from, its depth."""
+    sq = X[me, X_Q]
+    sr = X[me, X_R]
+    sid = seen[-1, 0] + 1
+    seen[-1, 0] = sid
+    seen[-1, 1] = 0
+    full = (seen.shape[0] - 1) // 2
+    _claim(seen, sid, sq, sr)
+    queue[0, 0] = sq
+    queue[0, 1] = sr
+    queue[0, 2] = 0
+    queue[0, 3] = 0
+    qn = 1
+    qi = 0
+    far = 1 << 30
+    while qi < qn:
+        hq = queue[qi, 0]
+        hr = queue[qi, 1]
+        if max_len >= 0:
+            far = max_len + stop - queue[qi, 3] - 1
+        for di in range(6):
+            nq = hq + DQ[di]
+            nr = hr + DR[di]
+            if not _claim(seen, sid, nq, nr):
+                continue
+            if seen[-1, 1] > full:
+                return -3
+            nd = _hexd(nq, nr, gq, gr)
+            if nd > far or _hexd(nq, nr, sq, sr) > near or _blocked(X, n, me, nq, nr):
+                continue
+            if nd <= stop:
+                # the path back to the start
+                length = queue[qi, 3] + 1
+                if length - 1 < path.shape[0]:
+                    path[length - 1, 0] = nq
+                    path[length - 1, 1] = nr
+                j = qi
+                while j != 0:
+                    d = queue[j, 3]
+                    if d - 1 < path.shape[0]:
+                        path[d - 1, 0] = queue[j, 0]
+                        path[d - 1, 1] = queue[j, 1]
+                    j = queue[j, 2]
+                return length
+            queue[qn, 0] = nq
+            queue[qn, 1] = nr
+            queue[qn, 2] = qi
+            queue[qn, 3] = queue[qi, 3] + 1
+            qn += 1
+        qi += 1
+    return -1
+
+
+@_jit()
 def _route(X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN001
-    """pathing.route without max_len (margin None, reach ``near``): breadth first from the mover, each hex's
-    neighbours in DIRECTIONS order, the first hex found within ``stop`` of the goal ends it. Returns the
-    path's length, -1 when there is none, -2 when the search would leave the window (handed back)."""
+    """pathing.route without max_len, with margin None and reach ``near``: the quick answers, _walled_off,
+    then the search bounded by the straight distance plus each of ROUTE_SLACKS in turn (the path it finds
+    is the unbounded search's, found among fewer hexes), then the search bounded by ``near`` alone. No other
+    bound: when the hash set fills up, a larger one is made for this search. Returns the path's length (its
+    first hexes in ``path``), -1 when there is none."""
     sq = X[me, X_Q]
     sr = X[me, X_R]
     d0 = _hexd(sq, sr, gq, gr)
@@ -288,55 +413,18 @@ def _route(X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN
             return -1
     if d0 - stop > near:
         return -1
-    if near > WIN:
-        return -2
-    # seen[cell, 0]: the search that last weighed the hex (a hex weighed by an earlier one counts as not
-    # weighed: no clearing between searches); seen[cell, 1]: the index (in queue) of the hex it was reached
-    # from, -2 turned down
-    sid = seen[0, 0] + 1
-    seen[0, 0] = sid
-    base = WOFF * WSIDE + WOFF
-    seen[base, 0] = sid
-    seen[base, 1] = 0
-    queue[0, 0] = sq
-    queue[0, 1] = sr
-    qn = 1
-    qi = 0
-    while qi < qn:
-        hq = queue[qi, 0]
-        hr = queue[qi, 1]
-        for di in range(6):
-            nq = hq + DQ[di]
-            nr = hr + DR[di]
-            cell = (nq - sq + WOFF) * WSIDE + (nr - sr + WOFF)
-            if seen[cell, 0] == sid:
-                continue
-            seen[cell, 0] = sid
-            if _hexd(nq, nr, sq, sr) > near or _blocked(X, n, me, nq, nr):
-                seen[cell, 1] = -2
-                continue
-            seen[cell, 1] = qi
-            if _hexd(nq, nr, gq, gr) <= stop:
-                # the path back to the start
-                length = 1
-                j = qi
-                while j != 0:
-                    length += 1
-                    j = seen[(queue[j, 0] - sq + WOFF) * WSIDE + (queue[j, 1] - sr + WOFF), 1]
-                k = length - 1
-                path[k, 0] = nq
-                path[k, 1] = nr
-                j = qi
-                while j != 0:
-                    k -= 1
-                    path[k, 0] = queue[j, 0]
-                    path[k, 1] = queue[j, 1]
-                    j = seen[(queue[j, 0] - sq + WOFF) * WSIDE + (queue[j, 1] - sr + WOFF), 1]
-                return length
-            queue[qn, 0] = nq
-            queue[qn, 1] = nr
-            qn += 1
-        qi += 1
+    if _walled_off(X, n, me, gq, gr, stop, near):
+        return -1
+    for i in range(len(ROUTE_SLACKS) + 1):
+        max_len = d0 - stop + ROUTE_SLACKS[i] if i < len(ROUTE_SLACKS) else -1
+        m = _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
+        while m == -3:  # the hash set is half full: one four times as large, for this search only
+            cap = 4 * (seen.shape[0] - 1)
+            seen = np.zeros((cap + 1, 3), np.int64)
+            queue = np.zeros((cap // 2 + 8, 4), np.int64)
+            m = _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
+        if m >= 0:
+            return m
     return -1
 
 
@@ -345,7 +433,7 @@ def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # 
     """geometry.path_towards (not away): pathing.towards with margin None and reach distance + BFS_MARGIN:
     the greedy steps (each the first free neighbour in DIRECTIONS order nearer the goal); when they stop
     short, the first ``steps`` hexes of the shortest way round instead (the greedy ones if there is none).
-    Returns the path's length, or -2 (handed back)."""
+    Returns the path's length (``steps`` at most, no more than ``work`` holds)."""
     if steps <= 0:
         return 0
     q = X[me, X_Q]
@@ -376,10 +464,8 @@ def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # 
         k += 1
     if k >= steps or left <= stop:
         return k
-    near = _hexd(X[me, X_Q], X[me, X_R], gq, gr) + 8  # geometry.BFS_MARGIN
+    near = _hexd(X[me, X_Q], X[me, X_R], gq, gr) + BFS_MARGIN
     m = _route(X, n, me, gq, gr, stop, near, work, seen, queue)
-    if m == -2:
-        return -2
     if m < 0:
         return k
     if m > steps:
@@ -960,8 +1046,6 @@ def _mount_act(C, P, W, SK, INJ, CRIT, X, n, m, rs, tr, tn, path, work, seen, qu
             stop = 1
     stop = max(stop, stop_at)
     k = _towards(X, n, m, spot[0], spot[1], _move_now(C, X, m, False), stop, path, work, seen, queue)
-    if k == -2:
-        return BACK_WINDOW
     if k > 0:
         _place(X, m, path[k - 1, 0], path[k - 1, 1])
         X[m, X_MOVED] += k
@@ -1078,8 +1162,6 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
             new_alt = alt + (vertical if want > alt else -vertical)
         across = _across(budget, vertical)
         k = _towards(X, n, a, X[t, X_Q], X[t, X_R], across, W[a, p, W_STOP], path, work, seen, queue)
-        if k == -2:
-            return BACK_WINDOW
         legal = False
         if k > 0 or vertical:
             q = path[k - 1, 0] if k > 0 else X[a, X_Q]
@@ -1107,8 +1189,6 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
         vertical = min(abs(want - alt), budget)
         new_alt = alt + (vertical if want > alt else -vertical)
     k = _towards(X, n, a, X[t, X_Q], X[t, X_R], _across(budget, vertical), 1, path, work, seen, queue)
-    if k == -2:
-        return BACK_WINDOW
     if k > 0:
         X[a, X_Q] = path[k - 1, 0]
         X[a, X_R] = path[k - 1, 1]
@@ -1250,13 +1330,17 @@ def _fight(C, P, W, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue
 
 
 @_jit()
-def _work():  # noqa: ANN202
-    """The path searches' work arrays: a path, a route, the window of hexes weighed, the queue."""
+def _work(C: np.ndarray):  # noqa: ANN202
+    """The path searches' work arrays: a path and the first hexes of a route (as long as the longest Move
+    or knockback), the route search's hash set of the hexes weighed and its queue."""
+    longest = 64
+    for i in range(C.shape[0]):
+        longest = max(longest, C[i, C_MOVE] + 2, C[i, C_AIR] + 2)
     return (
-        np.zeros((64, 2), np.int64),
-        np.zeros((WSIDE * WSIDE, 2), np.int64),
-        np.zeros((WSIDE * WSIDE, 2), np.int64),
-        np.zeros((WSIDE * WSIDE, 2), np.int64),
+        np.zeros((longest, 2), np.int64),
+        np.zeros((longest, 2), np.int64),
+        np.zeros((SEEN + 1, 3), np.int64),
+        np.zeros((SEEN // 2 + 8, 4), np.int64),
     )
 
 
@@ -1271,7 +1355,7 @@ def run_batch(C, P, W, SK, INJ, CRIT, seeds, tally, hist, loss, fallback) -> int
     tn = np.zeros(1, np.int64)
     out = np.zeros(2 + 3 * n, np.int64)
     X = np.zeros((n, NX), np.int64)
-    path, work, seen, queue = _work()
+    path, work, seen, queue = _work(C)
     nsides = loss.shape[1]
     dead = np.zeros(nsides, np.int64)
     gone = np.zeros(nsides, np.int64)
@@ -1314,6 +1398,6 @@ def trace_fight(C, P, W, SK, INJ, CRIT, seed, cap):  # noqa: ANN001, ANN201
     tn = np.zeros(1, np.int64)
     out = np.zeros(2 + 3 * n, np.int64)
     X = np.zeros((n, NX), np.int64)
-    path, work, seen, queue = _work()
+    path, work, seen, queue = _work(C)
     back = _fight(C, P, W, SK, INJ, CRIT, seed, X, tr, tn, out, path, work, seen, queue)
     return back, out, tr[:, : min(tn[0], cap)].copy(), tn[0]

@@ -15,8 +15,8 @@ from spooking, falling off, death checks, knockback) and the end of the fight. d
 The compiled loop draws its dice in the engine's order, so the engine replays a kernel fight from the
 kernel's faces (:meth:`GurpsGroupKernel.replay`; tests/sim/test_gurps_kernel.py does, face by face). A fight
 the loop cannot finish (a riderless mount that stays, a possible trample, a figure left without a weapon, a
-way round wider than its search window, a flyer near the flight ceiling) is handed back with the faces drawn
-so far and the engine finishes it.
+flyer near the flight ceiling) is handed back with the faces drawn so far and the engine finishes it. Its
+way round figures is the engine's, as far as the engine looks (pathing.route): no window of its own.
 
 It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
 without a lance or with a ranged weapon, flyers that cannot hover, ranged weapons, a best melee weapon other
@@ -84,6 +84,15 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
     extra = {k for k, v in state.extra.items() if k != "map" and v}
     if extra:
         raise Unsupported(f"fight bookkeeping the kernel does not know: {', '.join(sorted(extra))}")
+    from fracas.engine import pathing
+    from fracas.rules.gurps4 import geometry
+
+    if (tuple(K.ROUTE_SLACKS), K.POCKET, K.BFS_MARGIN) != (
+        pathing._ROUTE_SLACKS,
+        pathing._POCKET,
+        geometry.BFS_MARGIN,
+    ):
+        raise Unsupported("the route search's bounds are not those the kernel mirrors")
     mp = state.extra.get("map", {}) or {}
     if mp.get("blocked"):
         raise Unsupported("a map with blocked hexes")
