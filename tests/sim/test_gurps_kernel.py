@@ -2,10 +2,10 @@
 
 Face by face: the kernel draws its dice in the engine's order, so the engine, replaying a kernel fight from
 the kernel's own faces, must end it exactly as the kernel did (winner, round, each figure's status, damage
-dealt and taken, and no die more or less): the fight on foot, the winged duel and the joust of
-examples/gurps4, and random legal encounters (one to three figures a side, two or three sides, templates or
-stat blocks of their own, every melee weapon, armor and shield, flyers in the air and on the ground, lancers
-on horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a riderless mount
+dealt and taken, and no die more or less): the examples of examples/gurps4, and random legal encounters (one
+to three figures a side, two or three sides, templates or stat blocks of their own, every melee weapon,
+armor and shield, archers on foot with every ranged weapon, flyers in the air and on the ground, lancers on
+horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a riderless mount
 that stays, a flyer at the flight ceiling) the engine must take up from the kernel's dice.
 
 Statistics: the kernel plays 10^5 fights of each example and the engine 600 with
@@ -61,6 +61,13 @@ WEAPONS = {
     "spear": "Spear",
     "dagger": "Knife",
 }
+RANGED = {  # archers on foot: the weapon in hand, its skill
+    "short_bow": "Bow",
+    "regular_bow": "Bow",
+    "composite_bow": "Bow",
+    "javelin": "Thrown Weapon (Spear)",
+    "matchlock_musket": "Guns (Musket)",
+}
 ARMOR = ["leather_armor", "mail_shirt", "scale_armor", "steel_corselet", "pot_helm"]
 SHIELDS = [None, "light_shield", "small_shield", "medium_shield", "large_shield"]
 
@@ -95,7 +102,9 @@ def random_encounter(seed: int) -> dict[str, Any]:
             entry: dict[str, Any] = {"id": f"f{k}", "at": list(at)}
             entry["tactic"] = rng.choice(["default", "aggressive"])
             if rng.random() < 0.4:
-                entry["template"] = rng.choice(["swordsman", "axeman", "spearman", "winged_warrior"])
+                entry["template"] = rng.choice(
+                    ["swordsman", "axeman", "spearman", "winged_warrior", "horse_archer"]
+                )
                 if entry["template"].startswith("winged") and rng.random() < 0.7:
                     entry["altitude"] = rng.randint(0, 6)
             else:
@@ -115,6 +124,10 @@ def random_encounter(seed: int) -> dict[str, Any]:
                 shield = rng.choice(SHIELDS)
                 if shield:
                     eq["shield"] = shield
+                if rng.random() < 0.3:  # an archer on foot: the ranged weapon in hand, a melee one or none
+                    g = rng.choice(sorted(RANGED))
+                    stats["skills"][RANGED[g]] = rng.randint(9, 15)
+                    eq["weapons"] = [g] + ([w] if rng.random() < 0.7 else [])
                 if rng.random() < 0.3:
                     stats["flight"], stats["air_move"] = "winged", rng.randint(4, 14)
                     if rng.random() < 0.6:
@@ -287,7 +300,8 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
         return data
 
     assert "tactic" in _refusal(changed(0, 0, tactic="defensive"))
-    assert "archer on foot" in _refusal(changed(0, 0, template="horse_archer"))
+    bow_second = {"equipment": {"weapons": ["broadsword", "short_bow"]}}
+    assert "ranged weapon other than one in hand" in _refusal(changed(0, 0, **bow_second))
     horse = {"template": "cavalry_horse", "id": "nag", "at": [0, 4]}
     unridden = _foot()
     unridden["sides"][0]["combatants"].append(horse)
@@ -295,6 +309,11 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
     sword = json.loads(json.dumps(unridden))
     sword["sides"][0]["combatants"][0]["options"] = {"mount": "nag"}
     assert "without a lance or a bow" in _refusal(sword)
+    musket = json.loads(json.dumps(sword))
+    musket["sides"][0]["combatants"][0].update(
+        {"stats": {"skills": {"Guns (Musket)": 12}}, "equipment": {"weapons": ["matchlock_musket"]}}
+    )
+    assert "noisy weapon on horseback" in _refusal(musket)
     glider = {"template": "winged_warrior", "stats": {"flight_limitation": "gliding"}}
     assert "cannot hover" in _refusal(changed(0, 0, **glider))
     assert "in hand" in _refusal(changed(0, 0, equipment={"weapons": ["dagger", "broadsword"]}))

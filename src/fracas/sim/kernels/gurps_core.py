@@ -1127,15 +1127,20 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
                 X[a, X_MAN] = MAN_AIM
                 X[a, X_AIMN] += 1
                 return 0
-    if p < 0:
+    if p < 0 and not W[a, 0, W_RANGED]:
         return BACK_LANCE  # no weapon left: natural attacks
-    if X[a, X_PROF] != p:  # Ready the best weapon (B366)
-        X[a, X_PROF] = p
-        X[a, X_UNREADY] = 0
-        return 0
-    mask = W[a, p, W_REACH]
-    aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t, mask) else 0
-    legal = _skill(C, P, W, SK, X, a, t, aoa, p) >= 3
+    # an archer without a melee weapon and no shot to take: Evaluate on horseback, else Move toward the foe
+    mask = 0
+    aoa = 0
+    legal = False
+    if p >= 0:
+        if X[a, X_PROF] != p:  # Ready the best weapon (B366)
+            X[a, X_PROF] = p
+            X[a, X_UNREADY] = 0
+            return 0
+        mask = W[a, p, W_REACH]
+        aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t, mask) else 0
+        legal = _skill(C, P, W, SK, X, a, t, aoa, p) >= 3
     if X[a, X_MOUNT]:
         # a rider attacks what is in reach (he moves by his mount: validate.movement_allowance), else
         # Evaluates his foe (B364)

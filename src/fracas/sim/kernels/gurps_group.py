@@ -19,10 +19,11 @@ flyer near the flight ceiling) is handed back with the faces drawn so far and th
 way round figures is the engine's, as far as the engine looks (pathing.route): no window of its own.
 
 It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
-without a lance or with a ranged weapon, flyers that cannot hover, ranged weapons, a best melee weapon other
-than the one in hand, natural attacks of a stat block's own, other tactics, a map with blocked hexes, the
-panic option, combatants not fresh (hurt, marked, hidden), and torso rows of the hit location table that
-differ from what the loop mirrors.
+without a lance or a bow, flyers that cannot hover, a ranged weapon not in hand or more than one, a noisy
+weapon on horseback, a best melee weapon other than the one in hand, natural attacks of a stat block's own,
+other tactics, a map with blocked hexes, the panic option, combatants not fresh (hurt, marked, hidden), and
+torso rows of the hit location table that differ from what the loop mirrors. Archers on foot it plays (a
+bow, a javelin or a musket in hand, a melee weapon or none besides).
 """
 
 from __future__ import annotations
@@ -130,12 +131,11 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
         if [(a.name, a.parry) for a in st.natural_attacks] != [("punch", 0), ("kick", None)]:
             raise Unsupported(f"{c.id}: natural attacks of its own")
         ranged = [a for a in st.attacks() if a.ranged]
-        if ranged and not c.marks.get("mount"):
-            raise Unsupported(f"{c.id}: an archer on foot")
         if ranged and (ranged[0].weapon != st.weapons[0] or len({a.weapon for a in ranged}) > 1):
-            raise Unsupported(f"{c.id}: a ranged weapon other than one bow in hand")
-        if any(data.weapons()[a.weapon].ranged.noisy for a in ranged):  # type: ignore[union-attr]
-            raise Unsupported(f"{c.id}: a noisy weapon (B397)")
+            raise Unsupported(f"{c.id}: a ranged weapon other than one in hand")
+        noisy = any(data.weapons()[a.weapon].ranged.noisy for a in ranged)  # type: ignore[union-attr]
+        if noisy and c.marks.get("mount"):
+            raise Unsupported(f"{c.id}: a noisy weapon on horseback (B397)")
     return cs
 
 
