@@ -232,8 +232,16 @@ def _why(data: dict) -> str:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (lambda d: d["sides"][0]["combatants"][0].update(template="maloren"), "may throw"),
-        (lambda d: d["sides"][0]["combatants"][0].update(template="kira"), "may throw"),
+        (
+            lambda d: d["sides"][0]["combatants"][3].update(
+                equipment={"weapons": ["throwing-axe", "throwing-dagger"]}
+            ),
+            "more than one thrown weapon: guide",
+        ),
+        (
+            lambda d: d["sides"][0]["combatants"][1].update(combat_options=["aggressive-attack"]),
+            "declared combat options (aggressive-attack): thrak",
+        ),
         (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "tactic veteran"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),

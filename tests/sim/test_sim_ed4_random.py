@@ -6,7 +6,7 @@ sides of one to three combatants (a duel of neighbours now and then), random fac
 and wound options drawn on or off, on a map with blocked hexes or none (random_map), under the whole
 combat chapter or the core rules alone. Only encounters a
 kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
-others use spells, mounted charges, a dagger the tactic could throw, ...). The seeds are fixed, so the test
+others use mounted charges, Attacking to Stun under the core rules, ...). The seeds are fixed, so the test
 is deterministic.
 
 Statistics (test_random_encounters_agree_with_engine): the kernel's 20,000 fights and the engine's 800
@@ -49,23 +49,34 @@ ARMOR = (
     "fernweave", "wyvern-skin",
 )  # fmt: skip
 SHIELD = ("", "", "buckler", "footmans-shield", "ferndask", "crystal-raider-shield")
+ENTANGLING = ("whip", "net", "bola")  # p.391-392, data/entangling.toml
+THROWN = ("throwing-dagger", "throwing-axe")
 
 
-def _combatant(rnd: random.Random, cid: str, at: list[int]) -> dict:
+def _combatant(rnd: random.Random, cid: str, at: list[int], more: random.Random) -> dict:
     """A bundled character (now and then with other equipment: a close weapon, maybe a missile weapon,
-    armor, a shield; often a player character) or creature, facing a random way."""
+    armor, a shield; often a player character) or creature, facing a random way. From ``more`` (its own
+    stream, so that the rest of the draws are those of the encounters drawn before it): now and then an
+    entangling weapon (whip, net, bola) or a thrown weapon added to the equipment, and Attacking to Stun
+    declared (``combat_options``)."""
     entry: dict = {"id": cid, "at": at}
     if rnd.random() < 0.5:
         entry["template"] = rnd.choice(CHARACTERS)
         if rnd.random() < 0.6:
             weapons = [rnd.choice(CLOSE)] + ([rnd.choice(MISSILE)] if rnd.random() < 0.3 else [])
             armor, shield = rnd.choice(ARMOR), rnd.choice(SHIELD)
+            if more.random() < 0.35:
+                weapons.insert(more.randint(0, 1), more.choice(ENTANGLING))
+            elif more.random() < 0.2:
+                weapons.append(more.choice(THROWN))
             entry["equipment"] = {"weapons": weapons, "armor": armor, "shield": shield}
         if rnd.random() < 0.6:
             entry["player"] = True
     else:
         entry["template"] = rnd.choice(CREATURES)
     entry["facing"] = rnd.randint(0, 5)
+    if more.random() < 0.2:
+        entry["combat_options"] = ["attack-to-stun"]
     return entry
 
 
@@ -74,6 +85,7 @@ def random_encounter(seed: int) -> dict:
     a quarter of the two-side ones a duel of neighbours), grouped round a centre per side, a round limit of
     4 to 15, the Initiative and wound options on or off."""
     rnd = random.Random(seed)
+    more = random.Random(-seed - 1)
     taken: set[tuple[int, int]] = set()
 
     def free(centre: tuple[int, int]) -> list[int]:
@@ -89,7 +101,7 @@ def random_encounter(seed: int) -> dict:
     sides = []
     for s in range(n_sides):
         combatants = [
-            _combatant(rnd, f"s{s}c{c}", [s, 0] if duel else free(centres[s]))
+            _combatant(rnd, f"s{s}c{c}", [s, 0] if duel else free(centres[s]), more)
             for c in range(1 if duel else rnd.randint(1, 3))
         ]
         sides.append({"name": f"Side {s}", "combatants": combatants})

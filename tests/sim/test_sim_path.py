@@ -13,7 +13,17 @@ from fracas.sim.runner import SerialBackend, path_text, scenario_from_data, simu
 
 ROOT = Path(__file__).resolve().parents[2]
 THOM = ROOT / "examples" / "ed1" / "thom-hammerblade.yaml"
-NETS = ROOT / "examples" / "ed4" / "slavers-nets.yaml"  # entangling whips and nets: no kernel plays them
+# An ED4 brawl with a combatant under the ``hold`` tactic: no kernel plays it.
+HOLD = {
+    "version": 1,
+    "ruleset": "ed4",
+    "name": "a bandit holds",
+    "max_rounds": 5,
+    "sides": [
+        {"name": "A", "combatants": [{"template": "thrak", "id": "a", "at": [0, 0]}]},
+        {"name": "B", "combatants": [{"template": "bandit", "id": "b", "tactic": "hold", "at": [2, 0]}]},
+    ],
+}
 
 # A Spells & Swords duel, adjacent: the S&S duel kernel plays it; with two goblin bosses it does not.
 SAS_DUEL = {
@@ -43,21 +53,28 @@ def test_path_text() -> None:
     )
 
 
-def test_sim_json_says_the_engine_and_why_on_stderr(capsys: Any) -> None:
-    args = ["sim", str(NETS), "-n", "3", "--seed", "1", "--json", "--workers", "1"]
+def _hold_file(tmp_path: Path) -> Path:
+    f = tmp_path / "hold.yaml"
+    f.write_text(yaml.safe_dump(HOLD))
+    return f
+
+
+def test_sim_json_says_the_engine_and_why_on_stderr(tmp_path: Path, capsys: Any) -> None:
+    args = ["sim", str(_hold_file(tmp_path)), "-n", "3", "--seed", "1", "--json", "--workers", "1"]
     code, out, err = _main(args, capsys)
     data = json.loads(out)
     assert code == 0 and data["engine"] == "reference"
-    assert "entangling attacks" in data["kernel_fallback_reason"]
+    assert "tactic hold" in data["kernel_fallback_reason"]
     assert err.splitlines()[0] == "engine: " + data["kernel_fallback_reason"]
 
 
-def test_sim_terminal_report_starts_with_the_path(capsys: Any) -> None:
-    code, out, _ = _main(["sim", str(NETS), "-n", "2", "--seed", "1", "--workers", "1"], capsys)
+def test_sim_terminal_report_starts_with_the_path(tmp_path: Path, capsys: Any) -> None:
+    hold = str(_hold_file(tmp_path))
+    code, out, _ = _main(["sim", hold, "-n", "2", "--seed", "1", "--workers", "1"], capsys)
     first = out.splitlines()[0]
-    assert code == 0 and first.startswith("engine: ") and "entangling attacks" in first
+    assert code == 0 and first.startswith("engine: ") and "tactic hold" in first
     code, out, _ = _main(
-        ["sim", str(NETS), "-n", "2", "--seed", "1", "--workers", "1", "--engine", "reference"], capsys
+        ["sim", hold, "-n", "2", "--seed", "1", "--workers", "1", "--engine", "reference"], capsys
     )
     assert code == 0 and out.splitlines()[0] == "engine: --engine reference"
 

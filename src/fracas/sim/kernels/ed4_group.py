@@ -21,6 +21,9 @@ alone) and the ``default`` tactic (``fracas.rules.ed4.tactics.Ed4Tactic``):
   Harried, p.386-387), Rule of One, extra successes (+2 damage steps each against Physical Defense),
   Damage test less Wounds, Armor, Wound, death, unconsciousness, Knockdown test (Harried applies); then the
   attacker faces its target and a defender with no other foe next to it turns to face the attacker;
+- with the chapter, Stun damage (Attacking to Stun from the encounter file's ``combat_options``),
+  entangling weapons and breaking free, thrown weapons gone after the throw and fetched
+  (:mod:`fracas.sim.kernels.ed4_group_entangle`);
 - the fight ends as soon as at most one side has anyone active; a draw at the round limit.
 
 A charging attack (``Charge (mounted)`` of the ork scorcher) is never made on foot under the chapter
@@ -30,11 +33,11 @@ kernel leaves it out of the attacks the tactic weighs; the core rules alone take
 On the map (:mod:`fracas.sim.kernels.ed4_group_senses`): nobody enters a hex the map blocks; paths go round
 them as round a taken hex.
 
-Anything else makes the builder refuse the encounter with the reason (:func:`build`): ranged, thrown,
-spell, Stun, a rider's charging attacks, entangling attacks, other tactics, declared combat options,
-hidden, flying or mounted combatants, darkness, cover, impaired hexes, optional rules it does not know,
-and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine
-against each other, outcome by outcome.
+Anything else makes the builder refuse the encounter with the reason (:func:`build`): a rider's charging
+attacks, other tactics, other declared combat options, what ed4_group_entangle names, hidden, flying or
+mounted combatants, darkness, cover, impaired hexes, optional rules it does not know, and modifier
+providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against each other,
+outcome by outcome.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ import numpy as np
 
 from fracas.dice.roll import MAX_EXPLOSIONS
 from fracas.dice.steps import MAX_STEP, step_table
-from fracas.rules.earthdawn.battle_map import covered_yards, hexes, inside_minimum, within
+from fracas.rules.earthdawn.battle_map import covered_yards, hexes
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.stats import Tally
@@ -58,11 +61,12 @@ if TYPE_CHECKING:
     from fracas.engine.state import FightState
 
 # Modifier providers, by function name: mirrored, or silent in every encounter the builder accepts (no
-# declared options, no Stun, grappling, mounts, flight, spells, cover, darkness, hidden combatants).
+# declared options but Attacking to Stun, which has no modifier; no grappling, mounts, flight, spells, cover,
+# darkness, hidden combatants).
 _KNOWN_STEP = {
     "_wound_penalty",  # mirrored
     "_knocked_down_tests",  # mirrored where it applies (a knocked-down combatant only stands up)
-    "_harried_tests",  # the core's: a Harried condition (Stun damage only): silent
+    "_harried_tests",  # the core's, which the chapter replaces (Stun damage under the core alone is refused)
     "_long_range",  # mirrored: -2 beyond short range
     "_p_options_tests",
     "_p_harried_tests",  # mirrored: four or more attackers
@@ -110,28 +114,6 @@ def usable_attacks(p: Any, chapter: bool = True) -> list[Any]:
     return [a for a in p.attacks if not (chapter and charging_only(a))]
 
 
-def _check_thrown(p: Any, order: list[int], chapter: bool = True) -> None:
-    """Refuses a thrown attack the tactic could pick (the throw loses the weapon, ranged.py p.392, which
-    the kernel does not model): at every distance, with a close attack reachable or not, the first usable
-    attack in the tactic's order must not be thrown."""
-    attacks = usable_attacks(p, chapter)
-    if not any(a.kind == "thrown" for a in attacks):
-        return
-    far = hexes(max((a.long or 0) for a in attacks)) + 2
-    for d in range(1, far + 1):
-        for reach in (False, True):
-            for ai in order:
-                a = attacks[ai]
-                if a.close:
-                    if d == 1 or reach:
-                        break
-                    continue
-                if a.long is not None and not inside_minimum(d, a.minimum) and within(d, a.long):
-                    if a.kind == "thrown":
-                        raise Unsupported(f"{p.name}: the tactic may throw the {a.name} (a lost weapon)")
-                    break
-
-
 def _names(providers: list[Any]) -> set[str]:
     return {getattr(p, "__name__", repr(p)) for p in providers}
 
@@ -158,8 +140,8 @@ def _check_ruleset(ruleset: Any) -> bool:
     if attack is None or getattr(attack.resolve, "__qualname__", "") not in _ATTACK_RESOLVERS:
         raise Unsupported("the attack action is not one the kernel mirrors")
     tactic = ruleset.tactics().get("default")
-    # the chapter may wrap every tactic (ChapterAware): it adds nothing for a combatant without declared
-    # combat options, grappling or thrown weapons (the builder refuses those)
+    # the chapter may wrap every tactic (ChapterAware): the kernel mirrors what it adds for Attacking to Stun,
+    # the entangled and a thrower without a weapon (chapter_act); the builder refuses the rest
     if type(tactic).__name__ == "ChapterAware":
         tactic = getattr(tactic, "inner", None)
     if type(tactic) is not Ed4Tactic:
@@ -203,10 +185,11 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         out.append("fewer than two sides")
     if len(state.combatants) > MAX_N:
         out.append(f"more than {MAX_N} combatants")
-    from fracas.rules.ed4.features.readers import entangling as chapter_entangling
     from fracas.rules.ed4.ruleset import Ed4Ruleset
 
-    entangling = chapter_entangling if isinstance(ruleset, Ed4Ruleset) else None  # the chapter's nets
+    from .ed4_group_entangle import obstacles as entangle_obstacles
+
+    chapter = isinstance(ruleset, Ed4Ruleset)  # the chapter's nets, Stun, thrown weapons
     found: dict[str, list[str]] = {}
 
     def note(what: str, who: str) -> None:
@@ -222,8 +205,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("flying", c.id)
         if c.marks.get("mount") or c.marks.get("rider"):
             note("mounted", c.id)
-        if c.marks.get("combat_options"):
-            note(f"declared combat options ({', '.join(c.marks['combat_options'])})", c.id)
+        entangle_obstacles(c, chapter, note)
         other = set(c.marks) - _MARKS - {"flying", "mount", "rider", "training", "familiar", "combat_options"}
         if other:
             note(f"marked {', '.join(sorted(other))}", c.id)
@@ -240,17 +222,13 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         p = c.stats
         if p.kind not in ("character", "creature"):
             note(f"kind {p.kind}", c.id)
-        if not usable_attacks(p, entangling is not None):
+        if not usable_attacks(p, chapter):
             note("no attack" if not p.attacks else "no attack but charging ones", c.id)
         for a in p.attacks:
             if not a.close and a.kind not in ("missile", "thrown", "spell"):
                 note(f"{a.kind} attacks", f"{c.id}: {a.name}")
-            if a.stun:
-                note("Stun damage", f"{c.id}: {a.name}")
             if charging_only(a) and (c.marks.get("mount") or c.marks.get("rider")):
                 note("charging attacks", f"{c.id}: {a.name}")
-            if entangling is not None and entangling(c, a):
-                note("entangling attacks", f"{c.id}: {a.name}")
         if p.initiative_step > 200 or p.dexterity > 255 or p.dexterity < 0:
             note("Initiative step or Dexterity out of the kernel's range", c.id)
     for what, who in found.items():
@@ -416,7 +394,9 @@ class Ed4GroupKernel:
         na = max(len(c.stats.attacks) for c in cs)
         cst = np.zeros((n, core.NCOL), dtype=np.int64)
         att = np.zeros((n, na, core.NATTCOL), dtype=np.int64)
-        big = 1 << 40
+        big = core.IMMUNE
+        from .ed4_group_entangle import fill as entangle_fill
+
         for i, c in enumerate(cs):
             p = c.stats
             row = cst[i]
@@ -452,8 +432,9 @@ class Ed4GroupKernel:
             row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
             row[core.TACTIC] = _TACTICS[c.tactic]
             cst[rank[c.id], core.BYRANK] = i
-            for ai, a in enumerate(usable_attacks(p, refuses)):
-                att[i, ai] = (
+            usable = usable_attacks(p, refuses)
+            for ai, a in enumerate(usable):
+                att[i, ai, : core.A_SPELL + 1] = (
                     a.step,
                     a.damage,
                     {"physical": 0, "mystic": 1}.get(a.against, 2),
@@ -466,6 +447,7 @@ class Ed4GroupKernel:
                     covered_yards(a.minimum) + 1 if a.minimum else 0,
                     1 if a.kind == "spell" else 0,
                 )
+            entangle_fill(c, usable, chapter, row, att[i], core)
         # the tactic's tables (tactics.Ed4Tactic.attack_plan, expected_damage, in_danger), by class
         ncls = len(profiles)
         wmax = max(max(a.step, a.damage) for p in profiles for a in p.attacks) + 1
@@ -492,7 +474,6 @@ class Ed4GroupKernel:
                         scored.sort()
                         order = [ai for _, ai in scored]
                         pref[ci, cj, w, d, : len(order)] = order
-                        _check_thrown(me, order, refuses)
                     for ai, a in enumerate(usable_attacks(me, refuses)):
                         if a.karma:
                             dn = _defense(tp, a.against)
@@ -515,6 +496,7 @@ class Ed4GroupKernel:
         flags[core.F_W] = wmax
         flags[core.F_HAR_N] = har.attackers
         flags[core.F_HAR_PEN] = situation.harried_penalty(1)
+        flags[core.F_HAR_FUR] = situation.harried_penalty(2) - situation.harried_penalty(1)
         flags[core.F_BLIND_PEN] = situation.table()["blindsided"].defense
         flags[core.F_DOWN_DEF] = situation.table()["knocked-down"].defense
         flags[core.F_DOWN_INIT] = (
@@ -528,7 +510,8 @@ class Ed4GroupKernel:
         flags[core.F_XSD] = xsd
         flags[core.F_LONG_PEN] = -2  # round._long_range (p.390)
         rs: Any = ruleset
-        attack_steps = _names(rs.step_providers.get("attack", []))
+        # the providers of every test ("*") and of the Attack test
+        attack_steps = _names(rs.step_providers.get("attack", []) + rs.step_providers.get("*", []))
         # EarthdawnProviders._knocked_down_tests (p.389), Ed4Ruleset._reserved_dn (p.375)
         flags[core.F_DOWN_TEST] = -3 if "_knocked_down_tests" in attack_steps else 0
         flags[core.F_RESV_DN] = 2 if "_reserved_dn" in _names(rs.dn_providers) else 0

@@ -18,17 +18,29 @@ SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
 IKEY = 29  # the fixed low bits of the acting-order key (init_key)
 TACTIC = 30  # T_DEFAULT, or T_GUARD (tactics.GuardTactic, chapter_tactics.SentinelTactic)
-NCOL = 31
+# entangling weapons and Stun (the section "Entangling weapons, Stun damage, thrown weapons" below): the
+# step of a break-free test (the better of Strength and Dexterity), the Recovery step with the Willpower step
+# added (the first Recovery test after Stun damage, p.383), the attacks that are weapons (melee, missile,
+# thrown: chapter_tactics.WEAPON_KINDS) as bits
+BFSTEP, RECSTUN, WEAPONS = 31, 32, 33
+NCOL = 34
 T_DEFAULT, T_GUARD = 0, 1
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 A_SPELL = 8  # 1: a spell attack (one test, no one in the way counted, no stray)
-NATTCOL = 9
+# Stun damage; the DN to break free of an entangling weapon (0: not one); a weapon that only entangles (a
+# net); thrown (the weapon leaves the hand); the attacks the throw takes away (bits), those a ruined weapon
+# takes away; a one-handed blade's Damage Step less Strength (NO_BLADE: not a blade)
+A_STUN, A_ENT, A_NODMG, A_THROWN, A_DROP, A_RUIN, A_BLADE = range(9, 16)
+NATTCOL = 16
+NO_BLADE = -(1 << 30)
+IMMUNE = 1 << 40  # the Unconsciousness Rating of one with none ("NA": immune to Stun damage, p.383)
 # flags
 F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, F_DOWN_DEF = range(10)
 F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN, F_GQ0, F_GR0 = range(10, 18)
 F_DOWN_TEST, F_RESV_DN = 18, 19  # knocked down: to Action tests; a reserved action: to its DNs
-NFLAG = 20
+F_HAR_FUR = 20  # each further Harried effect (p.388)
+NFLAG = 21
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
@@ -36,7 +48,13 @@ S_Q, S_R, S_FACE, S_STATUS, S_DMG, S_WND, S_DOWN, S_KARMA, S_REC, S_UNC, S_TRIED
 # reserved actions (_choose): the order of reserving this round (0: none), the last trigger let
 # pass ((round << 11) | actor + 1), taking the reserved action now
 S_RESV, S_PASS, S_REACT = 12, 13, 14
-NST = 15
+# S_DMG is the Current Damage (Stun included, p.383); S_STUN its Stun part; S_HARR Harried by Stun damage this
+# round; S_ENT the entangler + 1 (0: not entangled), S_ENTA its attack, S_ENTDN the DN to break free;
+# S_GONE the attacks gone (thrown away, lost: bits); S_BONUS the Willpower bonus of the first Recovery test
+# after Stun damage used; S_LIE the attack whose weapon lies where it was thrown + 1, at S_LYQ, S_LYR;
+# S_MOVED the hexes moved this turn before the tactic's own choice (to fetch a thrown weapon)
+S_STUN, S_HARR, S_ENT, S_ENTA, S_ENTDN, S_GONE, S_BONUS, S_LIE, S_LYQ, S_LYR, S_MOVED = range(15, 26)
+NST = 26
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -541,14 +559,22 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
 
 @njit(cache=True, forceinline=False, _nrt=False)
 def _recover(c, s, st, cst, off, shift, keep, own, alias):  # noqa: ANN001, ANN202
-    """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed; wakes
-    an unconscious character below his Unconsciousness Rating (not inlined: rare)."""
-    v = _draw(s, cst[c, RECSTEP], off, shift, keep, own, alias) >> 1
+    """combat.recovery_events (p.380): the Recovery step, less one point per Wound, at least 1 healed (Stun
+    damage first; the first test after Stun damage adds the Willpower step and heals Stun damage only,
+    p.383); wakes an unconscious character below his Unconsciousness Rating (not inlined: rare)."""
+    stun = st[c, S_STUN]
+    bonus = stun > 0 and st[c, S_BONUS] == 0
+    row = cst[c, RECSTUN] if bonus else cst[c, RECSTEP]
+    v = _draw(s, row, off, shift, keep, own, alias) >> 1
     healed = v - st[c, S_WND]
     if healed < 1:
         healed = 1
     st[c, S_REC] += 1
-    st[c, S_DMG] -= min(st[c, S_DMG], healed)
+    heal_stun = min(stun, healed)
+    heal_damage = 0 if bonus else min(st[c, S_DMG] - stun, healed - heal_stun)
+    st[c, S_BONUS] |= bonus
+    st[c, S_STUN] -= heal_stun
+    st[c, S_DMG] -= heal_stun + heal_damage
     if st[c, S_STATUS] == UNCONSCIOUS and st[c, S_DMG] < cst[c, UNC]:
         # still knocked down (it fell unconscious): no close combat foe yet, as the grid says
         st[c, S_STATUS] = ACTIVE
@@ -689,7 +715,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
     new_w = 1 if amount >= wt else 0
     st[t, S_WND] += new_w
     st[t, S_DMG] += amount
-    if st[t, S_DMG] >= cst[t, DEATH]:
+    if st[t, S_DMG] - st[t, S_STUN] >= cst[t, DEATH]:  # Stun damage cannot kill (p.383)
         st[t, S_STATUS] = DEAD
         _grid_set(t, 0, st, grid, flags)
         return True
@@ -709,8 +735,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
             cnt_t = foes
             if cnt_t < 0:
                 cnt_t, _o, _f = _close_foes_at(t, -1, cst, st, cst.shape[0], False, grid, flags)
-            if cnt_t >= flags[F_HAR_N]:
-                kstep += flags[F_HAR_PEN]
+            kstep += _harried_pen(_harried_n(t, cnt_t, True, st, flags), flags)
         if kstep < 1:
             kstep = 1
         ko = _draw(s, min(kstep, flags[F_MAXSTEP]), off, shift, keep, own, alias)
@@ -770,8 +795,6 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
     """:func:`_attack_numbers` with the close combat foes counted: ``me``'s (_close_foes(me, -1)) and
     ``t``'s (_close_foes(t, me, True))."""
     n = cst.shape[0]
-    har_n = flags[F_HAR_N]
-    har_pen = flags[F_HAR_PEN]
     step = att[me, a, A_STEP] + long_pen
     if flags[F_WP]:
         step -= st[me, S_WND]
@@ -782,11 +805,10 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
     if st[t, S_DOWN]:
         dn_mod += flags[F_DOWN_DEF]
     if flags[F_CHAPTER]:
-        if cnt_me >= har_n:
-            step += har_pen
-        harried_t = cnt_t >= har_n
-        if harried_t:
-            dn_mod += har_pen
+        step += _harried_pen(_harried_n(me, cnt_me, True, st, flags), flags)
+        k_t = _harried_n(t, cnt_t, True, st, flags)
+        harried_t = k_t > 0
+        dn_mod += _harried_pen(k_t, flags)
         if oth_t > 0 or harried_t:
             # from t's rear arc (situation.in_rear): not the facing direction nor the two next to it
             k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
@@ -825,6 +847,9 @@ def _attack(
     stray_total = -1
     tests = 0
     changed = False
+    last_hit = True  # the last Attack test (where a thrown weapon lands: features/attack.scatter_throw)
+    last_dn = 0
+    last_total = 0
     # t's close combat foes (Harried, Blindsided, its Knockdown test, whom it turns to face): only t's own
     # state changes while me attacks it, so they are counted once (a stray shot recounts them for _face)
     cnt_me, cnt_t, oth_t, front_t = 0, 0, 0, False
@@ -849,13 +874,22 @@ def _attack(
         if use_k and st[me, S_KARMA] < 1:
             use_k = False
         total = o >> 1
+        last_dn = dn
+        last_total = total
+        last_hit = False
         if o & 1:
             continue
         if total < dn:
             if stray_total < 0:
                 stray_total = total
             continue
+        last_hit = True
         extra = (total - dn) // 5
+        if att[me, a, A_ENT]:
+            # strike.entangle: an extra success entangles; a net makes no Damage test (-1)
+            extra = _entangle(me, t, a, extra if against == 0 else 0, st, att)
+            if extra < 0:
+                continue
         # Damage test (p.378): less Wounds, +2 steps per extra success against Physical Defense
         dstep = att[me, a, A_DAMAGE] + long_pen
         if wp:
@@ -863,18 +897,23 @@ def _attack(
         if against == 0:
             dstep += 2 * extra
         # fmt: off
-        changed |= _damage(me, t, dstep, att[me, a, A_ARMOR], max_step, rnd, s, st, cst, flags, off, shift,
-                           keep, own, alias, dealt, taken, grid, cnt_t)
+        changed |= _hurt(me, t, a, dstep, max_step, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
+                         dealt, taken, grid, cnt_t)
         # fmt: on
-    struck = False
+    victim = -1
     if chapter and not close and not spell and stray_total >= 0:
         # fmt: off
-        hit, struck = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
+        hit, victim = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
                              wk, dealt, taken, grid)
         # fmt: on
         changed |= hit
-    if chapter and tests > 0 and not struck:
+    if chapter and tests > 0 and victim < 0:
         _face_known(me, t, st, oth_t)
+    if att[me, a, A_THROWN] and tests > 0:
+        # fmt: off
+        _drop(me, t, a, last_hit, last_dn, last_total, victim, s, st, att, flags, off, shift, keep, own,
+              alias)
+        # fmt: on
     return changed
 
 
@@ -883,24 +922,256 @@ def _stray(
     me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, wk, dealt, taken, grid
 ):  # noqa: ANN001, ANN202, PLR0913
     """chapter._stray (p.392), for :func:`_attack` (not inlined: rare): a missed shot into close combat
-    (its result ``stray_total``) strikes the first character in the way whose Physical Defense it reaches;
-    then chapter._face. Returns (whether a status changed, whether someone was struck)."""
+    (its result ``stray_total``) strikes the first character in the way whose Physical Defense it reaches
+    (a net or a bola entangles him as it would its target); then chapter._face. Returns (whether a status
+    changed, who was struck or -1)."""
     inter = wk[W_INTER]
     ni = _intervening(me, t, st, cst.shape[0], inter)
     for x in range(ni):
         v = inter[x]
         if stray_total >= cst[v, PD]:
             extra = (stray_total - cst[v, PD]) // 5
-            dstep = att[me, a, A_DAMAGE] + 2 * extra
-            if flags[F_WP]:
-                dstep -= st[me, S_WND]
-            # fmt: off
-            changed = _damage(me, v, dstep, att[me, a, A_ARMOR], flags[F_MAXSTEP], rnd, s, st, cst, flags,
-                              off, shift, keep, own, alias, dealt, taken, grid, -1)
-            # fmt: on
+            changed = False
+            if att[me, a, A_ENT]:
+                extra = _entangle(me, v, a, extra, st, att)
+            if extra >= 0:
+                dstep = att[me, a, A_DAMAGE] + 2 * extra
+                if flags[F_WP]:
+                    dstep -= st[me, S_WND]
+                # fmt: off
+                changed = _hurt(me, v, a, dstep, flags[F_MAXSTEP], rnd, s, st, cst, att, flags, off, shift,
+                                keep, own, alias, dealt, taken, grid, -1)
+                # fmt: on
             _face(me, t, st, cst)
-            return changed, True
-    return False, False
+            return changed, v
+    return False, -1
+
+
+# ----- Entangling weapons, Stun damage, thrown weapons (ED4 p.383, p.391-393) -----------------------------
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _harried_n(c, cnt, entangled_counts, st, flags):  # noqa: ANN001, ANN202
+    """providers.harried_sources: how many Harried effects ``c`` has (with ``cnt`` close combat foes next to
+    it): Stun damage this round, entangled (not on its break-free test: ``entangled_counts`` False), four
+    or more attackers."""
+    k = st[c, S_HARR] + (1 if cnt >= flags[F_HAR_N] else 0)
+    if entangled_counts and st[c, S_ENT] > 0:
+        k += 1
+    return k
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _harried_pen(k, flags):  # noqa: ANN001, ANN202
+    """situation.harried_penalty: -2 for being Harried, -1 more for each further Harried effect (p.388)."""
+    if k <= 0:
+        return 0
+    return flags[F_HAR_PEN] + flags[F_HAR_FUR] * (k - 1)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _entangle(me, t, a, extra, st, att):  # noqa: ANN001, ANN202
+    """strike.entangle (p.391): an extra success of an entangling weapon entangles ``t`` (not again if he is
+    entangled already) and adds no damage. Returns the extra successes left for the Damage test, or -1
+    when the weapon makes none (a net, data/entangling.toml)."""
+    if extra >= 1 and st[t, S_ENT] == 0:
+        st[t, S_ENT] = me + 1
+        st[t, S_ENTA] = a
+        st[t, S_ENTDN] = att[me, a, A_ENT]
+        extra -= 1
+    if att[me, a, A_NODMG]:
+        return -1
+    return extra
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _hurt(
+    me, t, a, dstep, max_step, rnd, s, st, cst, att, flags, off, shift, keep, own, alias, dealt, taken, grid,
+    foes
+):  # fmt: skip  # noqa: ANN001, ANN202, PLR0913
+    """strike.deal: the Damage test of attack ``a`` at ``dstep``, Stun damage (:func:`_stun`) when the attack
+    deals it (an attack marked stun, or a close attack with Attacking to Stun declared, p.383), else
+    :func:`_damage`."""
+    kind = att[me, a, A_ARMOR]
+    # fmt: off
+    if att[me, a, A_STUN]:
+        return _stun(me, t, dstep, kind, max_step, rnd, s, st, cst, flags, off, shift, keep, own, alias,
+                     dealt, taken, grid, foes)
+    return _damage(me, t, dstep, kind, max_step, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt,
+                   taken, grid, foes)
+    # fmt: on
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _stun(
+    me, t, dstep, armor_kind, max_step, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken,
+    grid, foes
+):  # fmt: skip  # noqa: ANN001, ANN202, PLR0913
+    """combat.damage_events with Stun damage (p.383): none to a target immune to it (Unconsciousness "NA");
+    it counts toward the Current Damage and the Unconsciousness Rating but never kills; at the Wound
+    Threshold no Wound but Harried for the round; the Knockdown test as for other damage. True if ``t``'s
+    status changed."""
+    if cst[t, UNC] >= IMMUNE:
+        return False
+    if dstep < 1:
+        dstep = 1
+    raw = _draw(s, min(dstep, max_step), off, shift, keep, own, alias) >> 1
+    armor = 0 if armor_kind == 0 else cst[t, PARM] if armor_kind == 1 else cst[t, MARM]
+    amount = raw - armor
+    if amount <= 0:
+        return False
+    st[t, S_BONUS] = 0  # the next Recovery test is again the first after Stun damage
+    dealt[me] += amount
+    taken[t] += amount
+    wt = cst[t, WT]
+    if amount >= wt:
+        st[t, S_HARR] = 1
+    st[t, S_STUN] += amount
+    st[t, S_DMG] += amount
+    if st[t, S_STATUS] != ACTIVE:
+        return False
+    if st[t, S_DMG] >= cst[t, UNC]:
+        st[t, S_STATUS] = UNCONSCIOUS
+        st[t, S_UNC] = rnd + 10  # when its Recovery test is due (play)
+        st[t, S_DOWN] = 1
+        _regrid(t, st, cst, grid, flags)
+        return True
+    if amount - wt >= 5 and not st[t, S_DOWN]:
+        kstep = cst[t, KD]
+        if flags[F_WP]:
+            kstep -= st[t, S_WND]  # Stun damage causes no Wound: every Wound counts
+        if flags[F_CHAPTER]:
+            cnt_t = foes
+            if cnt_t < 0:
+                cnt_t, _o, _f = _close_foes_at(t, -1, cst, st, cst.shape[0], False, grid, flags)
+            kstep += _harried_pen(_harried_n(t, cnt_t, True, st, flags), flags)
+        if kstep < 1:
+            kstep = 1
+        ko = _draw(s, min(kstep, flags[F_MAXSTEP]), off, shift, keep, own, alias)
+        if (ko & 1) or (ko >> 1) < amount - wt:
+            st[t, S_DOWN] = 1
+            _regrid(t, st, cst, grid, flags)
+    return False
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _drop(me, t, a, last_hit, last_dn, last_total, victim, s, st, att, flags, off, shift, keep, own, alias):  # noqa: ANN001, ANN202, PLR0913
+    """thrown.mark_thrown (p.392): a thrown weapon leaves the hand (its thrown and close attacks gone until
+    picked up) and lies where the target stood; a miss lies at the feet of the one it struck in the way, or
+    scatters (attack.scatter_throw, p.393: D6 for the direction, a test at Step DN - result for the feet,
+    ranged.scatter_hex: 3 feet a yard, 2 yards a hex, rounded to the nearest, halves to even)."""
+    st[me, S_GONE] |= att[me, a, A_DROP]
+    if last_hit:
+        q = st[t, S_Q]
+        r = st[t, S_R]
+    elif victim >= 0:
+        q = st[victim, S_Q]
+        r = st[victim, S_R]
+    else:
+        d = np.int64(((_next(s) >> np.uint64(32)) * np.uint64(6)) >> np.uint64(32))
+        step = max(1, last_dn - last_total)
+        feet = _draw(s, min(step, flags[F_MAXSTEP]), off, shift, keep, own, alias) >> 1
+        h = feet // 6
+        rest = feet - 6 * h
+        if rest > 3 or (rest == 3 and h % 2 == 1):
+            h += 1
+        q = st[t, S_Q] + DQ[d] * h
+        r = st[t, S_R] + DR[d] * h
+    st[me, S_LIE] = a + 1
+    st[me, S_LYQ] = q
+    st[me, S_LYR] = r
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _pick_up(me, st, att):  # noqa: ANN001, ANN202
+    """thrown._r_pick_up: the weapon is in hand again (a Simple action)."""
+    st[me, S_GONE] &= ~att[me, st[me, S_LIE] - 1, A_DROP]
+    st[me, S_LIE] = 0
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _fetch(me, st, cst, att, flags, wk, grid):  # noqa: ANN001, ANN202
+    """chapter_tactics.fetch_thrown, for a thrower with no weapon left in hand: picks his thrown weapon up
+    when it lies within reach (readers.lying_in_reach: that hex or next to it), else moves next to it with
+    his Movement and picks it up, else runs there when no enemy is next to him. True when that ends the
+    turn (the run); else the tactic goes on, with the Movement left (S_MOVED)."""
+    n = cst.shape[0]
+    path = wk[W_PATH]
+    seen = wk[W_SEEN]
+    queue = wk[W_QUEUE]
+    lq = st[me, S_LYQ]
+    lr = st[me, S_LYR]
+    if _hexd(st[me, S_Q], st[me, S_R], lq, lr) <= 1:
+        _pick_up(me, st, att)
+        return False
+    _path_towards(me, lq, lr, cst[me, MV], st, n, path, grid, flags, seen, queue)
+    if path[0] > 0 and _hexd(path[1], path[2], lq, lr) <= 1:
+        _move(me, st, cst, path, grid, flags)
+        st[me, S_MOVED] = path[0]
+        _pick_up(me, st, att)
+        return False
+    side = cst[me, SIDE]
+    for c in range(n):
+        if (
+            cst[c, SIDE] != side
+            and st[c, S_STATUS] == ACTIVE
+            and _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= 1
+        ):
+            return False
+    _path_towards(me, lq, lr, 2 * cst[me, MV], st, n, path, grid, flags, seen, queue)
+    if path[0] > 0:
+        _move(me, st, cst, path, grid, flags)
+        return True
+    return False
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _break_free_step(me, st, cst, att, flags, grid):  # noqa: ANN001, ANN202
+    """The step of ``me``'s break-free test (:func:`_break_free`; at least 1) and whether it ruins the
+    entangling weapon."""
+    gone = st[me, S_GONE]
+    bonus = 0
+    ruins = False
+    for a in range(cst[me, NATT]):
+        v = att[me, a, A_BLADE]
+        if v != NO_BLADE and not (gone >> a) & 1:
+            if v != 0:
+                bonus = v
+                ruins = True
+            break
+    step = cst[me, BFSTEP] + bonus
+    if flags[F_WP]:
+        step -= st[me, S_WND]
+    if st[me, S_DOWN]:
+        step += flags[F_DOWN_TEST]
+    if flags[F_CHAPTER]:
+        cnt, _o, _f = _close_foes_at(me, -1, cst, st, cst.shape[0], False, grid, flags)
+        step += _harried_pen(_harried_n(me, cnt, False, st, flags), flags)
+    if step < 1:
+        step = 1
+    return step, ruins
+
+
+@njit(cache=True, forceinline=False, _nrt=False)
+def _break_free(me, s, st, cst, att, flags, off, shift, keep, own, alias, grid):  # noqa: ANN001, ANN202, PLR0913
+    """grappling._r_break_free for the entangled (p.391), his whole Standard action: the better of his
+    Strength and Dexterity steps against the weapon's DN; the first one-handed blade in hand adds its Damage
+    Step (less Strength) and ruins the weapon (grappling._ruin_entangler: a whip is lost to its wielder, a
+    thrown net can no longer be picked up). Wounds, knocked down and Harried (not by the entanglement
+    itself) count."""
+    step, ruins = _break_free_step(me, st, cst, att, flags, grid)
+    o = _draw(s, min(step, flags[F_MAXSTEP]), off, shift, keep, own, alias)
+    if (o & 1) or (o >> 1) < st[me, S_ENTDN]:
+        return
+    owner = st[me, S_ENT] - 1
+    ea = st[me, S_ENTA]
+    st[me, S_ENT] = 0
+    if ruins:
+        if att[owner, ea, A_THROWN]:
+            if st[owner, S_LIE] == ea + 1:
+                st[owner, S_LIE] = 0
+        else:
+            st[owner, S_GONE] |= att[owner, ea, A_RUIN]
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -955,10 +1226,13 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # 
     # the tactic's order with t knocked down (+1) and with me knocked down (+2: a reserved action only)
     dt = (1 if st[t, S_DOWN] else 0) + (2 if st[me, S_DOWN] else 0)
     reach = -1
+    gone = st[me, S_GONE]
     for k in range(pref.shape[4]):
         a = pref[cls, tcls, w, dt, k]
         if a < 0:
             break
+        if (gone >> a) & 1:  # thrown away or lost: the chapter refuses it (features/attack.validate_attack)
+            continue
         if att[me, a, A_CLOSE]:
             if d == 1:
                 path[0] = 0
@@ -994,7 +1268,8 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
-    mv = cst[me, MV]
+    mv = cst[me, MV] - st[me, S_MOVED]  # the Movement left (a thrower who went for his weapon moved)
+    run = 2 * cst[me, MV] - st[me, S_MOVED]
     my_dmg = st[me, S_DMG]
     # The usual turn, from the occupancy grid: standing, no enemy's hit could make it run (its damage is
     # below every fleeing threshold of its class), an active enemy next to it. The nearest enemy is then
@@ -1045,7 +1320,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
         return ACT_END, -1
     if danger:
         # a character the next average hit could kill runs away (tactics.in_danger, pathing.away)
-        _path_away(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags)
+        _path_away(me, st[tgt, S_Q], st[tgt, S_R], run, st, n, path, grid, flags)
         if path[0] > 0:
             return ACT_FLEE, tgt
     if not adjacent_foe and cst[me, ROUSE]:
@@ -1090,7 +1365,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
                 foe = o
                 break
     if foe < 0:
-        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], 2 * mv, st, n, path, grid, flags, seen, queue)
+        _path_towards(me, st[tgt, S_Q], st[tgt, S_R], run, st, n, path, grid, flags, seen, queue)
         return (ACT_RUN if path[0] > 0 else ACT_END), tgt
     return _attack_choice(me, foe, a, st, cst, kuse, flags, dec)
 
@@ -1212,7 +1487,7 @@ def _react(
     moves on its own turn), else lets it pass. Returns the fight's end (-2: it goes on)."""
     n = cst.shape[0]
     path = wk[W_PATH]
-    mv = flags[F_DOWN_MV] if st[r, S_DOWN] else cst[r, MV]
+    mv = max(0, (flags[F_DOWN_MV] if st[r, S_DOWN] else cst[r, MV]) - st[r, S_MOVED])  # less a fetch's walk
     a = _plan(r, x, mv, st, cst, att, pref, flags, n, path, grid, wk[W_SEEN], wk[W_QUEUE])
     if a < 0:
         st[r, S_PASS] = (np.int64(rnd) << 11) | (x + 1)
@@ -1302,6 +1577,16 @@ def _turn(
     end (play.Fight._check_end) when a status may have changed, else -2."""
     n = cst.shape[0]
     path = wk[W_PATH]
+    st[me, S_MOVED] = 0
+    if flags[F_CHAPTER]:
+        # chapter_tactics.chapter_act, before the tactic: break free of an entangling weapon, fetch the
+        # thrown weapon of a thrower with no other weapon in hand
+        if st[me, S_ENT]:
+            _break_free(me, s, st, cst, att, flags, off, shift, keep, own, alias, grid)
+            return -2
+        fetch = st[me, S_LIE] and not st[me, S_DOWN] and (cst[me, WEAPONS] & ~st[me, S_GONE]) == 0
+        if fetch and _fetch(me, st, cst, att, flags, wk, grid):
+            return -2
     # the tactic's choice (guard or default), and the reserved actions it triggers (_choose)
     # fmt: off
     act, t = _choose(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own,
@@ -1422,11 +1707,15 @@ def play(
             st[i, S_RESV] = 0
             st[i, S_PASS] = 0
             st[i, S_REACT] = 0
+            for col in range(S_STUN, S_MOVED + 1):
+                st[i, col] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
         while True:
             rnd += 1
+            for c in range(n):  # Harried by Stun damage lasts the round it was dealt (p.383)
+                st[c, S_HARR] = 0
             # a Recovery test one minute (10 rounds) after falling unconscious (round._start_round, p.380)
             for c in range(n):
                 if rnd >= st[c, S_UNC] and st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED]:
