@@ -8,8 +8,12 @@ the Attack test's step and DN (Harried by Stun damage, by the entanglement and b
 break-free test's step and DN (a blade cutting free, Wounds, knocked down, Harried but not by the
 entanglement) are the engine's.
 
+Where a missed throw lands (test_a_missed_throw_lands_where_the_engine_would): the kernel's landings
+against the exact odds of ranged.scatter and scatter_hex.
+
 Agreement (test_kernel_agrees_with_engine): the kernel's 50,000 fights and the engine's 500
-(FRACAS_SIM_ENGINE_RUNS=N for more) agree on every outcome at the 99.9% level, as in test_sim_ed4_group.py.
+(FRACAS_SIM_ENGINE_RUNS=N for more) agree on every outcome at the 99.9% level, as in test_sim_ed4_group.py,
+on slavers-nets, the raid and herekar-guards-tairin (Maloren's thrown dagger, then his spells alone).
 """
 
 from __future__ import annotations
@@ -272,3 +276,55 @@ def test_decisions_match_the_engine(case: str) -> None:  # noqa: C901, PLR0912, 
                 seen["harried attack"] = seen.get("harried attack", 0) + harried
     assert seen.get("break-free", 0) > 20 and seen.get("attack", 0) > 200, seen
     assert seen.get("harried attack", 0) > 20, seen
+
+
+def test_a_missed_throw_lands_where_the_engine_would() -> None:
+    """core._drop after a miss that struck nobody: the weapon lands where attack.scatter_throw puts it
+    (ranged.scatter: D6 for the direction, a test at Step DN - result for the feet; ranged.scatter_hex),
+    in distribution: 60,000 landings against the exact odds of every hex, each within 5 standard errors;
+    after a hit it lies at the target's feet, after a miss that struck someone in the way at his."""
+    from fracas.rules.ed4.ranged import scatter_hex, scatter_step
+    from fracas.sim.kernels import ed4_group_core as core
+    from fracas.sim.kernels.ed4_group import step_outcomes
+
+    sc = load_scenario(str(NETS))
+    k = Ed4GroupKernel(sc.ruleset, sc.state)
+    me, t = k.ids.index("netter"), k.ids.index("brighton")
+    a = [x.name for x in sc.state.combatants["netter"].stats.attacks].index("Net")
+    tabs = k._tabs  # off, shift, keep, own, alias
+    st = np.zeros((len(k.ids), core.NST), dtype=np.int64)
+    st[t, core.S_Q], st[t, core.S_R] = 3, -2
+    st[1 - t if t else 1, core.S_Q] = 9  # someone in the way, struck by a miss
+    seed = np.array([1, 2, 3, 4], dtype=np.uint64)
+    for dn, total in ((12, 3), (9, 6), (20, 1)):
+        n = 60_000
+        got: dict[tuple[int, int], int] = {}
+        for _ in range(n):
+            core._drop(me, t, a, False, dn, total, -1, seed, st, k._att, k._flags, *tabs)
+            h = (int(st[me, core.S_LYQ]), int(st[me, core.S_LYR]))
+            got[h] = got.get(h, 0) + 1
+        assert st[me, core.S_LIE] == a + 1 and st[me, core.S_GONE] == k._att[me, a, core.A_DROP]
+        values, probs = step_outcomes(*_step_spec(scatter_step(dn, total)))
+        want: dict[tuple[int, int], float] = {}
+        for v, p in zip(values, probs, strict=True):
+            for d in range(1, 7):
+                h = scatter_hex((3, -2), d, int(v) >> 1)
+                want[h] = want.get(h, 0.0) + p / 6
+        assert set(got) <= set(want)
+        for h, p in want.items():
+            se = (p * (1 - p) / n) ** 0.5
+            assert abs(got.get(h, 0) / n - p) <= 5 * se + 1e-9, (dn, total, h)
+    core._drop(me, t, a, True, 9, 12, -1, seed, st, k._att, k._flags, *tabs)
+    assert (st[me, core.S_LYQ], st[me, core.S_LYR]) == (3, -2)
+    v = 1 - t if t else 1
+    core._drop(me, t, a, False, 9, 6, v, seed, st, k._att, k._flags, *tabs)
+    assert (st[me, core.S_LYQ], st[me, core.S_LYR]) == (st[v, core.S_Q], st[v, core.S_R])
+
+
+def _step_spec(step: int) -> tuple[tuple[int, ...], int, int, int]:
+    """step_outcomes' arguments for an ED4 test at ``step`` (the kernel's tables, ed4_group._tables)."""
+    from fracas.dice.steps import step_table
+    from fracas.rules.ed4.ruleset import ED4
+
+    row = step_table(ED4.steps)[step]
+    return tuple(row.dice), row.modifier, ED4.result_floor, ED4.rule_of_one_min_dice
