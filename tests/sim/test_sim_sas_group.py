@@ -93,10 +93,29 @@ for c, tactic in zip(
 ):
     c["tactic"] = tactic
 STATISTICAL = ("rhombus", "wolves")
+# apart on maps with walls, under the default tactic: Charge (a spear's first strike at the charger), Close to
+# Attack, Run and Walk round walls and taken hexes toward the nearest foe, then the fight among several
+MOVING = {
+    "wall-between": group(
+        [_at("fighter", "a", [0, 0]), _at("rogue", "b", [0, 2]), _at("priest", "c", [-1, 1])],
+        [
+            _at("goblin", "x", [6, 0]),
+            _at("goblin-boss", "y", [7, -2]),
+            _at("goblin", "z", [8, 1], stats={"weapons": ["spear"]}),
+        ],
+        map={"blocked": [[3, -1], [3, 0], [3, 1], [4, -1], [2, 2]]},
+    ),
+    "wolves-far": group(
+        [_at("fighter", "f", [0, 0], equipment={"potions": 1}), _at("priest", "p", [-1, 1])],
+        [_at("wolf", "w0", [10, 0]), _at("wolf", "w1", [10, -3]), _at("wolf", "w2", [12, -5])]
+        + [_at("wolf", "w3", [30, -2])],
+        options={"minions": True},
+    ),
+}
 
 
 def _scenario(name: str) -> Any:
-    return scenario_from_data(GROUPS[name], name)
+    return scenario_from_data({**GROUPS, **MOVING}[name], name)
 
 
 def _kernel(name: str) -> SasGroupKernel:
@@ -144,6 +163,50 @@ def test_engine_replays_group_kernel_fights_face_by_face(name: str) -> None:
     assert k.run_seeds(seeds).to_json() == k.replay([int(s) for s in seeds]).to_json()
 
 
+def _replays(k: SasGroupKernel, sc: Any, seed: int, listen: Any = None) -> bool:
+    """The engine replays the kernel's fight of ``seed`` from its faces and ends it the same, die for die;
+    False when the kernel handed the fight back (the engine finishes it: checked by the tallies)."""
+    from fracas.engine.play import Fight
+
+    n = len(sc.state.combatants)
+    back, out, dice = k.trace(seed)
+    if back:
+        return False
+    pd = PrefixDice(dice, _NoMoreDice())
+    state = Fight(sc.ruleset, sc.state.clone(), pd, None, [listen] if listen else None).run()
+    winner = -1 if state.winner is None else list(state.sides).index(state.winner)
+    got = (winner, state.round, [c.status for c in state.combatants.values()], pd.used)
+    want = (
+        int(out[0]) if out[0] < 2 else -1,
+        int(out[1]),
+        [("active", "unconscious", "dead")[int(out[2 + 4 * i])] for i in range(n)],
+        dice.shape[1],
+    )
+    assert got == want, f"{sc.name}: seed {seed}"
+    return True
+
+
+@pytest.mark.parametrize("name", sorted(MOVING))
+def test_engine_replays_moving_group_fights_face_by_face(name: str) -> None:
+    k = _kernel(name)
+    sc = _scenario(name)
+    seeds = np.arange(1, 151, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    seen: set[str] = set()
+
+    def listen(events: list[Any], _state: Any) -> None:
+        for e in events:
+            seen.add((getattr(e, "rule", "") or "").split(" (")[0])
+
+    played = sum(_replays(k, sc, int(s), listen) for s in seeds[:100])
+    # handed back: a combatant with no foe next to him who would tend a bleeding or take up a weapon
+    assert played >= 75
+    for what in ("actions/charge", "actions/close-to-attack", "actions/run", "fumble-hth/friendly-fire"):
+        assert f"sas/{what}" in seen, what
+    if name == "wall-between":
+        assert "sas/charge" in seen  # the spear's first strike at a charger
+    assert k.run_seeds(seeds).to_json() == k.replay([int(s) for s in seeds]).to_json()
+
+
 # Random legal encounters: stat blocks of the bestiary that the kernel takes (no trample, no Shield Spell,
 # no missiles), any melee weapons, facings kept or turned to the nearest foe, options on or off, in every
 # shape of "everyone next to every foe": one against two to six, and two against two.
@@ -152,8 +215,36 @@ MELEE = ("long-sword", "short-sword", "dagger", "spear", "trident", "pike", "lan
 MELEE += ("battle-axe", "hand-axe", "mace", "club", "great-club", "staff", "torch", "claws", "bite", "hooves")
 
 
+def random_apart(r: random.Random) -> dict[str, Any]:
+    """Two sides apart on a field with walls between and round them, the default tactic."""
+    spots = [(q, s) for q in range(-6, 7) for s in range(-4, 5)]
+    r.shuffle(spots)
+    left = [p for p in spots if p[0] <= -1][: r.randint(1, 4)]
+    right = [p for p in spots if p[0] >= 2][: r.randint(2, 5)]
+    used = set(left + right)
+    walls = [list(p) for p in spots if p not in used][: r.randint(0, 25)]
+
+    def one(cid: str, at: tuple[int, int]) -> dict[str, Any]:
+        c: dict[str, Any] = {"template": r.choice(TEMPLATES), "id": cid, "at": list(at)}
+        if r.random() < 0.3:
+            c["equipment"] = {"potions": r.randint(1, 2)}
+        if r.random() < 0.5:
+            c["stats"] = {"weapons": r.sample(MELEE, r.randint(1, 2))}
+        return c
+
+    return group(
+        [one(f"l{i}", p) for i, p in enumerate(left)],
+        [one(f"r{i}", p) for i, p in enumerate(right)],
+        max_rounds=r.choice([8, 30]),
+        options={"minions": r.random() < 0.3, "brawl-rule": r.random() < 0.8},
+        map={"blocked": walls},
+    )
+
+
 def random_encounter(r: random.Random) -> dict[str, Any]:
-    shape = r.choice(["one-v-many", "many-v-one", "rhombus"])
+    shape = r.choice(["one-v-many", "many-v-one", "rhombus", "apart", "apart"])
+    if shape == "apart":
+        return random_apart(r)
     if shape == "rhombus":
         left, right = [[0, 0], [1, 0]], [[0, 1], [1, -1]]
     else:
@@ -182,29 +273,17 @@ def random_encounter(r: random.Random) -> dict[str, Any]:
 
 
 def test_random_legal_encounters_replay_face_by_face() -> None:
-    from fracas.engine.play import Fight
-
     r = random.Random(20261202)
-    for e in range(16):
+    for e in range(24):
         data = random_encounter(r)
         sc = scenario_from_data(data, f"random {e}")
         k = SasGroupKernel(sc.ruleset, sc.state)
-        n = len(sc.state.combatants)
-        for s in range(10):
-            seed = (s + 1) * 0x9E3779B97F4A7C15 % 2**64 ^ e
-            back, out, dice = k.trace(seed)
-            assert not back, f"{data}: seed {seed} handed back"
-            pd = PrefixDice(dice, _NoMoreDice())
-            state = Fight(sc.ruleset, sc.state.clone(), pd, None).run()
-            winner = -1 if state.winner is None else list(state.sides).index(state.winner)
-            got = (winner, state.round, [c.status for c in state.combatants.values()], pd.used)
-            want = (
-                int(out[0]) if out[0] < 2 else -1,
-                int(out[1]),
-                [("active", "unconscious", "dead")[int(out[2 + 4 * i])] for i in range(n)],
-                dice.shape[1],
-            )
-            assert got == want, f"{data}: seed {seed}"
+        seeds = [(s + 1) * 0x9E3779B97F4A7C15 % 2**64 ^ e for s in range(10)]
+        played = sum(_replays(k, sc, seed) for seed in seeds)
+        if "blocked" not in data.get("map", {}):
+            assert played == len(seeds), f"{data}: handed back"  # nobody moves: nothing to tend
+        else:  # a fight handed back: the engine takes it up from the kernel's faces
+            assert k.run_seeds(np.array(seeds, np.uint64)).to_json() == k.replay(seeds).to_json(), data
 
 
 # ----- statistics ---------------------------------------------------------------------------------------
@@ -271,7 +350,7 @@ def test_group_kernel_refuses_what_it_does_not_model() -> None:
         data["sides"][side]["combatants"][i].update(kw)
         return data
 
-    assert "not next to" in _refusal(variant(0, 1, at=[-1, 0]))
+    assert "the default tactic only" in _refusal(variant(0, 1, at=[-1, 0], tactic="guard"))
     assert "tactic" in _refusal(variant(0, 0, tactic="defensive"))
     assert "ranged" in _refusal(variant(0, 0, template="goblin-archer"))
     assert "Shield Spell" in _refusal(variant(0, 1, template="mage"))

@@ -286,7 +286,7 @@ def _hurt(P, X, G, tr, t, part) -> None:  # noqa: ANN001
     """BODY PART HURT (procedures.wounds.hurt_part): a hurt head is also Stunned 1D4 rounds; a regenerator's
     part regrows in 1D6 minutes (procedures.wounds._regrows)."""
     limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
-    _push(G, E_HURT, t, 0, limb, 0)
+    _push(G, E_HURT, t, part, limb, 0)  # the part: the group kernel's legs (sas_group_move)
     if part == PART_HEAD:
         _push(G, E_COND, t, 0, C_STUNNED, roll(G, tr, 4))
     if X[t, S_REGEN]:
@@ -299,7 +299,7 @@ def _break(P, X, G, tr, t, part) -> None:  # noqa: ANN001
     or hand unusable (the weapon drops)."""
     # name 1: an arm or hand, which leaves one hand (readers.hands_left)
     limb = 1 if (part in (PART_ARM, PART_HAND)) else 0
-    _push(G, E_BROKEN, t, 0, limb, 0)
+    _push(G, E_BROKEN, t, part, limb, 0)
     if part == PART_NECK:
         _push(G, E_DEAD, t, 0, 0, 0)
     elif part == PART_HEAD:
@@ -383,6 +383,8 @@ def _lost_limb(P, G, tr, t) -> None:  # noqa: ANN001
     if not _percent(P, G, tr, P[P_LEG_PERCENT]):
         _push(G, E_DROP, t, 0, 0, 0)  # an arm or hand: the weapon drops (a leg: Move -4 only)
         _push(G, E_LOST_LIMB, t, 0, 0, 0)  # one hand left
+    else:
+        _push(G, E_LOST_LIMB, t, 1, 0, 0)  # a leg: Move -4 (read by the group kernel only)
 
 
 @_jit()
@@ -562,8 +564,9 @@ def _apply(X, G, rnd, batch) -> None:  # noqa: ANN001
                 X[t, RG + 2 * n + 0] = G[q + 3]
                 X[t, RG + 2 * n + 1] = rnd + G[q + 4]
             X[t, X_REGROWS] = n + 1  # (beyond the room: the fight is handed back at the round's end)
-        elif kind == E_LOST_LIMB:  # only an arm or hand is queued (a lost leg changes nothing in a duel)
-            X[t, X_LOST_ARM] = 1
+        elif kind == E_LOST_LIMB:  # an arm or hand (a lost leg, value 1, changes nothing in a duel)
+            if G[q + 2] == 0:
+                X[t, X_LOST_ARM] = 1
         elif kind == E_BLEED:
             X[t, X_BLEEDS] += G[q + 2]
             death = rnd + G[q + 4]

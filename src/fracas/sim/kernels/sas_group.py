@@ -1,28 +1,28 @@
 """Spells & Swords close combat, several against several, as a compiled batch kernel (numba,
-sas_group_core.py).
+sas_group_core.py, movement in sas_group_move.py).
 
-It takes an encounter of two sides in which **every combatant starts next to every foe** (a party round a
-monster, wolves round a lone fighter, two against two shoulder to shoulder), so that nobody ever needs to
-move: the default tactic attacks whoever is adjacent, and everyone always is. For such an encounter it
-mirrors what the reference engine does with the ``sas`` ruleset and the ``default`` tactic (004 =
-shared/rules/004_0d1ac50b56c23caf.txt; docs/rulesets/sas.md): everything the duel kernel mirrors
-(sas_melee.py: side INITIATIVE, held effects, Stand Up, Break Free, Continued attacks, THE BRAWL RULE, the
-ATTACK, DAMAGE, FUMBLE, LIGHT and MAJOR WOUND tables, body parts, Bleeding, Choke, DEATH BY A THOUSAND CUTS,
-REGENERATION, Minions, the round limit), and what more combatants bring (sas_group_core.py): the side's
-members in roster order, the tactic's choice of foe, Defender Surrounded, flank and behind, a Small
-Shield's one attack per turn, Monster Fumbles 4-5 once per foe, Stand Up's -2 per adjacent foe, and
-Friendly Fire on a side-mate next to the fumbler.
+It takes an encounter of two sides on the hex map (walls allowed) and mirrors what the reference engine does
+with the ``sas`` ruleset (004 = shared/rules/004_0d1ac50b56c23caf.txt; docs/rulesets/sas.md): everything the
+duel kernel mirrors (sas_melee.py: side INITIATIVE, held effects, Stand Up, Break Free, Continued attacks, THE
+BRAWL RULE, the ATTACK, DAMAGE, FUMBLE, LIGHT and MAJOR WOUND tables, body parts, Bleeding, Choke, DEATH BY A
+THOUSAND CUTS, REGENERATION, Minions, the round limit), and what more combatants bring (sas_group_core.py):
+the side's members in roster order, the tactic's choice of foe next to him, Defender Surrounded, flank and
+behind from where each stands and faces, a Small Shield's one attack per turn, Monster Fumbles 4-5 once per
+foe, Stand Up's -2 per adjacent foe, Friendly Fire on a side-mate next to the fumbler; and the default
+tactic's movement toward the nearest foes: Charge (a longer weapon's first strike, at once), Close to Attack,
+Run, Walk, along the engine's paths round taken hexes and walls (sas_group_move.py).
 
-The per-pair modifiers that never change come from the duel kernel's own tables, built for each pair of
-combatants alone (their facings and places kept: the pair's own Situation, with one foe beside the
-defender); what changes with the others is added in the loop. Anything else is refused with the reason,
-and the simulator runs the engine: tactics other than those that play as the default in reach (guard,
-hold, cavalry, ambush and archer differ only in closing or shooting), ranged, entangling or no-damage
-weapons, a combatant out of reach of a foe, a possible trample, mounts, hidden or airborne combatants, the
-Shield Spell reaction, morale, settings, a fight already started. Healing potions are quaffed as the
-tactic does (more than half the Wound Level in markers). A fight the loop does not
-finish (a two-handed weapon in a single hand, more parts regrowing than it keeps) is handed back and
-replayed by the engine from the kernel's dice, as the duel kernel's.
+When every combatant starts next to every foe nobody ever moves, and the tactics that differ from the default
+only in closing or shooting (guard, hold, cavalry, ambush, archer) play as it; when some start apart, the
+default tactic only. The per-pair modifiers that never change come from the duel kernel's own tables, built
+for each pair of combatants alone, face to face; what changes with the others and with where they stand is
+added in the loop. Anything else is refused with the reason, and the simulator runs the engine: other tactics,
+ranged, entangling or no-damage weapons, a possible trample, mounts, hidden or airborne combatants, the Shield
+Spell reaction, morale, settings, map features other than walls, cover and light, a fight already started. A
+fight the loop does not finish is handed back and replayed by the engine from the kernel's dice, as the duel
+kernel's: a two-handed weapon in a single hand, more parts regrowing than it keeps, a regenerator's leg hurt
+or broken, a combatant with one hand left who would pick up a dropped weapon. With no foe next to him a
+combatant first tends: Stop Bleed (his own, then an adjacent side-mate's), Pick up Dropped Item.
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fracas.dice.source import RandomDice
-from fracas.engine.hexgrid import distance
+from fracas.engine.hexgrid import DIRECTIONS, distance
 from fracas.sim import kernels
 from fracas.sim.kernels import Unsupported
 from fracas.sim.kernels import sas_core as K
 from fracas.sim.kernels import sas_group_core as G
+from fracas.sim.kernels import sas_group_move as M
 from fracas.sim.kernels.sas_melee import _OPTIONS, TRACE_CAP, PrefixDice, SasDuelKernel, _check_tables, _nds
 from fracas.sim.stats import Tally
 
@@ -68,6 +69,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
     """Everything in the encounter the group kernel does not model, each feature once with the combatants
     it concerns (the first two named); empty for an encounter it plays. A duel is the duel kernel's."""
     from fracas.rules.sas.fold import view
+    from fracas.rules.sas.movement import move_spaces
     from fracas.rules.sas.procedures.mass import large_creature
     from fracas.rules.sas.ruleset import SasRuleset
     from fracas.rules.sas.tables import tables
@@ -107,6 +109,10 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         if who not in found.setdefault(what, []):
             found[what].append(who)
 
+    placed = [c for c in cs if c.pos is not None]
+    # everyone next to every foe: nobody ever moves, and the tactics that differ from the default only in
+    # closing or shooting play as it; else the default tactic moves them
+    still = all(distance(c.pos, o.pos) == 1 for c in placed for o in placed if o.side != c.side)  # type: ignore[arg-type]
     for c in cs:
         counters = {k for k, v in c.counters.items() if v and k != "potions"}
         if c.status != "active" or c.conditions or counters:
@@ -115,8 +121,10 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("a steed, mounted or otherwise marked", c.id)
         if c.hidden or c.altitude or c.pos is None:
             note("hidden, above the ground or without a place", c.id)
-        if not _plays_as_default(ruleset.tactics().get(c.tactic)):
+        if still and not _plays_as_default(ruleset.tactics().get(c.tactic)):
             note(f"tactic {c.tactic} (it plays the default tactic and those that play as it in reach)", c.id)
+        elif not still and c.tactic != "default":
+            note(f"tactic {c.tactic} (combatants who move: the default tactic only)", c.id)
         if "shield" in c.stats.spells and state.options.get("auto-reactions", True):
             note("knows the Shield Spell reaction", c.id)
         for w in c.stats.weapons:
@@ -125,17 +133,14 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
                 note("a ranged, entangling or no-damage weapon", f"{c.id}: {w}")
         if len(c.stats.weapons) + 1 > K.WMAX:
             note(f"more than {K.WMAX - 1} weapons carried", c.id)
-    placed = [c for c in cs if c.pos is not None]
     if len({c.pos for c in placed}) != len(placed):
         note("shares a space", "two combatants")
     views = {c.id: view(state, c) for c in placed}
     for c in placed:
+        if not still and move_spaces(state, c, 2.0, charge=True) > M.SPMAX:
+            note(f"charges more than {M.SPMAX} spaces", c.id)
         for o in placed:
-            if o.side == c.side:
-                continue
-            if distance(c.pos, o.pos) != 1:  # type: ignore[arg-type]
-                note("not next to every foe (it plays fights in which nobody moves)", c.id)
-            elif large_creature(views[c.id], views[o.id]):
+            if o.side != c.side and large_creature(views[c.id], views[o.id]):
                 note("may trample a foe (Large Creature Attacks)", c.id)
     for what, who in found.items():
         names = ", ".join(who[:2]) + (f" and {len(who) - 2} more" if len(who) > 2 else "")
@@ -181,6 +186,10 @@ class SasGroupKernel:
         for cid in self.ids:
             if cid not in keep:
                 del sub.combatants[cid]
+        # next to each other, face to face: behind and flank are the loop's, from where they stand then
+        a, b = sub.combatants[self.ids[i]], sub.combatants[self.ids[j]]
+        a.pos, a.facing = (0, 0), 0
+        b.pos, b.facing = DIRECTIONS[0], 3
         duel = SasDuelKernel.__new__(SasDuelKernel)
         duel.max_rounds = self.max_rounds
         duel.sides = self.sides
@@ -205,19 +214,23 @@ class SasGroupKernel:
         nb = int(P[K.P_NB])
         S = np.zeros((n, K.NSW), np.int64)
         BR = np.zeros((n, n), np.int64)
-        ADJ = np.zeros((n, n), np.int64)
         GA = np.zeros((n, n, mw, mw, K.NACT, nb), np.int64)
         GD = np.zeros((n, n, mw, K.NACT, nb), np.int64)
         same = np.ones(K.NP, bool)
         same[[K.P_BRAWL, K.P_DIST0]] = False  # the Brawl Rule and the distance are the pair's
+        # a pair's tables depend on the two alone (placed face to face): alike pairs share them
+        made: dict[tuple[str, str], SasDuelKernel] = {}
+
+        def like(c: Any) -> str:
+            return repr((c.side, c.stats, sorted(c.marks.items()), sorted(c.counters.items())))
+
         for i in range(n):
             for j in range(i + 1, n):
-                near = distance(cs[i].pos, cs[j].pos) <= 1
-                if cs[i].side == cs[j].side:
-                    if not near:
-                        continue  # side-mates apart: never hit by each other's Friendly Fire
-                    ADJ[i, j] = ADJ[j, i] = 1
-                duel = first if (i, j) == (0, j0) else self._pair(ruleset, state, i, j)
+                key = (like(cs[i]), like(cs[j]))
+                duel = first if (i, j) == (0, j0) else made.get(key)
+                if duel is None:
+                    duel = self._pair(ruleset, state, i, j)
+                made[key] = duel
                 dp = duel.P
                 if not np.array_equal(P[: K.NP][same], dp[: K.NP][same]) or dp[K.P_NB] != nb:
                     raise Unsupported("S&S group kernel: the pairs' numbers differ beyond the Brawl Rule")
@@ -235,6 +248,8 @@ class SasGroupKernel:
         if sur.min_foes < 2:  # the pair tables (one foe beside the defender) must leave it out
             raise Unsupported("S&S group kernel: Defender Surrounded by fewer than two foes")
         GP = np.zeros(G.NG + 2, np.int64)
+        GP[G.G_BEHIND] = A["behind"].value
+        GP[G.G_FLANK] = A["flank"].value
         GP[G.G_N] = n
         GP[G.G_MW] = mw
         GP[G.G_NB] = nb
@@ -244,6 +259,9 @@ class SasGroupKernel:
         for s, side in enumerate(self.sides):
             GP[G.NG + s] = min(initiative_bonus(view(state, c)) for c in cs if c.side == side)
         rank = {cid: r for r, cid in enumerate(sorted(self.ids))}
+        sm = settings_of(state).swift_movement
+        if sm != int(sm):
+            raise Unsupported("S&S group kernel: a swift_movement setting that is not a whole number")
         GS = np.zeros((n, G.NGS), np.int64)
         for i, c in enumerate(cs):
             GS[i, G.GS_SIDE] = self.sides.index(c.side)
@@ -253,10 +271,51 @@ class SasGroupKernel:
                 line = A[f"{c.stats.shield}-shield"]
                 GS[i, G.GS_SHIELD] = line.value
                 GS[i, G.GS_SHIELD_MAX] = line.max_attacks_per_turn or 0
-        self.P, self.S, self.GP, self.GS, self.GA, self.GD, self.BR, self.ADJ = P, S, GP, GS, GA, GD, BR, ADJ
+            GS[i, M.GS_Q0], GS[i, M.GS_R0] = c.pos
+            GS[i, M.GS_F0] = c.facing
+            GS[i, M.GS_MOVE] = c.stats.movement + c.stats.swift * sm
+            GS[i, M.GS_SEARCH] = c.stats.skill(t.combat.actions["pick-up"].skill or "search")
+        self.P, self.S, self.GP, self.GS, self.GA, self.GD, self.BR = P, S, GP, GS, GA, GD, BR
+        self.GM = self._map(state)
+
+    def _map(self, state: FightState) -> np.ndarray:
+        """GM: what movement reads (sas_group_move): the Charge's Swift, the Move of hurt, broken and lost
+        legs (procedures.movement.movement, fold.view's lost leg), the parts they are, the walls."""
+        from fracas.engine.taken import map_blocked
+        from fracas.rules.sas.settings import settings_of
+        from fracas.rules.sas.tables import tables
+
+        t = tables()
+        sm = settings_of(state).swift_movement
+        parts = [r.id for r in t.wounds.body_parts.rows]
+
+        def bits(names: Any) -> int:
+            return sum(1 << (parts.index(p) + 1) for p in names if p in parts)
+
+        walls = sorted(map_blocked(state))
+        q0 = min((h[0] for h in walls), default=0)
+        r0 = min((h[1] for h in walls), default=0)
+        nq = max((h[0] for h in walls), default=-1) - q0 + 1
+        nr = max((h[1] for h in walls), default=-1) - r0 + 1
+        GM = np.zeros(M.NM + nq * nr, np.int64)
+        GM[M.M_CHARGE_SWIFT] = t.combat.num("charge", "swift") * sm
+        GM[M.M_HURT] = t.wounds.hurt.move
+        GM[M.M_BROKEN] = t.wounds.broken.move
+        GM[M.M_LOST_LEG] = -4  # fold.view: a lost leg's Move -4
+        GM[M.M_HURT_PARTS] = bits(t.wounds.hurt.move_parts)
+        GM[M.M_BROKEN_PARTS] = bits(t.wounds.broken.move_parts)
+        GM[M.M_CHARGE_PARTS] = bits(("leg", "knee", "foot"))  # procedures.movement.can_charge
+        conds = t.conditions.conditions
+        GM[M.M_BLIND_SIGHT] = conds["blinded"].sight_rolls
+        GM[M.M_PBLIND_SIGHT] = conds["partial-blindness"].sight_rolls
+        GM[M.M_PICK_UP] = t.combat.num("skill_check", t.combat.actions["pick-up"].check or "easy")
+        GM[M.M_WALL : M.M_WALL + 4] = (q0, r0, nq, nr)
+        for q, r in walls:
+            GM[M.NM + (q - q0) * nr + (r - r0)] = 1
+        return GM
 
     def _args(self) -> tuple[Any, ...]:
-        return (self.P, self.S, self.GP, self.GS, self.GA, self.GD, self.BR, self.ADJ)
+        return (self.P, self.S, self.GP, self.GS, self.GA, self.GD, self.BR, self.GM)
 
     # ----- running -----------------------------------------------------------------------------------
     def trace(self, seed: int) -> tuple[int, np.ndarray, np.ndarray]:

@@ -1,15 +1,19 @@
-"""The compiled loop of the Spells & Swords group kernel (numba): several against several, everyone in reach
-of every foe from the start, so nobody ever moves (sas_group.py says which encounters those are).
+"""The compiled loop of the Spells & Swords group kernel (numba): several against several on the hex map
+(sas_group.py says which encounters; the searches of movement are in sas_group_move.py).
 
 It plays each fight as the engine does, one die at a time and **in the engine's order** (the engine can
 replay a kernel fight from its faces: tests/sim/test_sim_sas_group.py). The duel kernel's pieces that do not
 depend on how many fight (the wound, fumble and brawl tables, conditions, the effect queue: sas_core.py) are
 called as they are; what a group changes is here:
 
-- the side's members act in roster order (``side_start``'s OrderSet), each on the foe the default tactic
-  picks (SasTactic.proposals: a held foe first, else the least Knocked Out, most hurt, first by id);
-- per pair of combatants, the attack and damage modifiers that never change (flank and behind from the
-  fixed facings, weapons, sizes), plus the ones that do: Defender Surrounded by the foes still active
+- the side's members act in roster order (``side_start``'s OrderSet), each on the foe next to him the
+  default tactic picks (SasTactic._melee: a held foe first, else the most hurt, first by id); with no foe
+  next to him, SasTactic._moving_in: Charge one of the three nearest when it reaches, else Close to Attack
+  one, else Run (not Fatigued), else Walk toward the nearest, as validate takes each (room next to the foe,
+  a way through, CHARGE RULES); a charge home on a foe with a longer weapon meets its first strike, whose
+  effects and deaths take effect at once (actions.charge._charge);
+- per pair of combatants, the attack and damage modifiers that never change (weapons, sizes), plus the
+  ones that do: flank and behind from where they stand and face, Defender Surrounded by the foes active
   next to him, a Small Shield's one attack per turn (attack.attack's shield_used), MONSTER FUMBLES 4-5 for
   each foe once (attack.foe_bonus_view), Stand Up's -2 per adjacent foe;
 - FUMBLE TABLE (HTH WEAPON) 7 Friendly Fire: one of the fumbler's active side-mates next to him, rolled
@@ -40,11 +44,17 @@ from fracas.sim.kernels.sas_core import (
     C_FATIGUED,
     C_IMMOB,
     C_KO,
+    C_PBLIND,
     C_PIMMOB,
     CU,
     DEAD,
+    E_BREAKS,
+    E_BROKEN,
     E_COND,
     E_DEAD,
+    E_DROP,
+    E_HURT,
+    E_LOST_LIMB,
     E_MARKERS,
     E_NEXT,
     E_STAT,
@@ -79,6 +89,7 @@ from fracas.sim.kernels.sas_core import (
     P_DROW,
     P_DROWS,
     P_EASY,
+    P_FATIGUE_ROUNDS,
     P_FATIGUED,
     P_HARD,
     P_IMMOB_HIT,
@@ -99,12 +110,14 @@ from fracas.sim.kernels.sas_core import (
     S_HEROIC,
     S_HUMANOID,
     S_MINION,
+    S_NW,
     S_REGEN,
     S_SWIFT,
     S_WL,
     UNCONSCIOUS,
     X_BLEED_DEATH,
     X_BLEEDS,
+    X_BROKEN_WEAPONS,
     X_DEALT,
     X_DYING,
     X_FIRST_STRIKE,
@@ -118,6 +131,7 @@ from fracas.sim.kernels.sas_core import (
     X_WEAPON,
     X_WOUNDS,
     XW,
+    _add_condition,
     _apply,
     _b,
     _brawl_effects,
@@ -140,6 +154,37 @@ from fracas.sim.kernels.sas_core import (
 from fracas.sim.kernels.sas_core import (
     NG as NGW,
 )
+from fracas.sim.kernels.sas_group_move import (
+    GS_BROKEN_MOVE,
+    GS_DROPPED,
+    GS_F,
+    GS_F0,
+    GS_HURT_MOVE,
+    GS_LOST_LEG,
+    GS_NO_CHARGE,
+    GS_Q,
+    GS_Q0,
+    GS_R,
+    GS_R0,
+    GS_SEARCH,
+    M_BLIND_SIGHT,
+    M_BROKEN_PARTS,
+    M_CHARGE_PARTS,
+    M_HURT_PARTS,
+    M_PBLIND_SIGHT,
+    M_PICK_UP,
+    NWK,
+    W_PATH,
+    W_SAVE,
+    W_WEAPON,
+    approach,
+    direction_to,
+    hexd,
+    no_room,
+    no_way,
+    spaces,
+)
+from fracas.sim.kernels.sas_group_move import NGS as NGS
 
 # GP: the group's numbers (besides the duel's P)
 G_N = 0  # combatants
@@ -149,7 +194,9 @@ G_MW = 3  # weapons + "unarmed" of the combatant with most (GA, GD)
 G_NB = 4  # brawl indices (B_WEAPON, B_PLAIN, the rows)
 G_HEAL_N = 5  # Quaff: the dice of the markers a healing potion removes (setting potion_heal, nDs)
 G_HEAL_S = 6
-NG = 7  # then each side's lowest Initiative bonus (GP[NG + side])
+G_BEHIND = 7  # ATTACK TABLE MODIFIERS Attacking from Behind
+G_FLANK = 8  # and from the Flank
+NG = 9  # then each side's lowest Initiative bonus (GP[NG + side])
 
 # per combatant (GS[i, ...])
 GS_SIDE = 0  # 0 or 1
@@ -160,7 +207,10 @@ GS_USED = 4  # attacks on it this side turn (attack.attack's shield_used)
 GS_FB = 5  # foes who have had its Monster Fumble 4-5 bonus (bits; attack.foe_bonus_view)
 GS_POTIONS0 = 6  # healing potions carried at the start
 GS_POTIONS = 7  # and left
-NGS = 8
+# then where it stands and how it moves (sas_group_move.GS_*)
+
+BACK_TEND = 3  # a combatant with no foe next to him would tend a bleeding or pick up a dropped weapon
+BACK_REGROW_LEG = 4  # a regenerator's leg, knee, groin or foot is hurt or broken (it would regrow)
 
 
 @_jit()
@@ -195,17 +245,31 @@ def _dyn(P, X, a, d, rnd, foe_bonus) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _foes_active(GS, X, n, d) -> int:  # noqa: ANN001
-    """The foes of ``d`` still active (every one of them is next to him): the sides of him they hold."""
+def _next_to(GS, a, o) -> bool:  # noqa: ANN001
+    """Within one space of each other."""
+    return hexd(GS[a, GS_Q], GS[a, GS_R], GS[o, GS_Q], GS[o, GS_R]) <= 1
+
+
+@_jit()
+def _foes_next(GS, X, n, d, ko) -> int:  # noqa: ANN001
+    """The active foes of ``d`` next to him: the sides of him they hold (attack.situation's Defender
+    Surrounded); ``ko``: not Knocked Out either (readers.adjacent_foes, Stand Up)."""
     k = 0
     for o in range(n):
-        if GS[o, GS_SIDE] != GS[d, GS_SIDE] and X[o, X_STATUS] == ACTIVE:
+        near = GS[o, GS_SIDE] != GS[d, GS_SIDE] and X[o, X_STATUS] == ACTIVE and _next_to(GS, o, d)
+        if near and not (ko and _has(X, o, C_KO)):
             k += 1
     return k
 
 
 @_jit()
-def _attack(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, d, wa, wd, act, rnd, katk, friendly) -> int:  # noqa: ANN001, C901, PLR0912, PLR0913, PLR0915
+def _mate_next(GS, X, a, o) -> bool:  # noqa: ANN001
+    """An active side-mate next to ``a`` (attack._friendly_fire)."""
+    return GS[o, GS_SIDE] == GS[a, GS_SIDE] and X[o, X_STATUS] == ACTIVE and _next_to(GS, a, o)
+
+
+@_jit()
+def _attack(P, X, G, tr, GP, GS, GA, GD, BR, a, d, wa, wd, act, rnd, katk, friendly) -> int:  # noqa: ANN001, C901, PLR0912, PLR0913, PLR0915
     """One attack of ``a`` on ``d`` (attack.attack): the Brawl Rule, the attack roll, the damage, queued.
     ``katk``: the attacker's "next attack" bonus as the state shows it. Returns -2 to hand the fight back
     (a two-handed weapon in a single hand), the side-mate a Friendly Fire fumble attacks, or -1."""
@@ -219,8 +283,14 @@ def _attack(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, d, wa, wd, act, rnd, katk, 
     P[P_BRAWL] = BR[a, d]
     brow = _brawl_row(P, X, G, tr, a, wa)
     mod = GA[a, d, wa, wd, act, brow] + _dyn(P, X, a, d, rnd, foe_bonus) + katk
-    if _foes_active(GS, X, n, d) >= GP[G_SUR_MIN]:
+    if _foes_next(GS, X, n, d, False) >= GP[G_SUR_MIN]:
         mod += GP[G_SUR]
+    # Attacking from Behind or the Flank: where the attacker stands from the defender's facing
+    rel = (direction_to(GS[d, GS_Q], GS[d, GS_R], GS[a, GS_Q], GS[a, GS_R]) - GS[d, GS_F]) % 6
+    if rel == 3:
+        mod += GP[G_BEHIND]
+    elif rel == 2 or rel == 4:
+        mod += GP[G_FLANK]
     if GS[d, GS_SHIELD_MAX] and GS[d, GS_USED] >= GS[d, GS_SHIELD_MAX]:
         mod -= GS[d, GS_SHIELD]  # a Small Shield has defended against its one attack this turn
     GS[d, GS_USED] += 1
@@ -279,12 +349,12 @@ def _attack(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, d, wa, wd, act, rnd, katk, 
             if friendly:
                 k = 0
                 for o in range(n):
-                    if o != a and ADJ[a, o] and X[o, X_STATUS] == ACTIVE:
+                    if o != a and _mate_next(GS, X, a, o):
                         k += 1
                 if k:
                     pick = roll(G, tr, k)
                     for o in range(n):
-                        if o != a and ADJ[a, o] and X[o, X_STATUS] == ACTIVE:
+                        if o != a and _mate_next(GS, X, a, o):
                             pick -= 1
                             if pick == 0:
                                 return o
@@ -294,20 +364,80 @@ def _attack(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, d, wa, wd, act, rnd, katk, 
 
 
 @_jit()
-def _apply_group(X, G, GS, rnd, batch) -> None:  # noqa: ANN001
-    """sas_core._apply, and before it fold's reset of a monster's foe bonus: a new Monster Fumble 4-5
-    after a foe has had the last one's bonus gives the new one to every foe again."""
+def _apply_group(X, G, GS, GM, WK, rnd, batch) -> int:  # noqa: ANN001
+    """sas_core._apply, and before it fold's reset of a monster's foe bonus (a new Monster Fumble 4-5 after a
+    foe has had the last one's bonus gives the new one to every foe again) and the parts that slow a
+    mover: Hurt and Broken legs, knees, groin and feet, a lost leg (procedures.movement.movement,
+    can_charge). Returns BACK_REGROW_LEG when such a part of a regenerator's is hurt or broken, else 0."""
+    back = 0
+    dead = 0  # the targets an earlier effect of the queue kills: _apply drops what follows for them
+    seen = 0  # the targets whose weapon in hand the queue has changed (WK[W_WEAPON + 2 t ...])
     for k in range(G[G_QN]):
         q = G_Q + k * QW
-        if G[q] == E_NEXT and (G[q + 3] == K_FOE_ATTACK or G[q + 3] == K_FOE_DAMAGE):
-            t = G[q + 1]
-            if GS[t, GS_FB] and X[t, X_STATUS] != DEAD:
+        kind = G[q]
+        t = G[q + 1]
+        if X[t, X_STATUS] == DEAD or (dead >> t) & 1:
+            continue
+        if kind == E_DEAD:
+            dead |= 1 << t
+        elif kind == E_NEXT and (G[q + 3] == K_FOE_ATTACK or G[q + 3] == K_FOE_DAMAGE):
+            if GS[t, GS_FB]:
                 X[t, NV + K_FOE_ATTACK] = 0
                 X[t, NU + K_FOE_ATTACK] = NONE
                 X[t, NV + K_FOE_DAMAGE] = 0
                 X[t, NU + K_FOE_DAMAGE] = NONE
                 GS[t, GS_FB] = 0
+        elif kind == E_HURT or kind == E_BROKEN:  # noqa: PLR1714, SIM109 - numba: no tuple of enum members
+            bit = 1 << G[q + 2]
+            slows = GM[M_HURT_PARTS if kind == E_HURT else M_BROKEN_PARTS] & bit
+            if slows:
+                GS[t, GS_HURT_MOVE if kind == E_HURT else GS_BROKEN_MOVE] += 1
+            if GM[M_CHARGE_PARTS] & bit:
+                GS[t, GS_NO_CHARGE] += 1
+            if X[t, S_REGEN] and (slows or GM[M_CHARGE_PARTS] & bit):
+                back = BACK_REGROW_LEG
+        elif kind == E_LOST_LIMB and G[q + 2] == 1:
+            GS[t, GS_LOST_LEG] = 1
+        elif kind == E_DROP or kind == E_BREAKS:  # noqa: PLR1714, SIM109 - numba: no tuple of enum members
+            # the weapon he drops (fold._fold_drop_weapon: "dropped"), as the effects before it left him
+            if not (seen >> t) & 1:
+                seen |= 1 << t
+                WK[W_WEAPON + 2 * t] = X[t, X_WEAPON]
+                WK[W_WEAPON + 2 * t + 1] = X[t, X_BROKEN_WEAPONS]
+            w = WK[W_WEAPON + 2 * t]
+            nw = X[t, S_NW]
+            if w != nw and X[t, XW + 4 * w + 1] != 0:
+                if kind == E_DROP:
+                    GS[t, GS_DROPPED] = w + 1
+                    WK[W_WEAPON + 2 * t] = nw
+                else:  # as sas_core._apply: the first weapon not broken, else unarmed
+                    bits = WK[W_WEAPON + 2 * t + 1] | (1 << w)
+                    WK[W_WEAPON + 2 * t + 1] = bits
+                    spare = nw
+                    for j in range(nw):
+                        if not (bits >> j) & 1:
+                            spare = j
+                            break
+                    WK[W_WEAPON + 2 * t] = spare
     _apply(X, G, rnd, batch)
+    return back
+
+
+@_jit()
+def _apply_now(X, G, GS, GM, rnd, batch, k0, WK) -> int:  # noqa: ANN001, PLR0913
+    """The effects queued since entry ``k0`` take effect at once (an attack out of order: attack.attack's
+    ``immediate``); the side's held effects before them stay queued. Returns as :func:`_apply_group`."""
+    qn = G[G_QN]
+    for j in range(k0 * QW):
+        WK[W_SAVE + j] = G[G_Q + j]
+    for j in range((qn - k0) * QW):
+        G[G_Q + j] = G[G_Q + k0 * QW + j]
+    G[G_QN] = qn - k0
+    back = _apply_group(X, G, GS, GM, WK, rnd, batch)
+    for j in range(k0 * QW):
+        G[G_Q + j] = WK[W_SAVE + j]
+    G[G_QN] = k0
+    return back
 
 
 @_jit()
@@ -358,10 +488,12 @@ def work(S):  # noqa: ANN001, ANN201
 
 @_jit()
 def _held(GS, X, n, a) -> int:  # noqa: ANN001
-    """SasTactic.proposals next to foes: a held (Immobilized) foe first, by id (-1: none)."""
+    """SasTactic._melee: a held (Immobilized) foe next to him first, by id (-1: none)."""
     best = -1
     for o in range(n):
         if GS[o, GS_SIDE] == GS[a, GS_SIDE] or X[o, X_STATUS] != ACTIVE or not _has(X, o, C_IMMOB):
+            continue
+        if not _next_to(GS, a, o):
             continue
         if best < 0 or GS[o, GS_RANK] < GS[best, GS_RANK]:
             best = o
@@ -369,7 +501,195 @@ def _held(GS, X, n, a) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, PLR0913, PLR0915
+def _more_hurt(GS, X, o, p) -> bool:  # noqa: ANN001
+    """``o`` before ``p`` by (-hurt, id): markers / max(1, Wound Level), compared exactly (tactics._hurt)."""
+    lo = X[o, X_MARKERS] * max(1, X[p, S_WL])
+    lp = X[p, X_MARKERS] * max(1, X[o, S_WL])
+    return lo > lp or (lo == lp and GS[o, GS_RANK] < GS[p, GS_RANK])
+
+
+@_jit()
+def _nearer(GS, X, a, o, p) -> bool:  # noqa: ANN001
+    """``o`` before ``p`` in SasTactic.proposals' ``nearest``: by distance from ``a``, most hurt, id."""
+    aq = GS[a, GS_Q]
+    ar = GS[a, GS_R]
+    do = hexd(aq, ar, GS[o, GS_Q], GS[o, GS_R])
+    dp = hexd(aq, ar, GS[p, GS_Q], GS[p, GS_R])
+    if do != dp:
+        return do < dp
+    return _more_hurt(GS, X, o, p)
+
+
+@_jit()
+def _tend(P, X, G, tr, GS, GM, n, a) -> int:  # noqa: ANN001, PLR0913
+    """tactics._tending with no foe next to him: Stop Bleed, his own wound first, else a side-mate's next to
+    him (not dead; in roster order): the bleeding stops at once (actions.other._stop_bleed); else Pick up
+    Dropped Item when his hand is empty (an Easy check + Search, roll penalties, sight; no foe next to him:
+    actions.other._pick_up). Returns 1 when he tended, 0 when he did not, BACK_TEND for a pick-up with
+    one hand left (validate, the shield set aside: not modelled)."""
+    o = a if X[a, X_BLEEDS] > 0 else -1
+    if o < 0:
+        for m in range(n):
+            mate = m != a and GS[m, GS_SIDE] == GS[a, GS_SIDE]
+            if mate and X[m, X_BLEEDS] > 0 and X[m, X_STATUS] != DEAD and _next_to(GS, a, m):
+                o = m
+                break
+    if o >= 0:
+        X[o, X_BLEEDS] = 0
+        X[o, X_BLEED_DEATH] = NONE
+        return 1
+    if GS[a, GS_DROPPED] == 0 or X[a, X_WEAPON] != X[a, S_NW]:
+        return 0
+    if _hands(X, a) < 2:
+        return BACK_TEND
+    face = roll(G, tr, 20)
+    tot = face + GS[a, GS_SEARCH] + _penalty(P, X, a, 2)
+    if _has(X, a, C_BLINDED):
+        tot += GM[M_BLIND_SIGHT]
+    if _has(X, a, C_PBLIND):
+        tot += GM[M_PBLIND_SIGHT]
+    if face == 20 or (face != 1 and tot >= GM[M_PICK_UP]):
+        X[a, X_WEAPON] = GS[a, GS_DROPPED] - 1
+        GS[a, GS_DROPPED] = 0
+    return 1
+
+
+@_jit()
+def _move(GS, WK, a, ln, t) -> None:  # noqa: ANN001
+    """movement.move_on_path along the ``ln`` hexes in WK: facing the foe ``t`` (a closing attack), or
+    (``t`` < 0) the way of the last step."""
+    q = WK[W_PATH + 2 * ln - 2]
+    r = WK[W_PATH + 2 * ln - 1]
+    if t >= 0:
+        GS[a, GS_F] = direction_to(q, r, GS[t, GS_Q], GS[t, GS_R])
+    elif ln > 1:
+        GS[a, GS_F] = direction_to(WK[W_PATH + 2 * ln - 4], WK[W_PATH + 2 * ln - 3], q, r)
+    else:
+        GS[a, GS_F] = direction_to(GS[a, GS_Q], GS[a, GS_R], q, r)
+    GS[a, GS_Q] = q
+    GS[a, GS_R] = r
+
+
+@_jit()
+def _strike(P, X, G, tr, GP, GS, GA, GD, BR, a, d, act, rnd) -> int:  # noqa: ANN001, PLR0913
+    """``a`` attacks ``d`` with what he holds (attack.attack): an attack lost to Dazed, a Gut Punch or a
+    Monster Fumble is spent; Friendly Fire's plain attack follows. -2 hands the fight back, else 0."""
+    if _next(X, a, K_MISS_ATTACK, rnd):
+        X[a, NV + K_MISS_ATTACK] = 0
+        X[a, NU + K_MISS_ATTACK] = NONE
+        X[a, X_LAST_ATTACK] = rnd
+        return 0
+    katk = _next(X, a, K_ATTACK, rnd)
+    wa = X[a, X_WEAPON]
+    o = _attack(P, X, G, tr, GP, GS, GA, GD, BR, a, d, wa, X[d, X_WEAPON], act, rnd, katk, 1)
+    if o >= 0:  # Friendly Fire: a plain attack on the side-mate
+        o = _attack(P, X, G, tr, GP, GS, GA, GD, BR, a, o, wa, X[o, X_WEAPON], 0, rnd, katk, 0)
+    return -2 if o == -2 else 0
+
+
+@_jit()
+def _charge(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, t, ln, rnd, batch) -> int:  # noqa: ANN001, PLR0913
+    """actions.charge._charge along the path found: the Charge's Defense -4 on the charger, the defender's
+    longer weapon strikes first (at once: its effects and deaths now), then the charge's attack as the
+    first strike left both. Returns a BACK_* code or 0."""
+    n = GP[G_N]
+    _move(GS, WK, a, ln, t)
+    _add_condition(X, a, C_CHARGING, PERM, batch)
+    wa = X[a, X_WEAPON]
+    wt = X[t, X_WEAPON]
+    if (
+        X[t, XW + 4 * wt + 3] > X[a, XW + 4 * wa + 3]
+        and X[t, X_STATUS] == ACTIVE
+        and not _has(X, t, C_IMMOB)
+        and X[t, X_FIRST_STRIKE] != rnd
+        and X[t, X_LAST_ATTACK] != rnd
+    ):
+        X[t, X_FIRST_STRIKE] = rnd
+        if _next(X, t, K_MISS_ATTACK, rnd):
+            X[t, NV + K_MISS_ATTACK] = 0
+            X[t, NU + K_MISS_ATTACK] = NONE
+            X[t, X_LAST_ATTACK] = rnd
+        else:
+            k0 = G[G_QN]
+            if _strike(P, X, G, tr, GP, GS, GA, GD, BR, t, a, 0, rnd) == -2:
+                return BACK_TWO_HANDED
+            back = _apply_now(X, G, GS, GM, rnd, batch, k0, WK)
+            if back:
+                return back
+            _deaths(P, X, G, tr, n, rnd)
+            if X[a, X_STATUS] != ACTIVE or _has(X, a, C_DOWN):
+                return 0
+            foes = False
+            for o in range(n):
+                if GS[o, GS_SIDE] != GS[a, GS_SIDE] and X[o, X_STATUS] == ACTIVE:
+                    foes = True
+            if not foes:
+                return 0  # the first strike ended the fight
+    if _strike(P, X, G, tr, GP, GS, GA, GD, BR, a, t, 3, rnd) == -2:
+        return BACK_TWO_HANDED
+    return 0
+
+
+@_jit()
+def _closing(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, rnd, batch) -> int:  # noqa: ANN001, C901, PLR0912, PLR0913
+    """SasTactic._moving_in with no foe next to him: Charge one of the three nearest foes when it reaches
+    (CHARGE RULES), else Close to Attack one, else Run toward the nearest (not while Fatigued), else Walk;
+    each as validate takes it (room next to the foe, a way through this turn, the Charge's conditions,
+    not Partially Immobilized or Staggered, no attack after a first strike this round). Returns a BACK_*
+    code or 0."""
+    n = GP[G_N]
+    n0 = n1 = n2 = -1  # the three nearest
+    for o in range(n):
+        if GS[o, GS_SIDE] == GS[a, GS_SIDE] or X[o, X_STATUS] != ACTIVE:
+            continue
+        if n0 < 0 or _nearer(GS, X, a, o, n0):
+            n2 = n1
+            n1 = n0
+            n0 = o
+        elif n1 < 0 or _nearer(GS, X, a, o, n1):
+            n2 = n1
+            n1 = o
+        elif n2 < 0 or _nearer(GS, X, a, o, n2):
+            n2 = o
+    if n0 < 0 or _has(X, a, C_PIMMOB) or _next(X, a, K_DEFENSE, rnd) != 0:
+        return 0  # no foe, or he cannot move (Partially Immobilized, Staggered): Do nothing
+    aq = GS[a, GS_Q]
+    ar = GS[a, GS_R]
+    tired = _has(X, a, C_FATIGUED)
+    if X[a, X_FIRST_STRIKE] != rnd:
+        for kind in range(2):
+            if kind == 0 and (tired or GS[a, GS_NO_CHARGE] or GS[a, GS_LOST_LEG]):
+                continue  # CHARGE RULES: not Fatigued, nor with a hurt or broken leg, knee or foot
+            sp = spaces(GM, GS, X, a, 4 if kind == 0 else 2, kind == 0, rnd)
+            for k in range(3):
+                t = n0 if k == 0 else n1 if k == 1 else n2
+                if t < 0:
+                    break
+                if no_room(GS, X, GM, n, a, t) or hexd(aq, ar, GS[t, GS_Q], GS[t, GS_R]) - 1 > sp:
+                    continue
+                if no_way(GS, X, GM, n, a, t, sp, WK):
+                    continue
+                ln = 0
+                while hexd(WK[W_PATH + 2 * ln], WK[W_PATH + 2 * ln + 1], GS[t, GS_Q], GS[t, GS_R]) > 1:
+                    ln += 1
+                ln += 1
+                if kind == 0:
+                    return _charge(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, t, ln, rnd, batch)
+                _move(GS, WK, a, ln, t)  # Close to Attack
+                if _strike(P, X, G, tr, GP, GS, GA, GD, BR, a, t, 4, rnd) == -2:
+                    return BACK_TWO_HANDED
+                return 0
+    sp = spaces(GM, GS, X, a, 2 if tired else 4, False, rnd)
+    ln = approach(GS, X, GM, n, a, GS[n0, GS_Q], GS[n0, GS_R], sp, 1, WK)
+    if ln:
+        _move(GS, WK, a, ln, -1)
+    if not tired:  # Run: Fatigued for the setting's rounds
+        _add_condition(X, a, C_FATIGUED, rnd + P[P_FATIGUE_ROUNDS], batch)
+    return 0
+
+
+@_jit()
+def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, seed, out) -> int:  # noqa: ANN001, C901, PLR0912, PLR0913, PLR0915
     """One fight. Returns 0 when done (``out``: result, round, then per combatant status, markers dealt,
     taken, Wounds), else why the fight needs the engine (``BACK_*``)."""
     n = GP[G_N]
@@ -391,6 +711,14 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
         X[i, X_FIRST_STRIKE] = -99
         GS[i, GS_FB] = 0
         GS[i, GS_POTIONS] = GS[i, GS_POTIONS0]
+        GS[i, GS_Q] = GS[i, GS_Q0]
+        GS[i, GS_R] = GS[i, GS_R0]
+        GS[i, GS_F] = GS[i, GS_F0]
+        GS[i, GS_HURT_MOVE] = 0
+        GS[i, GS_BROKEN_MOVE] = 0
+        GS[i, GS_NO_CHARGE] = 0
+        GS[i, GS_LOST_LEG] = 0
+        GS[i, GS_DROPPED] = 0
     max_rounds = P[P_MAX_ROUNDS]
     batch = 0
     # side INITIATIVE once for the combat: 1D20 + the side's lowest Initiative bonus, ties rolled again
@@ -421,7 +749,8 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
                     _push(G, E_COND, i, 0, C_DIZZY, 0)
                 else:
                     _push(G, E_STAT, i, -1, 0, 0)
-                _apply_group(X, G, GS, rnd, batch)
+                if _apply_group(X, G, GS, GM, WK, rnd, batch):
+                    return BACK_REGROW_LEG
         _deaths(P, X, G, tr, n, rnd)
         result = _result(GS, X, n)
         if result >= 0:
@@ -433,12 +762,12 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
                 GS[i, GS_USED] = 0  # a Small Shield's attacks are counted per side turn
                 if GS[i, GS_SIDE] == side:
                     X[i, CU + C_CHARGING] = NONE
-            batch += 1
             # the side's active members act in roster order; statuses change only when the side's
-            # attacks take effect, at its end
+            # attacks take effect, at its end (or at once, by a first strike against a charge)
             for a in range(n):
                 if GS[a, GS_SIDE] != side or X[a, X_STATUS] != ACTIVE:
                     continue
+                batch += 1
                 if X[a, XW + 4 * X[a, X_WEAPON] + 1] > 1 and _hands(X, a) < 2:
                     return BACK_TWO_HANDED
                 if _next(X, a, K_MISS_ACTION, rnd):
@@ -453,53 +782,61 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
                 elif _has(X, a, C_DOWN):
                     face = roll(G, tr, 20)
                     tot = face + X[a, S_SWIFT] + _penalty(P, X, a, 2)
-                    tot += P[P_PER_FOE] * _foes_active(GS, X, n, a)
+                    tot += P[P_PER_FOE] * _foes_next(GS, X, n, a, True)
                     if face == 20 or (face != 1 and tot >= P[P_EASY]):
                         X[a, CU + C_DOWN] = NONE
-                elif GS[a, GS_POTIONS] > 0 and X[a, X_MARKERS] * 2 > X[a, S_WL]:
-                    # Quaff (the tactic, more than half his Wound Level in markers): the markers go at once
-                    GS[a, GS_POTIONS] -= 1
-                    heal = _dice(G, tr, GP[G_HEAL_N], GP[G_HEAL_S])
-                    X[a, X_MARKERS] -= min(heal, X[a, X_MARKERS])
-                    if X[a, X_DYING] != NONE and X[a, X_MARKERS] < X[a, S_WL]:
-                        X[a, X_DYING] = NONE
-                elif _next(X, a, K_MISS_ATTACK, rnd):
-                    X[a, NV + K_MISS_ATTACK] = 0  # Dazed, Gut Punch, Monster Fumble: the attack is lost
-                    X[a, NU + K_MISS_ATTACK] = NONE
-                    X[a, X_LAST_ATTACK] = rnd
                 else:
-                    d = _held(GS, X, n, a)
-                    act = 0
-                    if d < 0:
-                        for o in range(n):
-                            if GS[o, GS_SIDE] == side or X[o, X_STATUS] != ACTIVE:
-                                continue
-                            if d < 0:
-                                d = o
-                                continue
-                            # most hurt first: markers / max(1, Wound Level), compared exactly
-                            lo = X[o, X_MARKERS] * max(1, X[d, S_WL])
-                            ld = X[d, X_MARKERS] * max(1, X[o, S_WL])
-                            if lo > ld or (lo == ld and GS[o, GS_RANK] < GS[d, GS_RANK]):
-                                d = o
-                        if X[a, X_LAST_ATTACK] == rnd - 1:
-                            act = 2 if X[a, XW + 4 * X[a, X_WEAPON]] else 1  # Continued attack (tactic)
-                    katk = _next(X, a, K_ATTACK, rnd)
-                    wa = X[a, X_WEAPON]
-                    o = _attack(
-                        P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, d, wa, X[d, X_WEAPON], act, rnd, katk, 1
-                    )
-                    if o == -2:
-                        return BACK_TWO_HANDED
-                    if o >= 0:  # Friendly Fire: a plain attack on the side-mate
-                        wo = X[o, X_WEAPON]
-                        o = _attack(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, a, o, wa, wo, 0, rnd, katk, 0)
-                        if o == -2:
+                    adjacent = False
+                    for o in range(n):
+                        if GS[o, GS_SIDE] != side and X[o, X_STATUS] == ACTIVE and _next_to(GS, a, o):
+                            adjacent = True
+                            break
+                    tended = 0 if adjacent else _tend(P, X, G, tr, GS, GM, n, a)
+                    if tended == BACK_TEND:
+                        return BACK_TEND
+                    if tended:
+                        pass
+                    elif GS[a, GS_POTIONS] > 0 and X[a, X_MARKERS] * 2 > X[a, S_WL]:
+                        # Quaff (the tactic: more than half his Wound Level in markers); they go at once
+                        GS[a, GS_POTIONS] -= 1
+                        heal = _dice(G, tr, GP[G_HEAL_N], GP[G_HEAL_S])
+                        X[a, X_MARKERS] -= min(heal, X[a, X_MARKERS])
+                        if X[a, X_DYING] != NONE and X[a, X_MARKERS] < X[a, S_WL]:
+                            X[a, X_DYING] = NONE
+                    elif not adjacent:
+                        back = _closing(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, rnd, batch)
+                        if back:
+                            return back
+                        result = _result(GS, X, n)  # a first strike's effects are immediate
+                        if result >= 0:
+                            break
+                    elif X[a, X_FIRST_STRIKE] == rnd:
+                        pass  # his attack of the round was a first strike at a charge: he does nothing
+                    else:
+                        # the foe next to him the tactic picks: a held one, else the most hurt, by id
+                        d = _held(GS, X, n, a)
+                        act = 0
+                        if d < 0:
+                            for o in range(n):
+                                if (
+                                    GS[o, GS_SIDE] == side
+                                    or X[o, X_STATUS] != ACTIVE
+                                    or not _next_to(GS, a, o)
+                                ):
+                                    continue
+                                if d < 0 or _more_hurt(GS, X, o, d):
+                                    d = o
+                            if X[a, X_LAST_ATTACK] == rnd - 1:
+                                act = 2 if X[a, XW + 4 * X[a, X_WEAPON]] else 1  # Continued attack (tactic)
+                        if _strike(P, X, G, tr, GP, GS, GA, GD, BR, a, d, act, rnd) == -2:
                             return BACK_TWO_HANDED
+            if result >= 0:
+                break
             # end of the side's turn: its attacks take effect, DEATH BY A THOUSAND CUTS, REGENERATION
             batch += 1
             last = turn == 1
-            _apply_group(X, G, GS, rnd, batch)
+            if _apply_group(X, G, GS, GM, WK, rnd, batch):
+                return BACK_REGROW_LEG
             _deaths(P, X, G, tr, n, rnd)
             for a in range(n):
                 if GS[a, GS_SIDE] != side or not X[a, S_REGEN]:
@@ -546,7 +883,7 @@ def _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out) -> int:  # noqa:
 
 
 @_jit(allocates=True, nogil=True)
-def run_batch(P0, S, GP, GS0, GA, GD, BR, ADJ, seeds, tally, hist, losses, fallback) -> int:  # noqa: ANN001, PLR0913
+def run_batch(P0, S, GP, GS0, GA, GD, BR, GM, seeds, tally, hist, losses, fallback) -> int:  # noqa: ANN001, PLR0913
     """Every fight of ``seeds``: ``tally`` (wins of side 0 and 1, draws, nobody standing, then per combatant
     3 status counts, markers dealt, taken, Wounds), ``hist`` rounds, ``losses[s, 0, k]`` fights with k of
     side s dead, ``losses[s, 1, k]`` with k out; the fights handed back in ``fallback``, their number
@@ -557,10 +894,11 @@ def run_batch(P0, S, GP, GS0, GA, GD, BR, ADJ, seeds, tally, hist, losses, fallb
     tr = np.zeros((2, 0), np.int64)
     out = np.zeros(2 + 4 * n, np.int64)
     X, G = work(S)
+    WK = np.zeros(NWK, np.int64)
     nf = 0
     for k in range(seeds.shape[0]):
         G[G_TN] = 0
-        if _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seeds[k], out):
+        if _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, seeds[k], out):
             fallback[nf] = k
             nf += 1
             continue
@@ -590,7 +928,7 @@ def run_batch(P0, S, GP, GS0, GA, GD, BR, ADJ, seeds, tally, hist, losses, fallb
 
 
 @_jit(allocates=True)
-def trace_fight(P0, S, GP, GS0, GA, GD, BR, ADJ, seed, cap):  # noqa: ANN001, ANN201, PLR0913
+def trace_fight(P0, S, GP, GS0, GA, GD, BR, GM, seed, cap):  # noqa: ANN001, ANN201, PLR0913
     """One fight with its dice: (0 done / else handed back, the fight's numbers, the dice (sides, faces))."""
     n = GP[G_N]
     P = P0.copy()
@@ -598,6 +936,7 @@ def trace_fight(P0, S, GP, GS0, GA, GD, BR, ADJ, seed, cap):  # noqa: ANN001, AN
     tr = np.zeros((2, cap), np.int64)
     out = np.zeros(2 + 4 * n, np.int64)
     X, G = work(S)
+    WK = np.zeros(NWK, np.int64)
     G[G_TN] = 0
-    back = _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, ADJ, seed, out)
+    back = _run_fight(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, seed, out)
     return back, out, tr[:, : min(G[G_TN], cap)].copy(), G[G_TN]
