@@ -5,8 +5,9 @@ the kernel's own faces, must end it exactly as the kernel did (winner, round, ea
 dealt and taken, and no die more or less): the examples of examples/gurps4, and random legal encounters (one
 to three figures a side, two or three sides, templates or stat blocks of their own, every melee weapon,
 armor and shield, archers on foot with every ranged weapon, flyers in the air and on the ground, lancers on
-horseback, both tactics, the options the kernel reads). A fight the kernel hands back (a riderless mount
-that stays, a flyer at the flight ceiling) the engine must take up from the kernel's dice.
+horseback, both tactics, maps with blocked hexes, the options the kernel reads). A fight the kernel hands
+back (a riderless mount that stays, a flyer at the flight ceiling) the engine must take up from the
+kernel's dice.
 
 Statistics: the kernel plays 10^5 fights of each example and the engine 600 with
 ``RandomDice`` (FRACAS_SIM_ENGINE_RUNS=N for more); every outcome's frequency (each side's wins, draws,
@@ -136,6 +137,9 @@ def random_encounter(seed: int) -> dict[str, Any]:
             entries.append(entry)
         sides.append({"name": f"S{s}", "combatants": entries})
     data: dict[str, Any] = {"version": 1, "ruleset": "gurps4", "name": f"random {seed}", "sides": sides}
+    if rng.random() < 0.5:  # a map with blocked hexes (walls, trees) among the figures
+        free = [(q, r) for q in range(-8, 9) for r in range(-8, 9) if (q, r) not in taken]
+        data["map"] = {"blocked": [list(h) for h in rng.sample(free, rng.randint(1, 40))]}
     data["max_rounds"] = rng.randint(3, 40)
     data["options"] = {"critical_hit_table": rng.random() < 0.7, "minimum_injury_one": rng.random() < 0.7}
     data["options"]["unhorsed_is_out"] = rng.random() < 0.5
@@ -317,9 +321,6 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
     glider = {"template": "winged_warrior", "stats": {"flight_limitation": "gliding"}}
     assert "cannot hover" in _refusal(changed(0, 0, **glider))
     assert "in hand" in _refusal(changed(0, 0, equipment={"weapons": ["dagger", "broadsword"]}))
-    blocked = _foot()
-    blocked["map"] = {"blocked": [[2, 1]]}
-    assert "blocked" in _refusal(blocked)
     panic = _foot()
     panic["options"] = {"panic": True}
     assert "panic" in _refusal(panic)
@@ -408,12 +409,15 @@ def test_a_fight_the_loop_cannot_finish_is_handed_back_and_finished_by_the_engin
 
 def test_the_route_search_finds_the_engines_way_round_and_grows_its_hash_set() -> None:
     """gurps_core._route against pathing.route (margin None, reach as geometry.path_towards gives it) on
-    random crowds, from a hash set of 16 rows that must grow many times over: the same path, or none."""
+    random crowds and walls (the map's blocked hexes), from a hash set of 16 rows that must grow many times
+    over: the same path, or none."""
+    from types import SimpleNamespace
+
     from fracas.engine import pathing
     from fracas.engine.hexgrid import distance
 
     rng = random.Random(5)
-    for _ in range(60):
+    for _ in range(80):
         n = rng.randint(2, 40)
         X = np.zeros((n, gurps_core.NX), np.int64)
         hexes: set[tuple[int, int]] = set()
@@ -425,13 +429,17 @@ def test_the_route_search_finds_the_engines_way_round_and_grows_its_hash_set() -
         start = (int(X[me, gurps_core.X_Q]), int(X[me, gurps_core.X_R]))
         goal = (rng.randint(-30, 30), rng.randint(-30, 30))
         stop = rng.choice([0, 1, 1, 2, 4])
-        blocked = {h for h in hexes if h != start}
+        walls = [(rng.randint(-9, 9), rng.randint(-9, 9)) for _ in range(rng.choice([0, 0, 5, 30]))]
+        walls = sorted(set(walls) - {start})
+        state = SimpleNamespace(extra={"map": {"blocked": walls}}, derived={})
+        P = GurpsGroupKernel._map(state, np.zeros(gurps_core.NP, np.int64))  # type: ignore[arg-type]
+        blocked = {h for h in hexes if h != start} | set(walls)
         near = distance(start, goal) + gurps_core.BFS_MARGIN
         want = pathing.route(start, goal, blocked, stop, margin=None, reach=near)
         path = np.zeros((256, 2), np.int64)
         seen = np.zeros((17, 3), np.int64)
         queue = np.zeros((16, 4), np.int64)
-        got = gurps_core._route(X, n, me, goal[0], goal[1], stop, near, path, seen, queue)
+        got = gurps_core._route(P, X, n, me, goal[0], goal[1], stop, near, path, seen, queue)
         if want is None:
             assert got == -1
         else:

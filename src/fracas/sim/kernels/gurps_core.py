@@ -55,7 +55,10 @@ P_MAXR, P_CRITTAB, P_LY_MELEE, P_LY_DEF, P_KD_MOD, P_BMAX = range(6)
 P_VELCOUCH, P_RIDERLESS, P_UNHORSED, P_VEL_AT, P_VEL_HIT, P_VEL_DMG, P_COUCH_ADDS, P_JCAP = range(6, 14)
 P_AFTER_MOUNT, P_STUNNED_RIDING, P_KB_RIDING, P_RIDER_FT = range(14, 18)
 P_LY_TARGET, P_MIN_SHOT, P_KEEP_AWAY, P_STAY_WITHIN = range(18, 22)
-NP = 22
+# the map's blocked hexes (taken.map_blocked): a bitmap of the box round them, at P[P_MAP] (0: none), its
+# corner (q, r) and its size
+P_MAP, P_MAPQ0, P_MAPR0, P_MAPW, P_MAPH = range(22, 27)
+NP = 27
 P_RNG0 = NP  # P[P_RNG0 + yards]: the Speed/Range penalty (B550), as far as the longest Max range
 # damage types the loop tells apart (knockback, B378)
 T_CR, T_CUT, T_OTHER = 0, 1, 2
@@ -146,10 +149,25 @@ def _hexd(q1: int, r1: int, q2: int, r2: int) -> int:
 
 
 @_jit()
-def _blocked(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
-    """geometry.blockers: a hex another figure (not the mover's mount or rider) stands on at about the
-    mover's altitude (flyers pass over others, B398), unless it is dead or a riderless mount that left (the
-    fallen take up their hex)."""
+def _map_blocked(P: np.ndarray, q: int, r: int) -> bool:
+    """taken.map_blocked: a hex the map blocks (the bitmap in P)."""
+    at = P[P_MAP]
+    if at == 0:
+        return False
+    dq = q - P[P_MAPQ0]
+    dr = r - P[P_MAPR0]
+    if dq < 0 or dr < 0 or dq >= P[P_MAPW] or dr >= P[P_MAPH]:
+        return False
+    return P[at + dq * P[P_MAPH] + dr] == 1
+
+
+@_jit()
+def _blocked(P: np.ndarray, X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
+    """geometry.blockers: a hex the map blocks, or one another figure (not the mover's mount or rider)
+    stands on at about the mover's altitude (flyers pass over others, B398), unless it is dead or a
+    riderless mount that left (the fallen take up their hex)."""
+    if _map_blocked(P, q, r):
+        return True
     alt = X[me, X_ALT]
     for j in range(n):
         if j == me or X[j, X_Q] != q or X[j, X_R] != r or j + 1 == X[me, X_MOUNT] or j + 1 == X[me, X_RIDER]:
@@ -160,8 +178,11 @@ def _blocked(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
 
 
 @_jit()
-def _occupied(X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
-    """taken.blocked (FightState.occupied): a hex another figure that is not dead stands on."""
+def _occupied(P: np.ndarray, X: np.ndarray, n: int, me: int, q: int, r: int) -> bool:
+    """taken.blocked: a hex the map blocks or another figure that is not dead stands on
+    (FightState.occupied)."""
+    if _map_blocked(P, q, r):
+        return True
     for j in range(n):  # noqa: SIM110 - a plain loop compiles to less than any() over a generator
         if j != me and X[j, X_STATUS] != DEAD and X[j, X_Q] == q and X[j, X_R] == r:
             return True
@@ -223,7 +244,7 @@ def _across(budget: int, v: int) -> int:
 
 
 @_jit()
-def _away(C, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
+def _away(C, P, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
     """pathing.away from one threat with geometry._nearer_centre breaking ties (path_towards(away=True)):
     each step the free neighbour, not already on the path, farthest from the threat and farther than where
     the mover stands; the first in DIRECTIONS order among equals, or the one nearest (0, 0) by |q| + |r|."""
@@ -240,7 +261,7 @@ def _away(C, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
         for di in range(6):
             nq = hq + DQ[di]
             nr = hr + DR[di]
-            if _blocked(X, n, me, nq, nr):
+            if _blocked(P, X, n, me, nq, nr):
                 continue
             on = False
             for j in range(k):
@@ -269,7 +290,7 @@ def _away(C, X, n, me, tq, tr_, steps, path) -> int:  # noqa: ANN001
 
 
 @_jit()
-def _walled_off(X, n, me, gq, gr, stop, near) -> bool:  # noqa: ANN001
+def _walled_off(P, X, n, me, gq, gr, stop, near) -> bool:  # noqa: ANN001
     """pathing._walled_off with margin None and reach ``near``: True when the free hexes within ``stop`` of
     the goal, with every free hex joined to them within ``near`` of the mover, are at most POCKET hexes none
     of which is next to the mover (the search would weigh its whole area for nothing). The answer does not
@@ -283,7 +304,7 @@ def _walled_off(X, n, me, gq, gr, stop, near) -> bool:  # noqa: ANN001
         for dr in range(max(-stop, -dq - stop), min(stop, -dq + stop) + 1):
             q = gq + dq
             r = gr + dr
-            if _hexd(q, r, sq, sr) <= near and not _blocked(X, n, me, q, r):
+            if _hexd(q, r, sq, sr) <= near and not _blocked(P, X, n, me, q, r):
                 if k >= POCKET:
                     return False  # more than POCKET already
                 hq[k] = q
@@ -301,7 +322,7 @@ def _walled_off(X, n, me, gq, gr, stop, near) -> bool:  # noqa: ANN001
                 if hq[j] == q and hr[j] == r:
                     known = True
                     break
-            if known or _hexd(q, r, sq, sr) > near or _blocked(X, n, me, q, r):
+            if known or _hexd(q, r, sq, sr) > near or _blocked(P, X, n, me, q, r):
                 continue
             if k >= POCKET:
                 return False
@@ -332,7 +353,7 @@ def _claim(seen: np.ndarray, sid: int, q: int, r: int) -> bool:
 
 
 @_jit()
-def _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue) -> int:  # noqa: ANN001
+def _search(P, X, n, me, gq, gr, stop, max_len, near, path, seen, queue) -> int:  # noqa: ANN001
     """pathing._route with margin None, reach ``near`` and ``max_len`` (-1: none): breadth first from the
     mover, each hex's neighbours in DIRECTIONS order, every hex weighed once (turned down when too far from
     the goal for the steps left, farther than ``near`` from the mover, or blocked), the first hex found
@@ -366,7 +387,7 @@ def _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue) -> int:  #
             if seen[-1, 1] > full:
                 return -3
             nd = _hexd(nq, nr, gq, gr)
-            if nd > far or _hexd(nq, nr, sq, sr) > near or _blocked(X, n, me, nq, nr):
+            if nd > far or _hexd(nq, nr, sq, sr) > near or _blocked(P, X, n, me, nq, nr):
                 continue
             if nd <= stop:
                 # the path back to the start
@@ -392,7 +413,7 @@ def _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue) -> int:  #
 
 
 @_jit()
-def _route(X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN001
+def _route(P, X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN001
     """pathing.route without max_len, with margin None and reach ``near``: the quick answers, _walled_off,
     then the search bounded by the straight distance plus each of ROUTE_SLACKS in turn (the path it finds
     is the unbounded search's, found among fewer hexes), then the search bounded by ``near`` alone. No other
@@ -406,30 +427,30 @@ def _route(X, n, me, gq, gr, stop, near, path, seen, queue) -> int:  # noqa: ANN
     if stop == 1:
         allb = True
         for di in range(6):
-            if not _blocked(X, n, me, gq + DQ[di], gr + DR[di]):
+            if not _blocked(P, X, n, me, gq + DQ[di], gr + DR[di]):
                 allb = False
                 break
         if allb:
             return -1
     if d0 - stop > near:
         return -1
-    if _walled_off(X, n, me, gq, gr, stop, near):
+    if _walled_off(P, X, n, me, gq, gr, stop, near):
         return -1
     for i in range(len(ROUTE_SLACKS) + 1):
         max_len = d0 - stop + ROUTE_SLACKS[i] if i < len(ROUTE_SLACKS) else -1
-        m = _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
+        m = _search(P, X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
         while m == -3:  # the hash set is half full: one four times as large, for this search only
             cap = 4 * (seen.shape[0] - 1)
             seen = np.zeros((cap + 1, 3), np.int64)
             queue = np.zeros((cap // 2 + 8, 4), np.int64)
-            m = _search(X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
+            m = _search(P, X, n, me, gq, gr, stop, max_len, near, path, seen, queue)
         if m >= 0:
             return m
     return -1
 
 
 @_jit()
-def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # noqa: ANN001
+def _towards(P, X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # noqa: ANN001
     """geometry.path_towards (not away): pathing.towards with margin None and reach distance + BFS_MARGIN:
     the greedy steps (each the first free neighbour in DIRECTIONS order nearer the goal); when they stop
     short, the first ``steps`` hexes of the shortest way round instead (the greedy ones if there is none).
@@ -450,7 +471,7 @@ def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # 
             d = _hexd(nq, nr, gq, gr)
             if d >= left:
                 continue
-            if _blocked(X, n, me, nq, nr):
+            if _blocked(P, X, n, me, nq, nr):
                 continue
             found = True
             q = nq
@@ -465,7 +486,7 @@ def _towards(X, n, me, gq, gr, steps, stop, path, work, seen, queue) -> int:  # 
     if k >= steps or left <= stop:
         return k
     near = _hexd(X[me, X_Q], X[me, X_R], gq, gr) + BFS_MARGIN
-    m = _route(X, n, me, gq, gr, stop, near, work, seen, queue)
+    m = _route(P, X, n, me, gq, gr, stop, near, work, seen, queue)
     if m < 0:
         return k
     if m > steps:
@@ -514,7 +535,7 @@ def _unhorse(C, P, X, n, rider) -> int:  # noqa: ANN001
     q = X[rider, X_Q]
     r = X[rider, X_R]
     for di in range(6):
-        if not _occupied(X, n, rider, q + DQ[di], r + DR[di]):
+        if not _occupied(P, X, n, rider, q + DQ[di], r + DR[di]):
             X[rider, X_Q] = q + DQ[di]
             X[rider, X_R] = r + DR[di]
             X[rider, X_ALT] = 0
@@ -691,7 +712,7 @@ def _apply_hit(C, P, W, INJ, CRIT, X, n, a, p, t, critical, rs, tr, tn, path) ->
             if back:
                 return back
         elif not C[t, C_MOUNTF] or rider < 0:
-            k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], yards, path)
+            k = _away(C, P, X, n, t, X[a, X_Q], X[a, X_R], yards, path)
             if k:
                 X[t, X_Q] = path[k - 1, 0]
                 X[t, X_R] = path[k - 1, 1]
@@ -881,7 +902,7 @@ def _strike(C, P, W, SK, INJ, CRIT, X, n, a, p, t, aoa, rs, tr, tn, path, opt) -
             if X[t, X_ALT] > CEILING:
                 return BACK_CEILING
         else:
-            k = _away(C, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
+            k = _away(C, P, X, n, t, X[a, X_Q], X[a, X_R], 1, path)
             if k:
                 _place(X, t, path[0, 0], path[0, 1])  # a mount carries its rider
     if dj == -1:
@@ -1045,7 +1066,7 @@ def _mount_act(C, P, W, SK, INJ, CRIT, X, n, m, rs, tr, tn, path, work, seen, qu
         if j != m and X[j, X_Q] == spot[0] and X[j, X_R] == spot[1]:
             stop = 1
     stop = max(stop, stop_at)
-    k = _towards(X, n, m, spot[0], spot[1], _move_now(C, X, m, False), stop, path, work, seen, queue)
+    k = _towards(P, X, n, m, spot[0], spot[1], _move_now(C, X, m, False), stop, path, work, seen, queue)
     if k > 0:
         _place(X, m, path[k - 1, 0], path[k - 1, 1])
         X[m, X_MOVED] += k
@@ -1166,7 +1187,7 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
             vertical = min(abs(want - alt), budget)
             new_alt = alt + (vertical if want > alt else -vertical)
         across = _across(budget, vertical)
-        k = _towards(X, n, a, X[t, X_Q], X[t, X_R], across, W[a, p, W_STOP], path, work, seen, queue)
+        k = _towards(P, X, n, a, X[t, X_Q], X[t, X_R], across, W[a, p, W_STOP], path, work, seen, queue)
         legal = False
         if k > 0 or vertical:
             q = path[k - 1, 0] if k > 0 else X[a, X_Q]
@@ -1193,7 +1214,7 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
     if C[a, C_FLIES] and want != alt:
         vertical = min(abs(want - alt), budget)
         new_alt = alt + (vertical if want > alt else -vertical)
-    k = _towards(X, n, a, X[t, X_Q], X[t, X_R], _across(budget, vertical), 1, path, work, seen, queue)
+    k = _towards(P, X, n, a, X[t, X_Q], X[t, X_R], _across(budget, vertical), 1, path, work, seen, queue)
     if k > 0:
         X[a, X_Q] = path[k - 1, 0]
         X[a, X_R] = path[k - 1, 1]

@@ -21,9 +21,9 @@ way round figures is the engine's, as far as the engine looks (pathing.route): n
 It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
 without a lance or a bow, flyers that cannot hover, a ranged weapon not in hand or more than one, a noisy
 weapon on horseback, a best melee weapon other than the one in hand, natural attacks of a stat block's own,
-other tactics, a map with blocked hexes, the panic option, combatants not fresh (hurt, marked, hidden), and
+other tactics, the panic option, combatants not fresh (hurt, marked, hidden), and
 torso rows of the hit location table that differ from what the loop mirrors. Archers on foot it plays (a
-bow, a javelin or a musket in hand, a melee weapon or none besides).
+bow, a javelin or a musket in hand, a melee weapon or none besides), and maps with blocked hexes.
 """
 
 from __future__ import annotations
@@ -95,8 +95,10 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
     ):
         raise Unsupported("the route search's bounds are not those the kernel mirrors")
     mp = state.extra.get("map", {}) or {}
-    if mp.get("blocked"):
-        raise Unsupported("a map with blocked hexes")
+    # cover and light are Earthdawn's: the gurps4 ruleset reads only the blocked hexes
+    other = {k for k, v in mp.items() if v and k not in ("blocked", "cover", "light")}
+    if other:
+        raise Unsupported(f"map features the kernel does not know: {', '.join(sorted(other))}")
     for body in ("humanoid", "quadruped"):
         torso = data.hit_locations(body)["torso"]
         if torso.cripple_divisor or torso.shock_knockdown or torso.miss_by_one_torso or torso.extra_dr:
@@ -303,6 +305,7 @@ class GurpsGroupKernel:
         P = np.zeros(K.NP + longest + 2, np.int64)
         for y in range(longest + 2):
             P[K.P_RNG0 + y] = core.speed_range_penalty(y)
+        P = self._map(state, P)
         P[K.P_LY_TARGET] = lying.target
         P[K.P_MIN_SHOT], P[K.P_KEEP_AWAY], P[K.P_STAY_WITHIN] = MIN_SHOT, KEEP_AWAY, STAY_WITHIN
         P[K.P_MAXR] = self.max_rounds
@@ -331,6 +334,25 @@ class GurpsGroupKernel:
         for roll in range(3, 19):
             CRIT[roll] = _CRIT[CRIT_EFFECTS.get(roll)]
         self.C, self.P, self.W, self.SK, self.INJ, self.CRIT = C, P, W, SK, INJ, CRIT
+
+    @staticmethod
+    def _map(state: FightState, P: np.ndarray) -> np.ndarray:
+        """The map's blocked hexes (taken.map_blocked) as a bitmap of the box round them, after the
+        parameters (P[P_MAP] its place, 0 when the map blocks nothing)."""
+        from fracas.engine import taken
+
+        cells = taken.map_blocked(state)
+        if not cells:
+            return P
+        q0, r0 = min(q for q, _ in cells), min(r for _, r in cells)
+        w, h = max(q for q, _ in cells) - q0 + 1, max(r for _, r in cells) - r0 + 1
+        bits = np.zeros(w * h, np.int64)
+        for q, r in cells:
+            bits[(q - q0) * h + (r - r0)] = 1
+        at = P.shape[0]
+        P = np.concatenate([P, bits])
+        P[K.P_MAP], P[K.P_MAPQ0], P[K.P_MAPR0], P[K.P_MAPW], P[K.P_MAPH] = at, q0, r0, w, h
+        return P
 
     @staticmethod
     def _profile(state: FightState, c: Combatant, x: Attack, row: np.ndarray) -> int:
