@@ -28,7 +28,8 @@ T_DEFAULT, T_GUARD = 0, 1
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 A_SPELL = 8  # 1: a spell attack (one test, no one in the way counted, no stray)
-# Stun damage; the DN to break free of an entangling weapon (0: not one); a weapon that only entangles (a
+# Stun damage (1: Attacking to Stun, which a knocked-down attacker has not in force, readers.in_force; 2: the
+# attack's own); the DN to break free of an entangling weapon (0: not one); a weapon that only entangles (a
 # net); thrown (the weapon leaves the hand); the attacks the throw takes away (bits), those a ruined weapon
 # takes away; a one-handed blade's Damage Step less Strength (NO_BLADE: not a blade)
 A_STUN, A_ENT, A_NODMG, A_THROWN, A_DROP, A_RUIN, A_BLADE = range(9, 16)
@@ -990,11 +991,12 @@ def _hurt(
     foes
 ):  # fmt: skip  # noqa: ANN001, ANN202, PLR0913
     """strike.deal: the Damage test of attack ``a`` at ``dstep``, Stun damage (:func:`_stun`) when the attack
-    deals it (an attack marked stun, or a close attack with Attacking to Stun declared, p.383), else
-    :func:`_damage`."""
+    deals it (an attack marked stun, or a close attack with Attacking to Stun declared and in force: not
+    knocked down, as a reserved action may find him, p.383), else :func:`_damage`."""
     kind = att[me, a, A_ARMOR]
+    stun = att[me, a, A_STUN]
     # fmt: off
-    if att[me, a, A_STUN]:
+    if stun == 2 or (stun == 1 and not st[me, S_DOWN]):
         return _stun(me, t, dstep, kind, max_step, rnd, s, st, cst, flags, off, shift, keep, own, alias,
                      dealt, taken, grid, foes)
     return _damage(me, t, dstep, kind, max_step, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt,

@@ -85,7 +85,7 @@ def fill(c: Combatant, attacks: list[Any], chapter: bool, row: Any, att: Any, co
     limit = ONE_HANDED_LIMIT.get(race(c), 3)
     for i, a in enumerate(attacks):
         r = att[i]
-        r[core.A_STUN] = 1 if (a.stun or (stun_declared and a.close)) else 0
+        r[core.A_STUN] = 2 if a.stun else 1 if (stun_declared and a.close) else 0
         ent = chapter and entangling(c, a)
         key = weapon_key(c, a)
         r[core.A_ENT] = close.entangle_dn(key, a.damage) if ent else 0
