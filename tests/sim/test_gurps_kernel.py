@@ -101,7 +101,7 @@ def random_encounter(seed: int) -> dict[str, Any]:
                 at = (rng.randint(-4, 4), rng.randint(-4, 4))
             taken.add(at)
             entry: dict[str, Any] = {"id": f"f{k}", "at": list(at)}
-            entry["tactic"] = rng.choice(["default", "aggressive"])
+            entry["tactic"] = rng.choice(["default", "aggressive", "defensive"])
             if rng.random() < 0.4:
                 entry["template"] = rng.choice(
                     ["swordsman", "axeman", "spearman", "winged_warrior", "horse_archer"]
@@ -303,7 +303,10 @@ def test_kernel_refuses_what_it_does_not_model() -> None:
         data["sides"][side]["combatants"][i].update(entry)
         return data
 
-    assert "tactic" in _refusal(changed(0, 0, tactic="defensive"))
+    sc = scenario_from_data(_foot())
+    next(iter(sc.state.combatants.values())).tactic = "berserk"  # a tactic of its own, set in Python
+    with pytest.raises(Unsupported, match="tactic"):
+        GurpsGroupKernel(sc.ruleset, sc.state)
     bow_second = {"equipment": {"weapons": ["broadsword", "short_bow"]}}
     assert "ranged weapon other than one in hand" in _refusal(changed(0, 0, **bow_second))
     horse = {"template": "cavalry_horse", "id": "nag", "at": [0, 4]}

@@ -42,7 +42,8 @@ C_FLIES, C_AIR, C_HOVER, C_ALT0 = range(17, 21)  # flight (a flyer that can hove
 # a war-trained mount; Size Modifier
 C_MOUNTF, C_LREACH, C_SST, C_WSAD, C_RIDING, C_SPOOKMOD, C_STAYMOD = range(21, 28)
 C_RDEF, C_KDMOD, C_MOUNT0, C_NLREACH, C_WAR, C_SM, C_WILL = range(28, 35)
-NC = 35
+C_DEFN = 35  # the defensive tactic: All-Out Defense (Increased Dodge) while its foe is in reach
+NC = 36
 # attack profiles W[i, p, ...]: p 0 the weapon in hand at the start, 1 the best weapon without a lance (a
 # rider's once his lance snapped or he is on foot), 2-4 a mount's natural attacks in their order
 W_VALID, W_DN, W_DADD, W_DTYPE, W_MINB, W_REACH, W_STOP, W_PUNCH3, W_COUCH, W_JOUST = range(10)
@@ -58,7 +59,8 @@ P_LY_TARGET, P_MIN_SHOT, P_KEEP_AWAY, P_STAY_WITHIN = range(18, 22)
 # the map's blocked hexes (taken.map_blocked): a bitmap of the box round them, at P[P_MAP] (0: none), its
 # corner (q, r) and its size
 P_MAP, P_MAPQ0, P_MAPR0, P_MAPW, P_MAPH = range(22, 27)
-NP = 27
+P_AOD = 27  # All-Out Defense (Increased Dodge): its bonus to Dodge (B366)
+NP = 28
 P_RNG0 = NP  # P[P_RNG0 + yards]: the Speed/Range penalty (B550), as far as the longest Max range
 # damage types the loop tells apart (knockback, B378)
 T_CR, T_CUT, T_OTHER = 0, 1, 2
@@ -66,7 +68,7 @@ T_CR, T_CUT, T_OTHER = 0, 1, 2
 ACTIVE, UNCONSCIOUS, DEAD, MORTAL, UNHORSED, RIDERLESS = 0, 1, 2, 3, 4, 5
 NSTATUS = 6
 # the maneuver a figure took (for Evaluate, which lasts while it evaluates or attacks)
-MAN_OTHER, MAN_ATTACK, MAN_EVALUATE, MAN_AIM = 0, 1, 2, 3
+MAN_OTHER, MAN_ATTACK, MAN_EVALUATE, MAN_AIM, MAN_AOD = 0, 1, 2, 3, 4  # MAN_AOD: Increased Dodge
 # Critical Hit Table effects (injury.CRIT_EFFECTS)
 K_NONE, K_TRIPLE, K_DR_HALF, K_DOUBLE, K_MAX, K_MAJOR, K_DOUBLE_SHOCK, K_DROP = range(8)
 # the per-fight state X[i, ...]
@@ -764,6 +766,8 @@ def _defense(C, P, W, X, a, p, d, out) -> int:  # noqa: ANN001
             v = C[d, C_DODGE]
             if 3 * (C[d, C_HP] - X[d, X_INJ]) < C[d, C_HP]:  # figure.dodge_now: halved below 1/3 HP
                 v = -(-v // 2)
+            if X[d, X_MAN] == MAN_AOD:  # its maneuver this turn (defense_value's aod_bonus)
+                v += P[P_AOD]
             bonus = 3
         elif kind == 1:
             if C[d, C_PPARRY] < 0 or ranged:
@@ -1160,6 +1164,10 @@ def _act(C, P, W, SK, INJ, CRIT, X, n, a, rs, tr, tn, path, work, seen, queue, o
             X[a, X_UNREADY] = 0
             return 0
         mask = W[a, p, W_REACH]
+        if C[a, C_DEFN] and _in_reach(C, X, a, t, mask):
+            # tactics.Defensive._melee: All-Out Defense (Increased Dodge) while the foe is in reach (B366)
+            X[a, X_MAN] = MAN_AOD
+            return 0
         aoa = 1 if C[a, C_AGGR] and _in_reach(C, X, a, t, mask) else 0
         legal = _skill(C, P, W, SK, X, a, t, aoa, p) >= 3
     if X[a, X_MOUNT]:
@@ -1271,7 +1279,7 @@ def _end_turn(X: np.ndarray, a: int) -> None:
     X[a, X_MOVEDLAST] = X[a, X_MOVED]
     X[a, X_ATTLAST] = X[a, X_ATTACKED]
     X[a, X_SHOCKNOW] = 0
-    if X[a, X_MAN] == MAN_OTHER or X[a, X_MAN] == MAN_AIM:
+    if X[a, X_MAN] != MAN_ATTACK and X[a, X_MAN] != MAN_EVALUATE:
         X[a, X_EVT] = 0
         X[a, X_EVN] = 0
     if X[a, X_MAN] != MAN_AIM:

@@ -2,9 +2,10 @@
 compiled batch kernel (numba, gurps_core.py).
 
 It mirrors, for an encounter it accepts, what the reference engine does with the ``gurps4`` ruleset
-(fracas.rules.gurps4; docs/rulesets/gurps4.md) under the ``default`` and ``aggressive`` tactics: the turn
-order and the start of a turn (shock, consciousness, stun, a spooked mount), the tactic's plan (stand, ready,
-attack the nearest foe with a step or All-Out Attack (Determined), else move; a rider attacks what his lance
+(fracas.rules.gurps4; docs/rulesets/gurps4.md) under the ``default``, ``aggressive`` and ``defensive``
+tactics: the turn order and the start of a turn (shock, consciousness, stun, a spooked mount), the tactic's
+plan (stand, ready, attack the nearest foe with a step or All-Out Attack (Determined), All-Out Defense
+(Increased Dodge) while a foe is in reach, else move; a rider attacks what his lance
 reaches, else Evaluates; his mount charges to the lance's reach, rides off and wheels, or circles), flight
 for flyers that can hover (B398), the attack roll (a rider at the lower of skill and Riding, the mount's
 velocity), a miss by 1 between rider and mount, the defender's best defense (a mount Dodges only; a rider
@@ -21,7 +22,7 @@ way round figures is the engine's, as far as the engine looks (pathing.route): n
 It refuses (and ``--engine auto`` runs the engine, saying why): a mount without a rider, passengers, riders
 without a lance or a bow, flyers that cannot hover, a ranged weapon not in hand or more than one, a noisy
 weapon on horseback, a best melee weapon other than the one in hand, natural attacks of a stat block's own,
-other tactics, the panic option, combatants not fresh (hurt, marked, hidden), and
+a tactic of its own, the panic option, combatants not fresh (hurt, marked, hidden), and
 torso rows of the hit location table that differ from what the loop mirrors. Archers on foot it plays (a
 bow, a javelin or a musket in hand, a melee weapon or none besides), and maps with blocked hexes.
 """
@@ -68,13 +69,17 @@ _OPTIONS = {
 def _check(ruleset: Any, state: FightState) -> list[Combatant]:
     from fracas.rules.gurps4 import data
     from fracas.rules.gurps4.ruleset import GurpsRuleset
-    from fracas.rules.gurps4.tactics import Aggressive, Default
+    from fracas.rules.gurps4.tactics import Aggressive, Default, Defensive
 
     if not isinstance(ruleset, GurpsRuleset):
         raise Unsupported("not the GURPS ruleset")
     tactics = ruleset.tactics()
-    if type(tactics.get("default")) is not Default or type(tactics.get("aggressive")) is not Aggressive:
-        raise Unsupported("the default and aggressive tactics are not the ones the kernel mirrors")
+    if (
+        type(tactics.get("default")) is not Default
+        or type(tactics.get("aggressive")) is not Aggressive
+        or type(tactics.get("defensive")) is not Defensive
+    ):
+        raise Unsupported("the default, aggressive and defensive tactics are not the ones the kernel mirrors")
     if state.phase != "start" or state.round != 0:
         raise Unsupported("a fight already started")
     unknown = set(state.options) - _OPTIONS
@@ -121,8 +126,8 @@ def _check(ruleset: Any, state: FightState) -> list[Combatant]:
             raise Unsupported(f"{c.id}: not a fresh combatant")
         if c.hidden or c.pos is None or c.altitude > K.CEILING:
             raise Unsupported(f"{c.id}: hidden, without a place or near the flight ceiling")
-        if c.tactic not in ("default", "aggressive"):
-            raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays default and aggressive)")
+        if c.tactic not in ("default", "aggressive", "defensive"):
+            raise Unsupported(f"{c.id}: tactic {c.tactic!r} (the kernel plays the three GURPS tactics)")
         if not st.weapons:
             raise Unsupported(f"{c.id}: no weapon (natural attacks only)")
         mine = {"posture": "standing", "wielding": st.weapons[0]}
@@ -207,6 +212,7 @@ class GurpsGroupKernel:
             C[i, K.C_MOVE], C[i, K.C_DODGE] = st.basic_move, st.dodge()
             C[i, K.C_HPT] = int(st.high_pain_threshold)
             C[i, K.C_AGGR] = int(c.tactic == "aggressive")
+            C[i, K.C_DEFN] = int(c.tactic == "defensive")
             C[i, K.C_RANK] = ranks[c.id]
             C[i, K.C_Q0], C[i, K.C_R0] = c.pos  # type: ignore[misc]
             C[i, K.C_SPEED] = round(st.basic_speed * 10_000)
@@ -312,6 +318,7 @@ class GurpsGroupKernel:
         P[K.P_CRITTAB] = int(bool(state.options.get("critical_hit_table", True)))
         P[K.P_LY_MELEE] = lying.melee
         P[K.P_LY_DEF] = lying.defense
+        P[K.P_AOD] = core.maneuver("all_out_defense_increased_dodge").defense_bonus
         P[K.P_KD_MOD] = data.hit_locations("humanoid")["torso"].knockdown_major
         P[K.P_BMAX] = bmax
         opt = state.options
