@@ -180,8 +180,8 @@ from fracas.sim.kernels.sas_group_move import (
     approach,
     direction_to,
     hexd,
+    may_close,
     no_room,
-    no_way,
     spaces,
 )
 from fracas.sim.kernels.sas_group_move import NGS as NGS
@@ -657,6 +657,7 @@ def _closing(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, rnd, batch) -> int:  # 
     ar = GS[a, GS_R]
     tired = _has(X, a, C_FATIGUED)
     if X[a, X_FIRST_STRIKE] != rnd:
+        short = 0  # the foes with no free hex next to them within a Charge's reach: none within less
         for kind in range(2):
             if kind == 0 and (tired or GS[a, GS_NO_CHARGE] or GS[a, GS_LOST_LEG]):
                 continue  # CHARGE RULES: not Fatigued, nor with a hurt or broken leg, knee or foot
@@ -665,14 +666,17 @@ def _closing(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, rnd, batch) -> int:  # 
                 t = n0 if k == 0 else n1 if k == 1 else n2
                 if t < 0:
                     break
-                if no_room(GS, X, GM, n, a, t) or hexd(aq, ar, GS[t, GS_Q], GS[t, GS_R]) - 1 > sp:
+                tq = GS[t, GS_Q]
+                tr_ = GS[t, GS_R]
+                if no_room(GS, X, GM, n, a, t) or hexd(aq, ar, tq, tr_) - 1 > sp or (short >> k) & 1:
                     continue
-                if no_way(GS, X, GM, n, a, t, sp, WK):
+                # no_way_through: _may_close, then the path (the tactic's ``way``, validate's check)
+                if not may_close(GS, X, GM, n, a, t, sp, WK):
+                    short |= 1 << k  # (a Charge reaches at least as far as Close to Attack)
                     continue
-                ln = 0
-                while hexd(WK[W_PATH + 2 * ln], WK[W_PATH + 2 * ln + 1], GS[t, GS_Q], GS[t, GS_R]) > 1:
-                    ln += 1
-                ln += 1
+                ln = approach(GS, X, GM, n, a, tq, tr_, sp, 1, WK)
+                if ln == 0 or hexd(WK[W_PATH + 2 * ln - 2], WK[W_PATH + 2 * ln - 1], tq, tr_) > 1:
+                    continue
                 if kind == 0:
                     return _charge(P, X, G, tr, GP, GS, GA, GD, BR, GM, WK, a, t, ln, rnd, batch)
                 _move(GS, WK, a, ln, t)  # Close to Attack

@@ -13,8 +13,9 @@ replayed by the engine face by face, tests/sim/test_sim_sas_group.py):
   searches work on a window of cells round the mover; the answers do not depend on it, and here the
   breadth-first floods of ``_gets_closer`` and ``reaches`` are plain ones (the engine's are the plain
   flood's answers, pruned: its tests check that);
-- :func:`no_room`, :func:`may_close`, :func:`no_way`: sas/movement.py's no_room_next_to, _may_close and
-  no_way_through: the hexes others stand on (anyone not dead) and the map's walls are taken;
+- :func:`no_room`, :func:`may_close`: sas/movement.py's no_room_next_to and _may_close (no_way_through
+  is _may_close, then :func:`approach`: sas_group_core._closing): the hexes others stand on (anyone not
+  dead) and the map's walls are taken;
 - :func:`direction_to`: hexgrid.direction_to.
 """
 
@@ -357,19 +358,3 @@ def may_close(GS, X, GM, n, me, t, sp, WK) -> bool:  # noqa: ANN001
         return False
     side = _window(GS, X, GM, n, me, sq, sr, sp, WK)
     return _flood(sq, sr, gq, gr, sp, want, side, WK)
-
-
-@_jit()
-def no_way(GS, X, GM, n, me, t, sp, WK) -> bool:  # noqa: ANN001
-    """sas/movement.no_way_through at ``sp`` spaces: no path this turn to a free hex next to ``t`` (the path
-    found is left in WK)."""
-    if hexd(GS[me, GS_Q], GS[me, GS_R], GS[t, GS_Q], GS[t, GS_R]) <= 1:
-        return False
-    ln = (
-        approach(GS, X, GM, n, me, GS[t, GS_Q], GS[t, GS_R], sp, 1, WK)
-        if may_close(GS, X, GM, n, me, t, sp, WK)
-        else 0
-    )
-    if ln == 0:
-        return True
-    return hexd(WK[W_PATH + 2 * ln - 2], WK[W_PATH + 2 * ln - 1], GS[t, GS_Q], GS[t, GS_R]) > 1
