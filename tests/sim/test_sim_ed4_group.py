@@ -242,7 +242,7 @@ def _why(data: dict) -> str:
             lambda d: d["sides"][0]["combatants"][1].update(combat_options=["aggressive-attack"]),
             "declared combat options (aggressive-attack): thrak",
         ),
-        (lambda d: d["sides"][1]["combatants"][0].update(tactic="veteran"), "tactic veteran"),
+        (lambda d: d["sides"][1]["combatants"][0].update(tactic="hold"), "tactic hold"),
         (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
         (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),
         (lambda d: d.update(map={"extra": {"impaired": "light"}}), "impaired"),

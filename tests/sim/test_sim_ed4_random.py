@@ -3,8 +3,9 @@
 random_encounter(seed) builds an encounter from the bundled ED4 templates (characters and creatures,
 src/fracas/rules/ed4/data/) with equipment drawn from the bundled weapons, armor and shields, two or three
 sides of one to three combatants (a duel of neighbours now and then), random facings, the three Initiative
-and wound options drawn on or off, on a map with blocked hexes or none (random_map), under the whole
-combat chapter or the core rules alone. Only encounters a
+and wound options drawn on or off, on a map with blocked hexes or none (random_map), a third of the
+combatants under the ``veteran`` tactic (random_tactics), under the whole combat chapter or the core rules
+alone. Only encounters a
 kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
 others use mounted charges, Attacking to Stun under the core rules, ...). The seeds are fixed, so the test
 is deterministic.
@@ -111,7 +112,21 @@ def random_encounter(seed: int) -> dict:
         "max_rounds": rnd.randint(4, 15), "options": options, "sides": sides,
     }  # fmt: skip
     data["map"] = random_map(rnd, {tuple(c["at"]) for side in sides for c in side["combatants"]})
+    random_tactics(seed, sides)
     return data
+
+
+def random_tactics(seed: int, sides: list[dict]) -> None:
+    """A third of the combatants under the ``veteran`` tactic (combat options, chapter_tactics), except
+    under the core rules alone (random_scenario), which have none; drawn from a stream of their own, so the
+    rest of the encounter is what the seed drew before."""
+    if seed % 3 == 2:
+        return
+    rnd = random.Random(seed * 31 + 7)
+    for side in sides:
+        for c in side["combatants"]:
+            if rnd.random() < 1 / 3:
+                c["tactic"] = "veteran"
 
 
 def random_map(rnd: random.Random, taken: set[tuple[int, int]]) -> dict:

@@ -33,11 +33,14 @@ kernel leaves it out of the attacks the tactic weighs; the core rules alone take
 On the map (:mod:`fracas.sim.kernels.ed4_group_senses`): nobody enters a hex the map blocks; paths go round
 them as round a taken hex.
 
+The ``veteran`` tactic on foot (whole chapter): its combat options, Jump Up and their Strain
+(:mod:`fracas.sim.kernels.ed4_group_options`).
+
 Anything else makes the builder refuse the encounter with the reason (:func:`build`): a rider's charging
-attacks, other tactics, other declared combat options, what ed4_group_entangle names, hidden, flying or
-mounted combatants, darkness, cover, impaired hexes, optional rules it does not know, and modifier
-providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against each other,
-outcome by outcome.
+attacks, other tactics, other declared combat options (and any with a veteran), what ed4_group_entangle
+names, hidden, flying (a flying veteran too) or mounted combatants, darkness, cover, impaired hexes, optional
+rules it does not know, and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks
+kernel and engine against each other, outcome by outcome.
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ _CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_
 _ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
-_TACTICS = {"default": 0, "guard": 1, "sentinel": 1}  # ed4_group_core.T_DEFAULT, T_GUARD
+_TACTICS = {"default": 0, "guard": 1, "sentinel": 1, "veteran": 2}  # ed4_group_core.T_DEFAULT, ...
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
 _TERRAIN = ("blocked",)  # the map's features the kernel models (ed4_group_senses)
 MAX_N = 1000
@@ -158,7 +161,9 @@ def _check_tactics(ruleset: Any, used: set[str]) -> None:
     from fracas.rules.ed4.tactics import Ed4Tactic, GuardTactic
 
     tactics = ruleset.tactics()
-    for name in sorted(used - {"default"}):
+    if "veteran" in used:
+        _check_veteran(ruleset)
+    for name in sorted(used - {"default", "veteran"}):
         t = tactics.get(name)
         if type(t).__name__ == "ChapterAware":  # nothing to add without options, grappling, thrown weapons
             t = getattr(t, "inner", None)
@@ -171,6 +176,17 @@ def _check_tactics(ruleset: Any, used: set[str]) -> None:
             and cls.choose is Ed4Tactic.choose
         ):
             raise Unsupported(f"the {name} tactic is not the guard tactic the kernel mirrors")
+
+
+def _check_veteran(ruleset: Any) -> None:
+    """Refuses a ``veteran`` tactic other than the chapter's (chapter_tactics.VeteranTactic, mirrored by
+    ed4_group_options): the core rules alone have neither it nor combat options."""
+    from fracas.rules.ed4.chapter_tactics import VeteranTactic
+    from fracas.rules.ed4.ruleset import Ed4Ruleset
+
+    t = ruleset.tactics().get("veteran")
+    if not isinstance(ruleset, Ed4Ruleset) or type(getattr(t, "inner", t)) is not VeteranTactic:
+        raise Unsupported("tactic veteran: not the chapter's veteran tactic the kernel mirrors")
 
 
 def _obstacles(ruleset: Any, state: FightState) -> list[str]:
@@ -198,7 +214,10 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
     taken: set[tuple[int, int]] = set()
     for c in state.combatants.values():
         if c.tactic not in _TACTICS:
-            note(f"tactic {c.tactic} (not default, guard or sentinel)", c.id)
+            note(f"tactic {c.tactic} (not default, guard, sentinel or veteran)", c.id)
+        if c.tactic == "veteran" and c.marks.get("combat_options"):
+            # declare_standing merges the file's options with the tactic's: not mirrored
+            note("a veteran with combat options from the file", c.id)
         if c.hidden:
             note("hidden", c.id)
         if c.altitude or c.marks.get("flying"):
@@ -349,9 +368,11 @@ class Ed4GroupKernel:
     def __init__(self, ruleset: Ruleset, state: FightState) -> None:
         from fracas.rules.earthdawn.actions import can_rouse
         from fracas.rules.ed4 import situation
+        from fracas.rules.ed4.options import jump_up_dn
         from fracas.rules.ed4.tactics import KARMA_GAIN, _defense, mean_step, p_hit
 
         from . import ed4_group_core as core
+        from . import ed4_group_options as vet
         from . import ed4_group_senses as senses
 
         chapter = _check_ruleset(ruleset)
@@ -385,6 +406,8 @@ class Ed4GroupKernel:
         groups: dict[tuple[str, str], int] = {}
         karma_steps = sorted({c.stats.karma_step for c in cs if c.counters.get("karma", 0) > 0})
         xsd = max(a.step for c in cs for a in c.stats.attacks)
+        if any(c.tactic == "veteran" for c in cs):
+            xsd += vet.AGGR_STEP  # Aggressive Attack raises an Attack test with Karma above every base step
         off, bits, keep, own, alias, kbase = _tables(
             edition.steps, edition.result_floor, edition.rule_of_one_min_dice, tuple(karma_steps), xsd
         )
@@ -431,6 +454,8 @@ class Ed4GroupKernel:
             row[core.NATT] = len(usable_attacks(p, refuses))
             row[core.IKEY] = core.init_key(bool(c.player), p.initiative_step, p.dexterity, rank[c.id])
             row[core.TACTIC] = _TACTICS[c.tactic]
+            row[core.JSTEP] = vet.jump_up_step(p)
+            row[core.VLEFT] = p.unconsciousness or p.death  # VeteranTactic.options' "left"
             cst[rank[c.id], core.BYRANK] = i
             usable = usable_attacks(p, refuses)
             for ai, a in enumerate(usable):
@@ -486,6 +511,7 @@ class Ed4GroupKernel:
                         while not (d + worst >= me.death):
                             d += 1
                         flee[ci, cj] = d
+        vt = vet.veteran_tables(profiles, wmax)
         har = situation.table()["harried"]
         flags = np.zeros(core.NFLAG, dtype=np.int64)
         flags[core.F_WP] = 1 if opts.get("wound-penalties", True) else 0
@@ -515,6 +541,8 @@ class Ed4GroupKernel:
         # EarthdawnProviders._knocked_down_tests (p.389), Ed4Ruleset._reserved_dn (p.375)
         flags[core.F_DOWN_TEST] = -3 if "_knocked_down_tests" in attack_steps else 0
         flags[core.F_RESV_DN] = 2 if "_reserved_dn" in _names(rs.dn_providers) else 0
+        flags[core.F_OPTS] = 1 if (cst[:, core.TACTIC] == core.T_VETERAN).any() else 0
+        flags[core.F_JUMP_DN] = jump_up_dn()
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start and of the map's blocked
@@ -529,6 +557,7 @@ class Ed4GroupKernel:
             flee,
             flags,
         )
+        self._vt = vt
         self._play = core.play
         self._core = core
 
@@ -581,6 +610,7 @@ class Ed4GroupKernel:
                 np.zeros((nc, core.NST), dtype=np.int64),
                 np.zeros((core.NWK, self._width), dtype=np.int64),
                 self._grid0.copy(),
+                self._vt,
             )
         tally = Tally(self.ids, self.sides)
         tally.runs = n

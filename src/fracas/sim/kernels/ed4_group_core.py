@@ -13,18 +13,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from fracas.sim.kernels.ed4_group_options import (
+    O_AGGR,
+    O_JUMP,
+    O_ROSTER,
+    choose_options,
+    option_defense,
+    option_step,
+)
+
 # columns of the combatant table ``cst``
 SIDE, PLAYER, GROUP, INIT, DEX, RANK, PD, MD, SD, PARM, MARM, WT, UNC, DEATH, KD = range(15)
 KARMA0, KROW, ACTIONS, MV, CHAR, ROUSE, RECT, RECSTEP, Q0, R0, FACE0, CLS, NATT, BYRANK = range(15, 29)
 IKEY = 29  # the fixed low bits of the acting-order key (init_key)
-TACTIC = 30  # T_DEFAULT, or T_GUARD (tactics.GuardTactic, chapter_tactics.SentinelTactic)
+TACTIC = 30  # T_DEFAULT, T_GUARD (tactics.GuardTactic, chapter_tactics.SentinelTactic) or T_VETERAN
 # entangling weapons and Stun (the section "Entangling weapons, Stun damage, thrown weapons" below): the
 # step of a break-free test (the better of Strength and Dexterity), the Recovery step with the Willpower step
 # added (the first Recovery test after Stun damage, p.383), the attacks that are weapons (melee, missile,
 # thrown: chapter_tactics.WEAPON_KINDS) as bits
 BFSTEP, RECSTUN, WEAPONS = 31, 32, 33
-NCOL = 34
-T_DEFAULT, T_GUARD = 0, 1
+JSTEP, VLEFT = 34, 35  # the veteran tactic (ed4_group_options): the Jump Up step, the Rating it counts to
+NCOL = 36
+T_DEFAULT, T_GUARD, T_VETERAN = 0, 1, 2
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
 A_SPELL = 8  # 1: a spell attack (one test, no one in the way counted, no stray)
@@ -41,7 +51,8 @@ F_WP, F_TAKE, F_GROUP, F_CHAPTER, F_MAXR, F_W, F_HAR_N, F_HAR_PEN, F_BLIND_PEN, 
 F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN, F_GQ0, F_GR0 = range(10, 18)
 F_DOWN_TEST, F_RESV_DN = 18, 19  # knocked down: to Action tests; a reserved action: to its DNs
 F_HAR_FUR = 20  # each further Harried effect (p.388)
-NFLAG = 21
+F_OPTS, F_JUMP_DN = 21, 22  # someone declares combat options (ed4_group_options); Jump Up DN
+NFLAG = 23
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
@@ -55,7 +66,8 @@ S_RESV, S_PASS, S_REACT = 12, 13, 14
 # after Stun damage used; S_LIE the attack whose weapon lies where it was thrown + 1, at S_LYQ, S_LYR;
 # S_MOVED the hexes moved this turn before the tactic's own choice (to fetch a thrown weapon)
 S_STUN, S_HARR, S_ENT, S_ENTA, S_ENTDN, S_GONE, S_BONUS, S_LIE, S_LYQ, S_LYR, S_MOVED = range(15, 26)
-NST = 26
+S_OPT, S_NOMOVE, S_CTEST, S_ACTED = 26, 27, 28, 29  # the veteran's options (ed4_group_options)
+NST = 30
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -803,6 +815,7 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
     # test (_knocked_down_tests); +2 to the DN of a reserved action (Ed4Ruleset._reserved_dn, p.375)
     step += st[me, S_DOWN] * flags[F_DOWN_TEST]
     dn_mod = st[me, S_REACT] * flags[F_RESV_DN]
+    blind = False
     if st[t, S_DOWN]:
         dn_mod += flags[F_DOWN_DEF]
     if flags[F_CHAPTER]:
@@ -815,8 +828,12 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
             k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
             if not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t):
                 dn_mod += flags[F_BLIND_PEN]
+                blind = True
         if att[me, a, A_CLOSE] == 0 and att[me, a, A_SPELL] == 0:  # chapter._p_into_close: not spells
             dn_mod += _intervening(me, t, st, n, wk[W_INTER])
+    if flags[F_OPTS]:  # the declared combat options in force (p.382-384)
+        step += option_step(st[me, S_OPT], st[me, S_DOWN], att[me, a, A_CLOSE])
+        dn_mod += option_defense(st[t, S_OPT], st[t, S_DOWN], blind)
     against = att[me, a, A_AGAINST]
     defense = cst[t, PD] if against == 0 else cst[t, MD] if against == 1 else cst[t, SD]
     dn = defense + dn_mod
@@ -897,11 +914,15 @@ def _attack(
             dstep -= st[me, S_WND]
         if against == 0:
             dstep += 2 * extra
+        if flags[F_OPTS]:
+            dstep += option_step(st[me, S_OPT], st[me, S_DOWN], close)
         # fmt: off
         changed |= _hurt(me, t, a, dstep, max_step, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
                          dealt, taken, grid, cnt_t)
         # fmt: on
     victim = -1
+    if close:
+        st[me, S_CTEST] += tests  # Aggressive Attack's Strain (_vet_turn)
     if chapter and not close and not spell and stray_total >= 0:
         # fmt: off
         hit, victim = _stray(me, t, a, stray_total, rnd, s, st, cst, att, flags, off, shift, keep, own, alias,
@@ -939,6 +960,8 @@ def _stray(
                 dstep = att[me, a, A_DAMAGE] + 2 * extra
                 if flags[F_WP]:
                     dstep -= st[me, S_WND]
+                if flags[F_OPTS]:
+                    dstep += option_step(st[me, S_OPT], st[me, S_DOWN], False)
                 # fmt: off
                 changed = _hurt(me, v, a, dstep, flags[F_MAXSTEP], rnd, s, st, cst, att, flags, off, shift,
                                 keep, own, alias, dealt, taken, grid, -1)
@@ -1270,8 +1293,9 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
-    mv = cst[me, MV] - st[me, S_MOVED]  # the Movement left (a thrower who went for his weapon moved)
-    run = 2 * cst[me, MV] - st[me, S_MOVED]
+    full = 0 if st[me, S_NOMOVE] else cst[me, MV]  # no movement after Jump Up (hooks.movement_hexes)
+    mv = full - st[me, S_MOVED]  # the Movement left (a thrower who went for his weapon moved)
+    run = 2 * full - st[me, S_MOVED]
     my_dmg = st[me, S_DMG]
     # The usual turn, from the occupancy grid: standing, no enemy's hit could make it run (its damage is
     # below every fleeing threshold of its class), an active enemy next to it. The nearest enemy is then
@@ -1622,7 +1646,7 @@ def _turn(
         for c in range(n):
             if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
                 continue
-            reach = 2 * (flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
+            reach = 2 * (0 if st[c, S_NOMOVE] else flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
             if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
                 return -2
         st[me, S_STATUS] = FLED
@@ -1659,6 +1683,187 @@ def _turn(
     return -2
 
 
+# ----- the veteran tactic on foot (chapter_tactics.VeteranTactic; the options: ed4_group_options) ---------
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_strain(c, amount, rnd, st, cst, dealt, taken, grid, flags):  # noqa: ANN001, ANN202
+    """combat.strain_events: ``amount`` Strain on ``c`` (damage through no armor, no Wound; it counts as
+    damage he dealt and took); dead at the Death Rating, unconscious (and knocked down) at the
+    Unconsciousness Rating if active. True if his status changed."""
+    if amount <= 0:
+        return False
+    dealt[c] += amount
+    taken[c] += amount
+    st[c, S_DMG] += amount
+    if st[c, S_DMG] - st[c, S_STUN] >= cst[c, DEATH]:  # damage, not Stun, kills (p.383)
+        if st[c, S_STATUS] == DEAD:
+            return False
+        st[c, S_STATUS] = DEAD
+        _grid_set(c, 0, st, grid, flags)
+        return True
+    if st[c, S_STATUS] == ACTIVE and st[c, S_DMG] >= cst[c, UNC]:
+        st[c, S_STATUS] = UNCONSCIOUS
+        st[c, S_UNC] = rnd + 10
+        st[c, S_DOWN] = 1
+        _regrid(c, st, cst, grid, flags)
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_roster(st, cst):  # noqa: ANN001, ANN202
+    """round._start_round's roster of declarers, taken before the round's Recovery tests (someone they wake
+    declares next round): the active veterans; every combatant's options of the last round cleared."""
+    for me in range(cst.shape[0]):
+        st[me, S_OPT] = O_ROSTER if cst[me, TACTIC] == T_VETERAN and st[me, S_STATUS] == ACTIVE else 0
+        st[me, S_NOMOVE] = 0
+        st[me, S_CTEST] = 0
+        st[me, S_ACTED] = 0
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_declare(st, cst, vt, flee_thr):  # noqa: ANN001, ANN202
+    """The round's declarations after its Recovery tests, by the roster (:func:`_vet_options`)."""
+    n = cst.shape[0]
+    for me in range(n):
+        if st[me, S_OPT] == O_ROSTER:
+            st[me, S_OPT] = _vet_options(me, st, cst, vt, flee_thr, n)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_options(me, st, cst, vt, flee_thr, n):  # noqa: ANN001, ANN202
+    """VeteranTactic.options for ``me`` on foot (ed4_group_options.choose_options): the enemies next to
+    him (tactics._enemies within 1 hex), whether one's average hit could kill him (flee_thr, in_danger),
+    their threat (``vt[c, ncls, 0, 0]``), the nearest enemy (tactics._nearest: distance, most hurt, id) and
+    the gain of Aggressive Attack on it (``vt``)."""
+    side = cst[me, SIDE]
+    cls = cst[me, CLS]
+    ncls = vt.shape[0]
+    mq = st[me, S_Q]
+    mr = st[me, S_R]
+    my_dmg = st[me, S_DMG]
+    near = 0
+    danger = False
+    threat = 0.0
+    best = np.int64(1) << 62
+    for c in range(n):
+        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+            continue
+        d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
+        if d <= 1:
+            near += 1
+            danger |= my_dmg >= flee_thr[cls, cst[c, CLS]]
+            threat += vt[cst[c, CLS], ncls, 0, 0]
+        key = (d << 40) | (((1 << 20) - 1 - min(st[c, S_DMG], (1 << 20) - 1)) << 20) | cst[c, RANK]
+        best = min(best, key)
+    dist = -1
+    gain = 0.0
+    if best < np.int64(1) << 62:
+        tgt = cst[best & ((1 << 20) - 1), BYRANK]
+        dist = best >> 40
+        wmax = vt.shape[2] - 1
+        w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
+        gain = vt[cls, cst[tgt, CLS], w, 1 if st[tgt, S_DOWN] else 0]
+    left = cst[me, VLEFT] - my_dmg
+    return choose_options(left, st[me, S_DOWN] != 0, near, danger, threat, gain, dist)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_jump_up(me, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid):  # noqa: ANN001, ANN202, PLR0913
+    """declaring._r_jump_up (p.384): 2 Strain, then a Dexterity test less the armor's Initiative penalty
+    (``cst[JSTEP]``), Wounds and Harried; standing, no more movement this round
+    (hooks.movement_hexes). True if a status changed."""
+    changed = _vet_strain(me, 2, rnd, st, cst, dealt, taken, grid, flags)
+    if st[me, S_STATUS] != ACTIVE:
+        return changed
+    step = cst[me, JSTEP]
+    if flags[F_WP]:
+        step -= st[me, S_WND]
+    if flags[F_CHAPTER]:
+        # providers._p_harried_tests: Jump Up is an Action test (numbers, Stun, entangled)
+        cnt, _o, _f = _close_foes_at(me, -1, cst, st, cst.shape[0], False, grid, flags)
+        step += _harried_pen(_harried_n(me, cnt, True, st, flags), flags)
+    if step < 1:
+        step = 1
+    o = _draw(s, min(step, flags[F_MAXSTEP]), off, shift, keep, own, alias)
+    if not (o & 1) and (o >> 1) >= flags[F_JUMP_DN]:
+        st[me, S_DOWN] = 0
+        st[me, S_NOMOVE] = 1
+        _regrid(me, st, cst, grid, flags)
+    return changed
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_turn(
+    me,
+    rnd,
+    s,
+    st,
+    cst,
+    att,
+    pref,
+    kuse,
+    flee_thr,
+    flags,
+    off,
+    shift,
+    keep,
+    own,
+    alias,
+    wk,
+    dealt,
+    taken,
+    grid,
+):  # noqa: ANN001, ANN202, PLR0913
+    """The veteran's turn (ChapterAware.choose, VeteranTactic.act): Jump Up when declared and knocked down,
+    then the default tactic's turn (:func:`_turn`), then Aggressive Attack's Strain (declaring._after_action,
+    strain.attack_tests_strain: 1 per close combat Attack test, else 1 at the end of a turn without one).
+    Returns the fight's end as _turn does (-2: it goes on)."""
+    n = cst.shape[0]
+    jump = st[me, S_OPT] & O_JUMP and st[me, S_DOWN]
+    if jump and _vet_jump_up(me, rnd, s, st, cst, flags, off, shift, keep, own, alias, dealt, taken, grid):
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    before = st[me, S_CTEST]
+    # fmt: off
+    winner = _turn(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own, alias, wk,
+                   dealt, taken, grid)
+    # fmt: on
+    # his turn ended (TurnEnded: state.acted), unless a reserved action knocked him out before he acted
+    st[me, S_ACTED] = st[me, S_STATUS] == ACTIVE or st[me, S_STATUS] == FLED
+    if st[me, S_OPT] & O_AGGR:
+        tests = st[me, S_CTEST] - before
+        changed = False
+        if tests > 0:
+            if st[me, S_STATUS] != DEAD:
+                changed = _vet_strain(me, tests, rnd, st, cst, dealt, taken, grid, flags)
+        elif st[me, S_CTEST] == 0 and st[me, S_STATUS] == ACTIVE:
+            changed = _vet_strain(me, 1, rnd, st, cst, dealt, taken, grid, flags)
+        if changed:
+            return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    return winner
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def _vet_round_end(rnd, st, cst, flags, dealt, taken, grid, wk):  # noqa: ANN001, ANN202
+    """strain.strain_owed: Aggressive Attack's 1 Strain at the end of the round for who declared it, had no
+    turn and made no close combat Attack test, unless dead or fled. Returns the fight's end (-2: on)."""
+    n = cst.shape[0]
+    changed = False
+    for c in range(n):
+        if (
+            st[c, S_OPT] & O_AGGR
+            and not st[c, S_ACTED]
+            and st[c, S_CTEST] == 0
+            and st[c, S_STATUS] != DEAD
+            and st[c, S_STATUS] != FLED
+        ):
+            changed |= _vet_strain(c, 1, rnd, st, cst, dealt, taken, grid, flags)
+    if changed:
+        return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
+    return -2
+
+
 @njit(cache=True, _nrt=False)
 def play(
     nfights,
@@ -1684,6 +1889,7 @@ def play(
     st,
     wk,
     grid,
+    vt,
 ):  # noqa: ANN001, ANN201, PLR0913
     """Plays ``nfights`` fights and adds their outcomes to the tallies (``wins``: per side, then draws, then
     fights nobody survived; ``losses[side, 0, k]`` / ``losses[side, 1, k]``: fights that side ended with
@@ -1711,6 +1917,8 @@ def play(
             st[i, S_REACT] = 0
             for col in range(S_STUN, S_MOVED + 1):
                 st[i, col] = 0
+            st[i, S_OPT] = 0
+            st[i, S_NOMOVE] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
@@ -1718,6 +1926,8 @@ def play(
             rnd += 1
             for c in range(n):  # Harried by Stun damage lasts the round it was dealt (p.383)
                 st[c, S_HARR] = 0
+            if flags[F_OPTS]:
+                _vet_roster(st, cst)
             # a Recovery test one minute (10 rounds) after falling unconscious (round._start_round, p.380)
             for c in range(n):
                 if rnd >= st[c, S_UNC] and st[c, S_STATUS] == UNCONSCIOUS and not st[c, S_TRIED]:
@@ -1726,6 +1936,8 @@ def play(
                         _recover(c, s, st, cst, off, shift, keep, own, alias)
                     # Ed4CoreRuleset._start_round (p.380): still unconscious, another hour: no revival
                     st[c, S_FAILED] = st[c, S_STATUS] == UNCONSCIOUS
+            if flags[F_OPTS]:
+                _vet_declare(st, cst, vt, flee_thr)
             m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
             if wk[W_RES, 0]:  # reserved actions end with the round (round._end_round)
                 _clear_reserved(st, wk)
@@ -1733,29 +1945,18 @@ def play(
                 me = wk[W_ORDER, oi]
                 if st[me, S_STATUS] != ACTIVE:
                     continue
-                winner = _turn(
-                    me,
-                    rnd,
-                    s,
-                    st,
-                    cst,
-                    att,
-                    pref,
-                    kuse,
-                    flee_thr,
-                    flags,
-                    off,
-                    shift,
-                    keep,
-                    own,
-                    alias,
-                    wk,
-                    dealt,
-                    taken,
-                    grid,
-                )
+                # fmt: off
+                if cst[me, TACTIC] == T_VETERAN:  # the veteran tactic: combat options round the turn
+                    winner = _vet_turn(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift,
+                                       keep, own, alias, wk, dealt, taken, grid)
+                else:
+                    winner = _turn(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep,
+                                   own, alias, wk, dealt, taken, grid)
+                # fmt: on
                 if winner != -2:
                     break
+            if winner == -2 and flags[F_OPTS]:
+                winner = _vet_round_end(rnd, st, cst, flags, dealt, taken, grid, wk)
             if winner != -2 or rnd >= max_rounds:
                 break
         rounds_hist[rnd] += 1
