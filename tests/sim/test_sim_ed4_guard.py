@@ -14,6 +14,7 @@ frequency within the 99.9% two-proportion test (test_sim_ed4_group's helpers).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ from test_sim_ed4_group import _kernel_state, _outcomes, _same  # noqa: E402
 
 from fracas.sim.kernels import find_kernel  # noqa: E402
 from fracas.sim.kernels.ed4_group import Ed4GroupKernel  # noqa: E402
-from fracas.sim.runner import engine_runs, run_seeds, scenario_from_data  # noqa: E402
+from fracas.sim.runner import engine_runs, load_scenario, run_seeds, scenario_from_data  # noqa: E402
 
 ENGINE_RUNS = int(os.environ.get("FRACAS_SIM_ENGINE_RUNS", 600))
 KERNEL_RUNS = 100_000
@@ -57,12 +58,50 @@ def guards(max_rounds: int = 30) -> dict:
     }
 
 
+def throwers(max_rounds: int = 30) -> dict:
+    """Herekar guards Kira (short sword and dagger) and Tomas (a dagger only: thrown, it is fetched, p.392)
+    against three ghouls: throws, scatters, pick-ups, runs to the weapon, attacks after moving to it."""
+    return {
+        "version": 1,
+        "ruleset": "ed4",
+        "name": "throwers",
+        "max_rounds": max_rounds,
+        "sides": [
+            {
+                "name": "Heroes",
+                "combatants": [
+                    {"template": "herekar", "player": True, "tactic": "guard", "at": [0, 0]},
+                    {"template": "kira", "player": True, "at": [1, -1]},
+                    {"template": "tomas", "player": True, "at": [-2, 1]},
+                ],
+            },
+            {
+                "name": "Ghouls",
+                "combatants": [{"template": "ghoul", "count": 3, "at": [[7, -3], [7, -2], [8, -1]]}],
+            },
+        ],
+    }
+
+
 def _state(k: Ed4GroupKernel, state) -> np.ndarray:  # noqa: ANN001
-    """The kernel's state of an engine state, with the reserved actions and the triggers let pass."""
+    """The kernel's state of an engine state, with the reserved actions, the triggers let pass, the thrown
+    weapons and the hexes moved this round."""
     from fracas.sim.kernels import ed4_group_core as core
 
     st = _kernel_state(k, state)
     index = {cid: i for i, cid in enumerate(k.ids)}
+    for i, cid in enumerate(k.ids):
+        c = state.combatants[cid]
+        names = [a.name for a in c.stats.attacks]
+        lying = c.marks.get("thrown_to") or {}
+        if lying:
+            ((weapon, at),) = lying.items()
+            st[i, core.S_LIE] = 1 + next(j for j, a in enumerate(c.stats.attacks) if a.kind == "thrown")
+            st[i, core.S_LYQ], st[i, core.S_LYR] = at
+        for name in c.marks.get("thrown_away") or ():
+            st[i, core.S_GONE] |= 1 << names.index(name)
+        moved = c.marks.get("moved")
+        st[i, core.S_MOVED] = moved[1] if moved is not None and moved[0] == state.round else 0
     for q, rid in enumerate(state.extra.get("reserved") or {}):
         st[index[rid], core.S_RESV] = q + 1
     for i, cid in enumerate(k.ids):
@@ -82,19 +121,25 @@ def _grid(k: Ed4GroupKernel, st: np.ndarray) -> np.ndarray:
     return grid
 
 
-def test_guard_decisions_match_the_engine() -> None:  # noqa: C901, PLR0915
+@pytest.mark.parametrize("case", ["guards", "throwers"])
+def test_decisions_match_the_engine(case: str) -> None:  # noqa: C901, PLR0912, PLR0915
     from fracas.dice.source import RandomDice
     from fracas.engine.events import ExtraSet, Rolled
     from fracas.engine.play import Fight
     from fracas.sim.kernels import ed4_group_core as core
 
-    sc = scenario_from_data(guards())
+    sc = scenario_from_data(guards() if case == "guards" else throwers())
     k = Ed4GroupKernel(sc.ruleset, sc.state)
+    from fracas.rules.ed4.ruleset import Ed4Ruleset
+    from fracas.sim.kernels.ed4_group import usable_attacks
+
+    chapter = isinstance(sc.ruleset, Ed4Ruleset)  # the attacks the kernel lists (charging ones left out)
     index = {cid: i for i, cid in enumerate(k.ids)}
     controllers = sc.ruleset.tactics()
     wk = np.zeros((core.NWK, k._width), dtype=np.int64)
-    seen = {"guard": 0, "reserve": 0, "react": 0, "pass": 0, "trigger": 0, "numbers": 0}
-    for seed in range(30):
+    seen = dict.fromkeys(("guard", "reserve", "react", "pass", "trigger", "numbers", "default"), 0)
+    seen.update(dict.fromkeys(("pick-up", "move", "run", "none", "lands"), 0))
+    for seed in range(40):
         fight = Fight(sc.ruleset, sc.state.clone(), RandomDice(seed), None, [], controllers, seed)
         fight.start()
         for _ in range(100_000):
@@ -115,6 +160,7 @@ def test_guard_decisions_match_the_engine() -> None:  # noqa: C901, PLR0915
             if decision.kind == "react":
                 x = index[state.extra["interrupt"]["actor"]]
                 mv = k._flags[core.F_DOWN_MV] if st[me, core.S_DOWN] else k._cst[me, core.MV]
+                mv = max(0, mv - st[me, core.S_MOVED])
                 # fmt: off
                 a = core._plan(me, x, mv, st, k._cst, k._att, k._pref, k._flags, len(k.ids), wk[core.W_PATH],
                                grid, wk[core.W_SEEN], wk[core.W_QUEUE])
@@ -123,22 +169,67 @@ def test_guard_decisions_match_the_engine() -> None:  # noqa: C901, PLR0915
                 seen["pass" if a < 0 else "react"] += 1
                 if a >= 0:
                     core._attack_choice(me, x, a, st, k._cst, k._kuse, k._flags, wk[core.W_DEC])
-            elif k._cst[me, core.TACTIC] == core.T_GUARD:
-                act, t = core._guard_decide(me, st, k._cst, k._att, k._pref, k._kuse, k._flags, wk, grid)
-                want = {"stand-up": core.ACT_STAND, "attack": core.ACT_ATTACK, "reserve": core.ACT_RESERVE}
-                assert act == want.get(cmd.action, core.ACT_END), where
-                seen["guard"] += 1
-                seen["reserve"] += act == core.ACT_RESERVE
-                if cmd.action == "attack":
-                    assert t == index[cmd.target], where
+            else:
+                weapons_left = k._cst[me, core.WEAPONS] & ~st[me, core.S_GONE]
+                if st[me, core.S_LIE] and not weapons_left and not st[me, core.S_DOWN]:
+                    # the thrower goes for its weapon (chapter_tactics.fetch_thrown)
+                    before = st[me].copy()
+                    ran = core._fetch(me, st, k._cst, k._att, k._flags, wk, grid)
+                    if cmd.action == "run":
+                        assert ran and (int(wk[core.W_PATH, 1]), int(wk[core.W_PATH, 2])) == path[-1], where
+                    elif cmd.action == "move":
+                        assert not ran and st[me, core.S_MOVED] == before[core.S_MOVED] + len(path), where
+                        assert (st[me, core.S_Q], st[me, core.S_R]) == path[-1] and not st[me, core.S_LIE], (
+                            where
+                        )
+                    elif cmd.action == "pick-up":
+                        assert not ran and st[me, core.S_MOVED] == before[core.S_MOVED], where
+                        assert not st[me, core.S_LIE] and not st[me, core.S_GONE], where
+                    else:
+                        assert not ran and st[me, core.S_LIE] and st[me, core.S_Q] == before[core.S_Q], where
+                    seen[cmd.action if cmd.action in ("run", "move", "pick-up") else "none"] += 1
+                    if cmd.action in ("run", "move", "pick-up"):
+                        fight.submit(cmd)
+                        continue
+                if k._cst[me, core.TACTIC] == core.T_DEFAULT:
+                    act, t = core._decide(
+                        me, st, k._cst, k._att, k._pref, k._kuse, k._flee, k._flags, wk, grid
+                    )
+                    want = {"stand-up": core.ACT_STAND, "revive": core.ACT_REVIVE, "attack": core.ACT_ATTACK}
+                    want["run"] = core.ACT_FLEE if cmd.args.get("flee") else core.ACT_RUN
+                    assert act == want.get(cmd.action, core.ACT_END), where
+                    end = (int(wk[core.W_PATH, 1]), int(wk[core.W_PATH, 2])) if wk[core.W_PATH, 0] else None
+                    assert end == (path[-1] if path else None), where
+                    if cmd.action in ("revive", "attack"):
+                        assert t == index[cmd.target], where
+                    seen["default"] += 1
+                else:
+                    act, t = core._guard_decide(me, st, k._cst, k._att, k._pref, k._kuse, k._flags, wk, grid)
+                    want = {
+                        "stand-up": core.ACT_STAND,
+                        "attack": core.ACT_ATTACK,
+                        "reserve": core.ACT_RESERVE,
+                    }
+                    assert act == want.get(cmd.action, core.ACT_END), where
+                    seen["guard"] += 1
+                    seen["reserve"] += act == core.ACT_RESERVE
+                    if cmd.action == "attack":
+                        assert t == index[cmd.target], where
             if cmd.action == "attack":
                 end = (int(wk[core.W_PATH, 1]), int(wk[core.W_PATH, 2])) if wk[core.W_PATH, 0] else None
-                if decision.kind == "react" or k._cst[me, core.TACTIC] == core.T_GUARD:
-                    names = [a.name for a in state.combatants[cmd.actor].stats.attacks]
-                    assert wk[core.W_DEC, 0] == names.index(cmd.args["attack"]), where
-                    assert bool(wk[core.W_DEC, 1]) == bool(cmd.args.get("karma")), where
-                    assert end == (path[-1] if path else None), where
+                names = [a.name for a in usable_attacks(state.combatants[cmd.actor].stats, chapter)]
+                assert wk[core.W_DEC, 0] == names.index(cmd.args["attack"]), where
+                assert bool(wk[core.W_DEC, 1]) == bool(cmd.args.get("karma")), where
+                assert end == (path[-1] if path else None), where
             events = fight.submit(cmd)
+            thrown = (fight.state.combatants[cmd.actor].marks.get("thrown_to") or {}).values()
+            kinds = {a.name: a.kind for a in state.combatants[cmd.actor].stats.attacks}
+            if cmd.action == "attack" and kinds[cmd.args["attack"]] == "thrown":
+                # where the weapon lies: the target's hex after a hit (else where it struck or scattered)
+                rolled = [e for e in events if isinstance(e, Rolled) and e.test.endswith("Attack")]
+                if rolled and rolled[-1].success:  # (no test: a reserved action interrupted it)
+                    assert list(thrown) == [list(fight.state.combatants[cmd.target].pos)], where
+                    seen["lands"] += 1
             if cmd.action == "attack" and decision.kind == "act":
                 by = next(
                     (e.value["by"] for e in events if isinstance(e, ExtraSet) and e.key == "interrupt"), None
@@ -160,11 +251,20 @@ def test_guard_decisions_match_the_engine() -> None:  # noqa: C901, PLR0915
                 rolled = next(e for e in events if isinstance(e, Rolled) and e.test.endswith("Attack"))
                 assert (step, dn) == (rolled.step, rolled.dn), where
                 seen["numbers"] += 1
-    assert seen["guard"] > 200 and seen["reserve"] > 40, seen
-    assert seen["react"] > 20 and seen["pass"] > 5 and seen["trigger"] > 20, seen
+    if case == "guards":
+        assert seen["guard"] > 200 and seen["reserve"] > 40, seen
+        assert seen["react"] > 20 and seen["pass"] > 5 and seen["trigger"] > 20, seen
+    else:
+        assert seen["pick-up"] > 10 and seen["move"] > 1 and seen["run"] > 10 and seen["lands"] > 0, seen
 
 
-CASES = {"guards (guard, sentinel with a crossbow)": lambda: scenario_from_data(guards())}
+CASES = {
+    "guards (guard, sentinel with a crossbow)": lambda: scenario_from_data(guards()),
+    "throwers (a guard, daggers thrown, scattered, fetched)": lambda: scenario_from_data(throwers()),
+    "examples/ed4/herekar-guards-tairin.yaml (guard, Earth Darts, a dagger)": lambda: load_scenario(
+        str(Path(__file__).resolve().parents[2] / "examples" / "ed4" / "herekar-guards-tairin.yaml")
+    ),
+}
 
 
 @pytest.mark.timeout(0 if ENGINE_RUNS > 600 else 900)

@@ -1339,7 +1339,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
         tk_d = best_key >> 40
     if st[me, S_DOWN]:
         # stand up (the whole Standard action, p.389), then move toward the nearest enemy
-        if tgt >= 0 and tk_d > 1:
+        if tgt >= 0 and tk_d > 1 and st[me, S_MOVED] == 0:  # moved this turn: no walk (Ed4Tactic.act)
             _path_towards(me, st[tgt, S_Q], st[tgt, S_R], cst[me, MV], st, n, path, grid, flags, seen, queue)
         return ACT_STAND, tgt
     if tgt < 0:
@@ -1575,6 +1575,15 @@ def _choose(
             return ACT_OVER, end
         if st[me, S_STATUS] != ACTIVE:
             return ACT_END, -1
+        # the attacker decides again through ChapterAware.choose: chapter_act first, as at the turn's start
+        # (_turn): entangled by the reserved strike, he breaks free; a thrower goes for his weapon
+        if flags[F_CHAPTER]:
+            if st[me, S_ENT]:
+                _break_free(me, s, st, cst, att, flags, off, shift, keep, own, alias, grid)
+                return ACT_END, -1
+            fetch = st[me, S_LIE] and not st[me, S_DOWN] and (cst[me, WEAPONS] & ~st[me, S_GONE]) == 0
+            if fetch and _fetch(me, st, cst, att, flags, wk, grid):
+                return ACT_END, -1
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
