@@ -458,3 +458,22 @@ def test_a_mount_hemmed_in_by_blocked_hexes_makes_a_long_weapon_unwieldy_p397() 
     assert [(m.value, m.rule) for m in providers._p_long_weapon(ctx)] == [(-2, mounted.LONG_WEAPONS)]
     state.extra["map"] = {"blocked": [list(h) for h in neighbours((0, 0))[1:]]}
     assert list(providers._p_long_weapon(ctx)) == []
+
+
+def test_a_thrown_rider_lands_where_the_command_left_a_hex_free_p395() -> None:
+    """A rider thrown in the command that knocked his mount down lands on a free hex as that command left
+    them: not on the hex his attacker just stepped into next to the mount (he "could have stepped" there
+    only before), and the hex the attacker left is free again."""
+    from fracas.rules.earthdawn.combat import Scratch
+
+    state = davon()  # the horse and Davon on [0, 0]; [1, 0] is the first hex next to them
+    state.combatants["far"].pos = (1, -1)
+    sc = Scratch(state)
+    sc.emit(ev.Moved("near", ((1, 0),), "move", 3, None, "test"))
+    falling.unseat(RULESET, state, sc, RandomDice(1), "davon", 0)
+    assert [e.path for e in of(sc.events, ev.Moved) if e.actor == "davon"] == [((0, -1),)]
+    state.combatants["far"].pos = (1, 0)  # Far steps away from the horse: his hex is free again
+    sc = Scratch(state)
+    sc.emit(ev.Moved("far", ((8, 1),), "move", 0, None, "test"))
+    falling.unseat(RULESET, state, sc, RandomDice(1), "davon", 0)
+    assert [e.path for e in of(sc.events, ev.Moved) if e.actor == "davon"] == [((1, 0),)]

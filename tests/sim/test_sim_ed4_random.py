@@ -2,12 +2,12 @@
 
 random_encounter(seed) builds an encounter from the bundled ED4 templates (characters and creatures,
 src/fracas/rules/ed4/data/) with equipment drawn from the bundled weapons, armor and shields, two or three
-sides of one to three combatants (a duel of neighbours now and then), random facings, the three Initiative
-and wound options drawn on or off, on a map with blocked hexes or none (random_map), a third of the
-combatants under the ``veteran`` tactic (random_tactics), under the whole combat chapter or the core rules
-alone. Only encounters a
+sides of one to three combatants (a duel of neighbours now and then; now and then a creature riding a war
+horse), random facings, the three Initiative and wound options drawn on or off, on a map with blocked hexes
+or none (random_map), a third of the combatants under the ``veteran`` tactic (random_tactics), under the
+whole combat chapter or the core rules alone. Only encounters a
 kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
-others use mounted charges, Attacking to Stun under the core rules, ...). The seeds are fixed, so the test
+others use charging riders, Attacking to Stun under the core rules, ...). The seeds are fixed, so the test
 is deterministic.
 
 Statistics (test_random_encounters_agree_with_engine): the kernel's 20,000 fights and the engine's 800
@@ -106,12 +106,14 @@ def random_encounter(seed: int) -> dict:
             for c in range(1 if duel else rnd.randint(1, 3))
         ]
         sides.append({"name": f"Side {s}", "combatants": combatants})
+    if not duel:  # a duel of neighbours stays one (the duel kernel takes no riders)
+        _riders(random.Random(f"riders {seed}"), sides)
     options = {o: rnd.random() < 0.5 for o in ("group-initiative", "wound-penalties", "take-the-initiative")}
     data = {
         "version": 1, "ruleset": "ed4", "name": f"random ED4 encounter {seed}",
         "max_rounds": rnd.randint(4, 15), "options": options, "sides": sides,
     }  # fmt: skip
-    data["map"] = random_map(rnd, {tuple(c["at"]) for side in sides for c in side["combatants"]})
+    data["map"] = random_map(rnd, {tuple(c["at"]) for side in sides for c in side["combatants"] if "at" in c})
     random_tactics(seed, sides)
     return data
 
@@ -125,7 +127,8 @@ def random_tactics(seed: int, sides: list[dict]) -> None:
     rnd = random.Random(seed * 31 + 7)
     for side in sides:
         for c in side["combatants"]:
-            if rnd.random() < 1 / 3:
+            # a ridden horse keeps the mount tactic, a rider the default one (a veteran rider charges)
+            if rnd.random() < 1 / 3 and "tactic" not in c and "rides" not in c.get("options", {}):
                 c["tactic"] = "veteran"
 
 
@@ -137,6 +140,24 @@ def random_map(rnd: random.Random, taken: set[tuple[int, int]]) -> dict:
         cells = [(q, r) for q in range(-6, 9) for r in range(-4, 7) if (q, r) not in taken]
         mp["blocked"] = [list(h) for h in rnd.sample(cells, rnd.randint(1, 8))]
     return mp
+
+
+def _riders(rnd: random.Random, sides: list[dict]) -> None:
+    """One side in four has one of its creatures (not a horse) ride a war horse of its own, trained or
+    combat-trained, under the ``mount`` tactic, on the creature's hex (ED4 p.394-398). A stream of its
+    own, so the rest of the encounter is what it was without riders."""
+    for side in sides:
+        riders = [
+            c for c in side["combatants"] if c["template"] in CREATURES and "horse" not in c["template"]
+        ]
+        if not riders or rnd.random() >= 0.25:
+            continue
+        c = rnd.choice(riders)
+        horse = {"id": f"{c['id']}-horse", "template": "war-horse", "tactic": "mount", "at": c.pop("at")}
+        horse["options"] = {"training": rnd.choice(("trained", "combat"))}
+        horse["facing"] = c.get("facing", 0)
+        c["options"] = {"rides": horse["id"]}
+        side["combatants"].append(horse)
 
 
 def random_scenario(seed: int) -> Scenario:

@@ -26,6 +26,14 @@ alone) and the ``default`` tactic (``fracas.rules.ed4.tactics.Ed4Tactic``):
   (:mod:`fracas.sim.kernels.ed4_group_entangle`);
 - the fight ends as soon as at most one side has anyone active; a draw at the round limit.
 
+Riders and mounts (p.394-398; ed4_group_core's last section, the checks in ed4_group_mounted): a rider
+on his mount's hex moves at its Movement and takes it along, a run uses its Standard action; a trained
+mount with its rider acts right after him on his Initiative; a ridden mount under the ``mount`` tactic
+kicks an adjacent enemy (chapter_tactics.MountTactic), unridden it fights as ``default``; rider and
+mount count once among close combat foes and the rider is not in the way of shots; a ridden mount knocked
+down throws its rider, a rider knocked down falls off (onto the first free hex round him, knocked down,
+Step 5 damage).
+
 A charging attack (``Charge (mounted)`` of the ork scorcher) is never made on foot under the chapter
 (features.attack.validate_attack refuses it: only a mounted rider's ``charge`` makes it, p.396), so the
 kernel leaves it out of the attacks the tactic weighs; the core rules alone take it as any attack.
@@ -36,11 +44,12 @@ them as round a taken hex.
 The ``veteran`` tactic on foot (whole chapter): its combat options, Jump Up and their Strain
 (:mod:`fracas.sim.kernels.ed4_group_options`).
 
-Anything else makes the builder refuse the encounter with the reason (:func:`build`): a rider's charging
-attacks, other tactics, other declared combat options (and any with a veteran), what ed4_group_entangle
-names, hidden, flying (a flying veteran too) or mounted combatants, darkness, cover, impaired hexes, optional
-rules it does not know, and modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks
-kernel and engine against each other, outcome by outcome.
+Anything else makes the builder refuse the encounter with the reason (:func:`build`): a charging rider
+(the ``veteran``'s), other tactics, other declared combat options (and any with a veteran), what
+ed4_group_entangle names, hidden, flying (a flying veteran too) combatants, riders the kernel does not
+model (ed4_group_mounted.obstacles), darkness, cover, impaired hexes, optional rules it does not know, and
+modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against
+each other, outcome by outcome.
 """
 
 from __future__ import annotations
@@ -97,7 +106,8 @@ _CHAPTER_ONLY = {"_p_harried_tests", "_p_harried_defense", "_p_blindsided", "_p_
 _ATTACK_RESOLVERS = {"EarthdawnAttack._r_attack", "wrap_action.<locals>.resolve"}
 _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
-_TACTICS = {"default": 0, "guard": 1, "sentinel": 1, "veteran": 2}  # ed4_group_core.T_DEFAULT, ...
+# ed4_group_core.T_DEFAULT, ...; ``mount`` is the default tactic's but for a ridden mount (MTAC)
+_TACTICS = {"default": 0, "guard": 1, "sentinel": 1, "veteran": 2, "mount": 0}
 _MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
 _TERRAIN = ("blocked",)  # the map's features the kernel models (ed4_group_senses)
 MAX_N = 1000
@@ -159,11 +169,13 @@ def _check_tactics(ruleset: Any, used: set[str]) -> None:
     """Refuses a ``guard`` or ``sentinel`` tactic that is not the one the kernel mirrors
     (tactics.GuardTactic; chapter_tactics.SentinelTactic is it under another name; ed4_group_core._choose)."""
     from fracas.rules.ed4.tactics import Ed4Tactic, GuardTactic
+    from fracas.sim.kernels.ed4_group_mounted import check_tactic
 
+    check_tactic(ruleset, used)  # ``mount``
     tactics = ruleset.tactics()
     if "veteran" in used:
         _check_veteran(ruleset)
-    for name in sorted(used - {"default", "veteran"}):
+    for name in sorted(used - {"default", "veteran", "mount"}):
         t = tactics.get(name)
         if type(t).__name__ == "ChapterAware":  # nothing to add without options, grappling, thrown weapons
             t = getattr(t, "inner", None)
@@ -211,10 +223,15 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
     def note(what: str, who: str) -> None:
         found.setdefault(what, []).append(who)
 
+    from fracas.sim.kernels.ed4_group_mounted import obstacles as riding_obstacles
+
+    for feature, cid in riding_obstacles(ruleset, state):
+        note(feature, cid)
     taken: set[tuple[int, int]] = set()
     for c in state.combatants.values():
+        # ``mount``: a ridden mount's own (ed4_group_core.mount_choice), else the default tactic's
         if c.tactic not in _TACTICS:
-            note(f"tactic {c.tactic} (not default, guard, sentinel or veteran)", c.id)
+            note(f"tactic {c.tactic} (not default, guard, sentinel, veteran or mount)", c.id)
         if c.tactic == "veteran" and c.marks.get("combat_options"):
             # declare_standing merges the file's options with the tactic's: not mirrored
             note("a veteran with combat options from the file", c.id)
@@ -222,8 +239,6 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("hidden", c.id)
         if c.altitude or c.marks.get("flying"):
             note("flying", c.id)
-        if c.marks.get("mount") or c.marks.get("rider"):
-            note("mounted", c.id)
         entangle_obstacles(c, chapter, note)
         other = set(c.marks) - _MARKS - {"flying", "mount", "rider", "training", "familiar", "combat_options"}
         if other:
@@ -234,7 +249,7 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
             note("starts hurt or with Recovery tests used", c.id)
         if c.pos is None:
             note("no position", c.id)
-        elif c.pos in taken and not c.marks.get("mount"):  # a rider is on his mount's hex
+        elif c.pos in taken and not (c.marks.get("mount") or c.marks.get("rider")):  # rider and mount
             note("shares a hex", c.id)
         else:
             taken.add(c.pos)
@@ -246,7 +261,8 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         for a in p.attacks:
             if not a.close and a.kind not in ("missile", "thrown", "spell"):
                 note(f"{a.kind} attacks", f"{c.id}: {a.name}")
-            if charging_only(a) and (c.marks.get("mount") or c.marks.get("rider")):
+            # a rider under the default tactic never charges (the veteran's charge does)
+            if charging_only(a) and c.marks.get("mount") and c.tactic != "default":
                 note("charging attacks", f"{c.id}: {a.name}")
         if p.initiative_step > 200 or p.dexterity > 255 or p.dexterity < 0:
             note("Initiative step or Dexterity out of the kernel's range", c.id)
@@ -441,7 +457,8 @@ class Ed4GroupKernel:
             row[core.KARMA0] = c.counters.get("karma", 0)
             row[core.KROW] = kbase.get(p.karma_step, 0)
             row[core.ACTIONS] = p.actions
-            row[core.MV] = ruleset.movement_hexes(state, c)  # type: ignore[attr-defined]
+            mv = ruleset.movement_hexes(state, c)  # type: ignore[attr-defined]
+            row[core.MV] = hexes(p.movement) if c.marks.get("mount") else mv  # a rider's own (fill)
             if row[core.MV] != hexes(p.movement):
                 raise Unsupported(f"{c.id}: a Movement the kernel does not mirror")
             row[core.CHAR] = 1 if p.kind == "character" else 0
@@ -512,6 +529,12 @@ class Ed4GroupKernel:
                             d += 1
                         flee[ci, cj] = d
         vt = vet.veteran_tables(profiles, wmax)
+        from .ed4_group_mounted import fill
+
+        try:
+            riders = fill(state, cs, cst, att, lambda p: usable_attacks(p, refuses), ruleset)
+        except ValueError as exc:
+            raise Unsupported(str(exc)) from None
         har = situation.table()["harried"]
         flags = np.zeros(core.NFLAG, dtype=np.int64)
         flags[core.F_WP] = 1 if opts.get("wound-penalties", True) else 0
@@ -543,6 +566,7 @@ class Ed4GroupKernel:
         flags[core.F_RESV_DN] = 2 if "_reserved_dn" in _names(rs.dn_providers) else 0
         flags[core.F_OPTS] = 1 if (cst[:, core.TACTIC] == core.T_VETERAN).any() else 0
         flags[core.F_JUMP_DN] = jump_up_dn()
+        flags[core.F_RIDERS] = 1 if riders else 0
         reach = hexes(max([a.long or 0 for c in cs for a in c.stats.attacks if not a.close] + [0]))
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start and of the map's blocked

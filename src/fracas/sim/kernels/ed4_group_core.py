@@ -33,7 +33,10 @@ TACTIC = 30  # T_DEFAULT, T_GUARD (tactics.GuardTactic, chapter_tactics.Sentinel
 # thrown: chapter_tactics.WEAPON_KINDS) as bits
 BFSTEP, RECSTUN, WEAPONS = 31, 32, 33
 JSTEP, VLEFT = 34, 35  # the veteran tactic (ed4_group_options): the Jump Up step, the Rating it counts to
-NCOL = 36
+# riders and mounts (below): the mount's / rider's index + 1 at the start (0: none), a mount
+# acting on its rider's Initiative (trained), a mount under the ``mount`` tactic
+MOUNT0, RIDER0, TRAINED, MTAC = range(36, 40)
+NCOL = 40
 T_DEFAULT, T_GUARD, T_VETERAN = 0, 1, 2
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
@@ -43,7 +46,8 @@ A_SPELL = 8  # 1: a spell attack (one test, no one in the way counted, no stray)
 # net); thrown (the weapon leaves the hand); the attacks the throw takes away (bits), those a ruined weapon
 # takes away; a one-handed blade's Damage Step less Strength (NO_BLADE: not a blade)
 A_STUN, A_ENT, A_NODMG, A_THROWN, A_DROP, A_RUIN, A_BLADE = range(9, 16)
-NATTCOL = 16
+A_SIZEPEN = 16  # a rider's long weapon in close quarters (weapon_penalty), <= 0
+NATTCOL = 17
 NO_BLADE = -(1 << 30)
 IMMUNE = 1 << 40  # the Unconsciousness Rating of one with none ("NA": immune to Stun damage, p.383)
 # flags
@@ -52,7 +56,8 @@ F_DOWN_INIT, F_DOWN_MV, F_NSIDES, F_MAXSTEP, F_XSD, F_LONG_PEN, F_GQ0, F_GR0 = r
 F_DOWN_TEST, F_RESV_DN = 18, 19  # knocked down: to Action tests; a reserved action: to its DNs
 F_HAR_FUR = 20  # each further Harried effect (p.388)
 F_OPTS, F_JUMP_DN = 21, 22  # someone declares combat options (ed4_group_options); Jump Up DN
-NFLAG = 23
+F_RIDERS = 23  # riders in the encounter (riders and mounts, below)
+NFLAG = 24
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
@@ -67,7 +72,8 @@ S_RESV, S_PASS, S_REACT = 12, 13, 14
 # S_MOVED the hexes moved this turn before the tactic's own choice (to fetch a thrown weapon)
 S_STUN, S_HARR, S_ENT, S_ENTA, S_ENTDN, S_GONE, S_BONUS, S_LIE, S_LYQ, S_LYR, S_MOVED = range(15, 26)
 S_OPT, S_NOMOVE, S_CTEST, S_ACTED = 26, 27, 28, 29  # the veteran's options (ed4_group_options)
-NST = 30
+S_MOUNT, S_RIDER, S_STD = range(30, 33)  # riders (below): mount / rider index + 1, mount's Standard used
+NST = 33
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -214,6 +220,7 @@ def _intervening(me, t, st, n, out):  # noqa: ANN001, ANN202
                 and st[c, S_STATUS] <= UNCONSCIOUS
                 and st[c, S_Q] == hq
                 and st[c, S_R] == hr
+                and not aboard(c, st)
             ):
                 out[k] = c
                 k += 1
@@ -530,6 +537,8 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
     for o in range(n):
         if cst[o, SIDE] == side or st[o, S_STATUS] != ACTIVE or st[o, S_DOWN] or cst[o, NATT] == 0:
             continue
+        if st[o, S_RIDER] > 0:  # readers.adjacent_enemies: rider and mount fight as one opponent
+            continue
         if _hexd(st[o, S_Q], st[o, S_R], qt, rt) != 1:
             continue
         cnt += 1
@@ -550,7 +559,7 @@ def _close_foes_at(t, excl, cst, st, n, rear, grid, flags):  # noqa: ANN001, ANN
     fewer (fewer reads). Without branches: whether a neighbour is a foe is unpredictable."""
     i = st[t, S_Q] - flags[F_GQ0]
     j = st[t, S_R] - flags[F_GR0]
-    if n <= 3 or not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
+    if n <= 3 or flags[F_RIDERS] or not (1 <= i < grid.shape[0] - 1 and 1 <= j < grid.shape[1] - 1):
         return _close_foes(t, excl, cst, st, n, rear)
     cnt = 0
     others = 0
@@ -610,7 +619,7 @@ def _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk):  # noqa: A
     m = 0
     ng = 0
     for c in range(n):
-        if st[c, S_STATUS] != ACTIVE:
+        if st[c, S_STATUS] != ACTIVE or follows(c, st, cst):
             continue
         step = cst[c, INIT]
         if wp:
@@ -712,6 +721,7 @@ def _move(me, st, cst, path, grid, flags):  # noqa: ANN001, ANN202
         st[me, S_R] = path[2]
         st[me, S_FACE] = path[3]
         _regrid(me, st, cst, grid, flags)
+        carry(me, st)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -731,6 +741,7 @@ def _deal(me, t, amount, rnd, s, st, cst, flags, off, shift, keep, own, alias, d
     if st[t, S_DMG] - st[t, S_STUN] >= cst[t, DEATH]:  # Stun damage cannot kill (p.383)
         st[t, S_STATUS] = DEAD
         _grid_set(t, 0, st, grid, flags)
+        left_behind(t, st, cst, grid, flags)
         return True
     elif st[t, S_STATUS] != ACTIVE:
         return False
@@ -856,12 +867,13 @@ def _attack(
     chapter = flags[F_CHAPTER] != 0
     max_step = flags[F_MAXSTEP]
     close = att[me, a, A_CLOSE] != 0
-    # long range (round._long_range, p.390): -2 to the Attack and Damage tests
-    long_pen = 0
+    # long range (round._long_range, p.390): -2 to the Attack and Damage tests; a rider's long weapon in
+    # close quarters as much (_turn: weapon_penalty)
+    long_pen = wk[W_DEC, 2]
     if not close and att[me, a, A_SHORT] >= 0:
         yards = 2 * _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
         if yards > att[me, a, A_SHORT]:
-            long_pen = flags[F_LONG_PEN]
+            long_pen += flags[F_LONG_PEN]
     stray_total = -1
     tests = 0
     changed = False
@@ -1293,7 +1305,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     path[0] = 0
     mq = st[me, S_Q]
     mr = st[me, S_R]
-    full = 0 if st[me, S_NOMOVE] else cst[me, MV]  # no movement after Jump Up (hooks.movement_hexes)
+    full = 0 if st[me, S_NOMOVE] else movement(me, st, cst)  # no movement after Jump Up; a rider's mount's
     mv = full - st[me, S_MOVED]  # the Movement left (a thrower who went for his weapon moved)
     run = 2 * full - st[me, S_MOVED]
     my_dmg = st[me, S_DMG]
@@ -1303,7 +1315,12 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
     # plan on a neighbour needs no path: the choice the survey below makes, without looking at everyone.
     gi = mq - flags[F_GQ0]
     gj = mr - flags[F_GR0]
-    if st[me, S_DOWN] == 0 and 1 <= gi < grid.shape[0] - 1 and 1 <= gj < grid.shape[1] - 1:
+    if (
+        st[me, S_DOWN] == 0
+        and not flags[F_RIDERS]
+        and 1 <= gi < grid.shape[0] - 1
+        and 1 <= gj < grid.shape[1] - 1
+    ):
         calm = True
         for k in range(flee_thr.shape[1]):
             calm &= my_dmg < flee_thr[cls, k]
@@ -1555,10 +1572,13 @@ def _choose(
     taken,
     grid,
 ):  # noqa: ANN001, ANN201, E501, PLR0913
-    """``me``'s command (its tactic's: guard or default), after the reserved actions its attack triggers:
-    (ACT_*, target), or (ACT_OVER, the fight's end) when a reserved action ended the fight."""
+    """``me``'s command (its tactic's: guard, a ridden mount's or default), after the reserved actions its
+    attack triggers: (ACT_*, target), or (ACT_OVER, the fight's end) when a reserved action ended the
+    fight."""
     while True:
-        if cst[me, TACTIC] == T_GUARD:
+        if flags[F_RIDERS] and cst[me, MTAC] and st[me, S_RIDER] > 0:
+            act, t = mount_choice(me, rnd, st, cst, att, wk)
+        elif cst[me, TACTIC] == T_GUARD:
             act, t = _guard_decide(me, st, cst, att, pref, kuse, flags, wk, grid)
         else:
             act, t = _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid)
@@ -1622,7 +1642,8 @@ def _turn(
         fetch = st[me, S_LIE] and not st[me, S_DOWN] and (cst[me, WEAPONS] & ~st[me, S_GONE]) == 0
         if fetch and _fetch(me, st, cst, att, flags, wk, grid):
             return -2
-    # the tactic's choice (guard or default), and the reserved actions it triggers (_choose)
+    # the tactic's choice (guard, a ridden mount's or default), and the reserved actions it triggers
+    # (_choose)
     # fmt: off
     act, t = _choose(me, rnd, s, st, cst, att, pref, kuse, flee_thr, flags, off, shift, keep, own,
                             alias, wk, dealt, taken, grid)
@@ -1639,6 +1660,7 @@ def _turn(
         return -2
     if act == ACT_RUN:
         _move(me, st, cst, path, grid, flags)
+        ran(me, rnd, st)
         return -2
     if act == ACT_REVIVE:
         _recover(t, s, st, cst, off, shift, keep, own, alias)
@@ -1650,20 +1672,25 @@ def _turn(
         return -2
     if act == ACT_FLEE:
         _move(me, st, cst, path, grid, flags)
+        ran(me, rnd, st)
         # round._flee_check: he escapes if no enemy could reach him with a doubled move next round
         side = cst[me, SIDE]
         for c in range(n):
             if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
                 continue
-            reach = 2 * (0 if st[c, S_NOMOVE] else flags[F_DOWN_MV] if st[c, S_DOWN] else cst[c, MV]) + 1
+            reach = (
+                2 * (0 if st[c, S_NOMOVE] else flags[F_DOWN_MV] if st[c, S_DOWN] else movement(c, st, cst))
+                + 1
+            )
             if _hexd(st[c, S_Q], st[c, S_R], st[me, S_Q], st[me, S_R]) <= reach:
                 return -2
         st[me, S_STATUS] = FLED
         _grid_set(me, 0, st, grid, flags)
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     if act == ACT_ATTACK:
-        _move(me, st, cst, path, grid, flags)
         dec = wk[W_DEC]
+        dec[2] = weapon_penalty(me, dec[0], st, cst, att, n, grid, flags) if path[0] == 0 else 0
+        _move(me, st, cst, path, grid, flags)
         changed = _attack(
             me,
             t,
@@ -1685,6 +1712,8 @@ def _turn(
             taken,
             grid,
         )
+        if flags[F_RIDERS]:
+            changed |= falls(t, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags)
         # the fight goes on while two sides stand: only a status changed by the attack may end it
         if not changed:
             return -2
@@ -1928,7 +1957,12 @@ def play(
                 st[i, col] = 0
             st[i, S_OPT] = 0
             st[i, S_NOMOVE] = 0
+            st[i, S_MOUNT] = cst[i, MOUNT0]
+            st[i, S_RIDER] = cst[i, RIDER0]
+            st[i, S_STD] = 0
             _grid_set(i, _code(i, st, cst), st, grid, flags)
+        if flags[F_RIDERS]:
+            seat_riders(st, cst, grid, flags)
         winner = -2  # -2 still fighting, -1 nobody left, else the side
         rnd = 0
         while True:
@@ -1950,6 +1984,8 @@ def play(
             m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
             if wk[W_RES, 0]:  # reserved actions end with the round (round._end_round)
                 _clear_reserved(st, wk)
+            if flags[F_RIDERS]:
+                m = seat_mounts(st, cst, wk, m)
             for oi in range(m):
                 me = wk[W_ORDER, oi]
                 if st[me, S_STATUS] != ACTIVE:
@@ -2067,3 +2103,211 @@ def sample_many(n, seed, row, off, shift, keep, own, alias):  # noqa: ANN001, AN
     for i in range(n):
         out[i] = _draw(s, row, off, shift, keep, own, alias)
     return out
+
+
+# ----- riders and mounts (ED4 p.394-398) --------------------------------------------------------------------
+# A rider sits on his mount's hex. ``st[r, S_MOUNT]`` holds his mount's index + 1 while he is marked as on it
+# (``marks["mount"]``), ``st[m, S_RIDER]`` the rider's index + 1 (0: none); both move together, so that
+# ``readers.rider_of`` (marked, same hex, whatever the rider's status) is ``st[m, S_RIDER]`` and
+# ``readers.mount_of`` is ``st[r, S_MOUNT]`` with the mount neither dead nor fled (:func:`aboard`).
+# ``st[m, S_STD]`` is the round the mount's Standard action went (its rider ran: declaring._after_action).
+# The occupancy grid holds one code per hex: on a rider's hex his, as long as he lives (the mount's code is
+# put back when he dies or leaves it). Where riders are (``F_RIDERS``), close combat foes and the nearest
+# enemy are found by looking at everyone, never from the grid's codes, which name one of two. The builder's
+# part is :mod:`fracas.sim.kernels.ed4_group_mounted`.
+
+FALL_STEP = 5
+"""mounted.FALL_STEP: falling off a land mount, Step 5 damage (p.395)."""
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def aboard(c, st):  # noqa: ANN001, ANN202
+    """readers.mount_of: ``c`` is marked as on a mount that is neither dead nor fled."""
+    m = st[c, S_MOUNT] - 1
+    return m >= 0 and st[m, S_STATUS] <= UNCONSCIOUS
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def movement(c, st, cst):  # noqa: ANN001, ANN202
+    """hooks.movement_hexes of a combatant standing: the mount's Movement while he rides it (p.395), else
+    his own."""
+    m = st[c, S_MOUNT] - 1
+    if m >= 0 and st[m, S_STATUS] <= UNCONSCIOUS:
+        return cst[m, MV]
+    return cst[c, MV]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def follows(c, st, cst):  # noqa: ANN001, ANN202
+    """riding.initiative_leader and round._initiative: a trained mount with its rider on its back makes no
+    Initiative test when the rider makes one (he is active): it acts on his (p.395)."""
+    r = st[c, S_RIDER] - 1
+    return r >= 0 and cst[c, TRAINED] != 0 and st[r, S_STATUS] == ACTIVE
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def seat_mounts(st, cst, wk, m):  # noqa: ANN001, ANN202
+    """riding.mounts_on_riders: every mount that :func:`follows` its rider acts right after him (the
+    acting order ``wk[W_ORDER][:m]`` has the riders); returns the new length."""
+    n = cst.shape[0]
+    order = wk[W_ORDER]
+    for c in range(n):
+        if st[c, S_STATUS] != ACTIVE or not follows(c, st, cst):
+            continue
+        r = st[c, S_RIDER] - 1
+        at = -1
+        for k in range(m):
+            if order[k] == r:
+                at = k
+                break
+        if at < 0:
+            continue
+        for k in range(m, at + 1, -1):
+            order[k] = order[k - 1]
+        order[at + 1] = c
+        m += 1
+    return m
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def seat_riders(st, cst, grid, flags):  # noqa: ANN001, ANN202
+    """Each rider's code on the hex he shares with his mount (play sets everyone's, in index order)."""
+    n = cst.shape[0]
+    for c in range(n):
+        if st[c, S_MOUNT] > 0:
+            _regrid(c, st, cst, grid, flags)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def carry(me, st):  # noqa: ANN001, ANN202
+    """declaring._after_action: a rider's movement is the mount's (p.395): the mount goes where he went,
+    facing his way (the grid keeps the rider's code there)."""
+    m = st[me, S_MOUNT] - 1
+    if m >= 0 and st[m, S_STATUS] <= UNCONSCIOUS:
+        st[m, S_Q] = st[me, S_Q]
+        st[m, S_R] = st[me, S_R]
+        st[m, 2] = st[me, 2]  # S_FACE
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def ran(me, rnd, st):  # noqa: ANN001, ANN202
+    """declaring._after_action: a rider who runs uses his mount's Standard action (p.395)."""
+    m = st[me, S_MOUNT] - 1
+    if m >= 0 and st[m, S_STATUS] <= UNCONSCIOUS:
+        st[m, S_STD] = rnd
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def left_behind(t, st, cst, grid, flags):  # noqa: ANN001, ANN202
+    """A rider who died on his mount leaves the grid: the mount's code goes back on the hex."""
+    m = st[t, S_MOUNT] - 1
+    if m >= 0 and st[m, S_STATUS] <= UNCONSCIOUS and st[m, S_Q] == st[t, S_Q] and st[m, S_R] == st[t, S_R]:
+        _regrid(m, st, cst, grid, flags)
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def mount_choice(me, rnd, st, cst, att, wk):  # noqa: ANN001, ANN202
+    """chapter_tactics.MountTactic.act for a ridden mount: nothing when its Standard action went (its rider
+    ran); else its first attack (the builder checks it is a close one) on the first adjacent active enemy
+    by id; else nothing. Returns (ACT_ATTACK or ACT_END, target) with ``wk[W_DEC]`` = (attack, no Karma)."""
+    wk[W_PATH, 0] = 0
+    if st[me, S_STD] == rnd:
+        return ACT_END, -1
+    n = cst.shape[0]
+    side = cst[me, SIDE]
+    for k in range(n):
+        c = cst[k, BYRANK]
+        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+            continue
+        if _hexd(st[me, S_Q], st[me, S_R], st[c, S_Q], st[c, S_R]) == 1 and cst[me, NATT] > 0:
+            dec = wk[W_DEC]
+            dec[0] = 0
+            dec[1] = 0
+            return ACT_ATTACK, c
+    return ACT_END, -1
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def weapon_penalty(me, a, st, cst, att, n, grid, flags):  # noqa: ANN001, ANN202
+    """providers._p_long_weapon (p.397), for an attack made without moving first (the provider reads the
+    mount where the command began, and finds no mount under a rider who moved): a rider on his mount,
+    with a close weapon larger than his one-handed Size limit, suffers the difference on his Attack and
+    Damage tests when the mount cannot move 2 yards (every hex round it taken; the builder refuses mounts
+    with a Movement below 2 yards)."""
+    if att[me, a, A_SIZEPEN] == 0 or att[me, a, A_CLOSE] == 0 or not aboard(me, st):
+        return 0
+    m = st[me, S_MOUNT] - 1
+    for k in range(6):
+        if not _taken(st[m, S_Q] + DQ[k], st[m, S_R] + DR[k], m, st, n, grid, flags):
+            return 0
+    return att[me, a, A_SIZEPEN]
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _fall_damage(r, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags):  # noqa: ANN001, ANN202, PLR0913
+    """falling.fall_damage: Step 5 damage, no armor, to a rider already knocked down (combat.damage_events:
+    Wound, death, unconsciousness; no Knockdown test). True if his status changed."""
+    if st[r, S_STATUS] == DEAD:
+        return False
+    amount = _draw(s, FALL_STEP, off, shift, keep, own, alias) >> 1
+    if amount <= 0:
+        return False
+    taken[r] += amount
+    st[r, S_WND] += 1 if amount >= cst[r, WT] else 0
+    st[r, S_DMG] += amount
+    if st[r, S_DMG] >= cst[r, DEATH]:
+        st[r, S_STATUS] = DEAD
+        _grid_set(r, 0, st, grid, flags)
+        return True
+    if st[r, S_STATUS] == ACTIVE and st[r, S_DMG] >= cst[r, UNC]:
+        st[r, S_STATUS] = UNCONSCIOUS
+        st[r, S_UNC] = rnd + 10
+        _regrid(r, st, cst, grid, flags)
+        return True
+    return False
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _unseat(r, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags):  # noqa: ANN001, ANN202, PLR0913
+    """falling.unseat: the rider falls off onto the first free hex round him (falling._landing, as the
+    command left the hexes), knocked down, and takes Step 5 damage (p.395). True if a status changed."""
+    n = cst.shape[0]
+    m = st[r, S_MOUNT] - 1
+    _grid_set(r, 0, st, grid, flags)
+    if st[m, S_STATUS] <= UNCONSCIOUS:
+        _regrid(m, st, cst, grid, flags)
+    st[r, S_MOUNT] = 0
+    st[m, S_RIDER] = 0
+    q = st[r, S_Q]
+    rr = st[r, S_R]
+    for k in range(6):
+        if not _taken(q + DQ[k], rr + DR[k], r, st, n, grid, flags):
+            st[r, S_Q] = q + DQ[k]
+            st[r, S_R] = rr + DR[k]
+            break
+    st[r, S_DOWN] = 1
+    if st[r, S_STATUS] != DEAD:
+        _regrid(r, st, cst, grid, flags)
+    return _fall_damage(r, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags)
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def falls(t, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags):  # noqa: ANN001, ANN202, PLR0913
+    """falling.aftermath after a command: a ridden mount knocked down throws its rider; a rider knocked
+    down on his mount falls off (p.395); the target's pair first (its Knockdown came first), then any
+    other (a shot's stray). Riders and mounts are never knocked down while paired at a command's start.
+    True if a status changed."""
+    n = cst.shape[0]
+    changed = False
+    for x in range(-1, n):
+        c = t if x < 0 else x
+        if x >= 0 and c == t:
+            continue
+        r = -1
+        if st[c, S_RIDER] > 0 and st[c, S_DOWN]:
+            r = st[c, S_RIDER] - 1  # rider_of: whatever the rider's status
+        elif st[c, S_MOUNT] > 0 and st[c, S_DOWN] and aboard(c, st):
+            r = c
+        if r >= 0 and st[r, S_MOUNT] > 0:
+            changed |= _unseat(r, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags)
+    return changed

@@ -59,13 +59,18 @@ def aftermath(rs: Ed4Ruleset, state: FightState, events: list[ev.Event], dice: D
     return events + sc.events[start:]
 
 
-def _landing(state: FightState, rider_id: str, beside: Hex | None) -> tuple[Hex, ...]:
+def _landing(state: FightState, sc: Scratch, rider_id: str, beside: Hex | None) -> tuple[Hex, ...]:
     """Where a rider who leaves his mount by a fall or a leap comes down: the first hex next to ``beside``
     (his own hex, his target's) that he could enter, neither blocked on the map nor taken by another (p.395
-    names no hex; the rider lands where he could have stepped); none if there is no such hex."""
+    names no hex; the rider lands where he could have stepped); none if there is no such hex. Taken as the
+    command left them (``sc``): an attacker who stepped next to the mount holds his new hex, not the old."""
     if beside is None:
         return ()
-    blocked = taken.blocked_view(state, rider_id)
+    blocked = set(taken.map_blocked(state))
+    for cid in state.combatants:
+        c = sc.get(cid)
+        if cid != rider_id and c.pos is not None and c.status not in ("dead", "fled"):
+            blocked.add(c.pos)
     spot = next((h for h in neighbours(beside) if h not in blocked), None)
     return () if spot is None else (spot,)
 
@@ -76,7 +81,7 @@ def unseat(
     r = sc.get(rider_id)
     if not r.marks.get("mount"):
         return
-    path = _landing(state, rider_id, r.pos)
+    path = _landing(state, sc, rider_id, r.pos)
     sc.emit(
         ev.Marked(rider_id, "mount", None, mounted.FALL),
         ev.Moved(rider_id, path, "fall", None, 0, mounted.FALL),
@@ -156,7 +161,7 @@ def leap_off(
     t = sc.get(target_id)
     sc.emit(
         ev.Marked(rider_id, "mount", None, mounted.JUMP_OFF),
-        ev.Moved(rider_id, _landing(state, rider_id, t.pos), "leap", None, 0, mounted.JUMP_OFF),
+        ev.Moved(rider_id, _landing(state, sc, rider_id, t.pos), "leap", None, 0, mounted.JUMP_OFF),
         ev.Note(f"{r.name} throws himself off the mount onto {t.name}", rider_id, mounted.JUMP_OFF),
     )
     fall_damage(rs, sc, dice, rider_id, mounted.FALL_STEP, mounted.JUMP_OFF)
