@@ -243,8 +243,7 @@ def _why(data: dict) -> str:
             "declared combat options (aggressive-attack): thrak",
         ),
         (lambda d: d["sides"][1]["combatants"][0].update(tactic="hold"), "tactic hold"),
-        (lambda d: d["sides"][1]["combatants"][0].update(hidden=True), "hidden"),
-        (lambda d: d.update(map={"light": "full-darkness"}), "darkness"),
+        (lambda d: d["sides"][1]["combatants"][0].update(altitude=10, template="griffin"), "flying"),
         (lambda d: d.update(map={"extra": {"impaired": "light"}}), "impaired"),
     ],
 )

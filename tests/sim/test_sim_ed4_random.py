@@ -3,8 +3,9 @@
 random_encounter(seed) builds an encounter from the bundled ED4 templates (characters and creatures,
 src/fracas/rules/ed4/data/) with equipment drawn from the bundled weapons, armor and shields, two or three
 sides of one to three combatants (a duel of neighbours now and then; now and then a creature riding a war
-horse), random facings, the three Initiative and wound options drawn on or off, on a map with blocked hexes
-or none (random_map), a third of the combatants under the ``veteran`` tactic (random_tactics), under the
+horse), random facings, the three Initiative and wound options drawn on or off, on a map with blocked hexes,
+cover, full cover and darkness or none (random_map), some hidden (an ambush, with Surprise) or with senses
+of their own (hide_some), a third of the combatants under the ``veteran`` tactic (random_tactics), under the
 whole combat chapter or the core rules alone. Only encounters a
 kernel takes are kept: case i takes the first seed from 1000 i up that the wanted kernel qualifies (the
 others use charging riders, Attacking to Stun under the core rules, ...). The seeds are fixed, so the test
@@ -113,7 +114,11 @@ def random_encounter(seed: int) -> dict:
         "version": 1, "ruleset": "ed4", "name": f"random ED4 encounter {seed}",
         "max_rounds": rnd.randint(4, 15), "options": options, "sides": sides,
     }  # fmt: skip
-    data["map"] = random_map(rnd, {tuple(c["at"]) for side in sides for c in side["combatants"] if "at" in c})
+    if not duel:  # a duel of neighbours stays in bright light on an open field (the duel kernel's)
+        data["map"] = random_map(
+            rnd, {tuple(c["at"]) for side in sides for c in side["combatants"] if "at" in c}
+        )
+        hide_some(rnd, sides)
     random_tactics(seed, sides)
     return data
 
@@ -133,12 +138,18 @@ def random_tactics(seed: int, sides: list[dict]) -> None:
 
 
 def random_map(rnd: random.Random, taken: set[tuple[int, int]]) -> dict:
-    """The battle map, half the time with one to eight blocked hexes (walls and boulders among the
-    combatants, never on one)."""
+    """The battle map: half the time one to eight blocked hexes (walls and boulders among the combatants,
+    never on one); a third of the time partial cover on one to four hexes, a fifth of the time full cover
+    on one or two (combatants may stand on those); the light bright, partial or full darkness."""
     mp: dict = {}
+    cells = [(q, r) for q in range(-6, 9) for r in range(-4, 7)]
     if rnd.random() < 0.5:
-        cells = [(q, r) for q in range(-6, 9) for r in range(-4, 7) if (q, r) not in taken]
-        mp["blocked"] = [list(h) for h in rnd.sample(cells, rnd.randint(1, 8))]
+        mp["blocked"] = [list(h) for h in rnd.sample([h for h in cells if h not in taken], rnd.randint(1, 8))]
+    if rnd.random() < 0.33:
+        mp["cover"] = [list(h) for h in rnd.sample(cells, rnd.randint(1, 4))]
+    if rnd.random() < 0.2:
+        mp["extra"] = {"full_cover": [list(h) for h in rnd.sample(cells, rnd.randint(1, 2))]}
+    mp["light"] = rnd.choice(("bright", "bright", "partial-darkness", "full-darkness"))
     return mp
 
 
@@ -158,6 +169,18 @@ def _riders(rnd: random.Random, sides: list[dict]) -> None:
         horse["facing"] = c.get("facing", 0)
         c["options"] = {"rides": horse["id"]}
         side["combatants"].append(horse)
+
+
+def hide_some(rnd: random.Random, sides: list[dict]) -> None:
+    """Two encounters in five: the combatants of one side hidden (an ambush), now and then only some of
+    them; one in three of the combatants with the senses of their own (options.senses)."""
+    if rnd.random() < 0.4:
+        for c in rnd.choice(sides)["combatants"]:
+            c["hidden"] = rnd.random() < 0.8
+    for side in sides:
+        for c in side["combatants"]:
+            if rnd.random() < 0.33:
+                c.setdefault("options", {})["senses"] = rnd.choice((["low-light-vision"], ["heat-sight"], []))
 
 
 def random_scenario(seed: int) -> Scenario:

@@ -38,16 +38,17 @@ A charging attack (``Charge (mounted)`` of the ork scorcher) is never made on fo
 (features.attack.validate_attack refuses it: only a mounted rider's ``charge`` makes it, p.396), so the
 kernel leaves it out of the attacks the tactic weighs; the core rules alone take it as any attack.
 
-On the map (:mod:`fracas.sim.kernels.ed4_group_senses`): nobody enters a hex the map blocks; paths go round
-them as round a taken hex.
+On the map and in the dark (:mod:`fracas.sim.kernels.ed4_group_senses`): nobody enters a hex the map
+blocks; partial cover, full cover; darkness and the senses (sight-based tests, Blindsided); hidden
+combatants, unseen by the other sides' tactics until they attack or were noticed, and Surprise.
 
 The ``veteran`` tactic on foot (whole chapter): its combat options, Jump Up and their Strain
 (:mod:`fracas.sim.kernels.ed4_group_options`).
 
 Anything else makes the builder refuse the encounter with the reason (:func:`build`): a charging rider
 (the ``veteran``'s), other tactics, other declared combat options (and any with a veteran), what
-ed4_group_entangle names, hidden, flying (a flying veteran too) combatants, riders the kernel does not
-model (ed4_group_mounted.obstacles), darkness, cover, impaired hexes, optional rules it does not know, and
+ed4_group_entangle names, flying (a flying veteran too) combatants, riders the kernel does not
+model (ed4_group_mounted.obstacles), impaired hexes, optional rules it does not know, and
 modifier providers it does not mirror. tests/sim/test_sim_ed4_group.py checks kernel and engine against
 each other, outcome by outcome.
 """
@@ -73,8 +74,7 @@ if TYPE_CHECKING:
     from fracas.engine.state import FightState
 
 # Modifier providers, by function name: mirrored, or silent in every encounter the builder accepts (no
-# declared options but Attacking to Stun, which has no modifier; no grappling, mounts, flight, spells, cover,
-# darkness, hidden combatants).
+# declared options but Attacking to Stun, which has no modifier; no grappling, mounts, flight, spells).
 _KNOWN_STEP = {
     "_wound_penalty",  # mirrored
     "_knocked_down_tests",  # mirrored where it applies (a knocked-down combatant only stands up)
@@ -82,7 +82,7 @@ _KNOWN_STEP = {
     "_long_range",  # mirrored: -2 beyond short range
     "_p_options_tests",
     "_p_harried_tests",  # mirrored: four or more attackers
-    "_p_sight",
+    "_p_sight",  # mirrored: darkness (ed4_group_senses)
     "_p_improvised",
     "_p_long_weapon",
     "_p_charge_damage",
@@ -96,8 +96,8 @@ _KNOWN_DEFENSE = {
     "_p_options_defense",
     "_p_harried_defense",  # mirrored
     "_p_blindsided",  # mirrored
-    "_p_cover",
-    "_p_surprised",
+    "_p_cover",  # mirrored (ed4_group_senses)
+    "_p_surprised",  # mirrored (ed4_group_senses)
     "_p_into_close",  # mirrored: +1 Defense per character in the way
 }
 _KNOWN_DN = {"_reserved_dn", "_p_grappled_dn"}  # mirrored (a reserved action, p.375); silent
@@ -108,8 +108,8 @@ _OPTIONS = {"take-the-initiative", "group-initiative", "wound-penalties"}
 _OFF_OPTIONS = {"long-falls"}
 # ed4_group_core.T_DEFAULT, ...; ``mount`` is the default tactic's but for a ridden mount (MTAC)
 _TACTICS = {"default": 0, "guard": 1, "sentinel": 1, "veteran": 2, "mount": 0}
-_MARKS = {"senses", "race"}  # matter only in darkness, which the builder refuses
-_TERRAIN = ("blocked",)  # the map's features the kernel models (ed4_group_senses)
+_MARKS = {"senses", "race"}  # the senses in the dark (ed4_group_senses)
+_TERRAIN = ("blocked", "light", "cover", "full_cover")  # the map's features modelled (ed4_group_senses)
 MAX_N = 1000
 
 
@@ -235,8 +235,6 @@ def _obstacles(ruleset: Any, state: FightState) -> list[str]:
         if c.tactic == "veteran" and c.marks.get("combat_options"):
             # declare_standing merges the file's options with the tactic's: not mirrored
             note("a veteran with combat options from the file", c.id)
-        if c.hidden:
-            note("hidden", c.id)
         if c.altitude or c.marks.get("flying"):
             note("flying", c.id)
         entangle_obstacles(c, chapter, note)
@@ -571,7 +569,7 @@ class Ed4GroupKernel:
         self._width = max(n, 8, reach + 2, core.ROUTE_CELLS)  # the rows pathing.route searches in
         # the occupancy grid: the hexes within 32 of where the combatants start and of the map's blocked
         # hexes (outside it, paths look at every combatant)
-        self._grid0 = senses.occupancy_grid(state, [c.pos for c in cs if c.pos is not None], flags)
+        self._grid0, flags = senses.build(ruleset, state, cs, cst, flags)
         self._grid_shape = self._grid0.shape
         self._cst, self._att, self._pref, self._kuse, self._flee, self._flags = (
             cst,

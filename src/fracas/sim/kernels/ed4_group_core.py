@@ -36,7 +36,10 @@ JSTEP, VLEFT = 34, 35  # the veteran tactic (ed4_group_options): the Jump Up ste
 # riders and mounts (below): the mount's / rider's index + 1 at the start (0: none), a mount
 # acting on its rider's Initiative (trained), a mount under the ``mount`` tactic
 MOUNT0, RIDER0, TRAINED, MTAC = range(36, 40)
-NCOL = 40
+# the senses (ed4_group_senses): the darkness modifier to sight-based tests, whether it sees in this light,
+# hidden at the start, the Perception step (with darkness) and the DN of its test against surprise (0: none)
+SIGHT, SEES, HIDDEN0, PER, SURP_DN = range(40, 45)
+NCOL = 45
 T_DEFAULT, T_GUARD, T_VETERAN = 0, 1, 2
 # columns of the attack table ``att[i, a]`` (ranges in yards; A_LONG -1: no range)
 A_STEP, A_DAMAGE, A_AGAINST, A_ARMOR, A_CLOSE, A_SHORT, A_LONG, A_MIN = range(8)
@@ -57,7 +60,11 @@ F_DOWN_TEST, F_RESV_DN = 18, 19  # knocked down: to Action tests; a reserved act
 F_HAR_FUR = 20  # each further Harried effect (p.388)
 F_OPTS, F_JUMP_DN = 21, 22  # someone declares combat options (ed4_group_options); Jump Up DN
 F_RIDERS = 23  # riders in the encounter (riders and mounts, below)
-NFLAG = 24
+# the map and the senses (ed4_group_senses): where the terrain of the grid's hexes starts in ``flags`` (0:
+# none), the grid's shape, partial cover's and surprise's Defense modifiers, an attack reveals, surprise
+F_TERR, F_GH, F_GW, F_COVER_DEF, F_SURP_DEF, F_REVEAL, F_SURPRISE = range(24, 31)
+NFLAG = 31
+T_COVER, T_FULL = 1, 2  # a hex's terrain (flags[F_TERR + ...]): partial cover, full cover
 
 ACTIVE, UNCONSCIOUS, DEAD, FLED = 0, 1, 2, 3
 # columns of the per-fight state ``st``
@@ -73,7 +80,8 @@ S_RESV, S_PASS, S_REACT = 12, 13, 14
 S_STUN, S_HARR, S_ENT, S_ENTA, S_ENTDN, S_GONE, S_BONUS, S_LIE, S_LYQ, S_LYR, S_MOVED = range(15, 26)
 S_OPT, S_NOMOVE, S_CTEST, S_ACTED = 26, 27, 28, 29  # the veteran's options (ed4_group_options)
 S_MOUNT, S_RIDER, S_STD = range(30, 33)  # riders (below): mount / rider index + 1, mount's Standard used
-NST = 33
+S_SURP, S_UNSEEN, S_NOTICED = range(33, 36)  # surprised, hidden and not revealed, noticed the ambush
+NST = 36
 # what the occupancy grid holds on a hex (_code): the id + 1 of the combatant there in the low bits, and
 # from G_SHIFT up its side + 1 if it counts as a close combat foe
 G_SHIFT = 16
@@ -524,7 +532,8 @@ def _path_away(i, tq, tr, limit, st, n, out, grid, flags):  # noqa: ANN001, ANN2
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
-    """chapter._adjacent_enemies of ``t``: active enemies next to it, not knocked down, with a close attack.
+    """chapter._adjacent_enemies of ``t``: active enemies next to it, not knocked down nor surprised, with a
+    close attack.
     Returns (how many, how many of them other than ``excl``, whether one other than ``excl`` stands outside
     ``t``'s rear arc (situation.in_rear; looked at only when ``rear``))."""
     cnt = 0
@@ -538,6 +547,8 @@ def _close_foes(t, excl, cst, st, n, rear):  # noqa: ANN001, ANN202
         if cst[o, SIDE] == side or st[o, S_STATUS] != ACTIVE or st[o, S_DOWN] or cst[o, NATT] == 0:
             continue
         if st[o, S_RIDER] > 0:  # readers.adjacent_enemies: rider and mount fight as one opponent
+            continue
+        if st[o, S_SURP]:  # the surprised engage no one (readers.adjacent_enemies)
             continue
         if _hexd(st[o, S_Q], st[o, S_R], qt, rt) != 1:
             continue
@@ -690,9 +701,9 @@ def _end_check(cst, st, standing, n, nsides):  # noqa: ANN001, ANN202
 @njit(cache=True, forceinline=True, _nrt=False)
 def _code(c, st, cst):  # noqa: ANN001, ANN202
     """What the occupancy grid holds for ``c``: its id + 1, and from G_SHIFT up its side + 1 if it counts as
-    a close combat foe of the other sides (chapter._adjacent_enemies: active, not knocked down, a close
-    attack), else 0."""
-    foe = (st[c, S_STATUS] == ACTIVE) & (st[c, S_DOWN] == 0) & (cst[c, NATT] != 0)
+    a close combat foe of the other sides (chapter._adjacent_enemies: active, not knocked down nor surprised,
+    a close attack), else 0."""
+    foe = (st[c, S_STATUS] == ACTIVE) & (st[c, S_DOWN] == 0) & (cst[c, NATT] != 0) & (st[c, S_SURP] == 0)
     return (c + 1) | ((np.int64(foe) * (cst[c, SIDE] + 1)) << G_SHIFT)
 
 
@@ -817,9 +828,9 @@ def _attack_numbers(me, t, a, long_pen, st, cst, att, flags, wk):  # noqa: ANN00
 @njit(cache=True, forceinline=True, _nrt=False)
 def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, front_t):  # noqa: ANN001, ANN202, PLR0913
     """:func:`_attack_numbers` with the close combat foes counted: ``me``'s (_close_foes(me, -1)) and
-    ``t``'s (_close_foes(t, me, True))."""
+    ``t``'s (_close_foes(t, me, True)); darkness, cover and surprise (the map and the senses, below)."""
     n = cst.shape[0]
-    step = att[me, a, A_STEP] + long_pen
+    step = att[me, a, A_STEP] + long_pen + cst[me, SIGHT]
     if flags[F_WP]:
         step -= st[me, S_WND]
     # a reserved action's attacker may be knocked down (the tactic attacks standing otherwise): -3 to the
@@ -827,6 +838,7 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
     step += st[me, S_DOWN] * flags[F_DOWN_TEST]
     dn_mod = st[me, S_REACT] * flags[F_RESV_DN]
     blind = False
+    dn_mod += _sense_defense(t, st, flags)  # cover, surprised
     if st[t, S_DOWN]:
         dn_mod += flags[F_DOWN_DEF]
     if flags[F_CHAPTER]:
@@ -834,12 +846,9 @@ def _numbers(me, t, a, long_pen, st, cst, att, flags, wk, cnt_me, cnt_t, oth_t, 
         k_t = _harried_n(t, cnt_t, True, st, flags)
         harried_t = k_t > 0
         dn_mod += _harried_pen(k_t, flags)
-        if oth_t > 0 or harried_t:
-            # from t's rear arc (situation.in_rear): not the facing direction nor the two next to it
-            k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
-            if not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t):
-                dn_mod += flags[F_BLIND_PEN]
-                blind = True
+        if (oth_t > 0 or harried_t or cst[t, SEES] == 0) and _blindsided(me, t, st, cst, harried_t, front_t):
+            dn_mod += flags[F_BLIND_PEN]
+            blind = True
         if att[me, a, A_CLOSE] == 0 and att[me, a, A_SPELL] == 0:  # chapter._p_into_close: not spells
             dn_mod += _intervening(me, t, st, n, wk[W_INTER])
     if flags[F_OPTS]:  # the declared combat options in force (p.382-384)
@@ -1255,6 +1264,8 @@ def _plan(me, t, mv, st, cst, att, pref, flags, n, path, grid, seen, queue):  # 
     the first listed) that ``me`` can make on ``t`` now: a close attack on a neighbour or after a
     path (_path_towards) of at most ``mv`` hexes ending next to it (``path``), a ranged one within its
     range. -1 if none."""
+    if _full_cover(t, st, flags):
+        return -1  # features.attack.validate_attack refuses every attack on him (p.387)
     d = _hexd(st[me, S_Q], st[me, S_R], st[t, S_Q], st[t, S_R])
     wmax = flags[F_W]
     w = st[me, S_WND] if st[me, S_WND] < wmax else wmax
@@ -1328,7 +1339,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
             near_key = np.int64(1) << 62
             for k in range(6):
                 c = (grid[gi + DQ[k], gj + DR[k]] & G_ID) - 1
-                if c >= 0 and cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE:
+                if c >= 0 and cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE and not _unseen(c, me, st):
                     key = (((1 << 20) - 1 - min(st[c, S_DMG], (1 << 20) - 1)) << 20) | cst[c, RANK]
                     near_key = min(near_key, key)
             if near_key < (np.int64(1) << 62):
@@ -1336,13 +1347,13 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
                 a = _plan(me, tgt, mv, st, cst, att, pref, flags, n, path, grid, seen, queue)
                 if a >= 0:
                     return _attack_choice(me, tgt, a, st, cst, kuse, flags, dec)
-    # Survey: the nearest enemy (distance, most hurt, id), enemies within 2 hexes, fallen friends
+    # Survey: the nearest enemy it sees (distance, most hurt, id), enemies within 2 hexes, fallen friends
     # (one packed key per enemy, compared without branches: distance, then damage, then the id's rank)
     best_key = np.int64(1) << 62
     adjacent_foe = False
     danger = False
     for c in range(n):
-        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE or _unseen(c, me, st):
             continue
         d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
         adjacent_foe |= d == 1
@@ -1387,7 +1398,7 @@ def _decide(me, st, cst, att, pref, kuse, flee_thr, flags, wk, grid):  # noqa: A
         cand = wk[W_CAND]
         nc = 0
         for c in range(n):
-            if cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE:
+            if cst[c, SIDE] != side and st[c, S_STATUS] == ACTIVE and not _unseen(c, me, st):
                 cand[nc] = c
                 nc += 1
         for k in range(min(5, nc)):
@@ -1456,20 +1467,21 @@ def _guard_decide(me, st, cst, att, pref, kuse, flags, wk, grid):  # noqa: ANN00
     side = cst[me, SIDE]
     mq = st[me, S_Q]
     mr = st[me, S_R]
-    # the enemies by (distance, id): with no movement whether an attack plan exists depends on the distance
-    # alone, so after a failed plan every enemy as near is passed over
-    last_d = -1
+    # the enemies it sees (tactics._enemies) by (distance, id): with no movement whether an attack plan exists
+    # depends on the distance alone (and full cover), so after a failed plan every enemy as near is passed
+    # over (but one in full cover)
+    last = np.int64(-1)
     any_foe = False
     while True:
         best = _BIGKEY
         for c in range(n):
-            if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+            if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE or _unseen(c, me, st):
                 continue
             any_foe = True
-            d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
-            if d <= last_d:
+            key = (np.int64(_hexd(mq, mr, st[c, S_Q], st[c, S_R])) << 20) | cst[c, RANK]
+            if key <= last:
                 continue
-            best = min(best, (np.int64(d) << 20) | cst[c, RANK])
+            best = min(best, key)
         if best == _BIGKEY:
             break
         foe = cst[best & ((1 << 20) - 1), BYRANK]
@@ -1478,7 +1490,7 @@ def _guard_decide(me, st, cst, att, pref, kuse, flags, wk, grid):  # noqa: ANN00
         # fmt: on
         if a >= 0:
             return _attack_choice(me, foe, a, st, cst, kuse, flags, wk[W_DEC])
-        last_d = best >> 20
+        last = best if _full_cover(foe, st, flags) else best | ((1 << 20) - 1)
     if not any_foe:
         return ACT_END, -1
     return ACT_RESERVE, -1
@@ -1538,6 +1550,7 @@ def _react(
     dec = wk[W_DEC]
     _attack_choice(r, x, a, st, cst, kuse, flags, dec)
     st[r, S_RESV] = 0
+    st[r, S_UNSEEN] &= 1 - flags[F_REVEAL]  # its attack reveals it (features.attack)
     _move(r, st, cst, path, grid, flags)
     st[r, S_REACT] = 1
     # fmt: off
@@ -1688,6 +1701,7 @@ def _turn(
         _grid_set(me, 0, st, grid, flags)
         return _end_check(cst, st, wk[W_STANDING], n, flags[F_NSIDES])
     if act == ACT_ATTACK:
+        st[me, S_UNSEEN] &= 1 - flags[F_REVEAL]  # an ambusher who attacks is seen (features.attack, p.388)
         dec = wk[W_DEC]
         dec[2] = weapon_penalty(me, dec[0], st, cst, att, n, grid, flags) if path[0] == 0 else 0
         _move(me, st, cst, path, grid, flags)
@@ -1774,7 +1788,10 @@ def _vet_options(me, st, cst, vt, flee_thr, n):  # noqa: ANN001, ANN202
     """VeteranTactic.options for ``me`` on foot (ed4_group_options.choose_options): the enemies next to
     him (tactics._enemies within 1 hex), whether one's average hit could kill him (flee_thr, in_danger),
     their threat (``vt[c, ncls, 0, 0]``), the nearest enemy (tactics._nearest: distance, most hurt, id) and
-    the gain of Aggressive Attack on it (``vt``)."""
+    the gain of Aggressive Attack on it (``vt``). Surprised, none (p.390); enemies it does not see
+    (_unseen) are not counted."""
+    if st[me, S_SURP]:
+        return 0
     side = cst[me, SIDE]
     cls = cst[me, CLS]
     ncls = vt.shape[0]
@@ -1786,7 +1803,7 @@ def _vet_options(me, st, cst, vt, flee_thr, n):  # noqa: ANN001, ANN202
     threat = 0.0
     best = np.int64(1) << 62
     for c in range(n):
-        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE:
+        if cst[c, SIDE] == side or st[c, S_STATUS] != ACTIVE or _unseen(c, me, st):
             continue
         d = _hexd(mq, mr, st[c, S_Q], st[c, S_R])
         if d <= 1:
@@ -1960,6 +1977,7 @@ def play(
             st[i, S_MOUNT] = cst[i, MOUNT0]
             st[i, S_RIDER] = cst[i, RIDER0]
             st[i, S_STD] = 0
+            _fresh(i, st, cst)
             _grid_set(i, _code(i, st, cst), st, grid, flags)
         if flags[F_RIDERS]:
             seat_riders(st, cst, grid, flags)
@@ -1979,6 +1997,8 @@ def play(
                         _recover(c, s, st, cst, off, shift, keep, own, alias)
                     # Ed4CoreRuleset._start_round (p.380): still unconscious, another hour: no revival
                     st[c, S_FAILED] = st[c, S_STATUS] == UNCONSCIOUS
+            if rnd == 1 and flags[F_SURPRISE]:  # before the declarations (hooks.round_start)
+                _surprise(s, st, cst, grid, flags, off, shift, keep, own, alias)
             if flags[F_OPTS]:
                 _vet_declare(st, cst, vt, flee_thr)
             m = _initiative(s, st, cst, flags, off, shift, keep, own, alias, wk)
@@ -1988,7 +2008,7 @@ def play(
                 m = seat_mounts(st, cst, wk, m)
             for oi in range(m):
                 me = wk[W_ORDER, oi]
-                if st[me, S_STATUS] != ACTIVE:
+                if st[me, S_STATUS] != ACTIVE or st[me, S_SURP]:  # the surprised take no action (p.390)
                     continue
                 # fmt: off
                 if cst[me, TACTIC] == T_VETERAN:  # the veteran tactic: combat options round the turn
@@ -2000,6 +2020,8 @@ def play(
                 # fmt: on
                 if winner != -2:
                     break
+            if rnd == 1 and flags[F_SURPRISE]:
+                _surprise_ends(st, cst, grid, flags)
             if winner == -2 and flags[F_OPTS]:
                 winner = _vet_round_end(rnd, st, cst, flags, dealt, taken, grid, wk)
             if winner != -2 or rnd >= max_rounds:
@@ -2311,3 +2333,98 @@ def falls(t, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags):
         if r >= 0 and st[r, S_MOUNT] > 0:
             changed |= _unseat(r, rnd, s, st, cst, off, shift, keep, own, alias, taken, grid, flags)
     return changed
+
+
+# ----- the map and the senses (ed4_group_senses builds their numbers) ---------------------------------------
+
+
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]
+def _terrain_at(q, r, flags):  # noqa: ANN001, ANN201
+    """The terrain of hex (q, r): T_COVER, T_FULL or 0 (none, or off the grid, where no map feature lies)."""
+    base = flags[F_TERR]
+    if base == 0:
+        return 0
+    i = q - flags[F_GQ0]
+    j = r - flags[F_GR0]
+    if 0 <= i < flags[F_GH] and 0 <= j < flags[F_GW]:
+        return flags[base + i * flags[F_GW] + j]
+    return 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _sense_defense(t, st, flags):  # noqa: ANN001, ANN201
+    """providers._p_cover and _p_surprised: the modifier to ``t``'s Defense against an attack (p.387,
+    p.390)."""
+    v = 0
+    if _terrain_at(st[t, S_Q], st[t, S_R], flags) == T_COVER:
+        v += flags[F_COVER_DEF]
+    if st[t, S_SURP]:
+        v += flags[F_SURP_DEF]
+    return v
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _full_cover(t, st, flags):  # noqa: ANN001, ANN201
+    """``t`` stands in full cover: no attack on him (features.attack.validate_attack, p.387)."""
+    return _terrain_at(st[t, S_Q], st[t, S_R], flags) == T_FULL
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _blindsided(me, t, st, cst, harried_t, front_t):  # noqa: ANN001, ANN201
+    """providers._p_blindsided (situation.is_blindsided, p.386-387) for ``me``'s attack on ``t``, active:
+    never a surprised defender; never by an attacker who cannot see (full darkness for him); always a
+    defender who cannot see; else from his rear arc (not the facing direction nor the two next to it)
+    when he is Harried (``harried_t``) or engaged by another foe in front (``front_t``). An ambusher's
+    own attack has revealed him before the test (features.attack.resolve_attack): he is seen."""
+    if st[t, S_SURP]:
+        return False
+    if cst[me, SEES] == 0:
+        return False
+    if cst[t, SEES] == 0:
+        return True
+    k = _fdir(st[t, S_Q], st[t, S_R], st[me, S_Q], st[me, S_R])
+    return not (AHEAD[st[t, S_FACE]] >> k) & 1 and (harried_t or front_t)
+
+
+@njit(cache=True, inline="always", _nrt=False)  # type: ignore[call-overload]
+def _unseen(c, me, st):  # noqa: ANN001, ANN201
+    """tactics._unseen: ``c`` is hidden from ``me``'s tactic (hidden, not revealed, ``me`` did not notice
+    the ambush)."""
+    return st[c, S_UNSEEN] != 0 and st[me, S_NOTICED] == 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)  # type: ignore[call-overload]
+def _fresh(i, st, cst):  # noqa: ANN001, ANN201
+    """``i`` at the start of a fight: not surprised, hidden as the encounter says, noticing nothing."""
+    st[i, S_SURP] = 0
+    st[i, S_UNSEEN] = cst[i, HIDDEN0]
+    st[i, S_NOTICED] = 0
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _surprise(s, st, cst, grid, flags, off, shift, keep, own, alias):  # noqa: ANN001, ANN201, PLR0913
+    """hooks.surprise (p.390), at the start of the first round, in roster order: each combatant with a
+    DN (SURP_DN) makes a Perception test (PER, darkness counted); the Rule of One or a result below the DN
+    leaves him surprised (he engages nobody: the occupancy grid says so), else he has noticed the
+    ambush."""
+    for c in range(cst.shape[0]):
+        dn = cst[c, SURP_DN]
+        if dn == 0 or st[c, S_STATUS] != ACTIVE:
+            continue
+        o = _draw(s, min(cst[c, PER], flags[F_MAXSTEP]), off, shift, keep, own, alias)
+        if (o & 1) or (o >> 1) < dn:
+            st[c, S_SURP] = 1
+            _regrid(c, st, cst, grid, flags)
+        else:
+            st[c, S_NOTICED] = 1
+
+
+@njit(cache=True, forceinline=False, _nrt=False)  # type: ignore[call-overload]
+def _surprise_ends(st, cst, grid, flags):  # noqa: ANN001, ANN201
+    """The end of the round of surprise: the surprised are so no more (hooks: the condition lasts the
+    round, p.390); those still on the map engage again."""
+    for c in range(cst.shape[0]):
+        if st[c, S_SURP]:
+            st[c, S_SURP] = 0
+            if st[c, S_STATUS] <= UNCONSCIOUS:
+                _regrid(c, st, cst, grid, flags)
