@@ -89,11 +89,12 @@ def test_sim_on_a_kernel_says_so_and_has_no_fallback_reason(tmp_path: Path, caps
 
 
 def test_sweep_takes_the_kernel_at_every_point_that_qualifies(tmp_path: Path, capsys: Any) -> None:
-    """goblin-boss.count=1..2: the duel point plays on the kernel, the two-against-one point on the engine;
-    each point's JSON says which and why, and stderr says it before the fights start."""
+    """b.tactic=default,hold: the duel point plays on the kernel, the point where the goblin boss holds on
+    the engine (no kernel plays ``hold`` in a duel; two against one would now take sas-group); each
+    point's JSON says which and why, and stderr says it before the fights start."""
     f = tmp_path / "duel.yaml"
     f.write_text(yaml.safe_dump(SAS_DUEL))
-    args = ["sweep", str(f), "--vary", "goblin-boss.count=1..2", "-n", "10", "--seed", "2", "--json"]
+    args = ["sweep", str(f), "--vary", "b.tactic=default,hold", "-n", "10", "--seed", "2", "--json"]
     code, out, err = _main([*args, "--workers", "1"], capsys)
     data = json.loads(out)
     assert code == 0
